@@ -1,0 +1,191 @@
+"""`choice ask`: human-in-the-loop for shell scripts.
+
+Builds a request from flags (or a JSON file), makes sure a portal answers (starting one
+in this process if none does), creates the interaction, tells the human where to answer,
+waits through as many poll windows as it takes, and prints the result JSON on stdout.
+Exit codes: 0 answered, 2 invalid request, 3 cancelled, 4 timeout, 1 anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from choice.api_token import read_token
+from choice.config import Settings
+from choice.portal_client import PortalClient, PortalError, PortalUnreachable
+
+EXIT_ANSWERED, EXIT_FAILED, EXIT_INVALID, EXIT_CANCELLED, EXIT_TIMEOUT = 0, 1, 2, 3, 4
+RECONNECT_SECONDS = 30.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("title", nargs="?", help="a short heading (1-200 characters)")
+    parser.add_argument("-p", "--prompt", help="the task context and why you are asking")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="ID=LABEL",
+                        help="an option (repeat for each); ids: letters, digits, _ . -")
+    parser.add_argument("--mode", dest="selection_mode",
+                        choices=["single", "multi", "text_input", "hybrid"])
+    parser.add_argument("--default", action="append", default=[], metavar="ID",
+                        help="preselect an option (repeatable)")
+    parser.add_argument("--recommend", action="append", default=[], metavar="ID",
+                        help="mark an option as recommended (repeatable)")
+    parser.add_argument("--min", type=int, dest="min_selections")
+    parser.add_argument("--max", type=int, dest="max_selections")
+    parser.add_argument("--timeout", type=int, dest="timeout_seconds", metavar="SECONDS")
+    parser.add_argument("--on-timeout", choices=["timeout", "submit_defaults", "cancel"])
+    parser.add_argument("--placeholder")
+    parser.add_argument("--confirm", action="store_true", help="require an explicit confirm")
+    parser.add_argument("--single-submit", action="store_true",
+                        help="submit on the first pick (single/hybrid)")
+    parser.add_argument("--interface", choices=["auto", "web", "terminal"])
+    parser.add_argument("--language", choices=["en", "zh"])
+    parser.add_argument("--agent", help="who is asking (shown in the list)")
+    parser.add_argument("--project", help="which project it is about")
+    parser.add_argument("--json", dest="json_file", metavar="FILE",
+                        help="read the whole request from a JSON file ('-' for stdin)")
+    parser.add_argument("--no-start", action="store_true",
+                        help="fail instead of starting a portal when none answers")
+
+
+class UsageError(Exception):
+    pass
+
+
+def build_request(args: argparse.Namespace) -> dict[str, Any]:
+    request: dict[str, Any] = {}
+    if args.json_file:
+        source = sys.stdin if args.json_file == "-" else open(args.json_file)  # noqa: SIM115
+        with source:
+            try:
+                request = json.load(source)
+            except ValueError as exc:
+                raise UsageError(f"--json {args.json_file}: not valid JSON ({exc})") from None
+    options = []
+    for spec in args.option:
+        option_id, sep, label = spec.partition("=")
+        if not sep:
+            raise UsageError(f"--option {spec!r}: write it as ID=LABEL, e.g. pg=PostgreSQL")
+        options.append({"id": option_id.strip(), "label": label.strip()})
+    for option in options:
+        if option["id"] in args.recommend:
+            option["recommended"] = True
+    if options:
+        request["options"] = options
+    flags = {name: getattr(args, name) for name in (
+        "title", "prompt", "selection_mode", "min_selections", "max_selections",
+        "timeout_seconds", "on_timeout", "placeholder", "interface", "language")}
+    request.update({k: v for k, v in flags.items() if v is not None})
+    if args.default:
+        request["default_selection_ids"] = args.default
+    if args.confirm:
+        request["require_confirmation"] = True
+    if args.single_submit:
+        request["single_submit_mode"] = True
+    context = {k: v for k, v in (("agent", args.agent), ("project", args.project)) if v}
+    if context:
+        request["context"] = {**request.get("context", {}), **context}
+    request.setdefault("context", {}).setdefault("agent", "choice ask")
+    return request
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _print_errors(errors: list[dict[str, Any]]) -> None:
+    _say("choice ask: the request is invalid:")
+    for error in errors:
+        _say(f"  - {error.get('field')}: {error.get('message')}")
+
+
+def connect(settings: Settings, may_start: bool) -> tuple[PortalClient, Any]:
+    """A client for a running portal, starting one on a thread here if none answers."""
+    client = PortalClient(settings.base_url, read_token(settings.token_path))
+    if client.is_portal():
+        return client, None
+    if not may_start:
+        raise PortalUnreachable(f"no portal answers at {settings.base_url}: run `choice serve`")
+    from choice.serve import BackgroundPortal, port_is_free
+
+    if not port_is_free(settings.host, settings.port):
+        raise PortalUnreachable(f"port {settings.port} is taken by another program: set "
+                                "CHOICE_PORT to a free port (the same for every choice command)")
+    portal = BackgroundPortal(settings)
+    portal.start()
+    _say(f"choice ask: started a portal in this process on {settings.base_url} "
+         "(it stops when this command ends; `choice serve` keeps one running)")
+    return PortalClient(settings.base_url, read_token(settings.token_path)), portal
+
+
+def wait_for_result(client: PortalClient, interaction_id: str) -> dict[str, Any]:
+    """Poll until the interaction is over. A portal restart in between loses nothing:
+    pending interactions come back, so keep trying for a while."""
+    unreachable_since: float | None = None
+    while True:
+        try:
+            reply = client.poll(interaction_id, wait=60)
+            unreachable_since = None
+        except PortalUnreachable:
+            unreachable_since = unreachable_since or time.monotonic()
+            if time.monotonic() - unreachable_since > RECONNECT_SECONDS:
+                raise
+            time.sleep(1.0)  # the portal is restarting: retry at a gentle pace
+            continue
+        if reply.get("status") != "pending":
+            return dict(reply)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    try:
+        request = build_request(args)
+        client, portal = connect(settings, may_start=not args.no_start)
+    except (UsageError, PortalUnreachable, RuntimeError) as exc:
+        _say(f"choice ask: {exc}")
+        return EXIT_INVALID if isinstance(exc, UsageError) else EXIT_FAILED
+    try:
+        return _ask(client, request)
+    finally:
+        if portal is not None:
+            portal.stop()
+
+
+def _ask(client: PortalClient, request: dict[str, Any]) -> int:
+    try:
+        created = client.create(request)
+    except PortalError as exc:
+        if exc.status == 422:
+            _print_errors(exc.errors)
+            return EXIT_INVALID
+        _say(f"choice ask: the portal refused the request (HTTP {exc.status}): "
+             + "; ".join(str(e.get("message")) for e in exc.errors))
+        return EXIT_FAILED
+    for warning in created.get("warnings", []):
+        _say(f"choice ask: warning: {warning}")
+    interaction_id = created["interaction_id"]
+    _say(f"Waiting for an answer to: {request.get('title')}")
+    _say(f"  in the browser:  {created['url']}")
+    _say(f"  in a terminal:   {created['terminal_command']}")
+    _say(f"  over HTTP:       POST {client_path(client, interaction_id)} "
+         '{"selected_ids": [...]}  (with the bearer token from `choice token`)')
+    try:
+        result = wait_for_result(client, interaction_id)
+    except KeyboardInterrupt:
+        client.cancel(interaction_id, "the asking command was interrupted")
+        _say("choice ask: interrupted; the interaction was cancelled")
+        return 130
+    except PortalUnreachable as exc:
+        _say(f"choice ask: lost the portal ({exc}); the interaction stays pending: "
+             f"poll it with GET /api/interactions/{interaction_id}")
+        return EXIT_FAILED
+    print(json.dumps(result, indent=2, ensure_ascii=False), flush=True)
+    return {"cancelled": EXIT_CANCELLED, "timeout": EXIT_TIMEOUT}.get(
+        str(result.get("action_status")), EXIT_ANSWERED)
+
+
+def client_path(client: PortalClient, interaction_id: str) -> str:
+    return f"http://{client.host}:{client.port}/api/interactions/{interaction_id}/response"

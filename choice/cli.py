@@ -1,0 +1,93 @@
+"""The `choice` command: serve | ask | list | token.
+
+Each subcommand imports only what it needs, so `choice ask` and `choice token` start fast
+(no Litestar, no pydantic unless a portal has to be started here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import os
+
+    if args.host:
+        os.environ["CHOICE_HOST"] = args.host
+    if args.port:
+        os.environ["CHOICE_PORT"] = str(args.port)
+    from choice.serve import serve
+
+    serve()
+    return 0
+
+
+def _token(_: argparse.Namespace) -> int:
+    from choice.api_token import ensure_token
+    from choice.config import Settings
+
+    settings = Settings.from_env()
+    settings.prepare_data_dir()
+    print(ensure_token(settings.token_path))
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    from choice.api_token import read_token
+    from choice.config import Settings
+    from choice.portal_client import PortalClient, PortalError, PortalUnreachable
+
+    settings = Settings.from_env()
+    client = PortalClient(settings.base_url, read_token(settings.token_path))
+    try:
+        rows = client.list(args.status, args.limit)["interactions"]
+    except (PortalUnreachable, PortalError) as exc:
+        print(f"choice list: {exc}: is `choice serve` running?", file=sys.stderr)
+        return 1
+    for row in rows:
+        print(f"{row['interaction_id']}  {row['status']:<14} {row['interface']:<8} "
+              f"{row['created_at'][:19]}  {row['title']}")
+    if not rows:
+        print("no interactions", file=sys.stderr)
+    return 0
+
+
+def _ask(args: argparse.Namespace) -> int:
+    from choice.ask import run
+
+    return run(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="choice", description="The choice portal: agents ask, "
+                                     "humans answer, agents get a typed result.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the portal (default 127.0.0.1:8765)")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.set_defaults(run=_serve)
+    ask = commands.add_parser("ask", help="ask a human and print the result JSON")
+    from choice.ask import add_arguments
+
+    add_arguments(ask)
+    ask.set_defaults(run=_ask)
+    listing = commands.add_parser("list", help="list recent interactions")
+    listing.add_argument("--status", choices=["active", "completed", "all"], default="all")
+    listing.add_argument("--limit", type=int, default=20)
+    listing.set_defaults(run=_list)
+    token = commands.add_parser("token", help="print the API bearer token")
+    token.set_defaults(run=_token)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

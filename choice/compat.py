@@ -1,0 +1,182 @@
+"""The compatibility shapes `hitl_request` and `request_user_choice`, mapped onto our request.
+
+Owns only the mapping (and mapping field errors back into the caller's vocabulary); every
+rule is still checked once, by `validation.validate_request`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from choice.contract import (
+    TITLE_MAX,
+    FieldError,
+    InterfaceChoice,
+    Language,
+    OnTimeout,
+    Preferences,
+    RequestContext,
+)
+from choice.field_errors import InvalidInput, parse_model
+from choice.validation import ValidatedRequest, pop_cancel_disabling, validate_request
+
+Shape = Literal["provide_choice", "hitl_request", "request_user_choice"]
+SHAPES: tuple[Shape, ...] = ("provide_choice", "hitl_request", "request_user_choice")
+
+# What an agent might send to get a free-text box out of the options-only hitl_request.
+FREE_TEXT_FIELDS = (
+    "placeholder", "allow_free_text", "free_text", "allow_custom_input", "custom_input",
+    "text_input", "allow_other",
+)
+
+
+class _Compat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class HitlOption(_Compat):
+    id: str | None = None
+    label: str
+    description: str | None = None
+
+
+class HitlRequest(_Compat):
+    """Options-only question with an explicit confirm step (seeds/hitl-request.md)."""
+
+    question: str
+    options: list[str | HitlOption]
+    confirm: bool = False
+    title: str | None = None
+    timeout_seconds: int | None = None
+    on_timeout: OnTimeout = "timeout"
+    interface: InterfaceChoice = "auto"
+    language: Language | None = None
+    context: RequestContext = Field(default_factory=RequestContext)
+
+
+class UserChoiceOption(_Compat):
+    title: str
+    description: str | None = None
+    isRecommended: bool = False
+
+
+class RequestUserChoice(_Compat):
+    """Question plus options with `isRecommended`; free text stays possible (hybrid)."""
+
+    question: str
+    options: list[UserChoiceOption]
+    title: str | None = None
+    timeout_seconds: int | None = None
+    interface: InterfaceChoice = "auto"
+    language: Language | None = None
+    context: RequestContext = Field(default_factory=RequestContext)
+
+
+def detect_shape(payload: Any) -> Shape:
+    """`question` without `prompt` is a compatibility shape; option `title`s mark the ADR one."""
+    if not isinstance(payload, dict) or "question" not in payload or "prompt" in payload:
+        return "provide_choice"
+    options = payload.get("options")
+    if isinstance(options, list) and any(
+        isinstance(o, dict) and ("title" in o or "isRecommended" in o) for o in options
+    ):
+        return "request_user_choice"
+    return "hitl_request"
+
+
+def derive_title(question: str) -> str:
+    """A heading from the question: its first line, cut to the title limit."""
+    first = next((line.strip() for line in question.splitlines() if line.strip()), "")
+    first = re.sub(r"\s+", " ", first)
+    return first if len(first) <= TITLE_MAX else first[: TITLE_MAX - 1] + "…"
+
+
+def parse_request(
+    payload: Any, preferences: Preferences | None = None, shape: Shape | None = None
+) -> ValidatedRequest:
+    """Validate any accepted shape into one decided request (raises `InvalidInput`)."""
+    shape = shape or detect_shape(payload)
+    if shape == "provide_choice":
+        return validate_request(payload, preferences)
+    if not isinstance(payload, dict):
+        return validate_request(payload, preferences)  # reports the body type error
+    payload, warnings = pop_cancel_disabling(payload)
+    if shape == "hitl_request":
+        mapped, renames = _map_hitl(payload)
+    else:
+        mapped, renames = _map_user_choice(payload)
+    try:
+        validated = validate_request(mapped, preferences)
+    except InvalidInput as exc:
+        raise InvalidInput([_renamed(e, renames) for e in exc.errors]) from None
+    return ValidatedRequest(validated.request, warnings + validated.warnings)
+
+
+def _map_hitl(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    free_text = [name for name in FREE_TEXT_FIELDS if name in payload]
+    if payload.get("selection_mode") in ("text_input", "hybrid"):
+        free_text.append("selection_mode")
+    if free_text:
+        raise InvalidInput([FieldError(
+            field=name, code="free_text_not_allowed",
+            message=f"hitl_request is options-only, so {name} is not accepted: remove it. "
+            "For a typed answer use provide_choice with selection_mode 'hybrid' or 'text_input'.",
+        ) for name in free_text])
+    hitl = parse_model(HitlRequest, payload)
+    options: list[dict[str, str | None]] = []
+    for index, option in enumerate(hitl.options):
+        if isinstance(option, str):
+            options.append({"id": str(index + 1), "label": option})
+        else:
+            options.append({
+                "id": option.id or str(index + 1), "label": option.label,
+                "description": option.description,
+            })
+    mapped = {
+        "title": hitl.title or derive_title(hitl.question),
+        "prompt": hitl.question,
+        "selection_mode": "single",
+        "options": options,
+        "require_confirmation": hitl.confirm,
+        "timeout_seconds": hitl.timeout_seconds,
+        "on_timeout": hitl.on_timeout,
+        "interface": hitl.interface,
+        "language": hitl.language,
+        "context": hitl.context.model_dump(),
+    }
+    return mapped, {"prompt": "question"}
+
+
+def _map_user_choice(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    choice = parse_model(RequestUserChoice, payload)
+    mapped = {
+        "title": choice.title or derive_title(choice.question),
+        "prompt": choice.question,
+        "selection_mode": "hybrid",
+        "options": [
+            {"id": str(index + 1), "label": option.title, "description": option.description,
+             "recommended": option.isRecommended}
+            for index, option in enumerate(choice.options)
+        ],
+        "timeout_seconds": choice.timeout_seconds,
+        "interface": choice.interface,
+        "language": choice.language,
+        "context": choice.context.model_dump(),
+    }
+    return mapped, {"prompt": "question", ".label": ".title", ".recommended": ".isRecommended"}
+
+
+def _renamed(error: FieldError, renames: dict[str, str]) -> FieldError:
+    """Say `question` where the caller wrote `question`, not our internal `prompt`."""
+    field = error.field
+    for ours, theirs in renames.items():
+        if ours.startswith("."):
+            if field.endswith(ours):
+                field = field[: -len(ours)] + theirs
+        elif field == ours:
+            field = theirs
+    message = error.message.replace(error.field, field, 1) if field != error.field else error.message
+    return error.model_copy(update={"field": field, "message": message})

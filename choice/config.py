@@ -1,0 +1,96 @@
+"""Process settings: the `CHOICE_*` environment, read once into a frozen dataclass.
+
+Owns where data lives, which address the portal binds, and retention limits. Preferences a
+user changes at run time (interface, timeout, language, ...) are not here: they live in the
+database (`store/preferences.py`) so they survive restarts and reach every interface.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+
+from choice.i18n import language_from_env
+
+
+def _int(env: dict[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SystemExit(f"{name}={raw!r} is not a whole number: set it to {low}..{high}.") from None
+    if not low <= value <= high:
+        raise SystemExit(f"{name}={value} is out of range: set it to {low}..{high}.")
+    return value
+
+
+def _flag(env: dict[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    return raw.strip().lower() not in ("0", "false", "no", "off")
+
+
+@dataclass(frozen=True)
+class Settings:
+    data_dir: Path
+    """`CHOICE_DATA_DIR`: the database, the API token and logs (created 0700)."""
+    db_url: str
+    """`CHOICE_DB_URL`: any SQLAlchemy URL; default SQLite `choice.db` in the data dir."""
+    host: str = "127.0.0.1"
+    """`CHOICE_HOST`: the address to bind. Anything but loopback exposes the portal."""
+    port: int = 8765
+    """`CHOICE_PORT`."""
+    retention_days: int = 30
+    """`CHOICE_RETENTION_DAYS`: completed interactions older than this are deleted."""
+    max_sessions: int = 1000
+    """`CHOICE_MAX_SESSIONS`: beyond this many stored, the oldest completed go first."""
+    open_browser: bool = True
+    """`CHOICE_OPEN_BROWSER=0` never opens a browser (always off under CI)."""
+    mcp_wait_seconds: int = 50
+    """`CHOICE_MCP_WAIT_SECONDS`: how long one MCP call blocks before answering `pending`."""
+    language: str | None = None
+    """`CHOICE_LANG`: en or zh, the default language when neither request nor settings say."""
+    allowed_hosts: tuple[str, ...] = field(default=("127.0.0.1", "localhost", "::1"))
+    """`CHOICE_ALLOWED_HOSTS` (comma-separated) adds names the Host header may carry."""
+    max_body_bytes: int = 256 * 1024
+    """Request bodies above this get 413."""
+
+    @property
+    def token_path(self) -> Path:
+        return self.data_dir / "token"
+
+    @property
+    def base_url(self) -> str:
+        host = self.host if self.host not in ("0.0.0.0", "::") else "127.0.0.1"
+        host = f"[{host}]" if ":" in host else host
+        return f"http://{host}:{self.port}"
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        env = dict(os.environ if env is None else env)
+        data_dir = Path(env.get("CHOICE_DATA_DIR") or platformdirs.user_data_dir("choice"))
+        extra_hosts = tuple(h.strip() for h in env.get("CHOICE_ALLOWED_HOSTS", "").split(",")
+                            if h.strip())
+        host = env.get("CHOICE_HOST") or "127.0.0.1"
+        return cls(
+            data_dir=data_dir,
+            db_url=env.get("CHOICE_DB_URL") or f"sqlite:///{data_dir / 'choice.db'}",
+            host=host,
+            port=_int(env, "CHOICE_PORT", 8765, 1, 65535),
+            retention_days=_int(env, "CHOICE_RETENTION_DAYS", 30, 1, 36500),
+            max_sessions=_int(env, "CHOICE_MAX_SESSIONS", 1000, 10, 10_000_000),
+            open_browser=_flag(env, "CHOICE_OPEN_BROWSER", True) and not env.get("CI"),
+            mcp_wait_seconds=_int(env, "CHOICE_MCP_WAIT_SECONDS", 50, 1, 300),
+            language=language_from_env(env.get("CHOICE_LANG")),
+            allowed_hosts=("127.0.0.1", "localhost", "::1", *extra_hosts,
+                           *((host,) if host not in ("0.0.0.0", "::") else ())),
+        )
+
+    def prepare_data_dir(self) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)

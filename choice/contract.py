@@ -1,0 +1,179 @@
+"""The request / result contract between agents and the portal.
+
+Owns the shapes only: the request an agent sends, the submission a human sends, the result
+the agent gets back, and the preferences a user saves. Cross-field rules live in
+`validation.py`; turning a submission into a result lives in `response.py`. Nothing here
+touches the database or the network.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SelectionMode = Literal["single", "multi", "text_input", "hybrid"]
+OnTimeout = Literal["timeout", "submit_defaults", "cancel"]
+InterfaceChoice = Literal["auto", "web", "terminal"]
+Interface = Literal["web", "terminal"]
+Language = Literal["en", "zh"]
+Status = Literal["pending", "submitted", "auto_submitted", "cancelled", "timeout"]
+ActionStatus = Literal["selected", "custom_input", "cancelled", "timeout"]
+SubmissionKind = Literal["manual", "auto", "timeout_default"]
+
+COMPLETED_STATUSES: tuple[Status, ...] = ("submitted", "auto_submitted", "cancelled", "timeout")
+
+OPTION_ID_PATTERN = r"^[A-Za-z0-9_.-]{1,64}$"
+MAX_OPTIONS = 50
+TITLE_MAX = 200
+PROMPT_MAX = 20_000
+LABEL_MAX = 200
+DESCRIPTION_MAX = 2_000
+RATIONALE_MAX = 1_000
+PLACEHOLDER_MAX = 500
+NOTE_MAX = 5_000
+CUSTOM_INPUT_MAX = 20_000
+CONTEXT_VALUE_MAX = 200
+TIMEOUT_MIN = 10
+TIMEOUT_MAX = 86_400
+DEFAULT_TIMEOUT = 300
+
+# Fields a model may send to hide or disable cancel. Cancel is always available: these are
+# dropped with a warning instead of rejected, so an over-eager agent still gets its answer.
+CANCEL_DISABLING_FIELDS = ("allow_cancel", "cancel_enabled", "hide_cancel")
+
+
+class _Strict(BaseModel):
+    """Unknown fields are errors: a typo must not silently change what the human sees."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Option(_Strict):
+    id: str = Field(pattern=OPTION_ID_PATTERN, description="Stable id returned in selected_ids.")
+    label: str = Field(min_length=1, max_length=LABEL_MAX, description="Short text the human picks.")
+    description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
+    recommended: bool = False
+    rationale: str | None = Field(
+        default=None, max_length=RATIONALE_MAX, description="Why it is recommended."
+    )
+
+
+class RequestContext(_Strict):
+    """Who is asking: shown in the interaction list and kept in the audit log."""
+
+    agent: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
+    conversation_id: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
+    tool_call_id: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
+    project: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
+
+
+class ChoiceRequest(_Strict):
+    """What an agent asks (`provide_choice`, `POST /api/interactions`).
+
+    Optional knobs left as None are filled by `validate_request` from the saved preferences,
+    so a validated request has every field decided and stays the same after a restart.
+    """
+
+    title: str = Field(min_length=1, max_length=TITLE_MAX)
+    prompt: str = Field(
+        min_length=1,
+        max_length=PROMPT_MAX,
+        description="The task context and why the choice is needed (Markdown).",
+    )
+    selection_mode: SelectionMode = "single"
+    options: list[Option] = Field(default_factory=list, max_length=MAX_OPTIONS)
+    default_selection_ids: list[str] = Field(default_factory=list)
+    min_selections: int | None = Field(default=None, ge=0)
+    max_selections: int | None = Field(default=None, ge=0)
+    single_submit_mode: bool | None = None
+    placeholder: str | None = Field(default=None, max_length=PLACEHOLDER_MAX)
+    require_confirmation: bool = False
+    allow_annotations: bool | None = None
+    timeout_seconds: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
+    on_timeout: OnTimeout = "timeout"
+    interface: InterfaceChoice = "auto"
+    language: Language | None = None
+    context: RequestContext = Field(default_factory=RequestContext)
+
+
+class Submission(_Strict):
+    """A human's answer, the same from the web form, the terminal and the API."""
+
+    selected_ids: list[str] | None = Field(
+        default=None, description="Omit to accept the defaults unchanged."
+    )
+    custom_input: str | None = Field(default=None, max_length=CUSTOM_INPUT_MAX)
+    option_annotations: dict[str, str] = Field(default_factory=dict)
+    global_annotation: str | None = Field(default=None, max_length=NOTE_MAX)
+    confirmed: bool | None = None
+    submission: Literal["manual", "auto"] = Field(
+        default="manual", description="`auto` when the UI submitted on first pick."
+    )
+    interface: Interface | None = Field(
+        default=None, description="Where the human answered; default the interaction's own."
+    )
+
+
+class CancelBody(_Strict):
+    global_annotation: str | None = Field(default=None, max_length=NOTE_MAX)
+    interface: Interface | None = None
+
+
+class DeadlineChange(_Strict):
+    """Give exactly one: a total timeout counted from creation, or an absolute deadline."""
+
+    timeout_seconds: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
+    expires_at: str | None = Field(default=None, description="ISO 8601 with a timezone.")
+
+
+class ChoiceResult(BaseModel):
+    """What the agent gets back once the interaction is over."""
+
+    interaction_id: str
+    action_status: ActionStatus
+    selected_ids: list[str] = Field(default_factory=list)
+    selected_labels: list[str] = Field(default_factory=list)
+    custom_input: str | None = None
+    option_annotations: dict[str, str] = Field(default_factory=dict)
+    global_annotation: str | None = None
+    confirmed: bool | None = None
+    submission: SubmissionKind | None = None
+    defaults_used: bool = False
+    placeholder_shown: bool = False
+    interface: Interface
+    created_at: str
+    completed_at: str
+    summary: str
+
+
+class Preferences(_Strict):
+    """What a user saves once and every interaction starts from."""
+
+    interface: Interface = "web"
+    timeout_seconds: int = Field(default=DEFAULT_TIMEOUT, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
+    language: Language | None = None
+    allow_annotations: bool = True
+    show_placeholder: bool = True
+    single_submit: bool = False
+    notifications: bool = True
+    terminal_hints: bool = True
+
+
+class PreferencesPatch(_Strict):
+    """`PUT /api/settings`: any subset of the preferences."""
+
+    interface: Interface | None = None
+    timeout_seconds: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
+    language: Language | None = None
+    allow_annotations: bool | None = None
+    show_placeholder: bool | None = None
+    single_submit: bool | None = None
+    notifications: bool | None = None
+    terminal_hints: bool | None = None
+
+
+class FieldError(BaseModel):
+    field: str
+    code: str
+    message: str

@@ -1,0 +1,79 @@
+"""The one deadline scheduler: a heap of (deadline, id), one task, no polling.
+
+Moving a deadline pushes a new heap entry and forgets the old one lazily (entries whose
+deadline no longer matches are skipped when they surface). The task sleeps until the
+earliest deadline or until an earlier one is scheduled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import logging
+from collections.abc import Awaitable, Callable
+
+from choice.clock import now
+
+log = logging.getLogger("choice.deadlines")
+RETRY = 1.0
+
+
+class DeadlineScheduler:
+    def __init__(self, on_deadline: Callable[[str], Awaitable[None]],
+                 clock: Callable[[], float] = now) -> None:
+        self._on_deadline = on_deadline
+        self._clock = clock
+        self._heap: list[tuple[float, str]] = []
+        self._deadlines: dict[str, float] = {}
+        self._changed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def schedule(self, interaction_id: str, deadline: float) -> None:
+        self._deadlines[interaction_id] = deadline
+        heapq.heappush(self._heap, (deadline, interaction_id))
+        if self._heap[0] == (deadline, interaction_id):
+            self._changed.set()
+
+    def forget(self, interaction_id: str) -> None:
+        self._deadlines.pop(interaction_id, None)
+
+    def deadline_of(self, interaction_id: str) -> float | None:
+        return self._deadlines.get(interaction_id)
+
+    def __len__(self) -> int:
+        return len(self._deadlines)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="choice-deadlines")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def _pop_due(self) -> list[str]:
+        due, current = [], self._clock()
+        while self._heap and self._heap[0][0] <= current:
+            deadline, interaction_id = heapq.heappop(self._heap)
+            if self._deadlines.get(interaction_id) == deadline:
+                del self._deadlines[interaction_id]
+                due.append(interaction_id)
+        return due
+
+    async def _run(self) -> None:
+        while True:
+            for interaction_id in self._pop_due():
+                try:
+                    await self._on_deadline(interaction_id)
+                except Exception:  # one bad row must not stop every other deadline
+                    log.exception("expiring %s failed; retrying in %s s", interaction_id, RETRY)
+                    self.schedule(interaction_id, self._clock() + RETRY)
+            self._changed.clear()
+            delay = self._heap[0][0] - self._clock() if self._heap else None
+            if delay is not None and delay <= 0:
+                continue
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), delay)

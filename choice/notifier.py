@@ -1,0 +1,101 @@
+"""Who hears about a change: blocked waiters and live subscribers (SSE, WebSockets).
+
+The service persists first, then publishes here. `LocalNotifier` delivers inside this
+process; a PostgreSQL `LISTEN/NOTIFY` notifier can take its place for several portal
+instances, behind the same three methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ChangeKind = Literal[
+    "interaction.created", "interaction.completed", "interaction.updated", "interaction.opened"
+]
+SUBSCRIBER_QUEUE = 256
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: ChangeKind
+    interaction_id: str
+    data: dict[str, Any] = field(default_factory=dict)
+    row: Any = None
+    """The stored row after the change (in-process only; saves waiters a database read)."""
+
+
+class Waiter:
+    """Set when its interaction completes; `row` then holds the completed row."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.row: Any = None
+        self.count = 0
+
+
+class Subscription:
+    """A bounded queue of changes. A subscriber too slow to keep up is dropped, not waited on."""
+
+    def __init__(self, notifier: LocalNotifier) -> None:
+        self._notifier = notifier
+        self.queue: asyncio.Queue[Change | None] = asyncio.Queue(SUBSCRIBER_QUEUE)
+
+    def offer(self, change: Change) -> None:
+        try:
+            self.queue.put_nowait(change)
+        except asyncio.QueueFull:
+            self._notifier.unsubscribe(self)
+            self.queue.get_nowait()
+            self.queue.put_nowait(None)  # tells the reader it fell behind
+
+    async def __aiter__(self) -> AsyncIterator[Change]:
+        while (change := await self.queue.get()) is not None:
+            yield change
+
+
+class LocalNotifier:
+    def __init__(self) -> None:
+        self._waiters: dict[str, Waiter] = {}
+        self._subscribers: set[Subscription] = set()
+
+    @contextmanager
+    def waiter(self, interaction_id: str) -> Iterator[Waiter]:
+        """A waiter for `interaction_id`; register it before reading state, so no completion
+        can slip between the read and the wait."""
+        waiter = self._waiters.setdefault(interaction_id, Waiter())
+        waiter.count += 1
+        try:
+            yield waiter
+        finally:
+            waiter.count -= 1
+            if waiter.count == 0 and self._waiters.get(interaction_id) is waiter:
+                del self._waiters[interaction_id]
+
+    def publish(self, change: Change) -> None:
+        if change.kind == "interaction.completed":
+            waiter = self._waiters.pop(change.interaction_id, None)
+            if waiter is not None:
+                waiter.row = change.row
+                waiter.event.set()
+        for subscription in list(self._subscribers):
+            subscription.offer(change)
+
+    @contextmanager
+    def subscribe(self) -> Iterator[Subscription]:
+        subscription = Subscription(self)
+        self._subscribers.add(subscription)
+        try:
+            yield subscription
+        finally:
+            self.unsubscribe(subscription)
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        self._subscribers.discard(subscription)
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiters)

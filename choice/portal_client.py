@@ -1,0 +1,94 @@
+"""A small HTTP client for a running portal, on the standard library only.
+
+Used by the CLI (`choice ask`, `choice list`) and the terminal UI. It must start fast, so it
+imports neither Litestar nor pydantic.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+
+class PortalUnreachable(ConnectionError):
+    """Nothing answers at the portal's address (or it is not a choice portal)."""
+
+
+class PortalError(Exception):
+    """The portal answered with an error status; `body` holds its `errors` list."""
+
+    def __init__(self, status: int, body: Any) -> None:
+        self.status = status
+        self.body = body if isinstance(body, dict) else {"errors": []}
+        super().__init__(f"HTTP {status}")
+
+    @property
+    def errors(self) -> list[dict[str, Any]]:
+        errors = self.body.get("errors")
+        return errors if isinstance(errors, list) else []
+
+
+class PortalClient:
+    def __init__(self, base_url: str, token: str | None, timeout: float = 10.0) -> None:
+        parts = urlsplit(base_url)
+        self.host = parts.hostname or "127.0.0.1"
+        self.port = parts.port or 80
+        self.token = token
+        self.timeout = timeout
+
+    def request(self, method: str, path: str, body: Any = None, *,
+                timeout: float | None = None) -> tuple[int, Any]:
+        headers = {"Accept": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        payload = None
+        if body is not None:
+            payload = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout or self.timeout)
+        try:
+            conn.request(method, path, body=payload, headers=headers)
+            response = conn.getresponse()
+            raw = response.read()
+        except (TimeoutError, ConnectionError, OSError) as exc:
+            raise PortalUnreachable(f"no portal answers at {self.host}:{self.port} ({exc})") from exc
+        finally:
+            conn.close()
+        try:
+            data = json.loads(raw) if raw else None
+        except ValueError:
+            data = {"errors": [{"field": "response", "code": "not_json",
+                                "message": raw[:200].decode(errors="replace")}]}
+        return response.status, data
+
+    def call(self, method: str, path: str, body: Any = None, *,
+             timeout: float | None = None) -> Any:
+        status, data = self.request(method, path, body, timeout=timeout)
+        if status >= 400:
+            raise PortalError(status, data)
+        return data
+
+    def is_portal(self) -> bool:
+        try:
+            status, data = self.request("GET", "/healthz", timeout=2.0)
+        except PortalUnreachable:
+            return False
+        return status == 200 and isinstance(data, dict) and data.get("portal") == "choice"
+
+    def create(self, request: dict[str, Any], wait: float = 0) -> Any:
+        query = f"?{urlencode({'wait': wait})}" if wait else ""
+        return self.call("POST", f"/api/interactions{query}", request, timeout=wait + 15)
+
+    def poll(self, interaction_id: str, wait: float = 60) -> Any:
+        query = urlencode({"wait": wait})
+        return self.call("GET", f"/api/interactions/{interaction_id}?{query}", timeout=wait + 15)
+
+    def cancel(self, interaction_id: str, note: str | None = None) -> Any:
+        return self.call("POST", f"/api/interactions/{interaction_id}/cancel",
+                         {"global_annotation": note} if note else {})
+
+    def list(self, status: str = "all", limit: int = 20) -> Any:
+        query = urlencode({"status": status, "limit": limit})
+        return self.call("GET", f"/api/interactions?{query}")

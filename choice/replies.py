@@ -1,0 +1,73 @@
+"""What an agent gets back about an interaction: the result once it is over, or the pending
+hand-off (where to answer, how to poll). Shared by the HTTP API, the MCP tools and the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from choice.clock import iso
+from choice.config import Settings
+from choice.store.tables import InteractionRow
+
+
+def terminal_command(settings: Settings, interaction_id: str) -> str:
+    """Copy-paste ready, including the environment needed to reach this very portal."""
+    env = []
+    if settings.port != 8765:
+        env.append(f"CHOICE_PORT={settings.port}")
+    if settings.host not in ("127.0.0.1", "localhost", "0.0.0.0", "::"):
+        env.append(f"CHOICE_HOST={shlex.quote(settings.host)}")
+    if settings.data_dir != Path(platformdirs.user_data_dir("choice")):
+        env.append(f"CHOICE_DATA_DIR={shlex.quote(str(settings.data_dir))}")
+    return " ".join([*env, "choice", "answer", interaction_id])
+
+
+def interaction_url(settings: Settings, interaction_id: str) -> str:
+    """The bare page URL: it carries no secret (the browser logs in through /login)."""
+    return f"{settings.base_url}/choice/{interaction_id}"
+
+
+def handoff(row: InteractionRow, settings: Settings, poll_hint: str) -> dict[str, Any]:
+    command = terminal_command(settings, row.id)
+    where = (f"The human answers in a terminal: run `{command}` where they can see it."
+             if row.interface == "terminal"
+             else "The human answers in the browser at url (the portal shows it to them).")
+    return {
+        "interaction_id": row.id,
+        "session_id": row.id,
+        "status": row.status,
+        "interface": row.interface,
+        "url": interaction_url(settings, row.id),
+        "terminal_command": command,
+        "expires_at": iso(row.expires_at),
+        "instructions": f"{where} {poll_hint} An answer given between polls is kept.",
+    }
+
+
+def reply(row: InteractionRow, settings: Settings, poll_hint: str) -> dict[str, Any]:
+    """The result with its final `status`, or the hand-off while pending."""
+    if row.status == "pending" or row.result_json is None:
+        return handoff(row, settings, poll_hint)
+    return {**json.loads(row.result_json), "status": row.status}
+
+
+def listing(row: InteractionRow) -> dict[str, Any]:
+    """One line of the interaction list (API, SSE, web list)."""
+    return {
+        "interaction_id": row.id,
+        "title": row.title,
+        "status": row.status,
+        "interface": row.interface,
+        "selection_mode": row.selection_mode,
+        "agent": row.agent,
+        "project": row.project,
+        "created_at": iso(row.created_at),
+        "expires_at": iso(row.expires_at),
+        "completed_at": iso(row.completed_at) if row.completed_at else None,
+    }

@@ -1,0 +1,79 @@
+"""Running the portal: in the foreground (`choice serve`, `python server.py`) or on a
+background thread of the current process (`choice ask` when no portal answers).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from typing import Any
+
+import uvicorn
+
+from choice.config import Settings
+from choice.portal_client import PortalClient
+
+GRACEFUL_SHUTDOWN_SECONDS = 3
+
+
+def port_is_free(host: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def _config(app: Any, settings: Settings, log_level: str) -> uvicorn.Config:
+    return uvicorn.Config(
+        app, host=settings.host, port=settings.port, log_level=log_level,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS, server_header=False,
+        proxy_headers=False,
+    )
+
+
+def serve(app: Any = None, settings: Settings | None = None) -> None:
+    """Serve in the foreground until Ctrl-C."""
+    settings = settings or Settings.from_env()
+    if app is None:
+        from choice.web.app import create_app
+
+        app = create_app(settings)
+    if not port_is_free(settings.host, settings.port):
+        if PortalClient(settings.base_url, None).is_portal():
+            raise SystemExit(f"a choice portal is already running at {settings.base_url}")
+        raise SystemExit(f"port {settings.port} on {settings.host} is taken by another program: "
+                         "set CHOICE_PORT to a free port.")
+    print(f"choice portal on {settings.base_url}  (data: {settings.data_dir})", flush=True)
+    print(f"API token: `choice token` (stored in {settings.token_path})", flush=True)
+    uvicorn.Server(_config(app, settings, "info")).run()
+
+
+class BackgroundPortal:
+    """A portal on a daemon thread of this process; it ends when this process does."""
+
+    def __init__(self, settings: Settings) -> None:
+        from choice.web.app import create_app
+
+        self.settings = settings
+        self.server = uvicorn.Server(_config(create_app(settings), settings, "warning"))
+        self.thread = threading.Thread(target=self.server.run, name="choice-portal", daemon=True)
+
+    def start(self, timeout: float = 15.0) -> None:
+        self.thread.start()
+        client = PortalClient(self.settings.base_url, None)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.server.started and client.is_portal():
+                return
+            if not self.thread.is_alive():
+                break
+            time.sleep(0.05)  # waiting for another thread's socket: nothing to wait on instead
+        raise RuntimeError(f"the portal did not start on {self.settings.base_url}")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=GRACEFUL_SHUTDOWN_SECONDS + 2)

@@ -1,0 +1,289 @@
+"""InteractionService: the one place interactions are created, waited on, answered, cancelled,
+re-timed and expired. Every transport (HTTP API, web pages, MCP, terminal, CLI) goes through it.
+
+Order of work for every change: persist (one transaction, with its audit event), then wake
+waiters and subscribers. Deadlines live in one scheduler; the database stays the truth.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from choice.clock import now, parse_iso
+from choice.compat import Shape, parse_request
+from choice.config import Settings
+from choice.contract import (
+    TIMEOUT_MAX,
+    ChoiceRequest,
+    DeadlineChange,
+    FieldError,
+    Interface,
+    Preferences,
+    PreferencesPatch,
+    Submission,
+)
+from choice.deadlines import DeadlineScheduler
+from choice.field_errors import InvalidInput
+from choice.i18n import resolve_language, translator
+from choice.notifier import Change, LocalNotifier
+from choice.replies import listing
+from choice.response import (
+    Completion,
+    cancelled_result,
+    normalize_submission,
+    timeout_defaults_result,
+    timeout_result,
+)
+from choice.store import Store
+from choice.store.preferences import load_preferences, save_preferences
+from choice.store.repository import AlreadyCompleted, Completed, NotFound, Which
+from choice.store.tables import AuditEventRow, InteractionRow
+
+log = logging.getLogger("choice.service")
+RETENTION_EVERY = 3600.0
+
+
+@dataclass(frozen=True)
+class Created:
+    row: InteractionRow
+    warnings: list[str]
+
+
+class _NotDue(Exception):
+    """The deadline moved (another instance extended it): expire nothing."""
+
+
+def audit(interaction_id: str, kind: str, actor: str, detail: dict[str, Any] | None = None,
+          at: float | None = None) -> AuditEventRow:
+    return AuditEventRow(interaction_id=interaction_id, kind=kind, actor=actor,
+                         at=at if at is not None else now(),
+                         detail_json=json.dumps(detail) if detail else None)
+
+
+def request_of(row: InteractionRow) -> ChoiceRequest:
+    return ChoiceRequest.model_validate_json(row.request_json)
+
+
+class InteractionService:
+    def __init__(self, store: Store, settings: Settings, notifier: LocalNotifier | None = None,
+                 clock: Callable[[], float] = now) -> None:
+        self.store = store
+        self.settings = settings
+        self.notifier = notifier or LocalNotifier()
+        self.clock = clock
+        self.deadlines = DeadlineScheduler(self.expire, clock)
+        self._prefs: Preferences | None = None
+        self._retention: asyncio.Task[None] | None = None
+
+    # -- lifecycle of the service itself -------------------------------------------------
+    async def start(self) -> None:
+        """Prune, bring back pending interactions with their deadlines, start the scheduler.
+        Interactions whose deadline passed while the portal was down expire at once."""
+        await self.prune()
+        self._prefs = await self.store.read(load_preferences, self.store.engine)
+        for row in await self.store.read(self.store.repo.pending):
+            self.deadlines.schedule(row.id, row.expires_at)
+        self.deadlines.start()
+        self._retention = asyncio.create_task(self._prune_periodically(), name="choice-retention")
+
+    async def stop(self) -> None:
+        await self.deadlines.stop()
+        if self._retention is not None:
+            self._retention.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._retention
+
+    async def prune(self) -> list[str]:
+        s = self.settings
+        return await self.store.write(self.store.repo.prune, self.clock(), s.retention_days,
+                                      s.max_sessions)
+
+    async def _prune_periodically(self) -> None:
+        while True:
+            await asyncio.sleep(RETENTION_EVERY)
+            try:
+                await self.prune()
+            except Exception:
+                log.exception("retention failed; will try again in an hour")
+
+    # -- preferences -----------------------------------------------------------------------
+    async def preferences(self) -> Preferences:
+        if self._prefs is None:
+            self._prefs = await self.store.read(load_preferences, self.store.engine)
+        return self._prefs
+
+    async def update_preferences(self, patch: PreferencesPatch) -> Preferences:
+        self._prefs = await self.store.write(save_preferences, self.store.engine, patch)
+        return self._prefs
+
+    def language_for(self, row: InteractionRow) -> str:
+        saved = self._prefs.language if self._prefs else None
+        return resolve_language(row.language, saved, self.settings.language)
+
+    # -- reading -----------------------------------------------------------------------------
+    async def get(self, interaction_id: str) -> InteractionRow:
+        return await self.store.read(self.store.repo.get, interaction_id)
+
+    async def recent(self, which: Which = "all", limit: int = 50) -> list[InteractionRow]:
+        return await self.store.read(self.store.repo.recent, which, limit)
+
+    async def events(self, interaction_id: str) -> list[AuditEventRow]:
+        await self.get(interaction_id)  # NotFound for an unknown id, not an empty list
+        return await self.store.read(self.store.repo.events, interaction_id)
+
+    async def wait(self, interaction_id: str, seconds: float) -> InteractionRow:
+        """The interaction once completed, or as it is when `seconds` run out."""
+        with self.notifier.waiter(interaction_id) as waiter:
+            row = await self.get(interaction_id)
+            if row.status != "pending" or seconds <= 0:
+                return row
+            try:
+                await asyncio.wait_for(waiter.event.wait(), seconds)
+            except TimeoutError:
+                return await self.get(interaction_id)  # the deadline may have moved meanwhile
+        return waiter.row if waiter.row is not None else await self.get(interaction_id)
+
+    # -- changes -----------------------------------------------------------------------------
+    async def create(self, payload: Any, shape: Shape | None = None,
+                     actor: str = "agent") -> Created:
+        validated = parse_request(payload, await self.preferences(), shape)
+        req, prefs, created = validated.request, await self.preferences(), self.clock()
+        assert req.timeout_seconds is not None and req.interface in ("web", "terminal")
+        row = InteractionRow(
+            id=secrets.token_hex(8), status="pending", title=req.title,
+            selection_mode=req.selection_mode, interface=req.interface,
+            agent=req.context.agent, project=req.context.project, language=req.language,
+            placeholder_shown=bool(req.placeholder) and prefs.show_placeholder,
+            created_at=created, expires_at=created + req.timeout_seconds,
+            request_json=req.model_dump_json(),
+        )
+        detail = {"context": req.context.model_dump(exclude_none=True),
+                  "timeout_seconds": req.timeout_seconds, "warnings": validated.warnings}
+        event = audit(row.id, "created", actor, detail, at=created)
+        await self.store.write(self.store.repo.insert, row, [event], self.settings.max_sessions)
+        self.deadlines.schedule(row.id, row.expires_at)
+        self.notifier.publish(Change("interaction.created", row.id, listing(row), row))
+        return Created(row, validated.warnings)
+
+    def _completion(self, row: InteractionRow, interface: str | None, at: float) -> Completion:
+        return Completion(
+            interaction_id=row.id,
+            interface="terminal" if (interface or row.interface) == "terminal" else "web",
+            created_at=row.created_at, completed_at=at, placeholder_shown=row.placeholder_shown,
+            translate=translator(self.language_for(row)),
+        )
+
+    async def _complete(self, interaction_id: str,
+                        decide: Callable[[InteractionRow], Completed]) -> InteractionRow:
+        row = await self.store.write(self.store.repo.complete, interaction_id, decide)
+        self.deadlines.forget(row.id)
+        self.notifier.publish(Change("interaction.completed", row.id, listing(row), row))
+        return row
+
+    async def submit(self, interaction_id: str, submission: Submission,
+                     interface: Interface | None = None, actor: str = "human") -> InteractionRow:
+        """The human's answer. `InvalidInput` if it breaks the request's rules,
+        `AlreadyCompleted` if someone else finished first; either way nothing changes."""
+        def decide(row: InteractionRow) -> Completed:
+            at = self.clock()
+            result, status = normalize_submission(
+                request_of(row), submission, self._completion(row, interface, at))
+            detail = {"selected_ids": result.selected_ids, "interface": result.interface,
+                      "submission": result.submission,
+                      "custom_input": result.custom_input is not None}
+            events = [audit(row.id, "answered", actor, detail, at)]
+            if result.confirmed:
+                events.append(audit(row.id, "confirmed", actor, None, at))
+            return Completed(status, result.model_dump_json(), at, events)
+
+        return await self._complete(interaction_id, decide)
+
+    async def cancel(self, interaction_id: str, note: str | None = None,
+                     interface: Interface | None = None, actor: str = "human") -> InteractionRow:
+        def decide(row: InteractionRow) -> Completed:
+            at = self.clock()
+            result = cancelled_result(request_of(row), self._completion(row, interface, at), note)
+            event = audit(row.id, "cancelled", actor, {"note": result.global_annotation is not None,
+                                                       "interface": result.interface}, at)
+            return Completed("cancelled", result.model_dump_json(), at, [event])
+
+        return await self._complete(interaction_id, decide)
+
+    async def expire(self, interaction_id: str) -> None:
+        """Called by the scheduler at the deadline; honours the request's `on_timeout`."""
+        def decide(row: InteractionRow) -> Completed:
+            at = self.clock()
+            if row.expires_at > at:
+                raise _NotDue
+            req, done = request_of(row), self._completion(row, None, at)
+            if req.on_timeout == "submit_defaults":
+                status, result = "auto_submitted", timeout_defaults_result(req, done)
+            elif req.on_timeout == "cancel":
+                status, result = "cancelled", cancelled_result(req, done, None, by_timeout=True)
+            else:
+                status, result = "timeout", timeout_result(req, done)
+            event = audit(row.id, "timed_out", "system", {"on_timeout": req.on_timeout}, at)
+            return Completed(status, result.model_dump_json(), at, [event])
+
+        try:
+            await self._complete(interaction_id, decide)
+        except _NotDue:
+            row = await self.get(interaction_id)
+            self.deadlines.schedule(row.id, row.expires_at)
+        except (AlreadyCompleted, NotFound):
+            pass
+
+    async def set_deadline(self, interaction_id: str, change: DeadlineChange,
+                           actor: str = "human") -> InteractionRow:
+        row = await self.get(interaction_id)
+        deadline = self._new_deadline(row, change)
+        event = audit(row.id, "deadline_changed", actor,
+                      {"from": row.expires_at, "to": deadline})
+        row = await self.store.write(self.store.repo.update_pending, interaction_id,
+                                     {"expires_at": deadline}, [event])
+        self.deadlines.schedule(row.id, row.expires_at)
+        self.notifier.publish(Change("interaction.updated", row.id, listing(row), row))
+        return row
+
+    def _new_deadline(self, row: InteractionRow, change: DeadlineChange) -> float:
+        given = [name for name in ("timeout_seconds", "expires_at") if getattr(change, name)]
+        if len(given) != 1:
+            raise InvalidInput([FieldError(
+                field="body", code="one_of",
+                message="send exactly one of timeout_seconds (total, counted from creation) "
+                        "or expires_at (ISO 8601 with a timezone).")])
+        if change.timeout_seconds is not None:
+            deadline, field = row.created_at + change.timeout_seconds, "timeout_seconds"
+        else:
+            field = "expires_at"
+            try:
+                deadline = parse_iso(change.expires_at or "")
+            except ValueError:
+                raise InvalidInput([FieldError(
+                    field=field, code="invalid_format",
+                    message="expires_at must be ISO 8601 with a timezone, "
+                            "e.g. 2030-01-01T12:00:00Z.")]) from None
+        current = self.clock()
+        if deadline <= current + 1:
+            raise InvalidInput([FieldError(
+                field=field, code="in_the_past",
+                message="that deadline has already passed: choose a later one.")])
+        if deadline > current + TIMEOUT_MAX:
+            raise InvalidInput([FieldError(
+                field=field, code="out_of_range",
+                message=f"a deadline may be at most {TIMEOUT_MAX} s from now: choose an "
+                        "earlier one.")])
+        return deadline
+
+    async def mark_opened(self, interaction_id: str, interface: Interface, actor: str) -> None:
+        row = await self.get(interaction_id)
+        await self.store.write(self.store.repo.append_event,
+                               audit(row.id, "opened", actor, {"interface": interface}))
+        self.notifier.publish(Change("interaction.opened", row.id, listing(row), row))

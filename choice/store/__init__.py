@@ -1,0 +1,45 @@
+"""Persistence: tables, the repository, retention and preferences, behind an async facade.
+
+`Store` runs every database call off the event loop: writes on one dedicated thread (SQLite
+has one writer anyway, and one thread means no lock waits inside this process), reads on a
+small pool. The repository below it is plain synchronous SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from choice.store.engine import make_engine
+from choice.store.repository import AlreadyCompleted, NotFound, Repository
+
+T = TypeVar("T")
+
+__all__ = ["AlreadyCompleted", "NotFound", "Repository", "Store"]
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.engine = make_engine(url)
+        self.repo = Repository(self.engine)
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="choice-db-write")
+        self._readers = ThreadPoolExecutor(4, thread_name_prefix="choice-db-read")
+
+    async def write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return await self._run(self._writer, fn, *args, **kwargs)
+
+    async def read(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return await self._run(self._readers, fn, *args, **kwargs)
+
+    @staticmethod
+    async def _run(pool: ThreadPoolExecutor, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(pool, functools.partial(fn, *args, **kwargs))
+
+    def close(self) -> None:
+        self._writer.shutdown(wait=True)
+        self._readers.shutdown(wait=True)
+        self.engine.dispose()

@@ -1,0 +1,245 @@
+"""Request validation: a raw payload -> a fully decided `ChoiceRequest`, or every field error.
+
+Owns the rules of the request table in DESIGN.md and the resolution of optional knobs from
+the saved preferences. Invalid requests never reach a human. The compatibility shapes are
+mapped in `compat.py` and come through here too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from choice.contract import (
+    CANCEL_DISABLING_FIELDS,
+    ChoiceRequest,
+    FieldError,
+    Preferences,
+)
+from choice.field_errors import InvalidInput, parse_model
+
+
+@dataclass(frozen=True)
+class ValidatedRequest:
+    """A request whose every knob is decided, plus what the agent should be told about it."""
+
+    request: ChoiceRequest
+    warnings: list[str] = field(default_factory=list)
+
+
+def pop_cancel_disabling(payload: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Drop fields that try to hide cancel; warn when they asked for it to go away."""
+    kept = {k: v for k, v in payload.items() if k not in CANCEL_DISABLING_FIELDS}
+    warnings = []
+    for name in CANCEL_DISABLING_FIELDS:
+        if name not in payload:
+            continue
+        disables = payload[name] is True if name == "hide_cancel" else payload[name] is False
+        if disables:
+            warnings.append(
+                f"{name} was ignored: cancel is always available to the human; "
+                "handle action_status 'cancelled' instead."
+            )
+    return kept, warnings
+
+
+def validate_request(payload: Any, preferences: Preferences | None = None) -> ValidatedRequest:
+    """Check a `provide_choice` payload and fill its optional knobs from `preferences`.
+
+    Raises `InvalidInput` with all the problems found.
+    """
+    prefs = preferences or Preferences()
+    if isinstance(payload, dict):
+        payload, warnings = pop_cancel_disabling(payload)
+    else:
+        warnings = []
+    request = parse_model(ChoiceRequest, payload)
+    errors = check_rules(request)
+    if errors:
+        raise InvalidInput(errors)
+    return ValidatedRequest(resolve_defaults(request, prefs), warnings)
+
+
+def _error(field: str, code: str, message: str) -> FieldError:
+    return FieldError(field=field, code=code, message=message)
+
+
+def check_rules(req: ChoiceRequest) -> list[FieldError]:
+    """The cross-field rules pydantic cannot express, all of them at once."""
+    errors: list[FieldError] = []
+    if not req.title.strip():
+        errors.append(_error("title", "blank", "title is only whitespace: write a short heading."))
+    if not req.prompt.strip():
+        errors.append(_error(
+            "prompt", "blank",
+            "prompt is only whitespace: give the task context and why the choice is needed.",
+        ))
+    errors += _check_options(req)
+    errors += _check_bounds(req)
+    errors += _check_defaults(req)
+    errors += _check_mode_flags(req)
+    return errors
+
+
+def _check_options(req: ChoiceRequest) -> list[FieldError]:
+    errors = []
+    mode = req.selection_mode
+    if mode == "text_input" and req.options:
+        errors.append(_error(
+            "options", "not_allowed",
+            "text_input takes no options: remove them, or use selection_mode 'hybrid' "
+            "for options plus free text.",
+        ))
+    if mode != "text_input" and not req.options:
+        errors.append(_error(
+            "options", "required",
+            f"selection_mode '{mode}' needs at least one option: add options, or use "
+            "selection_mode 'text_input' for a free-text answer.",
+        ))
+    first_seen: dict[str, int] = {}
+    for index, option in enumerate(req.options):
+        if option.id in first_seen:
+            errors.append(_error(
+                f"options[{index}].id", "duplicate",
+                f"option id '{option.id}' is already used by options[{first_seen[option.id]}]: "
+                "give every option its own id.",
+            ))
+        first_seen.setdefault(option.id, index)
+        if not option.label.strip():
+            errors.append(_error(
+                f"options[{index}].label", "blank",
+                "the label is only whitespace: write the text the human picks.",
+            ))
+    return errors
+
+
+def _check_bounds(req: ChoiceRequest) -> list[FieldError]:
+    errors = []
+    n, low, high, mode = len(req.options), req.min_selections, req.max_selections, req.selection_mode
+    if mode == "text_input":
+        for name, value in (("min_selections", low), ("max_selections", high)):
+            if value:
+                errors.append(_error(
+                    name, "not_allowed", f"text_input has no options: remove {name}."
+                ))
+        return errors
+    if mode == "single":
+        if high is not None and high != 1:
+            errors.append(_error(
+                "max_selections", "out_of_range",
+                f"single allows exactly one pick, so max_selections must be 1 (got {high}): "
+                "remove it, or use selection_mode 'multi'.",
+            ))
+        if low is not None and low > 1:
+            errors.append(_error(
+                "min_selections", "out_of_range",
+                f"single allows one pick, so min_selections must be 0 or 1 (got {low}).",
+            ))
+        return errors
+    if high is not None and n and high > n:
+        errors.append(_error(
+            "max_selections", "out_of_range",
+            f"max_selections is {high} but there are only {n} options: lower it to {n} or less.",
+        ))
+    if high is not None and high == 0:
+        errors.append(_error(
+            "max_selections", "out_of_range",
+            "max_selections must be at least 1, or the human could pick nothing.",
+        ))
+    if low is not None and high is not None and low > high:
+        errors.append(_error(
+            "min_selections", "inverted",
+            f"min_selections ({low}) is greater than max_selections ({high}): swap or fix them.",
+        ))
+    elif low is not None and n and low > n:
+        errors.append(_error(
+            "min_selections", "out_of_range",
+            f"min_selections is {low} but there are only {n} options: lower it.",
+        ))
+    return errors
+
+
+def _check_defaults(req: ChoiceRequest) -> list[FieldError]:
+    errors = []
+    ids = {option.id for option in req.options}
+    seen: set[str] = set()
+    for index, default_id in enumerate(req.default_selection_ids):
+        where = f"default_selection_ids[{index}]"
+        if default_id not in ids:
+            errors.append(_error(
+                where, "unknown_option",
+                f"'{default_id}' is not an option id: use one of the ids in options"
+                + (" (text_input has none)." if req.selection_mode == "text_input" else "."),
+            ))
+        elif default_id in seen:
+            errors.append(_error(where, "duplicate", f"'{default_id}' is listed twice: keep one."))
+        seen.add(default_id)
+    high = _max_for(req)
+    if req.selection_mode != "text_input" and len(seen) > high:
+        errors.append(_error(
+            "default_selection_ids", "too_many",
+            f"{len(seen)} defaults but at most {high} may be selected: "
+            "remove some defaults or raise max_selections.",
+        ))
+    if req.on_timeout == "submit_defaults":
+        low = _min_for(req)
+        if not req.default_selection_ids:
+            errors.append(_error(
+                "on_timeout", "needs_defaults",
+                "on_timeout 'submit_defaults' needs default_selection_ids: add them, or use "
+                "on_timeout 'timeout' so the agent learns nobody answered.",
+            ))
+        elif len(seen) < low:
+            errors.append(_error(
+                "default_selection_ids", "too_few",
+                f"on_timeout 'submit_defaults' would submit {len(seen)} defaults but "
+                f"min_selections is {low}: add defaults or lower min_selections.",
+            ))
+    return errors
+
+
+def _check_mode_flags(req: ChoiceRequest) -> list[FieldError]:
+    errors = []
+    mode = req.selection_mode
+    if req.placeholder is not None and mode not in ("text_input", "hybrid"):
+        errors.append(_error(
+            "placeholder", "not_allowed",
+            f"placeholder only applies to text_input and hybrid, not '{mode}': remove it.",
+        ))
+    if req.single_submit_mode and (mode not in ("single", "hybrid") or _max_for(req) != 1):
+        errors.append(_error(
+            "single_submit_mode", "not_allowed",
+            "single_submit_mode submits on the first pick, so it needs selection_mode 'single' "
+            "or 'hybrid' with max_selections 1: remove it or change the mode.",
+        ))
+    return errors
+
+
+def _max_for(req: ChoiceRequest) -> int:
+    """max_selections as it will be stored: explicit, or the mode's default."""
+    if req.max_selections is not None:
+        return req.max_selections
+    return {"single": 1, "hybrid": 1, "text_input": 0}.get(req.selection_mode, len(req.options))
+
+
+def _min_for(req: ChoiceRequest) -> int:
+    if req.min_selections is not None:
+        return req.min_selections
+    return {"single": 1, "multi": 1}.get(req.selection_mode, 0)
+
+
+def resolve_defaults(req: ChoiceRequest, prefs: Preferences) -> ChoiceRequest:
+    """Fill every None knob: mode defaults first, then the user's saved preferences."""
+    high = _max_for(req)
+    single_submit = req.single_submit_mode
+    if single_submit is None:
+        single_submit = prefs.single_submit and req.selection_mode in ("single", "hybrid") and high == 1
+    return req.model_copy(update={
+        "max_selections": high,
+        "min_selections": min(_min_for(req), high),
+        "single_submit_mode": single_submit,
+        "allow_annotations": prefs.allow_annotations if req.allow_annotations is None
+        else req.allow_annotations,
+        "timeout_seconds": req.timeout_seconds or prefs.timeout_seconds,
+        "interface": prefs.interface if req.interface == "auto" else req.interface,
+    })

@@ -1,0 +1,1 @@
+"""The Litestar application: JSON API, server-sent events, health, and (later) pages."""

@@ -1,0 +1,125 @@
+"""JSON API for interactions (`/api/interactions`): what agents and answering clients call.
+
+Thin: parse, call `InteractionService`, shape the reply with `choice.replies`. Errors are
+raised as exceptions and rendered by `web/errors.py`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from litestar import Controller, Request, Response, get, patch, post
+from litestar.params import FromQuery
+
+from choice.clock import iso
+from choice.compat import SHAPES, HitlRequest, RequestUserChoice, Shape
+from choice.contract import CancelBody, ChoiceRequest, DeadlineChange, FieldError, Submission
+from choice.field_errors import InvalidInput, parse_model
+from choice.replies import listing, reply
+from choice.service import InteractionService
+from choice.web.body import json_body
+from choice.web.openapi import body_of
+from choice.web.security import bearer_token_guard
+
+MAX_WAIT = 60.0
+
+
+def poll_hint(interaction_id: str) -> str:
+    return (f"Poll GET /api/interactions/{interaction_id}?wait=60 until status is no longer "
+            "'pending'.")
+
+
+def check_wait(wait: float | None) -> float:
+    if wait is None:
+        return 0.0
+    if not 0 <= wait <= MAX_WAIT:
+        raise InvalidInput([FieldError(
+            field="wait", code="out_of_range",
+            message=f"wait is {wait:g} s; it must be between 0 and {MAX_WAIT:g}: poll again "
+                    "for longer waits.")])
+    return wait
+
+
+def check_shape(shape: str | None) -> Shape | None:
+    if shape is not None and shape not in SHAPES:
+        raise InvalidInput([FieldError(
+            field="shape", code="invalid_choice",
+            message=f"shape must be one of {', '.join(SHAPES)}, or left out to detect it.")])
+    return shape
+
+
+class InteractionController(Controller):
+    path = "/api/interactions"
+    guards = [bearer_token_guard]  # noqa: RUF012 - Litestar reads it from the class
+    tags = ["interactions"]  # noqa: RUF012
+
+    @post("/", operation_class=body_of(ChoiceRequest, HitlRequest, RequestUserChoice))
+    async def create(
+        self, request: Request[Any, Any, Any], service: InteractionService,
+        wait: FromQuery[float | None] = None, shape: FromQuery[str | None] = None,
+    ) -> Response[dict[str, Any]]:
+        """Ask a human. 201 with where to answer and how to poll; with `?wait=S` (S <= 60)
+        it blocks and answers 200 with the result if the human is quick enough."""
+        seconds, chosen_shape = check_wait(wait), check_shape(shape)
+        created = await service.create(await json_body(request), chosen_shape, actor="agent")
+        row = created.row
+        if seconds:
+            row = await service.wait(row.id, seconds)
+        body = {**reply(row, service.settings, poll_hint(row.id)), "warnings": created.warnings}
+        return Response(body, status_code=201 if row.status == "pending" else 200)
+
+    @get("/")
+    async def list_interactions(
+        self, service: InteractionService,
+        status: FromQuery[Literal["active", "completed", "all"]] = "all",
+        limit: FromQuery[int] = 50,
+    ) -> dict[str, Any]:
+        """Newest first. `active` = pending; `completed` = every other status."""
+        if not 1 <= limit <= 200:
+            raise InvalidInput([FieldError(field="limit", code="out_of_range",
+                                           message="limit must be between 1 and 200.")])
+        rows = await service.recent(status, limit)
+        return {"interactions": [listing(row) for row in rows]}
+
+    @get("/{interaction_id:str}")
+    async def poll(self, interaction_id: str, service: InteractionService,
+                   wait: FromQuery[float | None] = None) -> dict[str, Any]:
+        """The result, or `status: pending` when the wait window (<= 60 s) ends first."""
+        row = await service.wait(interaction_id, check_wait(wait))
+        return reply(row, service.settings, poll_hint(row.id))
+
+    @get("/{interaction_id:str}/events")
+    async def events(self, interaction_id: str, service: InteractionService) -> dict[str, Any]:
+        """The audit trail, oldest first."""
+        events = await service.events(interaction_id)
+        return {"events": [{"kind": e.kind, "actor": e.actor, "at": iso(e.at),
+                            "detail": json.loads(e.detail_json) if e.detail_json else None}
+                           for e in events]}
+
+    @post("/{interaction_id:str}/response", status_code=200, operation_class=body_of(Submission))
+    async def respond(self, interaction_id: str, request: Request[Any, Any, Any],
+                      service: InteractionService) -> dict[str, Any]:
+        """The human's answer. 422 if it breaks the request's rules, 409 if already over."""
+        submission = parse_model(Submission, await json_body(request))
+        actor = f"human:{submission.interface or 'api'}"
+        row = await service.submit(interaction_id, submission, submission.interface, actor)
+        return reply(row, service.settings, poll_hint(row.id))
+
+    @post("/{interaction_id:str}/cancel", status_code=200,
+          operation_class=body_of(CancelBody, required=False))
+    async def cancel(self, interaction_id: str, request: Request[Any, Any, Any],
+                     service: InteractionService) -> dict[str, Any]:
+        """Cancel, with an optional `global_annotation` saying why."""
+        body = parse_model(CancelBody, await json_body(request, optional=True))
+        actor = f"human:{body.interface or 'api'}"
+        row = await service.cancel(interaction_id, body.global_annotation, body.interface, actor)
+        return reply(row, service.settings, poll_hint(row.id))
+
+    @patch("/{interaction_id:str}", operation_class=body_of(DeadlineChange))
+    async def change_deadline(self, interaction_id: str, request: Request[Any, Any, Any],
+                              service: InteractionService) -> dict[str, Any]:
+        """Move the deadline: `timeout_seconds` (from creation) or `expires_at`."""
+        change = parse_model(DeadlineChange, await json_body(request))
+        row = await service.set_deadline(interaction_id, change, actor="human:api")
+        return reply(row, service.settings, poll_hint(row.id))

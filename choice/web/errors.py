@@ -1,0 +1,106 @@
+"""Every error leaves the portal as `{"errors": [{field, code, message}]}` with a status a
+client can branch on: 422 bad input, 404 unknown id, 409 already completed, 413 too big.
+Unexpected failures are logged with their traceback and answered without it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.types import ExceptionHandlersMap
+
+from choice.field_errors import InvalidInput
+from choice.replies import listing
+from choice.store.repository import AlreadyCompleted, NotFound
+
+log = logging.getLogger("choice.web")
+
+_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+          405: "method_not_allowed", 413: "too_large", 415: "unsupported_media_type"}
+
+
+def error_response(status: int, errors: list[dict[str, Any]], **extra: Any) -> Response[Any]:
+    return Response({"errors": errors, **extra}, status_code=status,
+                    media_type="application/json")
+
+
+def _invalid(_: Request[Any, Any, Any], exc: InvalidInput) -> Response[Any]:
+    return error_response(422, [e.model_dump() for e in exc.errors])
+
+
+def _not_found(_: Request[Any, Any, Any], exc: NotFound) -> Response[Any]:
+    return error_response(404, [{
+        "field": "interaction_id", "code": "not_found",
+        "message": f"no interaction with id {exc.interaction_id[:64]!r}: check the id, or list "
+                   "them with GET /api/interactions (old ones are removed by retention).",
+    }])
+
+
+def _already_completed(_: Request[Any, Any, Any], exc: AlreadyCompleted) -> Response[Any]:
+    row = exc.row
+    return error_response(409, [{
+        "field": "interaction_id", "code": "already_completed",
+        "message": f"this interaction is already {row.status}: nothing was changed. "
+                   "The result below is what stands.",
+    }], interaction=listing(row),
+        result=json.loads(row.result_json) if row.result_json else None)
+
+
+_PARAMETER_HINTS = {
+    "wait": "a number of seconds from 0 to 60",
+    "limit": "a whole number from 1 to 200",
+    "status": "one of active, completed, all",
+    "shape": "one of provide_choice, hitl_request, request_user_choice",
+}
+
+
+def _validation(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:
+    """Litestar's own parameter errors (query strings), reworded with the fix."""
+    extra = exc.extra if isinstance(exc.extra, list) else []
+    errors = []
+    for item in extra:
+        if not isinstance(item, dict):
+            continue
+        key = str(item.get("key") or "request")
+        hint = _PARAMETER_HINTS.get(key)
+        message = (f"{key} must be {hint}." if hint
+                   else f"{key}: {item.get('message') or exc.detail}")
+        errors.append({"field": key, "code": "invalid", "message": message})
+    return error_response(422, errors or [{"field": "request", "code": "invalid",
+                                           "message": str(exc.detail)}])
+
+
+def _http(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    code = _CODES.get(exc.status_code, "error")
+    message = str(exc.detail)
+    if exc.status_code == 413:
+        message = "the request body is too large: keep it under 256 KiB (shorten the prompt " \
+                  "or option descriptions)."
+    elif exc.status_code == 404:
+        message = "no such endpoint: see /schema for the API."
+    response = error_response(exc.status_code, [{"field": "request", "code": code,
+                                                 "message": message}])
+    for name, value in (exc.headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    log.exception("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(500, [{"field": "server", "code": "internal",
+                                 "message": "the portal hit an unexpected error: the details "
+                                            "are in the portal's log."}])
+
+
+EXCEPTION_HANDLERS: ExceptionHandlersMap = {
+    InvalidInput: _invalid,
+    NotFound: _not_found,
+    AlreadyCompleted: _already_completed,
+    ValidationException: _validation,
+    HTTPException: _http,
+    Exception: _unexpected,
+}

@@ -1,0 +1,22 @@
+"""`GET /healthz`: is a choice portal answering here? No token needed, no secrets shown."""
+
+from __future__ import annotations
+
+import os
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from litestar import get
+
+from choice.service import InteractionService
+
+try:
+    VERSION = version("choice-portal")
+except PackageNotFoundError:  # running from a source tree
+    VERSION = "0.0.0"
+
+
+@get("/healthz", tags=["health"])
+async def healthz(service: InteractionService) -> dict[str, Any]:
+    return {"status": "ok", "portal": "choice", "version": VERSION, "pid": os.getpid(),
+            "pending": len(service.deadlines)}

@@ -1,0 +1,95 @@
+"""Who may talk to the portal: allowed Host names, same-origin writes, the bearer token.
+
+Localhost is not a trust boundary: a web page the user visits can reach 127.0.0.1. Host
+checking stops DNS rebinding; the Origin / Sec-Fetch-Site check stops cross-site writes
+and WebSocket hijacking; the bearer token keeps other local users' agents out of `/api`.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from urllib.parse import urlsplit
+
+from litestar.connection import ASGIConnection
+from litestar.exceptions import NotAuthorizedException
+from litestar.handlers.base import BaseRouteHandler
+from litestar.types import ASGIApp, Receive, Scope, Send
+
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+def split_host(value: str) -> tuple[str, str | None]:
+    """`localhost:8765` -> (`localhost`, `8765`); `[::1]:80` -> (`::1`, `80`)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        host, _, rest = value[1:].partition("]")
+        return host, rest[1:] if rest.startswith(":") else None
+    if value.count(":") == 1:
+        host, port = value.split(":")
+        return host, port
+    return value, None
+
+
+class RequestGuard:
+    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403)."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...]) -> None:
+        self.app = app
+        self.allowed = {h.lower() for h in allowed_hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        refusal = self.refusal(scope, headers)
+        if refusal is None:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": refusal[2]})
+        else:
+            await _send_error(send, *refusal)
+
+    def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, str] | None:
+        host, port = split_host(headers.get("host", ""))
+        if host not in self.allowed:
+            return 421, "host_not_allowed", (
+                "this Host is not one the portal answers to: use http://127.0.0.1 or "
+                "http://localhost, or add the name to CHOICE_ALLOWED_HOSTS.")
+        writes = scope["type"] == "websocket" or scope.get("method", "GET") not in SAFE_METHODS
+        if not writes:
+            return None
+        if headers.get("sec-fetch-site") == "cross-site":
+            return 403, "cross_site", "cross-site requests may not change anything here."
+        origin = headers.get("origin")
+        if origin is None:
+            return None  # not a browser (curl, agents, the CLI): the token decides
+        parts = urlsplit(origin)
+        origin_port = str(parts.port) if parts.port else {"http": "80", "https": "443"}.get(
+            parts.scheme)
+        if (parts.hostname or "") not in self.allowed or origin_port != (port or "80"):
+            return 403, "origin_not_allowed", (
+                "requests from another origin may not change anything here: use the "
+                "portal's own pages, or call the API without an Origin header.")
+        return None
+
+
+async def _send_error(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"errors": [{"field": "headers", "code": code, "message": message}]})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body.encode(), "more_body": False})
+
+
+def bearer_token_guard(connection: ASGIConnection, _handler: BaseRouteHandler) -> None:
+    """Litestar guard for `/api`: `Authorization: Bearer <token>` from `<data dir>/token`."""
+    expected: str = connection.app.state.token
+    scheme, _sep, given = connection.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(),
+                                                              expected.encode()):
+        raise NotAuthorizedException(
+            "missing or wrong bearer token: send 'Authorization: Bearer <token>'; "
+            "`choice token` prints it.",
+            headers={"WWW-Authenticate": "Bearer"},
+        )

@@ -1,0 +1,54 @@
+"""`GET /api/stream`: server-sent events for chat clients that must block their input while
+a prompt is pending (`interaction.created`, `interaction.completed`, `interaction.updated`).
+
+On connect, every pending interaction is replayed as `interaction.created` with
+`"replay": true`, so a client that starts late still knows what is open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from litestar import get
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from choice.notifier import Subscription
+from choice.replies import listing
+from choice.service import InteractionService
+from choice.web.security import bearer_token_guard
+
+HEARTBEAT_SECONDS = 15.0
+
+
+def _message(kind: str, data: dict[str, Any]) -> ServerSentEventMessage:
+    return ServerSentEventMessage(event=kind, data=json.dumps(data))
+
+
+async def _events(service: InteractionService) -> AsyncIterator[ServerSentEventMessage]:
+    with service.notifier.subscribe() as subscription:
+        for row in reversed(await service.recent("active", 1000)):
+            yield _message("interaction.created", {**listing(row), "replay": True})
+        async for message in _live(subscription):
+            yield message
+
+
+async def _live(subscription: Subscription) -> AsyncIterator[ServerSentEventMessage]:
+    while True:
+        try:
+            change = await asyncio.wait_for(subscription.queue.get(), HEARTBEAT_SECONDS)
+        except TimeoutError:
+            yield ServerSentEventMessage(comment="keep-alive")
+            continue
+        if change is None:  # fell behind: end the stream, the client reconnects and replays
+            return
+        if change.kind != "interaction.opened":
+            yield _message(change.kind, change.data)
+
+
+@get("/api/stream", guards=[bearer_token_guard], tags=["stream"])
+async def stream(service: InteractionService) -> ServerSentEvent:
+    """Live interaction events (text/event-stream), pending ones replayed first."""
+    return ServerSentEvent(_events(service), headers={"Cache-Control": "no-store"})

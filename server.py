@@ -1,0 +1,12 @@
+"""The deployable entry: `app` for any ASGI server; `python server.py` serves it."""
+
+from __future__ import annotations
+
+from choice.web.app import create_app
+
+app = create_app()
+
+if __name__ == "__main__":
+    from choice.serve import serve
+
+    serve(app)
