@@ -20,7 +20,7 @@ from choice.contract import (
     Preferences,
     RequestContext,
 )
-from choice.field_errors import InvalidInput, parse_model
+from choice.field_errors import InvalidInput, parse_model, shown
 from choice.validation import ValidatedRequest, pop_cancel_disabling, validate_request
 
 Shape = Literal["provide_choice", "hitl_request", "request_user_choice"]
@@ -111,7 +111,8 @@ def parse_request(
     try:
         validated = validate_request(mapped, preferences)
     except InvalidInput as exc:
-        raise InvalidInput([_renamed(e, renames) for e in exc.errors]) from None
+        renamed = {(e.field, e.code, e.message): e for e in (_renamed(e, renames) for e in exc.errors)}
+        raise InvalidInput(list(renamed.values())) from None
     return ValidatedRequest(validated.request, warnings + validated.warnings)
 
 
@@ -125,11 +126,16 @@ def _map_hitl(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
             message=f"hitl_request is options-only, so {name} is not accepted: remove it. "
             "For a typed answer use provide_choice with selection_mode 'hybrid' or 'text_input'.",
         ) for name in free_text])
-    hitl = parse_model(HitlRequest, payload)
+    try:
+        hitl = parse_model(HitlRequest, payload)
+    except InvalidInput as exc:
+        raise InvalidInput(_without_union_branches(exc.errors, payload.get("options"))) from None
     options: list[dict[str, str | None]] = []
+    renames = {"prompt": "question"} if hitl.title else {"prompt": "question", "title": "question"}
     for index, option in enumerate(hitl.options):
         if isinstance(option, str):
             options.append({"id": str(index + 1), "label": option})
+            renames[f"options[{index}].label"] = f"options[{index}]"  # the string is the label
         else:
             options.append({
                 "id": option.id or str(index + 1), "label": option.label,
@@ -147,7 +153,7 @@ def _map_hitl(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         "language": hitl.language,
         "context": hitl.context.model_dump(),
     }
-    return mapped, {"prompt": "question"}
+    return mapped, renames
 
 
 def _map_user_choice(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -166,7 +172,38 @@ def _map_user_choice(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
         "language": choice.language,
         "context": choice.context.model_dump(),
     }
-    return mapped, {"prompt": "question", ".label": ".title", ".recommended": ".isRecommended"}
+    renames = {"prompt": "question", ".label": ".title", ".recommended": ".isRecommended"}
+    if not choice.title:
+        renames["title"] = "question"  # derived from the question
+    return mapped, renames
+
+
+def _without_union_branches(errors: list[FieldError], options: Any) -> list[FieldError]:
+    """`options[1].HitlOption.label` -> `options[1].label`: no pydantic union branch names.
+
+    An object option keeps the object branch's errors; anything that is neither a string nor
+    an object gets one error saying both are accepted.
+    """
+    kept: dict[tuple[str, str], FieldError] = {}
+    for error in errors:
+        match = re.fullmatch(r"(options\[(\d+)\])\.(str|HitlOption)(.*)", error.field)
+        if match is None or not isinstance(options, list):
+            kept.setdefault((error.field, error.message), error)
+            continue
+        head, index, branch, rest = match.groups()
+        item = options[int(index)]
+        if isinstance(item, dict) and branch == "HitlOption":
+            field = head + rest
+            message = error.message.replace(error.field, field, 1)
+            renamed = error.model_copy(update={"field": field, "message": message})
+            kept.setdefault((field, message), renamed)
+        elif not isinstance(item, dict):
+            kept.setdefault((head, ""), FieldError(
+                field=head, code="invalid_type",
+                message=f"{head} must be a string or an object with a label; "
+                f"got {type(item).__name__} {shown(item)}.",
+            ))
+    return list(kept.values())
 
 
 def _renamed(error: FieldError, renames: dict[str, str]) -> FieldError:

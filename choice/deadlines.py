@@ -38,6 +38,10 @@ class DeadlineScheduler:
     def forget(self, interaction_id: str) -> None:
         self._deadlines.pop(interaction_id, None)
 
+    def recheck(self) -> None:
+        """Look at the earliest deadline again now (after the clock jumped, e.g. on resume)."""
+        self._changed.set()
+
     def deadline_of(self, interaction_id: str) -> float | None:
         return self._deadlines.get(interaction_id)
 

@@ -74,7 +74,7 @@ def normalize_submission(
     defaults_used = bool(selected) and selected == _in_order(request, request.default_selection_ids)
     result = ChoiceResult(
         interaction_id=done.interaction_id,
-        action_status="selected" if selected else "custom_input",
+        action_status="custom_input" if custom is not None and not selected else "selected",
         selected_ids=selected,
         selected_labels=_labels(request, selected),
         custom_input=custom,
@@ -133,7 +133,7 @@ def _check_notes(
                                f"'{option_id}' is not an option id: attach notes to options "
                                "that exist, or use global_annotation."))
     if not request.allow_annotations and (notes or global_note):
-        errors.append(_err("option_annotations", "annotations_off",
+        errors.append(_err("option_annotations" if notes else "global_annotation", "annotations_off",
                            "notes are turned off for this interaction: remove them."))
     return errors
 
@@ -221,4 +221,4 @@ def _answer_summary(
         parts.append(_("Note on {option}: {note}.").format(option=option_id, note=_clip(note, 80)))
     if global_note:
         parts.append(_("Note: {note}.").format(note=_clip(global_note, 80)))
-    return " ".join(parts)
+    return " ".join(parts) or _("Nothing selected.")

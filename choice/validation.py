@@ -156,6 +156,12 @@ def _check_bounds(req: ChoiceRequest) -> list[FieldError]:
             "min_selections", "out_of_range",
             f"min_selections is {low} but there are only {n} options: lower it.",
         ))
+    elif low is not None and high is None and n and low > _max_for(req):
+        errors.append(_error(
+            "min_selections", "inverted",
+            f"min_selections ({low}) is greater than the default max_selections ({_max_for(req)}) "
+            f"of '{mode}': set max_selections, or lower min_selections.",
+        ))
     return errors
 
 

@@ -10,15 +10,15 @@ import json
 from typing import Any, Literal
 
 from litestar import Controller, Request, Response, get, patch, post
-from litestar.params import FromQuery
+from litestar.params import FromPath, FromQuery
 
 from choice.clock import iso
 from choice.compat import SHAPES, HitlRequest, RequestUserChoice, Shape
 from choice.contract import CancelBody, ChoiceRequest, DeadlineChange, FieldError, Submission
 from choice.field_errors import InvalidInput, parse_model
 from choice.replies import listing, reply
-from choice.service import InteractionService
 from choice.web.body import json_body
+from choice.web.deps import Service
 from choice.web.openapi import body_of
 from choice.web.security import bearer_token_guard
 
@@ -56,7 +56,7 @@ class InteractionController(Controller):
 
     @post("/", operation_class=body_of(ChoiceRequest, HitlRequest, RequestUserChoice))
     async def create(
-        self, request: Request[Any, Any, Any], service: InteractionService,
+        self, request: Request[Any, Any, Any], service: Service,
         wait: FromQuery[float | None] = None, shape: FromQuery[str | None] = None,
     ) -> Response[dict[str, Any]]:
         """Ask a human. 201 with where to answer and how to poll; with `?wait=S` (S <= 60)
@@ -71,7 +71,7 @@ class InteractionController(Controller):
 
     @get("/")
     async def list_interactions(
-        self, service: InteractionService,
+        self, service: Service,
         status: FromQuery[Literal["active", "completed", "all"]] = "all",
         limit: FromQuery[int] = 50,
     ) -> dict[str, Any]:
@@ -83,14 +83,14 @@ class InteractionController(Controller):
         return {"interactions": [listing(row) for row in rows]}
 
     @get("/{interaction_id:str}")
-    async def poll(self, interaction_id: str, service: InteractionService,
+    async def poll(self, interaction_id: FromPath[str], service: Service,
                    wait: FromQuery[float | None] = None) -> dict[str, Any]:
         """The result, or `status: pending` when the wait window (<= 60 s) ends first."""
         row = await service.wait(interaction_id, check_wait(wait))
         return reply(row, service.settings, poll_hint(row.id))
 
     @get("/{interaction_id:str}/events")
-    async def events(self, interaction_id: str, service: InteractionService) -> dict[str, Any]:
+    async def events(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:
         """The audit trail, oldest first."""
         events = await service.events(interaction_id)
         return {"events": [{"kind": e.kind, "actor": e.actor, "at": iso(e.at),
@@ -98,8 +98,8 @@ class InteractionController(Controller):
                            for e in events]}
 
     @post("/{interaction_id:str}/response", status_code=200, operation_class=body_of(Submission))
-    async def respond(self, interaction_id: str, request: Request[Any, Any, Any],
-                      service: InteractionService) -> dict[str, Any]:
+    async def respond(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
+                      service: Service) -> dict[str, Any]:
         """The human's answer. 422 if it breaks the request's rules, 409 if already over."""
         submission = parse_model(Submission, await json_body(request))
         actor = f"human:{submission.interface or 'api'}"
@@ -108,8 +108,8 @@ class InteractionController(Controller):
 
     @post("/{interaction_id:str}/cancel", status_code=200,
           operation_class=body_of(CancelBody, required=False))
-    async def cancel(self, interaction_id: str, request: Request[Any, Any, Any],
-                     service: InteractionService) -> dict[str, Any]:
+    async def cancel(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
+                     service: Service) -> dict[str, Any]:
         """Cancel, with an optional `global_annotation` saying why."""
         body = parse_model(CancelBody, await json_body(request, optional=True))
         actor = f"human:{body.interface or 'api'}"
@@ -117,8 +117,8 @@ class InteractionController(Controller):
         return reply(row, service.settings, poll_hint(row.id))
 
     @patch("/{interaction_id:str}", operation_class=body_of(DeadlineChange))
-    async def change_deadline(self, interaction_id: str, request: Request[Any, Any, Any],
-                              service: InteractionService) -> dict[str, Any]:
+    async def change_deadline(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
+                              service: Service) -> dict[str, Any]:
         """Move the deadline: `timeout_seconds` (from creation) or `expires_at`."""
         change = parse_model(DeadlineChange, await json_body(request))
         row = await service.set_deadline(interaction_id, change, actor="human:api")

@@ -8,8 +8,8 @@ from litestar import Controller, Request, get, put
 
 from choice.contract import Preferences, PreferencesPatch
 from choice.field_errors import parse_model
-from choice.service import InteractionService
 from choice.web.body import json_body
+from choice.web.deps import Service
 from choice.web.openapi import body_of
 from choice.web.security import bearer_token_guard
 
@@ -20,12 +20,12 @@ class SettingsController(Controller):
     tags = ["settings"]  # noqa: RUF012
 
     @get("/")
-    async def read(self, service: InteractionService) -> Preferences:
+    async def read(self, service: Service) -> Preferences:
         return await service.preferences()
 
     @put("/", operation_class=body_of(PreferencesPatch))
     async def update(self, request: Request[Any, Any, Any],
-                     service: InteractionService) -> Preferences:
+                     service: Service) -> Preferences:
         """Change any subset; the rest stay as they are. Survives restarts."""
         patch = parse_model(PreferencesPatch, await json_body(request))
         return await service.update_preferences(patch)

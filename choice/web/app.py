@@ -9,9 +9,8 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
-from litestar import Litestar, Request
+from litestar import Litestar
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.middleware import DefineMiddleware
@@ -24,18 +23,13 @@ from choice.service import InteractionService
 from choice.store import Store
 from choice.web.api_interactions import InteractionController
 from choice.web.api_settings import SettingsController
+from choice.web.deps import provide_service
 from choice.web.errors import EXCEPTION_HANDLERS
 from choice.web.health import VERSION, healthz
-from choice.web.openapi import components
 from choice.web.security import RequestGuard
 from choice.web.stream import stream
 
 log = logging.getLogger("choice")
-
-
-def provide_service(state: State) -> InteractionService:
-    service: InteractionService = state.service
-    return service
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -64,21 +58,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_max_body_size=settings.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="choice portal", version=VERSION, path="/schema",
-            components=components(), render_plugins=[SwaggerRenderPlugin()],
+            render_plugins=[SwaggerRenderPlugin()],
         ),
-        after_request=_security_headers,
         state=State({"settings": settings}),
         debug=False,
     )
 
 
-async def _security_headers(response: Any) -> Any:
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    response.headers.setdefault("Content-Security-Policy", "default-src 'none'; "
-                                "frame-ancestors 'none'")
-    response.headers.setdefault("Cache-Control", "no-store")
-    return response
-
-
-__all__ = ["Request", "create_app"]
+__all__ = ["create_app"]

@@ -8,7 +8,7 @@ from typing import Any
 
 from litestar import get
 
-from choice.service import InteractionService
+from choice.web.deps import Service
 
 try:
     VERSION = version("choice-portal")
@@ -17,6 +17,6 @@ except PackageNotFoundError:  # running from a source tree
 
 
 @get("/healthz", tags=["health"])
-async def healthz(service: InteractionService) -> dict[str, Any]:
+async def healthz(service: Service) -> dict[str, Any]:
     return {"status": "ok", "portal": "choice", "version": VERSION, "pid": os.getpid(),
-            "pending": len(service.deadlines)}
+            "pending": len(service.deadlines), "waiting": service.notifier.waiting}

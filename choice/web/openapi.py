@@ -10,43 +10,37 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from litestar.openapi.spec import Components, OpenAPIMediaType, Operation, RequestBody
+from litestar.openapi.spec import OpenAPIMediaType, Operation, RequestBody
 from pydantic import BaseModel
 
-from choice.compat import HitlRequest, RequestUserChoice
-from choice.contract import (
-    CancelBody,
-    ChoiceRequest,
-    ChoiceResult,
-    DeadlineChange,
-    FieldError,
-    PreferencesPatch,
-    Submission,
-)
 
-REF = "#/components/schemas/{model}"
-DOCUMENTED: tuple[type[BaseModel], ...] = (
-    ChoiceRequest, HitlRequest, RequestUserChoice, Submission, CancelBody, DeadlineChange,
-    PreferencesPatch, ChoiceResult, FieldError,
-)
+def inline_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema with its `$defs` inlined.
 
+    Litestar rebuilds `components.schemas` from its own registry, so references to extra
+    components would dangle; our models are small and acyclic, so inlining is safe.
+    """
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
 
-def components() -> Components:
-    schemas: dict[str, Any] = {}
-    for model in DOCUMENTED:
-        schema = model.model_json_schema(ref_template=REF)
-        schemas.update(schema.pop("$defs", {}))
-        schemas[model.__name__] = schema
-    return Components(schemas=schemas)
+    def resolve(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                return resolve(defs[ref.removeprefix("#/$defs/")])
+            return {key: resolve(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [resolve(item) for item in node]
+        return node
 
-
-def _ref(model: type[BaseModel]) -> dict[str, str]:
-    return {"$ref": REF.format(model=model.__name__)}
+    resolved: dict[str, Any] = resolve(schema)
+    return resolved
 
 
 def body_of(*models: type[BaseModel], required: bool = True) -> type[Operation]:
     """An Operation class whose JSON request body is one of `models`."""
-    schema = _ref(models[0]) if len(models) == 1 else {"oneOf": [_ref(m) for m in models]}
+    schemas = [inline_schema(model) for model in models]
+    schema = schemas[0] if len(schemas) == 1 else {"oneOf": schemas}
 
     @dataclass
     class _WithBody(Operation):

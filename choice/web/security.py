@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import json
+from typing import Any
 from urllib.parse import urlsplit
 
 from litestar.connection import ASGIConnection
@@ -17,6 +18,13 @@ from litestar.handlers.base import BaseRouteHandler
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+PROTECTIVE_HEADERS = {
+    b"x-content-type-options": b"nosniff",
+    b"referrer-policy": b"no-referrer",
+    b"content-security-policy": b"default-src 'none'; frame-ancestors 'none'",
+    b"cache-control": b"no-store",
+}
+"""Added to every HTTP response that does not set its own (pages set a fuller CSP)."""
 
 
 def split_host(value: str) -> tuple[str, str | None]:
@@ -32,7 +40,8 @@ def split_host(value: str) -> tuple[str, str | None]:
 
 
 class RequestGuard:
-    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403)."""
+    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), and puts
+    the protective headers on every response, errors included."""
 
     def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...]) -> None:
         self.app = app
@@ -44,6 +53,8 @@ class RequestGuard:
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         refusal = self.refusal(scope, headers)
+        if scope["type"] == "http":
+            send = _with_protective_headers(send)
         if refusal is None:
             await self.app(scope, receive, send)
         elif scope["type"] == "websocket":
@@ -73,6 +84,17 @@ class RequestGuard:
                 "requests from another origin may not change anything here: use the "
                 "portal's own pages, or call the API without an Origin header.")
         return None
+
+
+def _with_protective_headers(send: Send) -> Send:
+    async def wrapped(message: Any) -> None:
+        if message["type"] == "http.response.start":
+            present = {name.lower() for name, _value in message.get("headers", [])}
+            missing = [(k, v) for k, v in PROTECTIVE_HEADERS.items() if k not in present]
+            message = {**message, "headers": [*message.get("headers", []), *missing]}
+        await send(message)
+
+    return wrapped
 
 
 async def _send_error(send: Send, status: int, code: str, message: str) -> None:

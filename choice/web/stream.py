@@ -17,7 +17,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from choice.notifier import Subscription
 from choice.replies import listing
-from choice.service import InteractionService
+from choice.web.deps import Service
 from choice.web.security import bearer_token_guard
 
 HEARTBEAT_SECONDS = 15.0
@@ -27,7 +27,7 @@ def _message(kind: str, data: dict[str, Any]) -> ServerSentEventMessage:
     return ServerSentEventMessage(event=kind, data=json.dumps(data))
 
 
-async def _events(service: InteractionService) -> AsyncIterator[ServerSentEventMessage]:
+async def _events(service: Service) -> AsyncIterator[ServerSentEventMessage]:
     with service.notifier.subscribe() as subscription:
         for row in reversed(await service.recent("active", 1000)):
             yield _message("interaction.created", {**listing(row), "replay": True})
@@ -49,6 +49,6 @@ async def _live(subscription: Subscription) -> AsyncIterator[ServerSentEventMess
 
 
 @get("/api/stream", guards=[bearer_token_guard], tags=["stream"])
-async def stream(service: InteractionService) -> ServerSentEvent:
+async def stream(service: Service) -> ServerSentEvent:
     """Live interaction events (text/event-stream), pending ones replayed first."""
     return ServerSentEvent(_events(service), headers={"Cache-Control": "no-store"})

@@ -1,0 +1,42 @@
+"""API tests run the real app in-process through Litestar's TestClient (lifespan included)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from choice.web.app import create_app
+
+BASE_URL = "http://127.0.0.1:8765"
+
+
+@pytest.fixture
+def app() -> Litestar:
+    return create_app()
+
+
+@pytest.fixture
+def anonymous(app: Litestar) -> Iterator[TestClient[Litestar]]:
+    with TestClient(app, base_url=BASE_URL) as client:
+        yield client
+
+
+@pytest.fixture
+def client(anonymous: TestClient[Litestar], app: Litestar) -> TestClient[Litestar]:
+    anonymous.headers["Authorization"] = f"Bearer {app.state.token}"
+    return anonymous
+
+
+def ask(**overrides: Any) -> dict[str, Any]:
+    """A valid single-choice request; keyword arguments replace fields."""
+    request: dict[str, Any] = {
+        "title": "Pick a database",
+        "prompt": "The service needs a store; both fit.",
+        "options": [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"}],
+    }
+    request.update(overrides)
+    return request

@@ -1,0 +1,261 @@
+"""The JSON API of DESIGN.md: create, poll, list, events, response, cancel, deadline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from tests.api.conftest import ask
+
+Client = TestClient[Litestar]
+
+
+def create(client: Client, **overrides: Any) -> dict[str, Any]:
+    response = client.post("/api/interactions", json=ask(**overrides))
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def test_create_returns_where_to_answer_and_how_to_poll(client: Client) -> None:
+    body = create(client)
+    assert body["status"] == "pending"
+    assert body["url"] == f"http://127.0.0.1:8765/choice/{body['interaction_id']}"
+    assert body["terminal_command"].endswith(f"choice answer {body['interaction_id']}")
+    assert body["session_id"] == body["interaction_id"]
+    assert "Poll GET" in body["instructions"]
+    assert body["expires_at"].endswith("Z")
+
+
+def test_create_with_wait_returns_pending_when_nobody_answers(client: Client) -> None:
+    response = client.post("/api/interactions?wait=0.2", json=ask())
+    assert response.status_code == 201
+    assert response.json()["status"] == "pending"
+
+
+def test_poll_returns_the_result_after_a_response(client: Client) -> None:
+    created = create(client)
+    iid = created["interaction_id"]
+    answer = client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["lite"]})
+    assert answer.status_code == 200
+    polled = client.get(f"/api/interactions/{iid}?wait=5").json()
+    assert polled["status"] == "submitted"
+    assert polled["action_status"] == "selected"
+    assert polled["selected_ids"] == ["lite"]
+    assert polled["selected_labels"] == ["SQLite"]
+    assert polled["interface"] == "web"
+
+
+def test_poll_without_wait_reports_pending(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    assert client.get(f"/api/interactions/{iid}").json()["status"] == "pending"
+
+
+def test_second_response_is_409_and_keeps_the_first(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["pg"]})
+    second = client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["lite"]})
+    assert second.status_code == 409
+    assert second.json()["errors"][0]["code"] == "already_completed"
+    assert second.json()["result"]["selected_ids"] == ["pg"]
+    assert client.get(f"/api/interactions/{iid}").json()["selected_ids"] == ["pg"]
+
+
+def test_cancel_after_answer_is_409(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["pg"]})
+    assert client.post(f"/api/interactions/{iid}/cancel").status_code == 409
+
+
+def test_invalid_answer_is_422_and_changes_nothing(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    bad = client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["mysql"]})
+    assert bad.status_code == 422
+    assert bad.json()["errors"][0]["field"] == "selected_ids[0]"
+    assert client.get(f"/api/interactions/{iid}").json()["status"] == "pending"
+    kinds = [e["kind"] for e in client.get(f"/api/interactions/{iid}/events").json()["events"]]
+    assert kinds == ["created"]
+
+
+def test_cancel_with_a_note(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    response = client.post(f"/api/interactions/{iid}/cancel",
+                           json={"global_annotation": "neither, use files"})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "cancelled"
+    assert body["action_status"] == "cancelled"
+    assert body["selected_ids"] == []
+    assert body["global_annotation"] == "neither, use files"
+
+
+def test_cancel_without_a_body(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    assert client.post(f"/api/interactions/{iid}/cancel").json()["status"] == "cancelled"
+
+
+def test_events_record_every_state_change(client: Client) -> None:
+    iid = create(client, require_confirmation=True)["interaction_id"]
+    client.patch(f"/api/interactions/{iid}", json={"timeout_seconds": 900})
+    client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["pg"], "confirmed": True})
+    events = client.get(f"/api/interactions/{iid}/events").json()["events"]
+    assert [e["kind"] for e in events] == ["created", "deadline_changed", "answered", "confirmed"]
+    assert events[0]["actor"] == "agent"
+    assert events[2]["detail"]["selected_ids"] == ["pg"]
+
+
+def test_deadline_patch_moves_the_deadline(client: Client) -> None:
+    created = create(client, timeout_seconds=60)
+    iid = created["interaction_id"]
+    moved = client.patch(f"/api/interactions/{iid}", json={"timeout_seconds": 600})
+    assert moved.status_code == 200
+    assert moved.json()["expires_at"] > created["expires_at"]
+
+
+def test_deadline_patch_in_the_past_is_422(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    response = client.patch(f"/api/interactions/{iid}", json={"expires_at": "2000-01-01T00:00:00Z"})
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["code"] == "in_the_past"
+
+
+def test_deadline_patch_needs_exactly_one_field(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    assert client.patch(f"/api/interactions/{iid}", json={}).json()["errors"][0]["code"] == "one_of"
+
+
+def test_list_filters_active_and_completed(client: Client) -> None:
+    done = create(client, title="done")["interaction_id"]
+    create(client, title="open")
+    client.post(f"/api/interactions/{done}/cancel")
+    active = client.get("/api/interactions?status=active").json()["interactions"]
+    completed = client.get("/api/interactions?status=completed").json()["interactions"]
+    assert [row["title"] for row in active] == ["open"]
+    assert [row["title"] for row in completed] == ["done"]
+    assert len(client.get("/api/interactions").json()["interactions"]) == 2
+
+
+def test_list_limit_out_of_range_is_422(client: Client) -> None:
+    response = client.get("/api/interactions?limit=0")
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == "limit"
+
+
+def test_invalid_request_is_422_with_every_field_error(client: Client) -> None:
+    response = client.post("/api/interactions", json=ask(title="", selection_mode="pick", bogus=1))
+    assert response.status_code == 422
+    fields = {e["field"]: e["code"] for e in response.json()["errors"]}
+    assert fields == {"title": "too_short", "selection_mode": "invalid_choice", "bogus": "unknown_field"}
+    assert client.get("/api/interactions").json()["interactions"] == []
+
+
+def test_cancel_disabling_fields_become_warnings(client: Client) -> None:
+    body = create(client, allow_cancel=False)
+    assert any("allow_cancel" in w for w in body["warnings"])
+
+
+def test_compatibility_shapes_are_accepted(client: Client) -> None:
+    hitl = client.post("/api/interactions", json={"question": "Delete the branch?",
+                                                  "options": ["Yes", "No"], "confirm": True})
+    assert hitl.status_code == 201, hitl.text
+    choice = client.post("/api/interactions", json={
+        "question": "Which layout?", "options": [{"title": "Grid", "description": "cards"}]})
+    assert choice.status_code == 201, choice.text
+
+
+def test_hitl_request_with_free_text_is_rejected(client: Client) -> None:
+    response = client.post("/api/interactions", json={"question": "Why?", "options": ["a"],
+                                                      "placeholder": "type here"})
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["code"] == "free_text_not_allowed"
+
+
+def test_unknown_shape_parameter_is_422(client: Client) -> None:
+    response = client.post("/api/interactions?shape=nope", json=ask())
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == "shape"
+
+
+def test_wait_above_60_seconds_is_422(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    response = client.get(f"/api/interactions/{iid}?wait=61")
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == "wait"
+
+
+def test_wait_that_is_not_a_number_is_422(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    response = client.get(f"/api/interactions/{iid}?wait=soon")
+    assert response.status_code == 422
+    assert "seconds" in response.json()["errors"][0]["message"]
+
+
+def test_unknown_id_is_404(client: Client) -> None:
+    for response in (client.get("/api/interactions/nope"),
+                     client.post("/api/interactions/nope/response", json={"selected_ids": []}),
+                     client.post("/api/interactions/nope/cancel"),
+                     client.get("/api/interactions/nope/events"),
+                     client.patch("/api/interactions/nope", json={"timeout_seconds": 60})):
+        assert response.status_code == 404, response.text
+        assert response.json()["errors"][0]["code"] == "not_found"
+
+
+def test_oversized_body_is_413(client: Client) -> None:
+    response = client.post("/api/interactions", content=b"{" + b" " * 300_000 + b"}",
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 413
+    assert response.json()["errors"][0]["code"] == "too_large"
+
+
+def test_body_that_is_not_json_is_refused(client: Client) -> None:
+    form = client.post("/api/interactions", content=b"title=x",
+                       headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert form.status_code == 415
+    broken = client.post("/api/interactions", content=b"{nope",
+                         headers={"Content-Type": "application/json"})
+    assert broken.status_code == 422
+    assert broken.json()["errors"][0]["code"] == "invalid_json"
+
+
+def test_deeply_nested_json_is_422_not_500(client: Client) -> None:
+    body = b"[" * 100_000 + b"]" * 100_000
+    response = client.post("/api/interactions", content=body,
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code in (413, 422)
+
+
+def test_body_that_is_not_an_object_is_422(client: Client) -> None:
+    response = client.post("/api/interactions", json=[1, 2])
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == "body"
+
+
+def test_settings_round_trip_and_apply_to_new_interactions(client: Client) -> None:
+    saved = client.put("/api/settings", json={"timeout_seconds": 45, "interface": "terminal"})
+    assert saved.status_code == 200
+    assert client.get("/api/settings").json()["timeout_seconds"] == 45
+    created = create(client)
+    assert created["interface"] == "terminal"
+    assert "run `" in created["instructions"]
+
+
+def test_settings_reject_unknown_and_out_of_range_values(client: Client) -> None:
+    response = client.put("/api/settings", json={"timeout_seconds": 5, "colour": "blue"})
+    assert response.status_code == 422
+    assert {e["field"] for e in response.json()["errors"]} == {"timeout_seconds", "colour"}
+
+
+def test_healthz_needs_no_token(anonymous: Client) -> None:
+    body = anonymous.get("/healthz").json()
+    assert body["status"] == "ok" and body["portal"] == "choice"
+
+
+def test_openapi_documents_the_request_bodies(anonymous: Client) -> None:
+    schema = anonymous.get("/schema/openapi.json").json()
+    body = schema["paths"]["/api/interactions"]["post"]["requestBody"]["content"]["application/json"]
+    titles = {one["title"] for one in body["schema"]["oneOf"]}
+    assert titles == {"ChoiceRequest", "HitlRequest", "RequestUserChoice"}
+    option = body["schema"]["oneOf"][0]["properties"]["options"]["items"]
+    assert option["properties"]["id"]["pattern"] == "^[A-Za-z0-9_.-]{1,64}$"

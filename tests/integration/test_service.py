@@ -1,0 +1,223 @@
+"""InteractionService over a real SQLite file: lifecycle, restarts, deadlines, retention."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from choice.config import Settings
+from choice.contract import DeadlineChange, Submission
+from choice.service import InteractionService
+from choice.store import Store
+from choice.store.repository import AlreadyCompleted
+
+
+class Clock:
+    """Real time plus an offset the test can move forward."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+def request(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"title": "Pick", "prompt": "Context and reason.",
+                            "options": [{"id": "a", "label": "A"}, {"id": "b", "label": "B"}]}
+    body.update(overrides)
+    return body
+
+
+class Portal:
+    """Start and restart services on the same database, as the server process would."""
+
+    def __init__(self, data_dir: Path, **env: str) -> None:
+        self.settings = Settings.from_env({"CHOICE_DATA_DIR": str(data_dir), **env})
+        self.settings.prepare_data_dir()
+        self.clock = Clock()
+        self.service: InteractionService | None = None
+
+    async def start(self) -> InteractionService:
+        self.service = InteractionService(Store(self.settings.db_url), self.settings,
+                                          clock=self.clock)
+        await self.service.start()
+        return self.service
+
+    async def stop(self) -> None:
+        if self.service is not None:
+            await self.service.stop()
+            self.service.store.close()
+            self.service = None
+
+    async def restart(self) -> InteractionService:
+        await self.stop()
+        return await self.start()
+
+
+@pytest.fixture
+async def portal(isolated_env: Path) -> AsyncIterator[Portal]:
+    portal = Portal(isolated_env)
+    await portal.start()
+    yield portal
+    await portal.stop()
+
+
+async def test_a_blocked_wait_is_woken_by_a_submit(portal: Portal) -> None:
+    service = portal.service
+    assert service is not None
+    row = (await service.create(request())).row
+    waiter = asyncio.create_task(service.wait(row.id, 10))
+    await service.submit(row.id, Submission(selected_ids=["b"]))
+    done = await asyncio.wait_for(waiter, 5)
+    assert done.status == "submitted"
+    assert json.loads(done.result_json or "{}")["selected_ids"] == ["b"]
+
+
+async def test_wait_returns_pending_when_the_window_ends(portal: Portal) -> None:
+    assert portal.service is not None
+    row = (await portal.service.create(request())).row
+    assert (await portal.service.wait(row.id, 0.05)).status == "pending"
+    assert portal.service.notifier.waiting == 0
+
+
+async def test_concurrent_submits_have_exactly_one_winner(portal: Portal) -> None:
+    service = portal.service
+    assert service is not None
+    row = (await service.create(request())).row
+    outcomes = await asyncio.gather(
+        *(service.submit(row.id, Submission(selected_ids=["a" if i % 2 else "b"]))
+          for i in range(20)), return_exceptions=True)
+    winners = [o for o in outcomes if not isinstance(o, BaseException)]
+    assert len(winners) == 1
+    assert all(isinstance(o, AlreadyCompleted) for o in outcomes if o not in winners)
+    stored = await service.get(row.id)
+    assert stored.result_json == winners[0].result_json
+    answered = [e for e in await service.events(row.id) if e.kind == "answered"]
+    assert len(answered) == 1
+
+
+async def test_pending_interaction_survives_a_restart_with_its_deadline(portal: Portal) -> None:
+    assert portal.service is not None
+    row = (await portal.service.create(request(timeout_seconds=300))).row
+    service = await portal.restart()
+    back = await service.get(row.id)
+    assert back.status == "pending"
+    assert back.expires_at == row.expires_at
+    assert service.deadlines.deadline_of(row.id) == row.expires_at
+
+
+async def test_an_answer_after_a_restart_reaches_a_poll_after_the_restart(portal: Portal) -> None:
+    assert portal.service is not None
+    row = (await portal.service.create(request())).row
+    service = await portal.restart()
+    waiter = asyncio.create_task(service.wait(row.id, 10))
+    await service.submit(row.id, Submission(selected_ids=["a"]))
+    assert (await asyncio.wait_for(waiter, 5)).status == "submitted"
+
+
+async def test_deadline_that_passed_while_down_becomes_timeout(portal: Portal) -> None:
+    assert portal.service is not None
+    row = (await portal.service.create(request(timeout_seconds=60))).row
+    await portal.stop()
+    portal.clock.advance(120)
+    service = await portal.start()
+    done = await service.wait(row.id, 5)
+    assert done.status == "timeout"
+    result = json.loads(done.result_json or "{}")
+    assert result["action_status"] == "timeout" and result["selected_ids"] == []
+    assert [e.kind for e in await service.events(row.id)][-1] == "timed_out"
+
+
+@pytest.mark.parametrize(("on_timeout", "status", "action", "selected"), [
+    ("timeout", "timeout", "timeout", []),
+    ("cancel", "cancelled", "cancelled", []),
+    ("submit_defaults", "auto_submitted", "selected", ["b"]),
+])
+async def test_on_timeout_is_honoured(portal: Portal, on_timeout: str, status: str, action: str,
+                                      selected: list[str]) -> None:
+    service = portal.service
+    assert service is not None
+    row = (await service.create(request(timeout_seconds=10, on_timeout=on_timeout,
+                                        default_selection_ids=["b"]))).row
+    portal.clock.advance(11)
+    service.deadlines.recheck()
+    done = await service.wait(row.id, 5)
+    result = json.loads(done.result_json or "{}")
+    assert (done.status, result["action_status"], result["selected_ids"]) == (status, action, selected)
+    if on_timeout == "submit_defaults":
+        assert result["submission"] == "timeout_default"
+
+
+async def test_an_extended_deadline_does_not_expire_at_the_old_one(portal: Portal) -> None:
+    service = portal.service
+    assert service is not None
+    row = (await service.create(request(timeout_seconds=10))).row
+    await service.set_deadline(row.id, DeadlineChange(timeout_seconds=600))
+    portal.clock.advance(20)
+    service.deadlines.recheck()
+    assert (await service.wait(row.id, 0.2)).status == "pending"
+
+
+async def test_count_limit_drops_the_oldest_completed_first(isolated_env: Path) -> None:
+    portal = Portal(isolated_env, CHOICE_MAX_SESSIONS="10")
+    service = await portal.start()
+    try:
+        ids = []
+        for index in range(10):
+            row = (await service.create(request(title=f"t{index}"))).row
+            await service.cancel(row.id)
+            ids.append(row.id)
+            portal.clock.advance(1)
+        newest = [(await service.create(request(title=f"n{i}"))).row.id for i in range(2)]
+        kept = {row.id for row in await service.recent("all", 100)}
+        assert kept == set(ids[2:]) | set(newest)
+    finally:
+        await portal.stop()
+
+
+async def test_pending_interactions_are_never_dropped(isolated_env: Path) -> None:
+    portal = Portal(isolated_env, CHOICE_MAX_SESSIONS="10", CHOICE_RETENTION_DAYS="1")
+    service = await portal.start()
+    try:
+        ids = {(await service.create(request(timeout_seconds=86_400))).row.id for _ in range(12)}
+        portal.clock.advance(3 * 86_400 - 60)
+        await service.prune()
+        assert {row.id for row in await service.recent("all", 100)} == ids
+    finally:
+        await portal.stop()
+
+
+async def test_retention_days_removes_old_completed_on_start(isolated_env: Path) -> None:
+    portal = Portal(isolated_env, CHOICE_RETENTION_DAYS="30")
+    service = await portal.start()
+    old = (await service.create(request())).row
+    await service.cancel(old.id)
+    await portal.stop()
+    portal.clock.advance(31 * 86_400)
+    service = await portal.start()
+    try:
+        fresh = (await service.create(request())).row
+        assert [row.id for row in await service.recent("all", 10)] == [fresh.id]
+        assert await service.store.read(service.store.repo.events, old.id) == []
+    finally:
+        await portal.stop()
+
+
+async def test_preferences_survive_a_restart(portal: Portal) -> None:
+    from choice.contract import PreferencesPatch
+
+    assert portal.service is not None
+    await portal.service.update_preferences(PreferencesPatch(timeout_seconds=90, language="zh"))
+    service = await portal.restart()
+    prefs = await service.preferences()
+    assert (prefs.timeout_seconds, prefs.language) == (90, "zh")
