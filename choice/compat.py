@@ -130,6 +130,10 @@ def _map_hitl(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         hitl = parse_model(HitlRequest, payload)
     except InvalidInput as exc:
         raise InvalidInput(_without_union_branches(exc.errors, payload.get("options"))) from None
+    if not hitl.options:
+        raise InvalidInput([FieldError(
+            field="options", code="required",
+            message="hitl_request is options-only and needs at least one option: add options.")])
     options: list[dict[str, str | None]] = []
     renames = {"prompt": "question"} if hitl.title else {"prompt": "question", "title": "question"}
     for index, option in enumerate(hitl.options):

@@ -8,7 +8,7 @@ touches the database or the network.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -104,7 +104,8 @@ class Submission(_Strict):
         default=None, description="Omit to accept the defaults unchanged."
     )
     custom_input: str | None = Field(default=None, max_length=CUSTOM_INPUT_MAX)
-    option_annotations: dict[str, str] = Field(default_factory=dict)
+    option_annotations: dict[str, Annotated[str, Field(max_length=NOTE_MAX)]] = Field(
+        default_factory=dict, max_length=MAX_OPTIONS)
     global_annotation: str | None = Field(default=None, max_length=NOTE_MAX)
     confirmed: bool | None = None
     submission: Literal["manual", "auto"] = Field(
