@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,12 @@ import platformdirs
 
 from choice.clock import iso
 from choice.config import Settings
-from choice.store.tables import InteractionRow
+from choice.store.records import Interaction
+
+
+@cache
+def default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir("choice"))
 
 
 def terminal_command(settings: Settings, interaction_id: str) -> str:
@@ -23,7 +29,7 @@ def terminal_command(settings: Settings, interaction_id: str) -> str:
         env.append(f"CHOICE_PORT={settings.port}")
     if settings.host not in ("127.0.0.1", "localhost", "0.0.0.0", "::"):
         env.append(f"CHOICE_HOST={shlex.quote(settings.host)}")
-    if settings.data_dir != Path(platformdirs.user_data_dir("choice")):
+    if settings.data_dir != default_data_dir():
         env.append(f"CHOICE_DATA_DIR={shlex.quote(str(settings.data_dir))}")
     return " ".join([*env, "choice", "answer", interaction_id])
 
@@ -33,7 +39,7 @@ def interaction_url(settings: Settings, interaction_id: str) -> str:
     return f"{settings.base_url}/choice/{interaction_id}"
 
 
-def handoff(row: InteractionRow, settings: Settings, poll_hint: str) -> dict[str, Any]:
+def handoff(row: Interaction, settings: Settings, poll_hint: str) -> dict[str, Any]:
     command = terminal_command(settings, row.id)
     where = (f"The human answers in a terminal: run `{command}` where they can see it."
              if row.interface == "terminal"
@@ -50,14 +56,14 @@ def handoff(row: InteractionRow, settings: Settings, poll_hint: str) -> dict[str
     }
 
 
-def reply(row: InteractionRow, settings: Settings, poll_hint: str) -> dict[str, Any]:
+def reply(row: Interaction, settings: Settings, poll_hint: str) -> dict[str, Any]:
     """The result with its final `status`, or the hand-off while pending."""
     if row.status == "pending" or row.result_json is None:
         return handoff(row, settings, poll_hint)
     return {**json.loads(row.result_json), "status": row.status}
 
 
-def listing(row: InteractionRow) -> dict[str, Any]:
+def listing(row: Interaction) -> dict[str, Any]:
     """One line of the interaction list (API, SSE, web list)."""
     return {
         "interaction_id": row.id,

@@ -43,8 +43,8 @@ from choice.response import (
 )
 from choice.store import Store
 from choice.store.preferences import load_preferences, save_preferences
+from choice.store.records import AuditEvent, Interaction
 from choice.store.repository import AlreadyCompleted, Completed, NotFound, Which
-from choice.store.tables import AuditEventRow, InteractionRow
 
 log = logging.getLogger("choice.service")
 RETENTION_EVERY = 3600.0
@@ -52,7 +52,7 @@ RETENTION_EVERY = 3600.0
 
 @dataclass(frozen=True)
 class Created:
-    row: InteractionRow
+    row: Interaction
     warnings: list[str]
 
 
@@ -61,13 +61,13 @@ class _NotDue(Exception):
 
 
 def audit(interaction_id: str, kind: str, actor: str, detail: dict[str, Any] | None = None,
-          at: float | None = None) -> AuditEventRow:
-    return AuditEventRow(interaction_id=interaction_id, kind=kind, actor=actor,
+          at: float | None = None) -> AuditEvent:
+    return AuditEvent(interaction_id=interaction_id, kind=kind, actor=actor,
                          at=at if at is not None else now(),
                          detail_json=json.dumps(detail) if detail else None)
 
 
-def request_of(row: InteractionRow) -> ChoiceRequest:
+def request_of(row: Interaction) -> ChoiceRequest:
     return ChoiceRequest.model_validate_json(row.request_json)
 
 
@@ -81,6 +81,9 @@ class InteractionService:
         self.deadlines = DeadlineScheduler(self.expire, clock)
         self._prefs: Preferences | None = None
         self._retention: asyncio.Task[None] | None = None
+        self._stored = 0
+        """How many interactions are stored, give or take other processes: the count limit
+        is checked in the database only when this passes it."""
 
     # -- lifecycle of the service itself -------------------------------------------------
     async def start(self) -> None:
@@ -100,10 +103,12 @@ class InteractionService:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._retention
 
-    async def prune(self) -> list[str]:
+    async def prune(self) -> int:
+        """Apply retention now; returns how many interactions are stored."""
         s = self.settings
-        return await self.store.write(self.store.repo.prune, self.clock(), s.retention_days,
-                                      s.max_sessions)
+        self._stored = await self.store.write(self.store.repo.prune, self.clock(),
+                                              s.retention_days, s.max_sessions)
+        return self._stored
 
     async def _prune_periodically(self) -> None:
         while True:
@@ -123,22 +128,22 @@ class InteractionService:
         self._prefs = await self.store.write(save_preferences, self.store.engine, patch)
         return self._prefs
 
-    def language_for(self, row: InteractionRow) -> str:
+    def language_for(self, row: Interaction) -> str:
         saved = self._prefs.language if self._prefs else None
         return resolve_language(row.language, saved, self.settings.language)
 
     # -- reading -----------------------------------------------------------------------------
-    async def get(self, interaction_id: str) -> InteractionRow:
+    async def get(self, interaction_id: str) -> Interaction:
         return await self.store.read(self.store.repo.get, interaction_id)
 
-    async def recent(self, which: Which = "all", limit: int = 50) -> list[InteractionRow]:
+    async def recent(self, which: Which = "all", limit: int = 50) -> list[Interaction]:
         return await self.store.read(self.store.repo.recent, which, limit)
 
-    async def events(self, interaction_id: str) -> list[AuditEventRow]:
+    async def events(self, interaction_id: str) -> list[AuditEvent]:
         await self.get(interaction_id)  # NotFound for an unknown id, not an empty list
         return await self.store.read(self.store.repo.events, interaction_id)
 
-    async def wait(self, interaction_id: str, seconds: float) -> InteractionRow:
+    async def wait(self, interaction_id: str, seconds: float) -> Interaction:
         """The interaction once completed, or as it is when `seconds` run out."""
         with self.notifier.waiter(interaction_id) as waiter:
             row = await self.get(interaction_id)
@@ -156,7 +161,7 @@ class InteractionService:
         validated = parse_request(payload, await self.preferences(), shape)
         req, prefs, created = validated.request, await self.preferences(), self.clock()
         assert req.timeout_seconds is not None and req.interface in ("web", "terminal")
-        row = InteractionRow(
+        row = Interaction(
             id=secrets.token_hex(8), status="pending", title=req.title,
             selection_mode=req.selection_mode, interface=req.interface,
             agent=req.context.agent, project=req.context.project, language=req.language,
@@ -167,12 +172,17 @@ class InteractionService:
         detail = {"context": req.context.model_dump(exclude_none=True),
                   "timeout_seconds": req.timeout_seconds, "warnings": validated.warnings}
         event = audit(row.id, "created", actor, detail, at=created)
-        await self.store.write(self.store.repo.insert, row, [event], self.settings.max_sessions)
+        self._stored += 1
+        over_limit = self._stored > self.settings.max_sessions
+        stored = await self.store.insert(row, [event],
+                                         self.settings.max_sessions if over_limit else None)
+        if stored is not None:
+            self._stored = stored
         self.deadlines.schedule(row.id, row.expires_at)
         self.notifier.publish(Change("interaction.created", row.id, listing(row), row))
         return Created(row, validated.warnings)
 
-    def _completion(self, row: InteractionRow, interface: str | None, at: float) -> Completion:
+    def _completion(self, row: Interaction, interface: str | None, at: float) -> Completion:
         return Completion(
             interaction_id=row.id,
             interface="terminal" if (interface or row.interface) == "terminal" else "web",
@@ -181,17 +191,17 @@ class InteractionService:
         )
 
     async def _complete(self, interaction_id: str,
-                        decide: Callable[[InteractionRow], Completed]) -> InteractionRow:
+                        decide: Callable[[Interaction], Completed]) -> Interaction:
         row = await self.store.write(self.store.repo.complete, interaction_id, decide)
         self.deadlines.forget(row.id)
         self.notifier.publish(Change("interaction.completed", row.id, listing(row), row))
         return row
 
     async def submit(self, interaction_id: str, submission: Submission,
-                     interface: Interface | None = None, actor: str = "human") -> InteractionRow:
+                     interface: Interface | None = None, actor: str = "human") -> Interaction:
         """The human's answer. `InvalidInput` if it breaks the request's rules,
         `AlreadyCompleted` if someone else finished first; either way nothing changes."""
-        def decide(row: InteractionRow) -> Completed:
+        def decide(row: Interaction) -> Completed:
             at = self.clock()
             result, status = normalize_submission(
                 request_of(row), submission, self._completion(row, interface, at))
@@ -206,8 +216,8 @@ class InteractionService:
         return await self._complete(interaction_id, decide)
 
     async def cancel(self, interaction_id: str, note: str | None = None,
-                     interface: Interface | None = None, actor: str = "human") -> InteractionRow:
-        def decide(row: InteractionRow) -> Completed:
+                     interface: Interface | None = None, actor: str = "human") -> Interaction:
+        def decide(row: Interaction) -> Completed:
             at = self.clock()
             result = cancelled_result(request_of(row), self._completion(row, interface, at), note)
             event = audit(row.id, "cancelled", actor, {"note": result.global_annotation is not None,
@@ -218,7 +228,7 @@ class InteractionService:
 
     async def expire(self, interaction_id: str) -> None:
         """Called by the scheduler at the deadline; honours the request's `on_timeout`."""
-        def decide(row: InteractionRow) -> Completed:
+        def decide(row: Interaction) -> Completed:
             at = self.clock()
             if row.expires_at > at:
                 raise _NotDue
@@ -241,7 +251,7 @@ class InteractionService:
             pass
 
     async def set_deadline(self, interaction_id: str, change: DeadlineChange,
-                           actor: str = "human") -> InteractionRow:
+                           actor: str = "human") -> Interaction:
         row = await self.get(interaction_id)
         deadline = self._new_deadline(row, change)
         event = audit(row.id, "deadline_changed", actor,
@@ -252,7 +262,7 @@ class InteractionService:
         self.notifier.publish(Change("interaction.updated", row.id, listing(row), row))
         return row
 
-    def _new_deadline(self, row: InteractionRow, change: DeadlineChange) -> float:
+    def _new_deadline(self, row: Interaction, change: DeadlineChange) -> float:
         given = [name for name in ("timeout_seconds", "expires_at") if getattr(change, name)]
         if len(given) != 1:
             raise InvalidInput([FieldError(

@@ -2,23 +2,26 @@
 
 `Store` runs every database call off the event loop: writes on one dedicated thread (SQLite
 has one writer anyway, and one thread means no lock waits inside this process), reads on a
-small pool. The repository below it is plain synchronous SQLAlchemy.
+small pool; new interactions are group-committed (`batching.py`). The repository below it
+is plain synchronous SQLAlchemy.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from choice.store.batching import InsertBatcher
 from choice.store.engine import make_engine
+from choice.store.records import AuditEvent, Interaction
 from choice.store.repository import AlreadyCompleted, NotFound, Repository
 
 T = TypeVar("T")
 
-__all__ = ["AlreadyCompleted", "NotFound", "Repository", "Store"]
+__all__ = ["AlreadyCompleted", "AuditEvent", "Interaction", "NotFound", "Repository", "Store"]
 
 
 class Store:
@@ -27,9 +30,16 @@ class Store:
         self.repo = Repository(self.engine)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="choice-db-write")
         self._readers = ThreadPoolExecutor(4, thread_name_prefix="choice-db-read")
+        self._batcher = InsertBatcher(self.repo, self._writer.submit)
 
     async def write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self._run(self._writer, fn, *args, **kwargs)
+
+    async def insert(self, row: Interaction, events: Sequence[AuditEvent],
+                     max_sessions: int | None = None) -> int | None:
+        """Store a new interaction, group-committed with any others arriving meanwhile.
+        With `max_sessions`, apply the count limit and return how many are stored."""
+        return await self._batcher.insert(row, events, max_sessions)
 
     async def read(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self._run(self._readers, fn, *args, **kwargs)
@@ -42,4 +52,5 @@ class Store:
     def close(self) -> None:
         self._writer.shutdown(wait=True)
         self._readers.shutdown(wait=True)
+        self.repo.close()
         self.engine.dispose()

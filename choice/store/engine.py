@@ -40,8 +40,10 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        immediate = conn.get_execution_options().get("immediate")
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # Writes take the lock up front. Reads are single statements, consistent on their
+        # own in autocommit mode: no BEGIN round trip for them.
+        if conn.get_execution_options().get("immediate"):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     SQLModel.metadata.create_all(engine)
     return engine

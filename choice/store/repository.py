@@ -12,15 +12,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine, func, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, func, insert, select, update
+from sqlalchemy.exc import DBAPIError
 
 from choice.store.engine import WRITE
+from choice.store.records import AuditEvent, Interaction, values_of
 from choice.store.retention import enforce_count_limit
 from choice.store.tables import AuditEventRow, InteractionRow
 
 INTERACTIONS = InteractionRow.__table__  # type: ignore[attr-defined]
 EVENTS = AuditEventRow.__table__  # type: ignore[attr-defined]
 Which = Literal["active", "completed", "all"]
+BY_ID = select(INTERACTIONS).where(INTERACTIONS.c.id == bindparam("interaction_id"))
 
 
 class NotFound(LookupError):
@@ -32,7 +35,7 @@ class NotFound(LookupError):
 class AlreadyCompleted(Exception):
     """The interaction was already over: carries the row as it was finished."""
 
-    def __init__(self, row: InteractionRow) -> None:
+    def __init__(self, row: Interaction) -> None:
         self.row = row
         super().__init__(row.id)
 
@@ -44,51 +47,67 @@ class Completed:
     status: str
     result_json: str
     completed_at: float
-    events: Sequence[AuditEventRow] = field(default_factory=tuple)
+    events: Sequence[AuditEvent] = field(default_factory=tuple)
 
 
-def _row(mapping: Any) -> InteractionRow:
-    return InteractionRow(**dict(mapping))
+def _row(mapping: Any) -> Interaction:
+    return Interaction(**mapping)
 
 
 class Repository:
+    """Reads may run on any thread. Writes must run on the store's one writer thread: they
+    share one long-lived connection (no pool checkout and reset per transaction)."""
+
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._writer: Connection | None = None
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn:
-            conn.execution_options(**WRITE)
+        if self._writer is None:
+            self._writer = self.engine.connect()
+            self._writer.execution_options(**WRITE)
+        conn = self._writer
+        try:
             with conn.begin():
                 yield conn
+        except DBAPIError:
+            self.close()  # a broken connection is replaced on the next write
+            raise
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     @staticmethod
-    def _find(conn: Connection, interaction_id: str) -> InteractionRow:
-        found = conn.execute(select(INTERACTIONS).where(INTERACTIONS.c.id == interaction_id))
+    def _find(conn: Connection, interaction_id: str) -> Interaction:
+        found = conn.execute(BY_ID, {"interaction_id": interaction_id})
         mapping = found.mappings().first()
         if mapping is None:
             raise NotFound(interaction_id)
         return _row(mapping)
 
     @staticmethod
-    def _add_events(conn: Connection, events: Sequence[AuditEventRow]) -> None:
+    def _add_events(conn: Connection, events: Sequence[AuditEvent]) -> None:
         if events:
-            conn.execute(insert(EVENTS), [e.model_dump(exclude={"id"}) for e in events])
+            conn.execute(insert(EVENTS), [values_of(e) for e in events])
 
     def insert(
-        self, row: InteractionRow, events: Sequence[AuditEventRow], max_sessions: int | None = None
-    ) -> list[str]:
-        """Store a new interaction; returns the ids the count limit pruned to make room."""
+        self, new: Sequence[tuple[Interaction, Sequence[AuditEvent]]], max_sessions: int | None = None
+    ) -> int | None:
+        """Store new interactions in one transaction (one durable commit for the batch).
+        With `max_sessions`, also apply the count limit and return how many are stored."""
         with self._write() as conn:
-            conn.execute(insert(INTERACTIONS), [row.model_dump()])
-            self._add_events(conn, events)
-            return enforce_count_limit(conn, max_sessions) if max_sessions else []
+            conn.execute(insert(INTERACTIONS), [values_of(row) for row, _ in new])
+            self._add_events(conn, [event for _, events in new for event in events])
+            return enforce_count_limit(conn, max_sessions) if max_sessions else None
 
-    def get(self, interaction_id: str) -> InteractionRow:
+    def get(self, interaction_id: str) -> Interaction:
         with self.engine.connect() as conn:
             return self._find(conn, interaction_id)
 
-    def recent(self, which: Which, limit: int) -> list[InteractionRow]:
+    def recent(self, which: Which, limit: int) -> list[Interaction]:
         query = select(INTERACTIONS)
         if which == "active":
             query = query.where(INTERACTIONS.c.status == "pending")
@@ -98,7 +117,7 @@ class Repository:
         with self.engine.connect() as conn:
             return [_row(m) for m in conn.execute(query).mappings()]
 
-    def pending(self) -> list[InteractionRow]:
+    def pending(self) -> list[Interaction]:
         query = select(INTERACTIONS).where(INTERACTIONS.c.status == "pending")
         with self.engine.connect() as conn:
             return [_row(m) for m in conn.execute(query).mappings()]
@@ -108,8 +127,8 @@ class Repository:
             return int(conn.execute(select(func.count()).select_from(INTERACTIONS)).scalar_one())
 
     def complete(
-        self, interaction_id: str, decide: Callable[[InteractionRow], Completed]
-    ) -> InteractionRow:
+        self, interaction_id: str, decide: Callable[[Interaction], Completed]
+    ) -> Interaction:
         """First writer wins: raises `AlreadyCompleted` (nothing written) if it was over.
 
         `decide` sees the pending row inside the transaction; if it raises, nothing changes.
@@ -131,8 +150,8 @@ class Repository:
             return self._find(conn, interaction_id)
 
     def update_pending(
-        self, interaction_id: str, values: dict[str, Any], events: Sequence[AuditEventRow]
-    ) -> InteractionRow:
+        self, interaction_id: str, values: dict[str, Any], events: Sequence[AuditEvent]
+    ) -> Interaction:
         """Change a pending interaction (deadline, interface); `AlreadyCompleted` if over."""
         with self._write() as conn:
             changed = conn.execute(
@@ -146,17 +165,18 @@ class Repository:
             self._add_events(conn, events)
             return row
 
-    def append_event(self, event: AuditEventRow) -> None:
+    def append_event(self, event: AuditEvent) -> None:
         with self._write() as conn:
             self._add_events(conn, [event])
 
-    def events(self, interaction_id: str) -> list[AuditEventRow]:
+    def events(self, interaction_id: str) -> list[AuditEvent]:
         query = (select(EVENTS).where(EVENTS.c.interaction_id == interaction_id)
                  .order_by(EVENTS.c.id))
         with self.engine.connect() as conn:
-            return [AuditEventRow(**dict(m)) for m in conn.execute(query).mappings()]
+            return [AuditEvent(**m) for m in conn.execute(query).mappings()]
 
-    def prune(self, now: float, retention_days: int, max_sessions: int) -> list[str]:
+    def prune(self, now: float, retention_days: int, max_sessions: int) -> int:
+        """Apply retention; returns how many interactions are stored now."""
         from choice.store.retention import prune
 
         with self._write() as conn:

@@ -1,7 +1,8 @@
 """Retention: completed interactions older than N days go, and beyond the count limit the
 oldest completed go first. Pending interactions are never dropped, whatever the limits.
 
-Runs inside the caller's write transaction (on start, hourly, and on each insert).
+Runs inside the caller's write transaction: on start, hourly, and on an insert that takes
+the count past the limit.
 """
 
 from __future__ import annotations
@@ -23,26 +24,29 @@ def _delete(conn: Connection, ids: list[str]) -> list[str]:
     return ids
 
 
-def enforce_count_limit(conn: Connection, max_sessions: int) -> list[str]:
-    """Delete the oldest completed interactions until at most `max_sessions` are stored."""
-    total = conn.execute(select(func.count()).select_from(INTERACTIONS)).scalar_one()
-    excess = int(total) - max_sessions
+def enforce_count_limit(conn: Connection, max_sessions: int) -> int:
+    """Delete the oldest completed interactions until at most `max_sessions` are stored
+    (or only pending ones are left); returns how many are stored now."""
+    total = int(conn.execute(select(func.count()).select_from(INTERACTIONS)).scalar_one())
+    excess = total - max_sessions
     if excess <= 0:
-        return []
+        return total
     oldest = conn.execute(
         select(INTERACTIONS.c.id)
         .where(INTERACTIONS.c.status != "pending")
         .order_by(INTERACTIONS.c.created_at)
         .limit(excess)
     ).scalars().all()
-    return _delete(conn, list(oldest))
+    return total - len(_delete(conn, list(oldest)))
 
 
-def prune(conn: Connection, now: float, retention_days: int, max_sessions: int) -> list[str]:
+def prune(conn: Connection, now: float, retention_days: int, max_sessions: int) -> int:
+    """Both rules at once; returns how many interactions are stored now."""
     expired = conn.execute(
         select(INTERACTIONS.c.id).where(
             INTERACTIONS.c.status != "pending",
             INTERACTIONS.c.completed_at < now - retention_days * DAY,
         )
     ).scalars().all()
-    return _delete(conn, list(expired)) + enforce_count_limit(conn, max_sessions)
+    _delete(conn, list(expired))
+    return enforce_count_limit(conn, max_sessions)

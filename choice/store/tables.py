@@ -13,7 +13,10 @@ from sqlmodel import Field, SQLModel
 
 class InteractionRow(SQLModel, table=True):
     __tablename__ = "interaction"
-    __table_args__ = (Index("ix_interaction_status_created", "status", "created_at"),)
+    __table_args__ = (
+        Index("ix_interaction_status_created", "status", "created_at"),
+        Index("ix_interaction_created", "created_at"),
+    )
 
     id: str = Field(primary_key=True, max_length=32)
     status: str = Field(max_length=16)

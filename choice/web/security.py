@@ -104,8 +104,9 @@ async def _send_error(send: Send, status: int, code: str, message: str) -> None:
     await send({"type": "http.response.body", "body": body.encode(), "more_body": False})
 
 
-def bearer_token_guard(connection: ASGIConnection, _handler: BaseRouteHandler) -> None:
-    """Litestar guard for `/api`: `Authorization: Bearer <token>` from `<data dir>/token`."""
+async def bearer_token_guard(connection: ASGIConnection, _handler: BaseRouteHandler) -> None:
+    """Litestar guard for `/api`: `Authorization: Bearer <token>` from `<data dir>/token`.
+    Async on purpose: Litestar runs a sync guard on a worker thread, on every request."""
     expected: str = connection.app.state.token
     scheme, _sep, given = connection.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(),
