@@ -8,7 +8,7 @@ instances, behind the same three methods.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -51,10 +51,6 @@ class Subscription:
             self._notifier.unsubscribe(self)
             self.queue.get_nowait()
             self.queue.put_nowait(None)  # tells the reader it fell behind
-
-    async def __aiter__(self) -> AsyncIterator[Change]:
-        while (change := await self.queue.get()) is not None:
-            yield change
 
 
 class LocalNotifier:

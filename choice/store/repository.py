@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, insert, select, update
 from sqlalchemy.exc import DBAPIError
 
 from choice.store.engine import WRITE
@@ -121,10 +121,6 @@ class Repository:
         query = select(INTERACTIONS).where(INTERACTIONS.c.status == "pending")
         with self.engine.connect() as conn:
             return [_row(m) for m in conn.execute(query).mappings()]
-
-    def count(self) -> int:
-        with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count()).select_from(INTERACTIONS)).scalar_one())
 
     def complete(
         self, interaction_id: str, decide: Callable[[Interaction], Completed]
