@@ -82,6 +82,7 @@ class InteractionService:
         self._prefs: Preferences | None = None
         self._retention: asyncio.Task[None] | None = None
         self._stored = 0
+        self._opened: set[str] = set()
         """How many interactions are stored, give or take other processes: the count limit
         is checked in the database only when this passes it."""
 
@@ -128,9 +129,10 @@ class InteractionService:
         self._prefs = await self.store.write(save_preferences, self.store.engine, patch)
         return self._prefs
 
-    def language_for(self, row: Interaction) -> str:
+    def language_for(self, row: Interaction | None) -> str:
+        """Per-request language > saved preference > CHOICE_LANG > English."""
         saved = self._prefs.language if self._prefs else None
-        return resolve_language(row.language, saved, self.settings.language)
+        return resolve_language(row.language if row else None, saved, self.settings.language)
 
     # -- reading -----------------------------------------------------------------------------
     async def get(self, interaction_id: str) -> Interaction:
@@ -194,6 +196,7 @@ class InteractionService:
                         decide: Callable[[Interaction], Completed]) -> Interaction:
         row = await self.store.write(self.store.repo.complete, interaction_id, decide)
         self.deadlines.forget(row.id)
+        self._opened.discard(row.id)
         self.notifier.publish(Change("interaction.completed", row.id, listing(row), row))
         return row
 
@@ -293,6 +296,11 @@ class InteractionService:
         return deadline
 
     async def mark_opened(self, interaction_id: str, interface: Interface, actor: str) -> None:
+        """Audit the first time a human opens an interaction (a page's socket, the
+        terminal UI); later tabs and reconnects add nothing."""
+        if interaction_id in self._opened:
+            return
+        self._opened.add(interaction_id)
         row = await self.get(interaction_id)
         await self.store.write(self.store.repo.append_event,
                                audit(row.id, "opened", actor, {"interface": interface}))

@@ -1,7 +1,8 @@
 """The Litestar application factory: wiring only (lifespan, routes, security, errors).
 
 `create_app()` reads the settings once; the lifespan opens the store, makes sure the API
-token exists, and starts the `InteractionService` (which brings back pending interactions).
+token exists, starts the `InteractionService` (which brings back pending interactions) and
+the browser opener.
 """
 
 from __future__ import annotations
@@ -11,29 +12,43 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from litestar import Litestar
+from litestar.config.compression import CompressionConfig
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.plugins.htmx import HTMXPlugin
+from litestar.plugins.jinja import JinjaTemplateEngine
+from litestar.template import TemplateConfig
 
 from choice.api_token import ensure_token
 from choice.config import Settings
 from choice.service import InteractionService
 from choice.store import Store
+from choice.web.actions import InteractionActions, save_settings
 from choice.web.api_interactions import InteractionController
+from choice.web.api_login_links import create_login_link
 from choice.web.api_settings import SettingsController
+from choice.web.assets import Assets, bundle
+from choice.web.auth import LoginCodes, LoginRequired
 from choice.web.deps import provide_service
 from choice.web.errors import EXCEPTION_HANDLERS
 from choice.web.health import VERSION, healthz
+from choice.web.login import login, login_form, login_required_handler
+from choice.web.pages import PageController
 from choice.web.security import RequestGuard
+from choice.web.sockets import choice_socket, portal_socket
 from choice.web.stream import stream
+from choice.web.tabs import BrowserOpener, Tabs
+from choice.web.templating import make_environment
 
 log = logging.getLogger("choice")
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
+    assets, tabs, codes = Assets.build(), Tabs(), LoginCodes()
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -43,26 +58,40 @@ def create_app(settings: Settings | None = None) -> Litestar:
         service = InteractionService(store, settings)
         await service.start()
         app.state.service = service
+        opener = BrowserOpener(settings, service.notifier, tabs, codes)
+        app.state.opener = opener
+        opener.start()
         try:
             yield
         finally:
+            await opener.stop()
             await service.stop()
             store.close()
 
+    def constant(value: object) -> Provide:
+        return Provide(lambda: value, sync_to_thread=False)
+
     return Litestar(
-        route_handlers=[InteractionController, SettingsController, stream, healthz],
+        route_handlers=[
+            InteractionController, SettingsController, create_login_link, stream, healthz,
+            PageController, InteractionActions, save_settings, login, login_form,
+            choice_socket, portal_socket, bundle,
+        ],
         lifespan=[lifespan],
-        dependencies={"service": Provide(provide_service, sync_to_thread=False)},
+        dependencies={"service": Provide(provide_service, sync_to_thread=False),
+                      "assets": constant(assets), "tabs": constant(tabs),
+                      "codes": constant(codes)},
         middleware=[DefineMiddleware(RequestGuard, allowed_hosts=settings.allowed_hosts)],
-        exception_handlers=EXCEPTION_HANDLERS,
+        exception_handlers={**EXCEPTION_HANDLERS, LoginRequired: login_required_handler},
         request_max_body_size=settings.max_body_bytes,
+        template_config=TemplateConfig(
+            engine=JinjaTemplateEngine.from_environment(make_environment())),
+        plugins=[HTMXPlugin()],
+        compression_config=CompressionConfig(backend="gzip", minimum_size=500),
         openapi_config=OpenAPIConfig(
             title="choice portal", version=VERSION, path="/schema",
             render_plugins=[SwaggerRenderPlugin()],
         ),
-        state=State({"settings": settings}),
+        state=State({"settings": settings, "assets": assets, "tabs": tabs, "codes": codes}),
         debug=False,
     )
-
-
-__all__ = ["create_app"]

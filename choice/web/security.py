@@ -17,6 +17,8 @@ from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from choice.web.auth import has_session
+
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 PROTECTIVE_HEADERS = {
     b"x-content-type-options": b"nosniff",
@@ -105,12 +107,14 @@ async def _send_error(send: Send, status: int, code: str, message: str) -> None:
 
 
 async def bearer_token_guard(connection: ASGIConnection, _handler: BaseRouteHandler) -> None:
-    """Litestar guard for `/api`: `Authorization: Bearer <token>` from `<data dir>/token`.
+    """Litestar guard for `/api`: `Authorization: Bearer <token>` from `<data dir>/token`,
+    or a signed-in portal page's session cookie (same-origin, checked above).
     Async on purpose: Litestar runs a sync guard on a worker thread, on every request."""
     expected: str = connection.app.state.token
     scheme, _sep, given = connection.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(),
-                                                              expected.encode()):
+    bearer_ok = scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(),
+                                                                   expected.encode())
+    if not bearer_ok and not has_session(connection):
         raise NotAuthorizedException(
             "missing or wrong bearer token: send 'Authorization: Bearer <token>'; "
             "`choice token` prints it.",

@@ -1,0 +1,141 @@
+"""What the human does on a page: submit (with the optional review step), cancel, and save
+settings. Each form post calls the same `InteractionService` as the API and answers with
+the swapped partial (HTMX) or the whole page (no script), never a second code path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Controller, Request, Response, post
+from litestar.params import FromPath
+from litestar.plugins.htmx import HTMXTemplate
+from litestar.response import Redirect, Template
+
+from choice.clock import iso, now
+from choice.contract import DeadlineChange, FieldError
+from choice.field_errors import InvalidInput
+from choice.response import Completion, normalize_submission
+from choice.service import InteractionService, request_of
+from choice.store.records import Interaction
+from choice.store.repository import AlreadyCompleted
+from choice.web.auth import safe_next, session_guard
+from choice.web.deps import Service, WebAssets
+from choice.web.forms import draft_from, first, preferences_from, read_form, submission_from
+from choice.web.page_context import base_context
+from choice.web.pages import page
+from choice.web.view_models import Draft, Stage, interaction_view
+
+ACTOR = "human:web"
+
+
+async def show(request: Request[Any, Any, Any], service: InteractionService, assets: WebAssets,
+               row: Interaction, status: int = 200, *, stage: Stage | None = None,
+               draft: Draft | None = None, errors: InvalidInput | None = None,
+               notice: str | None = None) -> Response[Any]:
+    """The interaction as it now stands: the partial for HTMX, the page otherwise."""
+    view = interaction_view(row, await service.preferences(), stage=stage, draft=draft,
+                            errors=errors.errors if errors else None, notice=notice)
+    if request.headers.get("hx-request"):
+        return HTMXTemplate(template_name="partials/_interaction.html", status_code=status,
+                            context={"view": view, "locale": service.language_for(row),
+                                     "prefs": await service.preferences()})
+    if status == 200 and view.stage == "outcome":
+        return Redirect(path=f"/choice/{row.id}", status_code=303)  # post/redirect/get
+    context = await base_context(request, service, assets, row)
+    context["view"] = view
+    return page(assets, "choice.html", context, status)
+
+
+def _check_only(view_row: Interaction, submission: Any) -> None:
+    """Validate without completing anything: the review step must not lie about what
+    Confirm will do."""
+    done = Completion(interaction_id=view_row.id, interface="web", created_at=view_row.created_at,
+                      completed_at=now(), placeholder_shown=view_row.placeholder_shown)
+    normalize_submission(request_of(view_row), submission, done)
+
+
+class InteractionActions(Controller):
+    path = "/choice/{interaction_id:str}"
+    guards = [session_guard]  # noqa: RUF012
+    include_in_schema = False
+
+    @post("/submit")
+    async def submit(self, request: Request[Any, Any, Any], service: Service, assets: WebAssets,
+                     interaction_id: FromPath[str]) -> Response[Any]:
+        """`action`: submit, review (confirmation required), confirm, or back."""
+        form = await read_form(request)
+        row = await service.get(interaction_id)
+        if row.status != "pending":
+            return await show(request, service, assets, row, 409,
+                              notice="This question was already answered elsewhere.")
+        draft, action = draft_from(form, request_of(row)), first(form, "action", "submit")
+        if action == "back":
+            return await show(request, service, assets, row, draft=draft)
+        try:
+            submission = submission_from(form, draft, confirmed=True if action in (
+                "confirm", "review") else None)
+            if action == "review":
+                _check_only(row, submission)
+                return await show(request, service, assets, row, stage="review", draft=draft)
+            row = await service.submit(interaction_id, submission, "web", ACTOR)
+        except InvalidInput as invalid:
+            return await show(request, service, assets, row, 422, draft=draft, errors=invalid)
+        except AlreadyCompleted as lost:
+            return await show(request, service, assets, lost.row, 409,
+                              notice="This question was already answered elsewhere.")
+        return await show(request, service, assets, row)
+
+    @post("/cancel")
+    async def cancel(self, request: Request[Any, Any, Any], service: Service, assets: WebAssets,
+                     interaction_id: FromPath[str]) -> Response[Any]:
+        note = first(await read_form(request), "global_annotation").strip() or None
+        try:
+            row = await service.cancel(interaction_id, note, "web", ACTOR)
+        except AlreadyCompleted as lost:
+            return await show(request, service, assets, lost.row, 409,
+                              notice="This question was already answered elsewhere.")
+        return await show(request, service, assets, row)
+
+    @post("/deadline")
+    async def change_deadline(self, request: Request[Any, Any, Any], service: Service,
+                              assets: WebAssets, interaction_id: FromPath[str]) -> Response[Any]:
+        """`minutes_left`: the new deadline counted from now; audited, and every open
+        viewer's countdown follows through its socket."""
+        raw = first(await read_form(request), "minutes_left").strip()
+        row = await service.get(interaction_id)
+        try:
+            minutes = float(raw)
+        except ValueError:
+            minutes = -1.0
+        try:
+            if minutes <= 0:
+                raise InvalidInput([FieldError(field="minutes_left", code="invalid",
+                                               message="Enter the minutes left, e.g. 5.")])
+            change = DeadlineChange(expires_at=iso(now() + minutes * 60))
+            row = await service.set_deadline(interaction_id, change, ACTOR)
+        except InvalidInput as invalid:
+            return await show(request, service, assets, row, 422, errors=invalid)
+        except AlreadyCompleted as lost:
+            row = lost.row
+        return await show(request, service, assets, row)
+
+
+@post("/settings", guards=[session_guard], include_in_schema=False)
+async def save_settings(request: Request[Any, Any, Any], service: Service) -> Response[Any]:
+    """Save the preferences; they apply to the page at once (the interaction re-renders)."""
+    form = await read_form(request)
+    before = await service.preferences()
+    message, status = "Saved.", 200
+    try:
+        await service.update_preferences(preferences_from(form))
+    except InvalidInput as invalid:
+        message, status = invalid.errors[0].message, 422
+    if not request.headers.get("hx-request"):
+        return Redirect(path=safe_next(first(form, "next", "/settings")), status_code=303)
+    prefs = await service.preferences()
+    headers = ({"HX-Refresh": "true"} if before.language != prefs.language
+               else {"HX-Trigger": "choice:settings-saved"})
+    return Template(template_name="partials/_settings_form.html", status_code=status,
+                    headers=headers, context={"prefs": prefs, "saved_message": message,
+                                              "locale": service.language_for(None)})

@@ -1,0 +1,73 @@
+"""Reading the portal's own HTML form posts (`application/x-www-form-urlencoded`).
+
+Only the portal's pages post forms, with the session cookie and a same-origin `Origin`
+(checked by `security.RequestGuard`). Any other body type is refused (415).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from litestar import Request
+from litestar.exceptions import HTTPException
+
+from choice.contract import ChoiceRequest, PreferencesPatch, Submission
+from choice.field_errors import parse_model
+from choice.web.view_models import Draft
+
+Form = dict[str, list[str]]
+
+
+async def read_form(request: Request[Any, Any, Any]) -> Form:
+    media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media_type != "application/x-www-form-urlencoded":
+        raise HTTPException(status_code=415, detail="send the portal's own form")
+    return parse_qs((await request.body()).decode(errors="replace"), keep_blank_values=True)
+
+
+def first(form: Form, name: str, default: str = "") -> str:
+    return form.get(name, [default])[0]
+
+
+def draft_from(form: Form, request: ChoiceRequest) -> Draft:
+    known = [option.id for option in request.options]
+    picked = set(form.get("selected", []))
+    return Draft(
+        selected=tuple(option_id for option_id in known if option_id in picked),
+        custom_input=first(form, "custom_input"),
+        notes={option_id: first(form, f"note.{option_id}") for option_id in known
+               if first(form, f"note.{option_id}").strip()},
+        global_note=first(form, "global_annotation"),
+    )
+
+
+def submission_from(form: Form, draft: Draft, *, confirmed: bool | None) -> Submission:
+    """What the form says, as the same Submission the API and the terminal send.
+    Unknown option ids posted by a forged form are kept, so validation names them."""
+    return parse_model(Submission, {
+        "selected_ids": [v for v in form.get("selected", []) if v],
+        "custom_input": draft.custom_input or None,
+        "option_annotations": draft.notes,
+        "global_annotation": draft.global_note or None,
+        "confirmed": confirmed,
+        "submission": "auto" if first(form, "submission") == "auto" else "manual",
+        "interface": "web",
+    })
+
+
+BOOLEAN_SETTINGS = ("allow_annotations", "show_placeholder", "single_submit", "notifications",
+                    "terminal_hints")
+
+
+def preferences_from(form: Form) -> PreferencesPatch:
+    """The settings form: every checkbox is on the form, so an absent one means off."""
+    values: dict[str, Any] = {name: first(form, name) == "on" for name in BOOLEAN_SETTINGS}
+    if first(form, "interface") in ("web", "terminal"):
+        values["interface"] = first(form, "interface")
+    if first(form, "language") in ("en", "zh"):
+        values["language"] = first(form, "language")
+    timeout = first(form, "timeout_seconds").strip()
+    if timeout:
+        values["timeout_seconds"] = int(timeout) if timeout.isdigit() else timeout
+    return parse_model(PreferencesPatch, values)

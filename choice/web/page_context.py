@@ -1,0 +1,60 @@
+"""The context every page shares: language, assets, the sidebar list, the JS config and the
+JS message catalog. Handlers add their own part (the interaction, the settings form).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from litestar import Request
+from markupsafe import Markup
+
+from choice.clock import now
+from choice.i18n import translator
+from choice.service import InteractionService
+from choice.store.records import Interaction
+from choice.web.assets import Assets
+from choice.web.view_models import ListView, split_for_list
+
+
+def N_(message: str) -> str:
+    return message
+
+
+JS_MESSAGES = (
+    N_("left"), N_("Time is up"), N_("{n} seconds left to answer: {title}"),
+    N_("Time ran out: {title}"), N_("New question: {title}"), N_("Open"),
+    N_("Choose at least {n}"), N_("Choose at most {n}"), N_("Choose an option or write an answer"),
+    N_("You have typed something: press Submit when ready"), N_("Reconnecting…"),
+    N_("{minutes} minutes left"), N_("1 minute left"), N_("{n} seconds left"), N_("Choice portal"),
+)
+
+
+async def list_view(service: InteractionService, which: str, current_id: str | None) -> ListView:
+    active, completed = await asyncio.gather(service.recent("active", 100),
+                                             service.recent("completed", 5))
+    return split_for_list(active, completed, which, current_id)
+
+
+async def base_context(request: Request[Any, Any, Any], service: InteractionService,
+                       assets: Assets, row: Interaction | None = None,
+                       which: str = "all") -> dict[str, Any]:
+    prefs = await service.preferences()
+    locale = service.language_for(row)
+    gettext = translator(locale)
+    ws_path = f"/ws/choice/{row.id}" if row else "/ws/portal"
+    return {
+        "locale": locale,
+        "assets": assets,
+        "fallback_script": Markup(assets.fallback_script),
+        "prefs": prefs,
+        "list": await list_view(service, which, row.id if row else None),
+        "page_config": {
+            "ws_path": ws_path,
+            "interaction_id": row.id if row else None,
+            "server_now_ms": round(now() * 1000),
+            "notifications": prefs.notifications,
+        },
+        "js_catalog": {message: gettext(message) for message in JS_MESSAGES},
+    }

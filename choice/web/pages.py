@@ -1,0 +1,70 @@
+"""HTML pages and the HTMX partials they refresh: `/`, `/choice/{id}`, `/settings`.
+
+Every page needs a browser session (`auth.py`); GETs never change anything, so a link
+preview or a prefetch answers nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Controller, Request, get
+from litestar.params import FromPath, FromQuery
+from litestar.plugins.htmx import HTMXTemplate
+from litestar.response import Template
+
+from choice.web.auth import session_guard
+from choice.web.deps import Service, WebAssets
+from choice.web.page_context import base_context, list_view
+from choice.web.view_models import interaction_view
+
+
+def page(assets: WebAssets, name: str, context: dict[str, Any], status: int = 200) -> Template:
+    return Template(template_name=name, context=context, status_code=status,
+                    headers={"Content-Security-Policy": assets.content_security_policy()})
+
+
+class PageController(Controller):
+    guards = [session_guard]  # noqa: RUF012 - Litestar reads it from the class
+    include_in_schema = False
+
+    @get("/")
+    async def index(self, request: Request[Any, Any, Any], service: Service, assets: WebAssets,
+                    filter: FromQuery[str] = "all") -> Template:
+        """The interaction list: where a closed tab comes back to."""
+        return page(assets, "index.html", await base_context(request, service, assets,
+                                                             which=filter))
+
+    @get("/choice/{interaction_id:str}")
+    async def interaction(self, request: Request[Any, Any, Any], service: Service,
+                          assets: WebAssets, interaction_id: FromPath[str]) -> Template:
+        row = await service.get(interaction_id)
+        context = await base_context(request, service, assets, row)
+        context["view"] = interaction_view(row, context["prefs"])
+        return page(assets, "choice.html", context)
+
+    @get("/settings")
+    async def settings(self, request: Request[Any, Any, Any], service: Service,
+                       assets: WebAssets) -> Template:
+        context = await base_context(request, service, assets)
+        context["settings_page"] = True
+        return page(assets, "settings.html", context)
+
+    @get("/partials/interactions")
+    async def interaction_list(self, service: Service, filter: FromQuery[str] = "all",
+                               current: FromQuery[str | None] = None) -> HTMXTemplate:
+        row = await service.get(current) if current else None
+        return HTMXTemplate(template_name="partials/_interaction_list.html", context={
+            "list": await list_view(service, filter, current),
+            "locale": service.language_for(row),
+        })
+
+    @get("/choice/{interaction_id:str}/partial")
+    async def interaction_partial(self, service: Service,
+                                  interaction_id: FromPath[str]) -> HTMXTemplate:
+        row = await service.get(interaction_id)
+        return HTMXTemplate(template_name="partials/_interaction.html", context={
+            "view": interaction_view(row, await service.preferences()),
+            "locale": service.language_for(row),
+            "prefs": await service.preferences(),
+        })

@@ -1,0 +1,61 @@
+"""The Jinja environment: autoescaping everywhere, per-request translation, Markdown.
+
+Translations are looked up per render from the `locale` in the template context, never
+installed into the shared environment (that races between concurrent requests). Model text
+is untrusted: it is autoescaped, and the only HTML we emit from it is markdown-it output
+with raw HTML and images turned off.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from babel.dates import format_timedelta
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from choice.clock import iso, now
+from choice.i18n import translator
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+
+_markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
+
+
+def render_markdown(text: str) -> Markup:
+    """Markdown to HTML with raw HTML off: model text cannot inject elements or scripts;
+    markdown-it refuses `javascript:` and other unsafe link schemes itself."""
+    return Markup(_markdown.render(text))
+
+
+@pass_context
+def gettext(context: Context, message: str, **values: Any) -> str:
+    translated = translator(context.get("locale", "en"))(message)
+    return translated.format(**values) if values else translated
+
+
+@pass_context
+def relative_age(context: Context, epoch: float) -> str:
+    """`3 minutes ago`, in the page's language."""
+    delta = timedelta(seconds=epoch - now())
+    return format_timedelta(delta, add_direction=True, locale=context.get("locale", "en"))
+
+
+def make_environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.globals["_"] = gettext
+    env.globals["now"] = now
+    env.filters["markdown"] = render_markdown
+    env.filters["age"] = relative_age
+    env.filters["iso"] = iso
+    return env

@@ -1,0 +1,28 @@
+/* The page's socket: connect, reconnect with backoff, and hand each message to P.emit. */
+(function () {
+  "use strict";
+  var P = window.ChoicePortal;
+  var delays = [500, 1000, 2000, 5000, 10000];
+  var attempt = 0;
+
+  function status(text) { P.setText(document.getElementById("connection"), text); }
+
+  function connect() {
+    if (!P.config.ws_path) return;
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + location.host + P.config.ws_path);
+    socket.addEventListener("open", function () { attempt = 0; status(""); });
+    socket.addEventListener("message", function (event) {
+      var message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      P.emit(message.type, message);
+    });
+    socket.addEventListener("close", function (event) {
+      if (event.code === 4401) { location.reload(); return; }  // signed out: show the sign-in page
+      if (event.code === 4404) return;
+      status(P.t("Reconnecting…"));
+      setTimeout(connect, delays[Math.min(attempt++, delays.length - 1)]);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", connect);
+})();
