@@ -1,4 +1,4 @@
-"""The `choice` command: serve | ask | list | token.
+"""The `choice` command: serve | ask | list | open | token.
 
 Each subcommand imports only what it needs, so `choice ask` and `choice token` start fast
 (no Litestar, no pydantic unless a portal has to be started here).
@@ -53,6 +53,30 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open(args: argparse.Namespace) -> int:
+    """A fresh one-time sign-in link (60 s), opened in the browser or printed."""
+    import webbrowser
+
+    from choice.api_token import read_token
+    from choice.config import Settings
+    from choice.portal_client import PortalClient, PortalError, PortalUnreachable
+
+    settings = Settings.from_env()
+    client = PortalClient(settings.base_url, read_token(settings.token_path))
+    target = f"/choice/{args.interaction_id}" if args.interaction_id else "/"
+    try:
+        url = client.call("POST", "/api/login-links", {"next": target})["url"]
+    except (PortalUnreachable, PortalError) as exc:
+        print(f"choice open: {exc}: is `choice serve` running on {settings.base_url}?",
+              file=sys.stderr)
+        return 1
+    if args.print or not settings.open_browser or not webbrowser.open(url):
+        print(url)
+    else:
+        print(f"opened {settings.base_url}{target} in your browser", file=sys.stderr)
+    return 0
+
+
 def _ask(args: argparse.Namespace) -> int:
     from choice.ask import run
 
@@ -76,6 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("--status", choices=["active", "completed", "all"], default="all")
     listing.add_argument("--limit", type=int, default=20)
     listing.set_defaults(run=_list)
+    opener = commands.add_parser("open", help="open the portal signed in (a one-time link)")
+    opener.add_argument("interaction_id", nargs="?", help="go straight to this interaction")
+    opener.add_argument("--print", action="store_true", help="print the link, do not open it")
+    opener.set_defaults(run=_open)
     token = commands.add_parser("token", help="print the API bearer token")
     token.set_defaults(run=_token)
     return parser

@@ -1,4 +1,5 @@
-"""The one deadline scheduler: a heap of (deadline, id), one task, no polling.
+"""Deadlines: the one scheduler (a heap of (deadline, id), one task, no polling), and the
+rules for moving a deadline.
 
 Moving a deadline pushes a new heap entry and forgets the old one lazily (entries whose
 deadline no longer matches are skipped when they surface). The task sleeps until the
@@ -13,7 +14,9 @@ import heapq
 import logging
 from collections.abc import Awaitable, Callable
 
-from choice.clock import now
+from choice.clock import now, parse_iso
+from choice.contract import TIMEOUT_MAX, DeadlineChange, FieldError
+from choice.field_errors import InvalidInput
 
 log = logging.getLogger("choice.deadlines")
 RETRY = 1.0
@@ -81,3 +84,33 @@ class DeadlineScheduler:
                 continue
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), delay)
+
+
+def new_deadline(created_at: float, change: DeadlineChange, current: float) -> float:
+    """The deadline a `DeadlineChange` asks for, or `InvalidInput` saying how to fix it."""
+    given = [name for name in ("timeout_seconds", "expires_at") if getattr(change, name)]
+    if len(given) != 1:
+        raise InvalidInput([FieldError(
+            field="body", code="one_of",
+            message="send exactly one of timeout_seconds (total, counted from creation) "
+                    "or expires_at (ISO 8601 with a timezone).")])
+    if change.timeout_seconds is not None:
+        deadline, field = created_at + change.timeout_seconds, "timeout_seconds"
+    else:
+        field = "expires_at"
+        try:
+            deadline = parse_iso(change.expires_at or "")
+        except ValueError:
+            raise InvalidInput([FieldError(
+                field=field, code="invalid_format",
+                message="expires_at must be ISO 8601 with a timezone, "
+                        "e.g. 2030-01-01T12:00:00Z.")]) from None
+    if deadline <= current + 1:
+        raise InvalidInput([FieldError(
+            field=field, code="in_the_past",
+            message="that deadline has already passed: choose a later one.")])
+    if deadline > current + TIMEOUT_MAX:
+        raise InvalidInput([FieldError(
+            field=field, code="out_of_range",
+            message=f"a deadline may be at most {TIMEOUT_MAX} s from now: choose an earlier one.")])
+    return deadline

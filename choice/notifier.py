@@ -8,7 +8,7 @@ instances, behind the same three methods.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -57,6 +57,7 @@ class LocalNotifier:
     def __init__(self) -> None:
         self._waiters: dict[str, Waiter] = {}
         self._subscribers: set[Subscription] = set()
+        self._listeners: list[Callable[[Change], None]] = []
 
     @contextmanager
     def waiter(self, interaction_id: str) -> Iterator[Waiter]:
@@ -79,6 +80,12 @@ class LocalNotifier:
                 waiter.event.set()
         for subscription in list(self._subscribers):
             subscription.offer(change)
+        for listener in self._listeners:
+            listener(change)
+
+    def listen(self, listener: Callable[[Change], None]) -> None:
+        """Call `listener` inside every publish: it decides at once and must not block."""
+        self._listeners.append(listener)
 
     @contextmanager
     def subscribe(self) -> Iterator[Subscription]:

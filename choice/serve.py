@@ -11,6 +11,7 @@ from typing import Any
 
 import uvicorn
 
+from choice.api_token import ensure_token
 from choice.config import Settings
 from choice.portal_client import PortalClient
 
@@ -47,7 +48,10 @@ def serve(app: Any = None, settings: Settings | None = None) -> None:
             raise SystemExit(f"a choice portal is already running at {settings.base_url}")
         raise SystemExit(f"port {settings.port} on {settings.host} is taken by another program: "
                          "set CHOICE_PORT to a free port.")
+    settings.prepare_data_dir()
+    token = ensure_token(settings.token_path)
     print(f"choice portal on {settings.base_url}  (data: {settings.data_dir})", flush=True)
+    print(f"Open it signed in: {settings.base_url}/login?token={token}", flush=True)
     print(f"API token: `choice token` (stored in {settings.token_path})", flush=True)
     uvicorn.Server(_config(app, settings, "info")).run()
 

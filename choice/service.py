@@ -16,21 +16,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from choice.clock import now, parse_iso
+from choice.clock import now
 from choice.compat import Shape, parse_request
 from choice.config import Settings
 from choice.contract import (
-    TIMEOUT_MAX,
     ChoiceRequest,
     DeadlineChange,
-    FieldError,
     Interface,
     Preferences,
     PreferencesPatch,
     Submission,
 )
-from choice.deadlines import DeadlineScheduler
-from choice.field_errors import InvalidInput
+from choice.deadlines import DeadlineScheduler, new_deadline
 from choice.i18n import resolve_language, translator
 from choice.notifier import Change, LocalNotifier
 from choice.replies import listing
@@ -256,7 +253,7 @@ class InteractionService:
     async def set_deadline(self, interaction_id: str, change: DeadlineChange,
                            actor: str = "human") -> Interaction:
         row = await self.get(interaction_id)
-        deadline = self._new_deadline(row, change)
+        deadline = new_deadline(row.created_at, change, self.clock())
         event = audit(row.id, "deadline_changed", actor,
                       {"from": row.expires_at, "to": deadline})
         row = await self.store.write(self.store.repo.update_pending, interaction_id,
@@ -264,36 +261,6 @@ class InteractionService:
         self.deadlines.schedule(row.id, row.expires_at)
         self.notifier.publish(Change("interaction.updated", row.id, listing(row), row))
         return row
-
-    def _new_deadline(self, row: Interaction, change: DeadlineChange) -> float:
-        given = [name for name in ("timeout_seconds", "expires_at") if getattr(change, name)]
-        if len(given) != 1:
-            raise InvalidInput([FieldError(
-                field="body", code="one_of",
-                message="send exactly one of timeout_seconds (total, counted from creation) "
-                        "or expires_at (ISO 8601 with a timezone).")])
-        if change.timeout_seconds is not None:
-            deadline, field = row.created_at + change.timeout_seconds, "timeout_seconds"
-        else:
-            field = "expires_at"
-            try:
-                deadline = parse_iso(change.expires_at or "")
-            except ValueError:
-                raise InvalidInput([FieldError(
-                    field=field, code="invalid_format",
-                    message="expires_at must be ISO 8601 with a timezone, "
-                            "e.g. 2030-01-01T12:00:00Z.")]) from None
-        current = self.clock()
-        if deadline <= current + 1:
-            raise InvalidInput([FieldError(
-                field=field, code="in_the_past",
-                message="that deadline has already passed: choose a later one.")])
-        if deadline > current + TIMEOUT_MAX:
-            raise InvalidInput([FieldError(
-                field=field, code="out_of_range",
-                message=f"a deadline may be at most {TIMEOUT_MAX} s from now: choose an "
-                        "earlier one.")])
-        return deadline
 
     async def mark_opened(self, interaction_id: str, interface: Interface, actor: str) -> None:
         """Audit the first time a human opens an interaction (a page's socket, the

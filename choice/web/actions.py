@@ -125,7 +125,7 @@ class InteractionActions(Controller):
 async def save_settings(request: Request[Any, Any, Any], service: Service) -> Response[Any]:
     """Save the preferences; they apply to the page at once (the interaction re-renders)."""
     form = await read_form(request)
-    before = await service.preferences()
+    language_before = service.language_for(None)
     message, status = "Saved.", 200
     try:
         await service.update_preferences(preferences_from(form))
@@ -134,7 +134,7 @@ async def save_settings(request: Request[Any, Any, Any], service: Service) -> Re
     if not request.headers.get("hx-request"):
         return Redirect(path=safe_next(first(form, "next", "/settings")), status_code=303)
     prefs = await service.preferences()
-    headers = ({"HX-Refresh": "true"} if before.language != prefs.language
+    headers = ({"HX-Refresh": "true"} if service.language_for(None) != language_before
                else {"HX-Trigger": "choice:settings-saved"})
     return Template(template_name="partials/_settings_form.html", status_code=status,
                     headers=headers, context={"prefs": prefs, "saved_message": message,

@@ -58,13 +58,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
         service = InteractionService(store, settings)
         await service.start()
         app.state.service = service
-        opener = BrowserOpener(settings, service.notifier, tabs, codes)
-        app.state.opener = opener
-        opener.start()
+        service.notifier.listen(BrowserOpener(settings, tabs, codes))
         try:
             yield
         finally:
-            await opener.stop()
             await service.stop()
             store.close()
 

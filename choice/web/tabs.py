@@ -14,7 +14,7 @@ import webbrowser
 from collections.abc import Callable, Iterator
 
 from choice.config import Settings
-from choice.notifier import LocalNotifier
+from choice.notifier import Change
 from choice.web.auth import LoginCodes
 
 log = logging.getLogger("choice.web")
@@ -38,28 +38,25 @@ def login_link(settings: Settings, codes: LoginCodes, path: str) -> str:
 
 
 class BrowserOpener:
-    def __init__(self, settings: Settings, notifier: LocalNotifier, tabs: Tabs,
-                 codes: LoginCodes, open_url: Callable[[str], object] = webbrowser.open) -> None:
-        self.settings, self.notifier, self.tabs, self.codes = settings, notifier, tabs, codes
-        self.open_url = open_url
-        self._task: asyncio.Task[None] | None = None
+    """A notifier listener: decides when the change is published, opens off the loop."""
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="choice-browser-opener")
+    def __init__(self, settings: Settings, tabs: Tabs, codes: LoginCodes,
+                 open_url: Callable[[str], object] = webbrowser.open) -> None:
+        self.settings, self.tabs, self.codes, self.open_url = settings, tabs, codes, open_url
 
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+    def url_to_open(self, change: Change) -> str | None:
+        if (change.kind != "interaction.created" or change.data.get("interface") != "web"
+                or self.tabs.count or not self.settings.open_browser):
+            return None
+        return login_link(self.settings, self.codes, f"/choice/{change.interaction_id}")
 
-    async def _run(self) -> None:
-        with self.notifier.subscribe() as subscription:
-            while (change := await subscription.queue.get()) is not None:
-                if (change.kind == "interaction.created" and change.data.get("interface") == "web"
-                        and self.tabs.count == 0 and self.settings.open_browser):
-                    url = login_link(self.settings, self.codes, f"/choice/{change.interaction_id}")
-                    try:
-                        await asyncio.to_thread(self.open_url, url)
-                    except Exception:  # no browser here: the agent still has the URL
-                        log.warning("could not open a browser for %s", change.interaction_id)
+    def __call__(self, change: Change) -> None:
+        url = self.url_to_open(change)
+        if url is not None:
+            opening = asyncio.get_running_loop().run_in_executor(None, self.open_url, url)
+            opening.add_done_callback(self._report)
+
+    @staticmethod
+    def _report(opening: asyncio.Future[object]) -> None:
+        if opening.exception() is not None:  # no browser here: the agent still has the URL
+            log.warning("could not open a browser: %s", opening.exception())

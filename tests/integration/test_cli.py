@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import httpx
 import pytest
 
 from choice.api_token import read_token
@@ -144,3 +145,17 @@ def test_list_shows_interactions(portal: PortalProcess) -> None:
     output = subprocess.run([sys.executable, "-m", "choice.cli", "list"], env=env_for(portal),
                             text=True, capture_output=True, check=True).stdout
     assert "Listed one" in output and "pending" in output
+
+
+def test_open_prints_a_one_time_link_that_signs_a_browser_in(portal: PortalProcess) -> None:
+    iid = portal.client().create({"title": "t", "prompt": "p",
+                                  "options": [{"id": "a", "label": "A"}]})["interaction_id"]
+    link = subprocess.run([sys.executable, "-m", "choice.cli", "open", iid, "--print"],
+                          env=env_for(portal), text=True, capture_output=True,
+                          check=True).stdout.strip()
+    assert link.startswith(f"{portal.base_url}/login?code=") and link.endswith(f"/choice/{iid}")
+    with httpx.Client() as browser:
+        landed = browser.get(link, follow_redirects=True)
+        assert landed.status_code == 200 and str(landed.url).endswith(f"/choice/{iid}")
+        assert "data-testid=\"interaction\"" in landed.text
+        assert browser.get(link).status_code == 401  # single use
