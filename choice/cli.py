@@ -1,4 +1,4 @@
-"""The `choice` command: serve | ask | list | open | token.
+"""The `choice` command: serve | ask | list | open | token | mcp | mcp-config.
 
 Each subcommand imports only what it needs, so `choice ask` and `choice token` start fast
 (no Litestar, no pydantic unless a portal has to be started here).
@@ -17,6 +17,8 @@ def _serve(args: argparse.Namespace) -> int:
         os.environ["CHOICE_HOST"] = args.host
     if args.port:
         os.environ["CHOICE_PORT"] = str(args.port)
+    if args.idle_exit:
+        os.environ["CHOICE_IDLE_EXIT"] = str(args.idle_exit)
     from choice.serve import serve
 
     serve()
@@ -77,6 +79,19 @@ def _open(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mcp(_: argparse.Namespace) -> int:
+    from choice.mcp.bridge import main as bridge
+
+    return bridge()
+
+
+def _mcp_config(args: argparse.Namespace) -> int:
+    from choice.mcp.client_config import render
+
+    print(render(args.client))
+    return 0
+
+
 def _ask(args: argparse.Namespace) -> int:
     from choice.ask import run
 
@@ -90,6 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the portal (default 127.0.0.1:8765)")
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
+    serve.add_argument("--idle-exit", type=int, metavar="SECONDS",
+                       help="stop after this long with nothing pending and no requests")
     serve.set_defaults(run=_serve)
     ask = commands.add_parser("ask", help="ask a human and print the result JSON")
     from choice.ask import add_arguments
@@ -104,6 +121,12 @@ def build_parser() -> argparse.ArgumentParser:
     opener.add_argument("interaction_id", nargs="?", help="go straight to this interaction")
     opener.add_argument("--print", action="store_true", help="print the link, do not open it")
     opener.set_defaults(run=_open)
+    mcp = commands.add_parser("mcp", help="MCP over stdio, for clients that launch a command")
+    mcp.set_defaults(run=_mcp)
+    config = commands.add_parser("mcp-config", help="print an MCP client configuration snippet")
+    config.add_argument("client", nargs="?", default="json",
+                        choices=["claude", "claude-desktop", "cursor", "vscode", "json"])
+    config.set_defaults(run=_mcp_config)
     token = commands.add_parser("token", help="print the API bearer token")
     token.set_defaults(run=_token)
     return parser

@@ -29,6 +29,19 @@ def _int(env: dict[str, str], name: str, default: int, low: int, high: int) -> i
     return value
 
 
+def _seconds(env: dict[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SystemExit(f"{name}={raw!r} is not a number of seconds.") from None
+    if not 0.1 <= value <= 3600:
+        raise SystemExit(f"{name}={value} is out of range: set it to 0.1..3600.")
+    return value
+
+
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
     raw = env.get(name)
     if raw is None or raw == "":
@@ -60,6 +73,11 @@ class Settings:
     """`CHOICE_ALLOWED_HOSTS` (comma-separated) adds names the Host header may carry."""
     max_body_bytes: int = 256 * 1024
     """Request bodies above this get 413."""
+    mcp_progress_seconds: float = 15.0
+    """`CHOICE_MCP_PROGRESS_SECONDS`: how often a waiting MCP call sends progress."""
+    idle_exit_seconds: int = 0
+    """`CHOICE_IDLE_EXIT` (`choice serve --idle-exit`): stop after this long with nothing to
+    do; 0 never. Portals that `choice mcp` starts on demand use it."""
 
     @property
     def token_path(self) -> Path:
@@ -87,6 +105,8 @@ class Settings:
             max_sessions=_int(env, "CHOICE_MAX_SESSIONS", 1000, 10, 10_000_000),
             open_browser=_flag(env, "CHOICE_OPEN_BROWSER", True) and not env.get("CI"),
             mcp_wait_seconds=_int(env, "CHOICE_MCP_WAIT_SECONDS", 50, 1, 300),
+            mcp_progress_seconds=_seconds(env, "CHOICE_MCP_PROGRESS_SECONDS", 15.0),
+            idle_exit_seconds=_int(env, "CHOICE_IDLE_EXIT", 0, 0, 10_000_000),
             language=language_from_env(env.get("CHOICE_LANG")),
             allowed_hosts=("127.0.0.1", "localhost", "::1", *extra_hosts,
                            *((host,) if host not in ("0.0.0.0", "::") else ())),

@@ -7,11 +7,12 @@ the browser opener.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from litestar import Litestar
+from litestar import Litestar, asgi
 from litestar.config.compression import CompressionConfig
 from litestar.datastructures import State
 from litestar.di import Provide
@@ -24,6 +25,7 @@ from litestar.template import TemplateConfig
 
 from choice.api_token import ensure_token
 from choice.config import Settings
+from choice.mcp.server import PortalMCP, security_for
 from choice.service import InteractionService
 from choice.store import Store
 from choice.web.actions import InteractionActions, save_settings
@@ -35,9 +37,10 @@ from choice.web.auth import LoginCodes, LoginRequired
 from choice.web.deps import provide_service
 from choice.web.errors import EXCEPTION_HANDLERS
 from choice.web.health import VERSION, healthz
+from choice.web.idle import Activity, exit_when_idle
 from choice.web.login import login, login_form, login_required_handler
 from choice.web.pages import PageController
-from choice.web.security import RequestGuard
+from choice.web.security import RequestGuard, bearer_token_guard
 from choice.web.sockets import choice_socket, portal_socket
 from choice.web.stream import stream
 from choice.web.tabs import BrowserOpener, Tabs
@@ -48,7 +51,11 @@ log = logging.getLogger("choice")
 
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
-    assets, tabs, codes = Assets.build(), Tabs(), LoginCodes()
+    assets, tabs, codes, activity = Assets.build(), Tabs(), LoginCodes(), Activity()
+    services: list[InteractionService] = []  # filled by the lifespan, read by the MCP tools
+    mcp = PortalMCP(lambda: services[0], settings)
+    mcp_app = mcp.streamable_http_app(streamable_http_path="/",
+                                      transport_security=security_for(settings))
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -58,10 +65,19 @@ def create_app(settings: Settings | None = None) -> Litestar:
         service = InteractionService(store, settings)
         await service.start()
         app.state.service = service
+        services.append(service)
         service.notifier.listen(BrowserOpener(settings, tabs, codes))
+        idle = None
+        if settings.idle_exit_seconds:
+            idle = asyncio.create_task(exit_when_idle(
+                settings.idle_exit_seconds, activity, lambda: len(service.deadlines) + tabs.count))
         try:
-            yield
+            async with mcp.session_manager.run():
+                yield
         finally:
+            if idle is not None:
+                idle.cancel()
+            services.clear()
             await service.stop()
             store.close()
 
@@ -73,12 +89,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
             InteractionController, SettingsController, create_login_link, stream, healthz,
             PageController, InteractionActions, save_settings, login, login_form,
             choice_socket, portal_socket, bundle,
+            asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp_app),
         ],
         lifespan=[lifespan],
         dependencies={"service": Provide(provide_service, sync_to_thread=False),
                       "assets": constant(assets), "tabs": constant(tabs),
                       "codes": constant(codes)},
-        middleware=[DefineMiddleware(RequestGuard, allowed_hosts=settings.allowed_hosts)],
+        middleware=[DefineMiddleware(RequestGuard, allowed_hosts=settings.allowed_hosts,
+                                     activity=activity)],
         exception_handlers={**EXCEPTION_HANDLERS, LoginRequired: login_required_handler},
         request_max_body_size=settings.max_body_bytes,
         template_config=TemplateConfig(

@@ -18,6 +18,7 @@ from litestar.handlers.base import BaseRouteHandler
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from choice.web.auth import has_session
+from choice.web.idle import Activity
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 PROTECTIVE_HEADERS = {
@@ -45,9 +46,11 @@ class RequestGuard:
     """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), and puts
     the protective headers on every response, errors included."""
 
-    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...]) -> None:
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...],
+                 activity: Activity | None = None) -> None:
         self.app = app
         self.allowed = {h.lower() for h in allowed_hosts}
+        self.activity = activity or Activity()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -58,7 +61,8 @@ class RequestGuard:
         if scope["type"] == "http":
             send = _with_protective_headers(send)
         if refusal is None:
-            await self.app(scope, receive, send)
+            with self.activity.request():
+                await self.app(scope, receive, send)
         elif scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008, "reason": refusal[2]})
         else:

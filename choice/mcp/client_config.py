@@ -1,0 +1,49 @@
+"""`choice mcp-config [client]`: ready-to-paste MCP client configuration.
+
+Two forms: the command form (`choice mcp`, stdio; it reads the token itself and starts a
+portal when none runs) and the HTTP form (`/mcp` with the bearer token header).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any
+
+from choice.api_token import ensure_token
+from choice.config import Settings
+from choice.replies import default_data_dir
+
+
+def _env(settings: Settings) -> dict[str, str]:
+    env = {}
+    if settings.port != 8765:
+        env["CHOICE_PORT"] = str(settings.port)
+    if settings.data_dir != default_data_dir():
+        env["CHOICE_DATA_DIR"] = str(settings.data_dir)
+    return env
+
+
+def render(client: str, settings: Settings | None = None) -> str:
+    settings = settings or Settings.from_env()
+    settings.prepare_data_dir()
+    token, url, env = ensure_token(settings.token_path), f"{settings.base_url}/mcp", _env(settings)
+    command: dict[str, Any] = {"command": "choice", "args": ["mcp"], **({"env": env} if env else {})}
+    http: dict[str, Any] = {"url": url, "headers": {"Authorization": f"Bearer {token}"}}
+    if client == "claude":
+        env_flags = "".join(f" -e {k}={shlex.quote(v)}" for k, v in env.items())
+        return "\n".join([
+            "# Claude Code, command form (starts a portal when none runs):",
+            f"claude mcp add choice{env_flags} -- choice mcp",
+            "# or the HTTP form, against a running `choice serve`:",
+            f"claude mcp add --transport http choice {url} "
+            f"--header {shlex.quote('Authorization: Bearer ' + token)}",
+        ])
+    if client == "vscode":
+        return json.dumps({"servers": {
+            "choice": {"type": "stdio", **command},
+            "choice-http": {"type": "http", **http},
+        }}, indent=2)
+    if client in ("cursor", "claude-desktop"):
+        return json.dumps({"mcpServers": {"choice": command, "choice-http": http}}, indent=2)
+    return json.dumps({"command_form": command, "http_form": http}, indent=2)

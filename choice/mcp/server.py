@@ -1,0 +1,137 @@
+"""The portal's MCP server: `provide_choice`, `hitl_request`, `request_user_choice`.
+
+Tools call the same `InteractionService` as the HTTP API, in-process. A call waits for the
+human for at most `CHOICE_MCP_WAIT_SECONDS` (default 50: under the 60 s request timeout of
+TypeScript-SDK clients), sends a progress notification every 15 s when the client asked for
+progress (that resets idle timers such as Claude Code's), then answers `pending` with a
+`session_id` to poll with. Agents ask; no tool can answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.types import CallToolResult, ContentBlock, TextContent, Tool
+
+from choice.config import Settings
+from choice.field_errors import InvalidInput
+from choice.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec
+from choice.replies import reply
+from choice.service import InteractionService
+from choice.store.records import Interaction
+from choice.store.repository import NotFound
+
+log = logging.getLogger("choice.mcp")
+INSTRUCTIONS = (
+    "This server lets you ask the human a question and get a structured answer. Ask "
+    "instead of guessing when there are several viable paths, an action is destructive, or "
+    "configuration is missing; put the task context and your reason in `prompt`."
+)
+
+
+def poll_hint(tool: str, interaction_id: str) -> str:
+    return (f"Call {tool} again with {{\"session_id\": \"{interaction_id}\"}} (nothing else) "
+            "to keep waiting for the answer.")
+
+
+def _text(message: str) -> list[ContentBlock]:
+    return [TextContent(type="text", text=message)]
+
+
+def result_for(row: Interaction, settings: Settings, tool: str) -> CallToolResult:
+    """The result as structured content plus one line a model can read."""
+    body = reply(row, settings, poll_hint(tool, row.id))
+    if row.status == "pending":
+        line = (f"Pending: the human has not answered yet (session_id {row.id}). "
+                f"{body['instructions']}")
+    else:
+        line = str(body.get("summary", ""))
+    return CallToolResult(content=_text(line), structured_content=body)
+
+
+def invalid(errors: InvalidInput) -> CallToolResult:
+    fields = "; ".join(f"{e.field}: {e.message}" for e in errors.errors)
+    return CallToolResult(content=_text(f"Invalid request, nothing was asked: {fields}"),
+                          structured_content={"errors": [e.model_dump() for e in errors.errors]},
+                          is_error=True)
+
+
+class PortalMCP(MCPServer):
+    """MCPServer whose tools are described by the contract, not by Python signatures."""
+
+    def __init__(self, service: Callable[[], InteractionService], settings: Settings) -> None:
+        super().__init__(name="choice-portal", instructions=INSTRUCTIONS, log_level="WARNING")
+        self._service = service
+        self._settings = settings
+
+    async def list_tools(self) -> list[Tool]:
+        return [Tool(name=t.name, title=t.title, description=t.description,
+                     input_schema=t.input_schema()) for t in TOOLS]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context[Any, Any] | None = None) -> CallToolResult:
+        spec = TOOLS_BY_NAME.get(name)
+        if spec is None:
+            return CallToolResult(content=_text(f"Unknown tool {name!r}: use "
+                                                + ", ".join(TOOLS_BY_NAME)), is_error=True)
+        try:
+            return await self._ask_or_poll(spec, dict(arguments), context)
+        except InvalidInput as errors:
+            return invalid(errors)
+        except NotFound as missing:
+            return CallToolResult(content=_text(
+                f"No interaction with session_id {missing.interaction_id!r}: it may have "
+                "been removed by retention. Ask again only if the decision is still needed."),
+                is_error=True)
+
+    async def _ask_or_poll(self, spec: ToolSpec, arguments: dict[str, Any],
+                           context: Context[Any, Any] | None) -> CallToolResult:
+        service = self._service()
+        session_id = arguments.pop("session_id", None)
+        if session_id is not None:
+            row = await service.get(str(session_id))
+        else:
+            arguments.setdefault("context", {}).setdefault("agent", "mcp")
+            created = await service.create(arguments, spec.shape, actor="agent:mcp")
+            row = created.row
+            if row.interface == "terminal":  # the hand-off: nothing to wait for yet
+                return self._with_warnings(result_for(row, self._settings, spec.name),
+                                           created.warnings)
+        row = await self._wait(service, row, context)
+        warnings = [] if session_id is not None else created.warnings
+        return self._with_warnings(result_for(row, self._settings, spec.name), warnings)
+
+    async def _wait(self, service: InteractionService, row: Interaction,
+                    context: Context[Any, Any] | None) -> Interaction:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        end = started + self._settings.mcp_wait_seconds
+        while row.status == "pending" and (left := end - loop.time()) > 0:
+            row = await service.wait(row.id, min(self._settings.mcp_progress_seconds, left))
+            if row.status == "pending" and context is not None and end - loop.time() > 0:
+                await context.report_progress(round(loop.time() - started, 1),
+                                              message="Waiting for the human to answer")
+        return row
+
+    @staticmethod
+    def _with_warnings(result: CallToolResult, warnings: list[str]) -> CallToolResult:
+        if warnings and isinstance(result.structured_content, dict):
+            result.structured_content["warnings"] = warnings
+            result.content.append(TextContent(type="text", text="Warnings: " + json.dumps(warnings)))
+        return result
+
+
+def security_for(settings: Settings) -> TransportSecuritySettings:
+    """The SDK's own DNS-rebinding guard, agreeing with the portal's allowlist."""
+    hosts = [f"[{h}]" if ":" in h else h for h in settings.allowed_hosts]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[*hosts, *(f"{h}:*" for h in hosts)],
+        allowed_origins=[f"http://{h}:*" for h in hosts] + [f"http://{h}" for h in hosts],
+    )

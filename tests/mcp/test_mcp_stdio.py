@@ -1,0 +1,60 @@
+"""`choice mcp`: the stdio bridge, its auto-started portal, and two agents sharing it."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from choice.api_token import read_token
+from choice.portal_client import PortalClient
+from tests.mcp.conftest import ask, stdio_session
+from tests.portal_process import free_port
+
+pytestmark = pytest.mark.slow
+
+
+def stop_portal(port: int) -> None:
+    import os
+    import signal
+
+    client = PortalClient(f"http://127.0.0.1:{port}", None)
+    if client.is_portal():
+        os.kill(client.call("GET", "/healthz")["pid"], signal.SIGINT)
+
+
+async def test_two_agents_share_one_auto_started_portal(isolated_env: Path) -> None:
+    port = free_port()
+    try:
+        async with stdio_session(isolated_env, port) as first, \
+                stdio_session(isolated_env, port) as second:
+            assert len((await first.list_tools()).tools) == 3
+            asked = await first.call_tool("provide_choice", ask())
+            pending: dict[str, Any] = asked.structured_content  # type: ignore[assignment]
+            assert pending["status"] == "pending"
+            client = PortalClient(f"http://127.0.0.1:{port}", read_token(isolated_env / "token"))
+            client.call("POST", f"/api/interactions/{pending['session_id']}/response",
+                        {"selected_ids": ["pg"]})
+            polled = await second.call_tool("provide_choice",
+                                            {"session_id": pending["session_id"]})
+            assert polled.structured_content["selected_ids"] == ["pg"]  # type: ignore[index]
+            assert client.call("GET", "/healthz")["status"] == "ok"
+        log = (isolated_env / "portal.log").read_text()
+        assert log.count("Uvicorn running on") == 1  # one portal served both bridges
+    finally:
+        stop_portal(port)
+
+
+async def test_a_ping_is_answered_while_a_call_waits(isolated_env: Path) -> None:
+    port = free_port()
+    try:
+        async with stdio_session(isolated_env, port) as session:
+            waiting = asyncio.create_task(session.call_tool("provide_choice", ask()))
+            await asyncio.wait_for(session.send_ping(), 1.5)
+            assert not waiting.done()
+            result = await asyncio.wait_for(waiting, 10)
+            assert result.structured_content["status"] == "pending"  # type: ignore[index]
+    finally:
+        stop_portal(port)
