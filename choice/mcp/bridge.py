@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
 
 from choice.api_token import read_token
@@ -27,6 +28,7 @@ from choice.portal_client import PortalClient
 START_TIMEOUT = 30.0
 IDLE_EXIT_SECONDS = 600
 READ_TIMEOUT = 600.0
+DRAIN_SECONDS = 2.0
 PARSE_ERROR = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
 
 
@@ -45,6 +47,8 @@ class Bridge:
         self.initialize_line: bytes | None = None
         self.initialized_line: bytes | None = None
         self.token: str | None = None
+        self.local = threading.local()
+        self.pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="choice-mcp")
 
     # -- the portal ---------------------------------------------------------------------
     def ensure_portal(self) -> None:
@@ -92,27 +96,42 @@ class Bridge:
             headers["MCP-Protocol-Version"] = self.protocol_version
         return headers
 
+    def _connection(self, fresh: bool = False) -> http.client.HTTPConnection:
+        """This thread's keep-alive connection to the portal."""
+        conn: http.client.HTTPConnection | None = getattr(self.local, "conn", None)
+        if conn is None or fresh:
+            if conn is not None:
+                conn.close()
+            host, port = self.settings.base_url.removeprefix("http://").rsplit(":", 1)
+            conn = http.client.HTTPConnection(host.strip("[]"), int(port), timeout=READ_TIMEOUT)
+            self.local.conn = conn
+        return conn
+
     def post(self, line: bytes, request_id: Any,
              on_message: Callable[[bytes], None]) -> tuple[int, dict[str, str]]:
         """POST one message; each message that comes back (a JSON body, or SSE events as
         they arrive, until the answer to `request_id`) goes to `on_message`."""
-        host, port = self.settings.base_url.removeprefix("http://").rsplit(":", 1)
-        conn = http.client.HTTPConnection(host.strip("[]"), int(port), timeout=READ_TIMEOUT)
         try:
-            conn.request("POST", "/mcp", body=line, headers=self.headers())
-            response = conn.getresponse()
+            try:
+                conn = self._connection()
+                conn.request("POST", "/mcp", body=line, headers=self.headers())
+                response = conn.getresponse()
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                conn = self._connection(fresh=True)  # the kept-alive connection had expired
+                conn.request("POST", "/mcp", body=line, headers=self.headers())
+                response = conn.getresponse()
             headers = {k.lower(): v for k, v in response.getheaders()}
             if headers.get("content-type", "").startswith("text/event-stream"):
-                _relay_events(response, request_id, on_message)
+                if not _relay_events(conn, response, request_id, on_message):
+                    self._connection(fresh=True)  # stream left open: do not reuse it
             else:
                 body = response.read()
                 if body.strip():
                     on_message(body)
             return response.status, headers
         except (ConnectionError, OSError) as exc:
+            self._connection(fresh=True)
             raise PortalGone(str(exc)) from exc
-        finally:
-            conn.close()
 
     def forward(self, line: bytes, message: dict[str, Any], retry: bool = True) -> None:
         request_id = message.get("id")
@@ -159,7 +178,6 @@ class Bridge:
 
     def run(self, source: IO[bytes]) -> None:
         self.ensure_portal()
-        workers: list[threading.Thread] = []
         for line in iter(source.readline, b""):
             line = line.strip()
             if not line:
@@ -180,15 +198,13 @@ class Bridge:
             if self.session_id is None or method in ("initialize", "notifications/initialized"):
                 self.forward(line, message)  # the handshake stays in order
             else:
-                worker = threading.Thread(target=self.forward, args=(line, message), daemon=True)
-                worker.start()
-                workers = [w for w in workers if w.is_alive()] + [worker]
-        for worker in workers:
-            worker.join(timeout=READ_TIMEOUT)
+                self.pool.submit(self.forward, line, message)
+        self.pool.shutdown(wait=True)
 
 
-def _relay_events(response: http.client.HTTPResponse, request_id: Any,
-                  on_message: Callable[[bytes], None]) -> None:
+def _relay_events(conn: http.client.HTTPConnection, response: http.client.HTTPResponse,
+                  request_id: Any, on_message: Callable[[bytes], None]) -> bool:
+    """Relay SSE events; True when the stream was read to its end (reusable connection)."""
     data: list[bytes] = []
     for raw in iter(response.readline, b""):
         line = raw.rstrip(b"\r\n")
@@ -199,7 +215,23 @@ def _relay_events(response: http.client.HTTPResponse, request_id: Any,
             data = []
             on_message(message)
             if request_id is not None and _id_of(message) == request_id:
-                return
+                return _drained(conn, response)
+    return True
+
+
+def _drained(conn: http.client.HTTPConnection, response: http.client.HTTPResponse) -> bool:
+    """The server ends the stream right after the answer; read that end, briefly."""
+    sock = conn.sock
+    try:
+        if sock is not None:
+            sock.settimeout(DRAIN_SECONDS)
+        response.read()
+        return True
+    except OSError:
+        return False
+    finally:
+        if sock is not None:
+            sock.settimeout(READ_TIMEOUT)
 
 
 def _id_of(message: bytes) -> Any:

@@ -69,10 +69,11 @@ class PortalMCP(MCPServer):
         super().__init__(name="choice-portal", instructions=INSTRUCTIONS, log_level="WARNING")
         self._service = service
         self._settings = settings
+        self._tools = [Tool(name=t.name, title=t.title, description=t.description,
+                            input_schema=t.input_schema()) for t in TOOLS]
 
     async def list_tools(self) -> list[Tool]:
-        return [Tool(name=t.name, title=t.title, description=t.description,
-                     input_schema=t.input_schema()) for t in TOOLS]
+        return self._tools
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> CallToolResult:
