@@ -82,6 +82,10 @@ class RequestGuard:
         origin = headers.get("origin")
         if origin is None:
             return None  # not a browser (curl, agents, the CLI): the token decides
+        if origin == "null" and headers.get("sec-fetch-site") == "same-origin":
+            # Our pages send Referrer-Policy: no-referrer, so a plain form post says
+            # `Origin: null`; the browser-set Sec-Fetch-Site still vouches for it.
+            return None
         parts = urlsplit(origin)
         origin_port = str(parts.port) if parts.port else {"http": "80", "https": "443"}.get(
             parts.scheme)

@@ -61,10 +61,10 @@ def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] |
 
 async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionService,
                        tabs: Tabs, interaction_id: str | None) -> None:
-    if not has_session(socket):
+    await socket.accept()  # then close with a code the page can read (a refused
+    if not has_session(socket):  # handshake only shows it 1006)
         await socket.close(code=UNAUTHORIZED, reason="sign in first")
         return
-    await socket.accept()
     with tabs.connected(), service.notifier.subscribe() as subscription:
         row: Interaction | None = None
         if interaction_id is not None:

@@ -3,10 +3,22 @@
 (function () {
   "use strict";
   var P = window.ChoicePortal;
+  var loading = false, again = false;
 
+  // One refresh at a time, and a change that arrives meanwhile refreshes once more: an event
+  // triggered on a list that is being swapped (or queued on the one swapped out) is lost.
   function refresh() {
     var list = document.getElementById("interaction-list");
-    if (list && window.htmx) window.htmx.trigger(list, "choice:refresh");
+    if (!list || !window.htmx) return;
+    if (loading) { again = true; return; }
+    loading = true;
+    window.htmx.ajax("GET", list.getAttribute("hx-get"),
+      { source: list, target: list, swap: "outerHTML" }).then(settled, settled);
+  }
+
+  function settled() {
+    loading = false;
+    if (again) { again = false; refresh(); }
   }
 
   function idle() {
@@ -15,6 +27,7 @@
   }
 
   P.on("list", refresh);
+  P.on("status", refresh);  // this page's own question finished: its badge changes too
   P.on("created", function (m) {
     refresh();
     if (m.interface !== "web") return;

@@ -135,7 +135,7 @@ def test_review_then_confirm_records_the_confirmation(browser: Client, app: Lite
 def test_back_from_review_keeps_the_selection(browser: Client, app: Litestar) -> None:
     iid = create_as_agent(browser, app, require_confirmation=True)
     back = browser.post(f"/choice/{iid}/submit", content="selected=lite&action=back", headers=HTMX)
-    assert re.search(r'value="lite"\s+id="opt-2"\s+checked', back.text)
+    assert re.search(r'value="lite"\s+id="opt-2"\s+checked[\s>]', back.text)
 
 
 def test_an_invalid_answer_re_renders_the_form_with_the_reason(browser: Client, app: Litestar) -> None:

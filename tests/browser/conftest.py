@@ -1,0 +1,86 @@
+"""Browser fixtures: one Chromium for the session, one real portal per module, and signed-in
+pages at desktop or phone width.
+
+`playwright install` cannot download browsers here, so Debian's Chromium is launched. The
+portal gets its own data dir from `tmp_path_factory`: the autouse `isolated_env` is
+per test, and a module's portal outlives it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from choice.portal_client import PortalClient
+from tests.browser.support import DESKTOP, PHONE
+from tests.portal_process import PortalProcess
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+KEPT_ENV = {"CHOICE_DATA_DIR", "CHOICE_PORT", "CHOICE_OPEN_BROWSER"}
+TIMEOUT_MS = 8_000
+
+
+class OpenPage(Protocol):
+    def __call__(self, path: str = "/", *, phone: bool = False, signed_in: bool = True,
+                 prepare: Callable[[Page], object] | None = None,
+                 context: BrowserContext | None = None, **options: Any) -> Page: ...
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
+    process = PortalProcess(tmp_path_factory.mktemp("portal"))
+    for name in [n for n in process.env if n.startswith("CHOICE_") and n not in KEPT_ENV]:
+        del process.env[name]  # the developer's own CHOICE_DB_URL or CHOICE_LANG stay out
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def client(portal: PortalProcess) -> PortalClient:
+    """The agent's side: creates interactions and polls for results."""
+    return portal.client()
+
+
+@pytest.fixture
+def open_page(browser: Browser, portal: PortalProcess) -> Iterator[OpenPage]:
+    """`open_page("/choice/<id>")`: a fresh context signed in through `/login?token=…`.
+    `prepare(page)` runs before the first navigation (routes, init scripts); `context=`
+    opens another tab in an existing context. Any uncaught script error fails the test."""
+    contexts: list[BrowserContext] = []
+    errors: list[str] = []
+
+    def open_(path: str = "/", *, phone: bool = False, signed_in: bool = True,
+              prepare: Callable[[Page], object] | None = None,
+              context: BrowserContext | None = None, **options: Any) -> Page:
+        if context is None:
+            context = browser.new_context(viewport=PHONE if phone else DESKTOP, **options)
+            context.set_default_timeout(TIMEOUT_MS)
+            contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+        if prepare is not None:
+            prepare(page)
+        if signed_in and not context.cookies(portal.base_url):
+            page.goto(f"{portal.base_url}/login?token={portal.token}&next={path}")
+        else:
+            page.goto(portal.base_url + path)
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert errors == [], "script errors in the page"

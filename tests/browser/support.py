@@ -1,0 +1,81 @@
+"""What the browser tests share besides fixtures: the questions they ask, screen sizes,
+screenshots, and reading the countdown."""
+
+from __future__ import annotations
+
+import math
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, ViewportSize
+
+DESKTOP = ViewportSize(width=1280, height=860)
+PHONE = ViewportSize(width=375, height=812)
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+OPTIONS = [
+    {"id": "pg", "label": "PostgreSQL",
+     "description": "Runs as a **separate service**; the team already operates one.",
+     "recommended": True, "rationale": "Concurrent writers and the ops team knows it."},
+    {"id": "lite", "label": "SQLite", "description": "One file next to the app, no server."},
+    {"id": "duck", "label": "DuckDB", "description": "Columnar, for the analytics side."},
+    {"id": "mem", "label": "In memory", "description": "Lost on restart: tests only."},
+]
+
+
+def question(**overrides: Any) -> dict[str, Any]:
+    """A realistic request (Markdown prompt, descriptions, a recommendation, context)."""
+    body: dict[str, Any] = {
+        "title": "Pick a database for the sync service",
+        "prompt": "The sync service needs a store.\n\n- about 200 writes/s\n- one host\n\n"
+                  "Which one should I set up?",
+        "options": OPTIONS,
+        "context": {"agent": "claude-code", "project": "sync"},
+    }
+    body.update(overrides)
+    return body
+
+
+def shoot(page: Page, name: str) -> Path:
+    """A full-page screenshot under tests/artifacts/, for a reviewer to look at."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def epoch_ms(iso_stamp: str) -> int:
+    return round(datetime.fromisoformat(iso_stamp.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def iso_in(seconds: float) -> str:
+    """An ISO 8601 time (with its UTC offset) `seconds` from now, as the API takes it."""
+    stamp = datetime.fromtimestamp(time.time() + seconds).astimezone()
+    return stamp.isoformat(timespec="milliseconds")
+
+
+SHOWN_SECONDS = """() => {
+  const text = document.querySelector("[data-testid=countdown-text]").textContent.trim();
+  return text.split(":").reduce((total, part) => total * 60 + Number(part), 0);
+}"""
+
+MATCHES_DEADLINE = """([deadlineMs, tolerance]) => {
+  const el = document.querySelector("[data-testid=countdown-text]");
+  if (!el) return false;
+  const shown = el.textContent.trim().split(":").reduce((t, p) => t * 60 + Number(p), 0);
+  return Math.abs(shown - Math.ceil((deadlineMs - Date.now()) / 1000)) <= tolerance;
+}"""
+
+
+def countdown_error(page: Page, deadline_ms: int) -> int:
+    """How far the countdown on the page is from the server's deadline, in whole seconds
+    (the page shows whole seconds left, rounded up)."""
+    shown, now_ms = page.evaluate(f"() => [({SHOWN_SECONDS})(), Date.now()]")
+    return abs(shown - math.ceil((deadline_ms - now_ms) / 1000))
+
+
+def wait_for_countdown(page: Page, deadline_ms: int, timeout: float = 8000) -> None:
+    """Until the page's countdown agrees with `deadline_ms` within 1 s."""
+    page.wait_for_function(MATCHES_DEADLINE, arg=[deadline_ms, 1], timeout=timeout)
