@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -166,3 +167,18 @@ def test_client_errors_never_produce_a_500(portal: PortalProcess) -> None:
     with pytest.raises(PortalError) as refused:
         client.call("PATCH", f"/api/interactions/{iid}", {"expires_at": "tomorrow"})
     assert refused.value.status == 422
+
+
+def test_an_on_demand_portal_exits_once_idle_but_not_while_a_question_is_open(
+        isolated_env: Path) -> None:
+    portal = PortalProcess(isolated_env, CHOICE_IDLE_EXIT="1").start()
+    try:
+        client = portal.client()
+        iid = client.create(request())["interaction_id"]
+        assert portal.process is not None
+        with pytest.raises(subprocess.TimeoutExpired):
+            portal.process.wait(timeout=3)  # a pending question keeps it alive
+        client.call("POST", f"/api/interactions/{iid}/cancel", {})
+        assert portal.process.wait(timeout=20) == 0
+    finally:
+        portal.stop()
