@@ -123,11 +123,11 @@ def main() -> int:
     ms = [t * 1000 for t in overhead]
     print(f"{'metric':<58}{'value':>10}{'target':>10}")
     print("-" * 78)
-    print(f"{'choice mcp cold start to tools/list, median (s, n=%d)' % starts:<58}"
+    print(f"{f'choice mcp cold start to tools/list, median (s, n={starts})':<58}"
           f"{statistics.median(cold):>10.3f}{'<= 1.0':>10}")
     print(f"{'  min / max (s)':<58}{min(cold):>5.3f} / {max(cold):.3f}")
     print(f"{'  same, with no portal running (auto-start) (s)':<58}{auto:>10.3f}")
-    print(f"{'tool call round trip, answer already there, p50 (ms, n=%d)' % calls:<58}"
+    print(f"{f'tool call round trip, answer already there, p50 (ms, n={calls})':<58}"
           f"{statistics.median(ms):>10.2f}{'<= 5':>10}")
     print(f"{'  p99 (ms)':<58}{sorted(ms)[int(len(ms) * 0.99) - 1]:>10.2f}")
     return 0
