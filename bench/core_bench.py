@@ -257,7 +257,7 @@ def start_portal(data_dir: Path, max_sessions: int) -> Portal:
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "server:app", "--host", HOST, "--port", str(port),
-             "--log-level", "warning"],
+             "--log-level", "warning", "--ws-per-message-deflate", "false"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     return Portal(process, port, data_dir, log_path)
 

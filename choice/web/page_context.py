@@ -4,9 +4,10 @@ JS message catalog. Handlers add their own part (the interaction, the settings f
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Awaitable
 from typing import Any
 
+from jinja2 import Environment
 from litestar import Request
 from markupsafe import Markup
 
@@ -15,7 +16,7 @@ from choice.i18n import translator
 from choice.service import InteractionService
 from choice.store.records import Interaction
 from choice.web.assets import Assets
-from choice.web.view_models import ListView, split_for_list
+from choice.web.list_cache import ListCache, RenderedList
 
 
 def N_(message: str) -> str:
@@ -31,10 +32,11 @@ JS_MESSAGES = (
 )
 
 
-async def list_view(service: InteractionService, which: str, current_id: str | None) -> ListView:
-    active, completed = await asyncio.gather(service.recent("active", 100),
-                                             service.recent("completed", 5))
-    return split_for_list(active, completed, which, current_id)
+def rendered_list(request: Request[Any, Any, Any], service: InteractionService, which: str,
+                  current_id: str | None, locale: str) -> Awaitable[RenderedList]:
+    cache: ListCache = request.app.state.list_cache
+    env: Environment = request.app.template_engine.engine  # type: ignore[union-attr]
+    return cache.render(service, env, which, current_id, locale)
 
 
 async def base_context(request: Request[Any, Any, Any], service: InteractionService,
@@ -49,7 +51,7 @@ async def base_context(request: Request[Any, Any, Any], service: InteractionServ
         "assets": assets,
         "fallback_script": Markup(assets.fallback_script),
         "prefs": prefs,
-        "list": await list_view(service, which, row.id if row else None),
+        "list": await rendered_list(request, service, which, row.id if row else None, locale),
         "page_config": {
             "ws_path": ws_path,
             "interaction_id": row.id if row else None,

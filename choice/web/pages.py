@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Controller, Request, get
+from litestar import Controller, MediaType, Request, Response, get
 from litestar.params import FromPath, FromQuery
 from litestar.plugins.htmx import HTMXTemplate
 from litestar.response import Template
 
 from choice.web.auth import session_guard
 from choice.web.deps import Service, WebAssets
-from choice.web.page_context import base_context, list_view
+from choice.web.page_context import base_context, rendered_list
 from choice.web.view_models import interaction_view
 
 
@@ -51,13 +51,13 @@ class PageController(Controller):
         return page(assets, "settings.html", context)
 
     @get("/partials/interactions")
-    async def interaction_list(self, service: Service, filter: FromQuery[str] = "all",
-                               current: FromQuery[str | None] = None) -> HTMXTemplate:
+    async def interaction_list(self, request: Request[Any, Any, Any], service: Service,
+                               filter: FromQuery[str] = "all",
+                               current: FromQuery[str | None] = None) -> Response[str]:
         row = await service.get(current) if current else None
-        return HTMXTemplate(template_name="partials/_interaction_list.html", context={
-            "list": await list_view(service, filter, current),
-            "locale": service.language_for(row),
-        })
+        rendered = await rendered_list(request, service, filter, current,
+                                       service.language_for(row))
+        return Response(str(rendered.html), media_type=MediaType.HTML)
 
     @get("/choice/{interaction_id:str}/partial")
     async def interaction_partial(self, service: Service,

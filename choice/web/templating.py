@@ -9,9 +9,11 @@ with raw HTML and images turned off.
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from babel.dates import format_timedelta
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
@@ -27,9 +29,11 @@ TEMPLATES = ROOT / "templates"
 _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
 
 
+@lru_cache(maxsize=1024)
 def render_markdown(text: str) -> Markup:
     """Markdown to HTML with raw HTML off: model text cannot inject elements or scripts;
-    markdown-it refuses `javascript:` and other unsafe link schemes itself."""
+    markdown-it refuses `javascript:` and other unsafe link schemes itself. Cached: a
+    question's text never changes, and rendering it was most of a page's cost."""
     return Markup(_markdown.render(text))
 
 
@@ -43,7 +47,12 @@ def gettext(context: Context, message: str, **values: Any) -> str:
 def relative_age(context: Context, epoch: float) -> str:
     """`3 minutes ago`, in the page's language."""
     delta = timedelta(seconds=epoch - now())
-    return format_timedelta(delta, add_direction=True, locale=context.get("locale", "en"))
+    return format_timedelta(delta, add_direction=True, locale=babel_locale(context.get("locale", "en")))
+
+
+@lru_cache(maxsize=8)
+def babel_locale(language: str) -> Locale:
+    return Locale.parse(language)
 
 
 def make_environment() -> Environment:

@@ -31,8 +31,10 @@ class OpenPage(Protocol):
                  context: BrowserContext | None = None, **options: Any) -> Page: ...
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    """Per module, not per session: Playwright's sync API keeps an event loop running in
+    this thread while it is open, which would break the asyncio tests that follow."""
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
