@@ -167,11 +167,16 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
     for warning in created.get("warnings", []):
         _say(f"choice ask: warning: {warning}")
     interaction_id = created["interaction_id"]
-    _say(f"Waiting for an answer to: {request.get('title')}")
-    _say(f"  in the browser:  {created['url']}")
-    _say(f"  in a terminal:   {created['terminal_command']}")
-    _say(f"  over HTTP:       POST {client_path(client, interaction_id)} "
-         '{"selected_ids": [...]}  (with the bearer token from `choice token`)')
+    if created.get("interface") == "terminal" and sys.stdin.isatty():
+        from choice.terminal.session import answer
+
+        answer(client, interaction_id, out=sys.stderr)  # right here, in this terminal
+    else:
+        _say(f"Waiting for an answer to: {request.get('title')}")
+        _say(f"  in the browser:  {created['url']}")
+        _say(f"  in a terminal:   {created['terminal_command']}")
+        _say(f"  over HTTP:       POST {client_path(client, interaction_id)} "
+             '{"selected_ids": [...]}  (with the bearer token from `choice token`)')
     try:
         result = wait_for_result(client, interaction_id)
     except KeyboardInterrupt:

@@ -1,4 +1,4 @@
-"""The `choice` command: serve | ask | list | open | token | mcp | mcp-config.
+"""The `choice` command: serve | ask | answer | list | open | token | mcp | mcp-config.
 
 Each subcommand imports only what it needs, so `choice ask` and `choice token` start fast
 (no Litestar, no pydantic unless a portal has to be started here).
@@ -79,6 +79,17 @@ def _open(args: argparse.Namespace) -> int:
     return 0
 
 
+def _answer(args: argparse.Namespace) -> int:
+    from choice.api_token import read_token
+    from choice.config import Settings
+    from choice.portal_client import PortalClient
+    from choice.terminal.session import answer
+
+    settings = Settings.from_env()
+    client = PortalClient(settings.base_url, read_token(settings.token_path))
+    return answer(client, args.interaction_id, plain=args.plain)
+
+
 def _mcp(_: argparse.Namespace) -> int:
     from choice.mcp.bridge import main as bridge
 
@@ -113,6 +124,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arguments(ask)
     ask.set_defaults(run=_ask)
+    answering = commands.add_parser("answer", help="answer a question in this terminal")
+    answering.add_argument("interaction_id")
+    answering.add_argument("--plain", action="store_true",
+                           help="numbered lines instead of the full-screen UI (scriptable)")
+    answering.set_defaults(run=_answer)
     listing = commands.add_parser("list", help="list recent interactions")
     listing.add_argument("--status", choices=["active", "completed", "all"], default="all")
     listing.add_argument("--limit", type=int, default=20)

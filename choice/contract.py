@@ -121,6 +121,12 @@ class CancelBody(_Strict):
     interface: Interface | None = None
 
 
+class InterfaceSwitch(_Strict):
+    """Continue a pending interaction in another interface."""
+
+    interface: Interface
+
+
 class DeadlineChange(_Strict):
     """Give exactly one: a total timeout counted from creation, or an absolute deadline."""
 

@@ -89,6 +89,28 @@ class PortalClient:
         return self.call("POST", f"/api/interactions/{interaction_id}/cancel",
                          {"global_annotation": note} if note else {})
 
+    def detail(self, interaction_id: str) -> Any:
+        return self.call("GET", f"/api/interactions/{interaction_id}/detail")
+
+    def respond(self, interaction_id: str, submission: dict[str, Any]) -> Any:
+        return self.call("POST", f"/api/interactions/{interaction_id}/response", submission)
+
+    def switch_interface(self, interaction_id: str, interface: str) -> Any:
+        return self.call("POST", f"/api/interactions/{interaction_id}/interface",
+                         {"interface": interface})
+
+    def opened(self, interaction_id: str, interface: str) -> None:
+        self.call("POST", f"/api/interactions/{interaction_id}/opened", {"interface": interface})
+
+    def login_link(self, target: str) -> str:
+        return str(self.call("POST", "/api/login-links", {"next": target})["url"])
+
+    def settings(self) -> Any:
+        return self.call("GET", "/api/settings")
+
+    def save_settings(self, changes: dict[str, Any]) -> Any:
+        return self.call("PUT", "/api/settings", changes)
+
     def list(self, status: str = "all", limit: int = 20) -> Any:
         query = urlencode({"status": status, "limit": limit})
         return self.call("GET", f"/api/interactions?{query}")

@@ -262,6 +262,17 @@ class InteractionService:
         self.notifier.publish(Change("interaction.updated", row.id, listing(row), row))
         return row
 
+    async def switch_interface(self, interaction_id: str, interface: Interface,
+                               actor: str) -> Interaction:
+        """Continue a pending interaction elsewhere (terminal -> web): same request, same
+        deadline; audited as `interface_switched`."""
+        row = await self.get(interaction_id)
+        event = audit(row.id, "interface_switched", actor, {"from": row.interface, "to": interface})
+        row = await self.store.write(self.store.repo.update_pending, interaction_id,
+                                     {"interface": interface}, [event])
+        self.notifier.publish(Change("interaction.updated", row.id, listing(row), row))
+        return row
+
     async def mark_opened(self, interaction_id: str, interface: Interface, actor: str) -> None:
         """Audit the first time a human opens an interaction (a page's socket, the
         terminal UI); later tabs and reconnects add nothing."""

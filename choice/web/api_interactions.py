@@ -14,7 +14,14 @@ from litestar.params import FromPath, FromQuery
 
 from choice.clock import iso
 from choice.compat import SHAPES, HitlRequest, RequestUserChoice, Shape
-from choice.contract import CancelBody, ChoiceRequest, DeadlineChange, FieldError, Submission
+from choice.contract import (
+    CancelBody,
+    ChoiceRequest,
+    DeadlineChange,
+    FieldError,
+    InterfaceSwitch,
+    Submission,
+)
 from choice.field_errors import InvalidInput, parse_model
 from choice.replies import listing, reply
 from choice.web.body import json_body
@@ -96,6 +103,33 @@ class InteractionController(Controller):
         return {"events": [{"kind": e.kind, "actor": e.actor, "at": iso(e.at),
                             "detail": json.loads(e.detail_json) if e.detail_json else None}
                            for e in events]}
+
+    @get("/{interaction_id:str}/detail")
+    async def detail(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:
+        """Everything an answering client needs to show the question: the validated
+        request (every knob decided), the deadline, and whether the placeholder is shown."""
+        row = await service.get(interaction_id)
+        return {**listing(row), "request": json.loads(row.request_json),
+                "placeholder_shown": row.placeholder_shown,
+                "language": service.language_for(row),
+                "result": json.loads(row.result_json) if row.result_json else None}
+
+    @post("/{interaction_id:str}/interface", status_code=200,
+          operation_class=body_of(InterfaceSwitch))
+    async def switch_interface(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
+                               service: Service) -> dict[str, Any]:
+        """Continue a pending interaction in the other interface (audited)."""
+        switch = parse_model(InterfaceSwitch, await json_body(request))
+        row = await service.switch_interface(interaction_id, switch.interface, "human:terminal")
+        return reply(row, service.settings, poll_hint(row.id))
+
+    @post("/{interaction_id:str}/opened", status_code=204,
+          operation_class=body_of(InterfaceSwitch))
+    async def opened(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
+                     service: Service) -> None:
+        """An answering client (the terminal UI) shows the question: audited once."""
+        shown = parse_model(InterfaceSwitch, await json_body(request))
+        await service.mark_opened(interaction_id, shown.interface, f"human:{shown.interface}")
 
     @post("/{interaction_id:str}/response", status_code=200, operation_class=body_of(Submission))
     async def respond(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],

@@ -1,0 +1,64 @@
+"""Listening to the portal while the terminal UI is open: a deadline moved elsewhere, or
+the interaction was answered, cancelled or timed out in another window.
+
+A daemon thread reads `GET /api/stream` (server-sent events) and queues what concerns our
+interaction; the UI loop takes from the queue between keys.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import queue
+import threading
+from dataclasses import dataclass
+from typing import Literal
+
+from choice.clock import parse_iso
+
+
+@dataclass(frozen=True)
+class LiveEvent:
+    kind: Literal["deadline", "completed"]
+    expires_at: float | None = None
+    status: str | None = None
+
+
+class Live:
+    def __init__(self, host: str, port: int, token: str | None, interaction_id: str) -> None:
+        self.events: queue.Queue[LiveEvent] = queue.Queue()
+        self._target = (host, port, token, interaction_id)
+        self.connected = threading.Event()
+        threading.Thread(target=self._listen, name="choice-live", daemon=True).start()
+
+    def _listen(self) -> None:
+        host, port, token, interaction_id = self._target
+        conn = http.client.HTTPConnection(host, port, timeout=60)
+        try:
+            conn.request("GET", "/api/stream", headers={
+                "Authorization": f"Bearer {token}", "Accept": "text/event-stream"})
+            response = conn.getresponse()
+            self.connected.set()
+            kind = ""
+            for raw in iter(response.readline, b""):
+                line = raw.decode(errors="replace").rstrip("\r\n")
+                if line.startswith("event:"):
+                    kind = line[6:].strip()
+                elif line.startswith("data:"):
+                    self._take(kind, line[5:].strip(), interaction_id)
+        except OSError:
+            return  # the portal went away: the UI notices when it next talks to it
+        finally:
+            conn.close()
+
+    def _take(self, kind: str, data: str, interaction_id: str) -> None:
+        try:
+            change = json.loads(data)
+        except ValueError:
+            return
+        if change.get("interaction_id") != interaction_id:
+            return
+        if kind == "interaction.completed":
+            self.events.put(LiveEvent("completed", status=change.get("status")))
+        elif kind == "interaction.updated" and change.get("expires_at"):
+            self.events.put(LiveEvent("deadline", expires_at=parse_iso(change["expires_at"])))

@@ -1,0 +1,73 @@
+"""The question as the terminal shows it: the portal's `/detail` reply, made safe to draw.
+
+Every string a model wrote passes through `safe_text` here, once, so nothing later can
+forget to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from choice.clock import parse_iso
+from choice.contract import ChoiceRequest
+from choice.terminal.text import safe_text
+
+
+@dataclass(frozen=True)
+class Choice:
+    id: str
+    label: str
+    description: str
+    recommended: bool
+    rationale: str
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    request: ChoiceRequest
+    title: str
+    prompt: str
+    options: list[Choice]
+    placeholder: str
+    created_at: float
+    expires_at: float
+    status: str
+    language: str
+    agent: str
+
+    @property
+    def mode(self) -> str:
+        return self.request.selection_mode
+
+    @property
+    def multi(self) -> bool:
+        return (self.request.max_selections or 0) > 1
+
+    @property
+    def has_text(self) -> bool:
+        return self.mode in ("text_input", "hybrid")
+
+    @property
+    def asked_at(self) -> str:
+        return datetime.fromtimestamp(self.created_at).strftime("%H:%M")
+
+    @classmethod
+    def from_detail(cls, detail: dict[str, Any]) -> Question:
+        request = ChoiceRequest.model_validate(detail["request"])
+        return cls(
+            id=detail["interaction_id"], request=request,
+            title=safe_text(request.title, keep_newlines=False),
+            prompt=safe_text(request.prompt),
+            options=[Choice(id=o.id, label=safe_text(o.label, keep_newlines=False),
+                            description=safe_text(o.description or ""), recommended=o.recommended,
+                            rationale=safe_text(o.rationale or "", keep_newlines=False))
+                     for o in request.options],
+            placeholder=safe_text(request.placeholder or "", keep_newlines=False)
+            if detail.get("placeholder_shown") else "",
+            created_at=parse_iso(detail["created_at"]), expires_at=parse_iso(detail["expires_at"]),
+            status=detail["status"], language=detail.get("language") or "en",
+            agent=safe_text(request.context.agent or "", keep_newlines=False),
+        )

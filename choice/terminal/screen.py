@@ -1,0 +1,176 @@
+"""Drawing the terminal UI with curses: header with the countdown, the prompt and options
+in one scrolling body, an editor or message line, and the key hints.
+
+Only drawing and key translation live here; what a key does is `state.py`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import curses
+from collections.abc import Callable
+from typing import Any
+
+from choice.clock import now
+from choice.terminal.state import SETTING_ROWS, AnswerState
+from choice.terminal.text import clip, safe_text, width, wrap
+
+NAMED_KEYS = {curses.KEY_UP: "up", curses.KEY_DOWN: "down", curses.KEY_ENTER: "enter",
+              curses.KEY_BACKSPACE: "backspace", curses.KEY_RESIZE: "resize",
+              curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right"}
+CHAR_KEYS = {"\n": "enter", "\r": "enter", " ": "space", "\t": "tab", "\x1b": "esc",
+             "\x7f": "backspace", "\x08": "backspace"}
+
+
+def key_name(key: int | str) -> str | None:
+    if isinstance(key, int):
+        return NAMED_KEYS.get(key)
+    if key in CHAR_KEYS:
+        return CHAR_KEYS[key]
+    return key if key.isprintable() else None
+
+
+def remaining(expires_at: float) -> str:
+    seconds = max(0, round(expires_at - now()))
+    hours, rest = divmod(seconds, 3600)
+    clock = f"{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+    return f"{hours}:{clock}" if hours else clock
+
+
+class Screen:
+    def __init__(self, window: Any, state: AnswerState, hints: Callable[[], bool]) -> None:
+        self.window, self.state, self.hints = window, state, hints
+        self.scroll = 0
+        self.expires_at = state.question.expires_at
+
+    def put(self, row: int, col: int, text: str, attr: int = 0) -> None:
+        height, cols = self.window.getmaxyx()
+        if 0 <= row < height and col < cols - 1:
+            # the last cell of the screen, or a resize mid-draw, raises: skip that text
+            with contextlib.suppress(curses.error):
+                self.window.addstr(row, col, clip(text, cols - 1 - col), attr)
+
+    # -- the body: prompt, options, free text, the agent note ------------------------------
+    def body(self, cols: int) -> tuple[list[tuple[str, int]], int]:
+        """Lines to show and the index of the focused one."""
+        _, q = self.state.translate, self.state.question
+        lines: list[tuple[str, int]] = [(line, 0) for line in wrap(q.prompt, cols - 2)]
+        lines.append(("", 0))
+        focus = 0
+        if self.state.stage == "settings":
+            return self.settings_lines(), self.state.setting_cursor + 1
+        if self.state.stage == "confirm":
+            lines.append((_("Please confirm:"), curses.A_BOLD))
+            for option in q.options:
+                if option.id in self.state.picked:
+                    lines.append(("  " + option.label, 0))
+            if self.state.text:
+                lines.append(("  " + safe_text(self.state.text, keep_newlines=False), 0))
+            return lines, len(lines) - 1
+        for index, option in enumerate(q.options):
+            here = index == self.state.cursor
+            mark = ("[x]" if option.id in self.state.picked else "[ ]") if q.multi else (
+                "(•)" if option.id in self.state.picked else "( )")
+            badge = f"  [{_('recommended')}]" if option.recommended else ""
+            if here:
+                focus = len(lines)
+            lines.append((f"{'›' if here else ' '} {mark} {option.label}{badge}",
+                          curses.A_REVERSE if here else curses.A_BOLD))
+            for extra in wrap(option.description, cols - 8) if option.description else []:
+                lines.append(("      " + extra, curses.A_DIM))
+            if option.rationale:
+                lines.append(("      " + _("Why:") + " " + option.rationale, curses.A_DIM))
+            if option.id in self.state.notes:
+                note = safe_text(self.state.notes[option.id], keep_newlines=False)
+                lines.append(("      " + _("Note:") + " " + note, 0))
+        if q.has_text:
+            here = self.state.on_text_row
+            if here:
+                focus = len(lines)
+            label = _("Or write your own answer:") if q.options else _("Your answer:")
+            shown = safe_text(self.state.text, keep_newlines=False)
+            lines.append(("", 0))
+            lines.append((f"{'›' if here else ' '} {label} {shown}{'▏' if here else ''}",
+                          curses.A_REVERSE if here else 0))
+            if not self.state.text and q.placeholder:
+                lines.append(("    " + q.placeholder, curses.A_DIM))
+        if self.state.global_note:
+            lines.append(("", 0))
+            lines.append((_("Note for the agent:") + " " +
+                          safe_text(self.state.global_note, keep_newlines=False), 0))
+        return lines, focus
+
+    def settings_lines(self) -> list[tuple[str, int]]:
+        _, values = self.state.translate, self.state.settings
+        on_off = {True: _("on"), False: _("off")}
+        labels = {
+            "interface": (_("Answer questions in"), values.get("interface", "")),
+            "timeout_seconds": (_("Default time to answer (seconds)"),
+                                str(values.get("timeout_seconds", ""))),
+            "language": (_("Language"), values.get("language") or self.state.question.language),
+            "allow_annotations": (_("Offer notes on options"),
+                                  on_off[bool(values.get("allow_annotations"))]),
+            "show_placeholder": (_("Show the agent's placeholder text"),
+                                 on_off[bool(values.get("show_placeholder"))]),
+            "terminal_hints": (_("Key hints"), on_off[bool(values.get("terminal_hints"))]),
+            "switch_to_web": (_("Switch this question to the web"), ""),
+            "back": (_("Back to the question"), ""),
+        }
+        lines = [(_("Settings"), curses.A_BOLD)]
+        for index, row in enumerate(SETTING_ROWS):
+            label, value = labels[row]
+            here = index == self.state.setting_cursor
+            text = f"{'›' if here else ' '} {label}" + (f": {value}" if value else "")
+            lines.append((text, curses.A_REVERSE if here else 0))
+        return lines
+
+    # -- the whole screen ------------------------------------------------------------------------
+    def draw(self) -> None:
+        _, state = self.state.translate, self.state
+        height, cols = self.window.getmaxyx()
+        self.window.erase()
+        if height < 6 or cols < 20:
+            self.put(0, 0, _("Window too small"))
+            self.window.refresh()
+            return
+        clock = f"{remaining(self.expires_at)} {_('left')}"
+        self.put(0, 1, clip(state.question.title, cols - width(clock) - 4), curses.A_BOLD)
+        self.put(0, cols - width(clock) - 2, clock,
+                 curses.A_BOLD if self.expires_at - now() <= 10 else 0)
+        asked = _("asked at {time}").format(time=state.question.asked_at)
+        if state.question.agent:
+            asked += f" · {state.question.agent}"
+        self.put(1, 1, asked, curses.A_DIM)
+        self.put(2, 0, "─" * (cols - 1), curses.A_DIM)
+        lines, focus = self.body(cols)
+        top, bottom = 3, height - (3 if self.hints() else 2)
+        visible = bottom - top
+        if focus < self.scroll:
+            self.scroll = focus
+        elif focus >= self.scroll + visible:
+            self.scroll = focus - visible + 1
+        self.scroll = max(0, min(self.scroll, max(0, len(lines) - visible)))
+        for row, (text, attr) in enumerate(lines[self.scroll:self.scroll + visible]):
+            self.put(top + row, 1, text, attr)
+        self.put(bottom, 0, "─" * (cols - 1), curses.A_DIM)
+        if state.editor is not None:
+            typed = safe_text(state.editor.text, keep_newlines=False)
+            self.put(bottom + 1, 1, f"{state.editor.label}: {typed}▏")
+        elif state.message:
+            self.put(bottom + 1, 1, safe_text(state.message, keep_newlines=False), curses.A_BOLD)
+        if self.hints():
+            self.put(height - 1, 1, self.hint_line(), curses.A_DIM)
+        self.window.refresh()
+
+    def hint_line(self) -> str:
+        _, stage = self.state.translate, self.state.stage
+        if self.state.editor is not None:
+            return _("Enter save · Esc back")
+        if stage == "confirm":
+            return _("y confirm · b back · c cancel")
+        if stage == "settings":
+            return _("↑↓ move · Enter change · Esc back")
+        pick = _("space pick") if self.state.question.options else ""
+        notes = _("tab note · g note for agent") if self.state.annotations else ""
+        parts = [_("↑↓/jk move"), pick, _("enter submit"), notes, _("s settings"), _("q cancel")]
+        return " · ".join(part for part in parts if part)

@@ -1,0 +1,174 @@
+"""`choice answer <id>`: load the question, run the UI (curses or plain lines), carry out
+what the human decided through the portal's API, and print one summary line.
+
+Exit codes: 0 answered, 3 cancelled, 4 timed out, 5 continued in the browser, 1 anything
+else (no portal, unknown id, input ended).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import curses
+import os
+import sys
+import webbrowser
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from choice.i18n import translator
+from choice.portal_client import PortalClient, PortalError, PortalUnreachable
+from choice.terminal.live import Live
+from choice.terminal.plain import run_plain
+from choice.terminal.question import Question
+from choice.terminal.screen import Screen, key_name
+from choice.terminal.state import AnswerState, Effect
+from choice.terminal.text import safe_text
+
+EXIT = {"submitted": 0, "auto_submitted": 0, "cancelled": 3, "timeout": 4}
+SWITCHED = 5
+
+
+@dataclass
+class Ending:
+    line: str
+    code: int
+
+
+class Session:
+    def __init__(self, client: PortalClient, question: Question, settings: dict[str, Any]) -> None:
+        self.client, self.question = client, question
+        self.state = AnswerState(question, translator(question.language), settings)
+
+    @property
+    def _(self) -> Any:
+        return self.state.translate
+
+    # -- carrying out what the human decided ---------------------------------------------
+    def apply(self, effect: Effect) -> Ending | None:
+        """Do it through the API; an Ending closes the UI, None keeps it open."""
+        try:
+            if effect.kind == "submit":
+                return self._finished(self.client.respond(
+                    self.question.id, effect.payload.model_dump(exclude_none=True)))
+            if effect.kind == "cancel":
+                body = {"global_annotation": effect.payload} if effect.payload else {}
+                body["interface"] = "terminal"
+                return self._finished(self.client.call(
+                    "POST", f"/api/interactions/{self.question.id}/cancel", body))
+            if effect.kind == "save_settings":
+                self.state.settings = self.client.save_settings(effect.payload)
+                self._apply_settings()
+                return None
+            return self._switch_to_web()
+        except PortalError as error:
+            if error.status == 409:
+                return self._finished(error.body.get("result") or {}, elsewhere=True)
+            self.state.message = "; ".join(str(e.get("message")) for e in error.errors)
+            if self.state.stage == "confirm":
+                self.state.stage = "choose"
+            return None
+
+    def _apply_settings(self) -> None:
+        language = self.state.settings.get("language") or self.question.language
+        self.state.translate = translator(language)
+        self.state.message = self._("Saved.")
+
+    def _finished(self, result: dict[str, Any], elsewhere: bool = False) -> Ending:
+        status = str(result.get("status") or result.get("action_status") or "")
+        summary = safe_text(str(result.get("summary", "")), keep_newlines=False)
+        prefix = self._("Already finished elsewhere:") + " " if elsewhere else ""
+        return Ending(prefix + summary, EXIT.get(status, 0 if status == "selected" else 1))
+
+    def _switch_to_web(self) -> Ending:
+        self.client.switch_interface(self.question.id, "web")
+        url = self.client.login_link(f"/choice/{self.question.id}")
+        opened = os.environ.get("CHOICE_OPEN_BROWSER", "1") != "0" and not os.environ.get("CI") \
+            and _open_quietly(url)
+        message = self._("Continued in the browser.") if opened else \
+            self._("Continued in the browser: open {url}").format(url=url)
+        return Ending(message, SWITCHED)
+
+    def closed_elsewhere(self, status: str | None) -> Ending:
+        detail = self.client.detail(self.question.id)
+        return self._finished({**(detail.get("result") or {}), "status": status}, elsewhere=True)
+
+    # -- the two ways to ask ---------------------------------------------------------------------
+    def run_curses(self, live: Live) -> Ending:
+        return curses.wrapper(self._curses_loop, live)
+
+    def _curses_loop(self, window: Any, live: Live) -> Ending:
+        with contextlib.suppress(curses.error):
+            curses.curs_set(0)
+        window.keypad(True)
+        window.timeout(200)
+        screen = Screen(window, self.state, lambda: bool(self.state.settings.get(
+            "terminal_hints", True)))
+        while True:
+            while not live.events.empty():
+                event = live.events.get()
+                if event.kind == "completed":
+                    return self.closed_elsewhere(event.status)
+                if event.expires_at is not None:
+                    screen.expires_at = event.expires_at
+            screen.draw()
+            try:
+                raw = window.get_wch()
+            except curses.error:
+                continue  # the 200 ms tick: redraw the countdown
+            key = key_name(raw)
+            if key is None or key == "resize":
+                continue
+            self.state.key(key)
+            while self.state.effects:
+                ending = self.apply(self.state.effects.pop(0))
+                if ending is not None:
+                    return ending
+
+    def run_plain(self) -> Ending:
+        effect = run_plain(self.state, sys.stdin, sys.stdout)
+        if effect is None:
+            return Ending(self._("No answer given: the question is still open."), 1)
+        return self.apply(effect) or Ending(self.state.message, 1)
+
+
+def _open_quietly(url: str) -> bool:
+    try:
+        return bool(webbrowser.open(url))
+    except Exception:
+        return False
+
+
+def use_curses(plain: bool) -> bool:
+    term = os.environ.get("TERM", "")
+    return not plain and sys.stdin.isatty() and sys.stdout.isatty() and term not in ("", "dumb")
+
+
+def answer(client: PortalClient, interaction_id: str, plain: bool = False,
+           out: TextIO | None = None) -> int:
+    """Answer in this terminal; the summary line goes to `out` (stdout by default)."""
+    out = out or sys.stdout
+    try:
+        detail = client.detail(interaction_id)
+        if detail["status"] != "pending":
+            result = detail.get("result") or {}
+            print(safe_text(str(result.get("summary", "")), keep_newlines=False), file=out)
+            return EXIT.get(detail["status"], 1)
+        session = Session(client, Question.from_detail(detail), client.settings())
+        client.opened(interaction_id, "terminal")
+    except (PortalError, PortalUnreachable) as error:
+        message = "; ".join(str(e.get("message")) for e in error.errors) \
+            if isinstance(error, PortalError) else str(error)
+        print(f"choice answer: {message}", file=sys.stderr)
+        return 1
+    ending = None
+    if use_curses(plain):
+        os.environ.setdefault("ESCDELAY", "25")  # Esc cancels at once, not after a second
+        live = Live(client.host, client.port, client.token, interaction_id)
+        try:
+            ending = session.run_curses(live)
+        except curses.error:
+            ending = None  # a terminal curses cannot drive: fall back to plain lines
+    if ending is None:
+        ending = session.run_plain()
+    print(ending.line, file=out)
+    return ending.code

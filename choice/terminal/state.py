@@ -1,0 +1,226 @@
+"""What the terminal UI knows and how each key changes it: no curses, no network.
+
+Keys arrive as names (`up`, `down`, `enter`, `space`, `tab`, `esc`, `backspace`) or as a
+single printable character. What must happen outside (submit, cancel, save a setting,
+switch to the web) is queued in `effects` for the session to carry out. A submission is
+checked by `response.normalize_submission` itself before it is sent, so the terminal
+explains min/max and confirmation exactly as the portal would judge them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from choice.clock import now
+from choice.contract import Submission
+from choice.field_errors import InvalidInput
+from choice.response import Completion, normalize_submission
+from choice.terminal.question import Question
+
+Stage = Literal["choose", "note", "global", "confirm", "cancel", "settings", "edit_setting"]
+MOVES = {"up": -1, "down": 1}
+SETTING_ROWS = ("interface", "timeout_seconds", "language", "allow_annotations",
+                "show_placeholder", "terminal_hints", "switch_to_web", "back")
+
+
+@dataclass
+class Effect:
+    kind: Literal["submit", "cancel", "save_settings", "switch_to_web"]
+    payload: Any = None
+
+
+@dataclass
+class LineEditor:
+    label: str
+    text: str = ""
+
+    def key(self, key: str) -> Literal["done", "abort"] | None:
+        if key == "enter":
+            return "done"
+        if key == "esc":
+            return "abort"
+        if key == "backspace":
+            self.text = self.text[:-1]
+        elif key == "space":
+            self.text += " "
+        elif len(key) == 1 and key.isprintable():
+            self.text += key
+        return None
+
+
+@dataclass
+class AnswerState:
+    question: Question
+    translate: Callable[[str], str] = str
+    settings: dict[str, Any] = field(default_factory=dict)
+    cursor: int = 0
+    picked: set[str] = field(default_factory=set)
+    notes: dict[str, str] = field(default_factory=dict)
+    global_note: str = ""
+    text: str = ""
+    stage: Stage = "choose"
+    editor: LineEditor | None = None
+    setting_cursor: int = 0
+    message: str = ""
+    pending: Submission | None = None
+    effects: list[Effect] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.picked = set(self.question.request.default_selection_ids)
+
+    # -- what the screen asks -------------------------------------------------------------
+    @property
+    def rows(self) -> int:
+        return len(self.question.options) + (1 if self.question.has_text else 0)
+
+    @property
+    def on_text_row(self) -> bool:
+        return self.question.has_text and self.cursor == len(self.question.options)
+
+    @property
+    def annotations(self) -> bool:
+        return bool(self.question.request.allow_annotations)
+
+    def selected_ids(self) -> list[str]:
+        return [o.id for o in self.question.options if o.id in self.picked]
+
+    # -- keys --------------------------------------------------------------------------------
+    def key(self, key: str) -> None:
+        self.message = "" if self.stage == "choose" else self.message
+        handler = {"choose": self._choose, "confirm": self._confirm,
+                   "settings": self._settings}.get(self.stage, self._edit)
+        handler(key)
+
+    def _choose(self, key: str) -> None:
+        typing = self.on_text_row and (len(key) == 1 or key in ("space", "backspace"))
+        if key in MOVES or (key in ("j", "k") and not typing):
+            step = MOVES.get(key, 1 if key == "j" else -1)
+            self.cursor = max(0, min(self.rows - 1, self.cursor + step))
+        elif typing:
+            self.text = self.text[:-1] if key == "backspace" else self.text + (
+                " " if key == "space" else key)
+        elif key == "space":
+            self._pick()
+        elif key == "enter":
+            if not self.question.multi and not self.picked and not self.on_text_row \
+                    and self.question.options:
+                self.picked = {self.question.options[self.cursor].id}
+            self.submit()
+        elif key == "tab" and self.annotations and not self.on_text_row and self.question.options:
+            option = self.question.options[self.cursor]
+            self._open_editor("note", self.translate("Note on {label}").format(label=option.label),
+                              self.notes.get(option.id, ""))
+        elif key == "g" and self.annotations:
+            self._open_editor("global", self.translate("Note for the agent"), self.global_note)
+        elif key in ("q", "esc"):
+            self._open_editor("cancel", self.translate("Why cancel? (optional)"), "")
+        elif key == "s":
+            self.stage, self.setting_cursor = "settings", 0
+
+    def _pick(self) -> None:
+        if not self.question.options or self.on_text_row:
+            return
+        option_id = self.question.options[self.cursor].id
+        if self.question.multi:
+            self.picked ^= {option_id}
+            return
+        self.picked = {option_id}
+        request = self.question.request
+        if request.single_submit_mode and not self._typed_anything():
+            self.submit(auto=True)
+        elif request.single_submit_mode:
+            self.message = self.translate("You have typed something: press Enter when ready")
+
+    def _typed_anything(self) -> bool:
+        return bool(self.text.strip() or self.global_note.strip() or any(self.notes.values()))
+
+    def _submission(self, *, auto: bool = False, confirmed: bool | None = None) -> Submission:
+        return Submission(
+            selected_ids=self.selected_ids(), custom_input=self.text or None,
+            option_annotations={k: v for k, v in self.notes.items() if v.strip()},
+            global_annotation=self.global_note or None, confirmed=confirmed,
+            submission="auto" if auto else "manual", interface="terminal")
+
+    def submit(self, auto: bool = False) -> None:
+        """Check the answer as the portal will; then confirm, or queue the submission."""
+        confirming = bool(self.question.request.require_confirmation)
+        try:
+            submission = self._submission(auto=auto, confirmed=True if confirming else None)
+            done = Completion(self.question.id, "terminal", self.question.created_at, now(),
+                              bool(self.question.placeholder))
+            normalize_submission(self.question.request, submission, done)
+        except InvalidInput as invalid:
+            self.message = invalid.errors[0].message
+            return
+        if confirming:
+            self.stage, self.pending = "confirm", submission
+        else:
+            self.effects.append(Effect("submit", submission))
+
+    def _confirm(self, key: str) -> None:
+        if key in ("y", "enter") and self.pending is not None:
+            self.effects.append(Effect("submit", self.pending))
+        elif key in ("b", "esc"):
+            self.stage, self.pending = "choose", None
+        elif key in ("c", "q"):
+            self.pending = None
+            self._open_editor("cancel", self.translate("Why cancel? (optional)"), "")
+
+    # -- line editors (notes, cancel note, a setting's value) -----------------------------
+    def _open_editor(self, stage: Stage, label: str, text: str) -> None:
+        self.stage, self.editor = stage, LineEditor(label, text)
+
+    def _edit(self, key: str) -> None:
+        assert self.editor is not None
+        verdict = self.editor.key(key)
+        if verdict is None:
+            return
+        value, stage = self.editor.text.strip(), self.stage
+        self.editor = None
+        self.stage = "settings" if stage == "edit_setting" else "choose"
+        if verdict == "abort":
+            return
+        if stage == "note":
+            option_id = self.question.options[self.cursor].id
+            if value:
+                self.notes[option_id] = value
+            else:
+                self.notes.pop(option_id, None)  # an empty note is no note
+        elif stage == "global":
+            self.global_note = value
+        elif stage == "cancel":
+            self.effects.append(Effect("cancel", value or None))
+        elif stage == "edit_setting":
+            self._save_setting("timeout_seconds", int(value) if value.isdigit() else value)
+
+    # -- settings ------------------------------------------------------------------------------
+    def _settings(self, key: str) -> None:
+        if key in MOVES or key in ("j", "k"):
+            step = MOVES.get(key, 1 if key == "j" else -1)
+            self.setting_cursor = max(0, min(len(SETTING_ROWS) - 1, self.setting_cursor + step))
+            return
+        if key in ("esc", "q", "s"):
+            self.stage = "choose"
+            return
+        if key not in ("enter", "space"):
+            return
+        row = SETTING_ROWS[self.setting_cursor]
+        if row == "back":
+            self.stage = "choose"
+        elif row == "switch_to_web":
+            self.effects.append(Effect("switch_to_web"))
+        elif row == "timeout_seconds":
+            self._open_editor("edit_setting", self.translate("Default time to answer (seconds)"),
+                              str(self.settings.get("timeout_seconds", "")))
+        elif row == "interface":
+            self._save_setting(row, "terminal" if self.settings.get(row) == "web" else "web")
+        elif row == "language":
+            current = self.settings.get(row) or self.question.language
+            self._save_setting(row, "en" if current == "zh" else "zh")
+        else:
+            self._save_setting(row, not self.settings.get(row, True))
+
+    def _save_setting(self, name: str, value: Any) -> None:
+        self.effects.append(Effect("save_settings", {name: value}))

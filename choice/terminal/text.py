@@ -1,0 +1,80 @@
+"""Model-written text made safe and measurable for a terminal.
+
+Untrusted text may carry escape sequences (which would move the cursor, change colours or
+retitle the window), NUL, bidi overrides that reorder what the human reads, or other
+control characters: they are replaced by visible placeholders before anything is drawn.
+Widths count East Asian wide characters as two cells.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
+_BIDI = {"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
+         "\u2069", "\u200e", "\u200f", "\u061c"}
+
+
+def safe_text(text: str, *, keep_newlines: bool = True) -> str:
+    """Printable text only: escapes become `␛`, other controls `?`, tabs four spaces."""
+    text = _ESCAPES.sub("\u241b", text).replace("\t", "    ")
+    text = text.replace("\r\n", "\n").replace("\u2028", "\n").replace("\u2029", "\n")
+    out = []
+    for char in text:
+        if char == "\n":
+            out.append("\n" if keep_newlines else " ")
+        elif char in _BIDI:
+            continue
+        elif unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            out.append("\u241b" if char == "\x1b" else "?")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def cell_width(char: str) -> int:
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def width(text: str) -> int:
+    return sum(cell_width(char) for char in text)
+
+
+def clip(text: str, cells: int) -> str:
+    """The longest prefix that fits in `cells`, with `…` when something was cut."""
+    if width(text) <= cells:
+        return text
+    out, used = [], 0
+    for char in text:
+        w = cell_width(char)
+        if used + w > cells - 1:
+            break
+        out.append(char)
+        used += w
+    return "".join(out) + "…"
+
+
+def wrap(text: str, cells: int) -> list[str]:
+    """Word-wrap to `cells` columns; long words (or CJK runs) break anywhere."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line, used = "", 0
+        for word in re.split(r"(\s+)", paragraph):
+            w = width(word)
+            if used + w <= cells:
+                line, used = line + word, used + w
+                continue
+            if line.strip():
+                lines.append(line.rstrip())
+            line, used = "", 0
+            word = word.lstrip()
+            while width(word) > cells:
+                head = clip(word, cells + 1)[:-1] or word[:1]
+                lines.append(head)
+                word = word[len(head):]
+            line, used = word, width(word)
+        lines.append(line.rstrip())
+    return lines
