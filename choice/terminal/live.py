@@ -2,7 +2,10 @@
 the interaction was answered, cancelled or timed out in another window.
 
 A daemon thread reads `GET /api/stream` (server-sent events) and queues what concerns our
-interaction; the UI loop takes from the queue between keys.
+interaction; the UI loop takes from the queue between keys. Each time the stream (re)connects
+it queues `connected`: whatever happened before the stream was listening (an answer given in
+the browser a moment after the UI loaded, a moved deadline) is not in the stream, so the UI
+then reads the interaction once to catch up. A stream that ends is opened again.
 """
 
 from __future__ import annotations
@@ -11,15 +14,18 @@ import http.client
 import json
 import queue
 import threading
+import time
 from dataclasses import dataclass
 from typing import Literal
 
 from choice.clock import parse_iso
 
+RECONNECT_SECONDS = 1.0
+
 
 @dataclass(frozen=True)
 class LiveEvent:
-    kind: Literal["deadline", "completed"]
+    kind: Literal["connected", "deadline", "completed"]
     expires_at: float | None = None
     status: str | None = None
 
@@ -32,13 +38,21 @@ class Live:
         threading.Thread(target=self._listen, name="choice-live", daemon=True).start()
 
     def _listen(self) -> None:
+        while True:
+            self._stream()
+            time.sleep(RECONNECT_SECONDS)  # ended or unreachable: try again at a gentle pace
+
+    def _stream(self) -> None:
         host, port, token, interaction_id = self._target
         conn = http.client.HTTPConnection(host, port, timeout=60)
         try:
             conn.request("GET", "/api/stream", headers={
                 "Authorization": f"Bearer {token}", "Accept": "text/event-stream"})
             response = conn.getresponse()
+            if response.status != 200:
+                return
             self.connected.set()
+            self.events.put(LiveEvent("connected"))
             kind = ""
             for raw in iter(response.readline, b""):
                 line = raw.decode(errors="replace").rstrip("\r\n")

@@ -13,6 +13,7 @@ from typing import IO
 from choice.field_errors import InvalidInput
 from choice.terminal.question import Question
 from choice.terminal.state import AnswerState, Effect
+from choice.terminal.text import safe_text
 
 MAX_ATTEMPTS = 5
 
@@ -20,6 +21,18 @@ MAX_ATTEMPTS = 5
 def _print(out: IO[str], text: str = "") -> None:
     out.write(text + "\n")
     out.flush()
+
+
+def _read(read: IO[str], out: IO[str]) -> str | None:
+    """One line of input, None at its end. A script's answer is not echoed by a terminal:
+    write it after the prompt, so the transcript reads as it would have been typed."""
+    line = read.readline()
+    if not line:
+        _print(out)  # end the prompt's line: the input ended, nothing was echoed
+        return None
+    if not read.isatty():
+        _print(out, line.rstrip("\n"))
+    return line.rstrip("\n")
 
 
 def show(question: Question, out: IO[str], _: Callable[[str], str]) -> None:
@@ -35,8 +48,9 @@ def prompt_line(question: Question, _: Callable[[str], str]) -> str:
     defaults = [str(i) for i, o in enumerate(question.options, 1)
                 if o.id in question.request.default_selection_ids]
     request = question.request
+    example = f" ({question.placeholder})" if question.placeholder else ""
     if not question.options:
-        ask = _("Type your answer")
+        ask = _("Type your answer") + example
     elif question.multi:
         ask = _("Choose {low} to {high} numbers").format(low=request.min_selections,
                                                            high=request.max_selections)
@@ -44,7 +58,7 @@ def prompt_line(question: Question, _: Callable[[str], str]) -> str:
         ask = _("Choose a number")
     default = f" [{','.join(defaults)}]" if defaults else ""
     hints = [_("[enter]=accept default") if defaults else "",
-             _("[text]=type answer") if question.has_text else "", _("[!cancel]")]
+             _("[text]=type answer") + example if question.has_text else "", _("[!cancel]")]
     return f"{ask}{default}  ({' | '.join(h for h in hints if h)})"
 
 
@@ -59,7 +73,16 @@ def parse_answer(line: str, question: Question) -> tuple[list[str] | None, str |
                 raise InvalidInput([])
             picked.append(question.options[index].id)
         return picked, None
+    if not question.has_text:
+        raise InvalidInput([])  # words where only numbers fit: say so in the human's terms
     return [], line.strip() or None
+
+
+def chosen(state: AnswerState) -> str:
+    """What the answer is, on one line: the picked labels and the typed text."""
+    picked = [o.label for o in state.question.options if o.id in state.picked]
+    typed = [f'"{safe_text(state.text, keep_newlines=False)}"'] if state.text else []
+    return ", ".join(picked + typed)
 
 
 def run_plain(state: AnswerState, read: IO[str], out: IO[str]) -> Effect | None:
@@ -70,10 +93,9 @@ def run_plain(state: AnswerState, read: IO[str], out: IO[str]) -> Effect | None:
         _print(out, prompt_line(question, _))
         out.write("> ")
         out.flush()
-        line = read.readline()
-        if not line:
+        line = _read(read, out)
+        if line is None:
             return None
-        line = line.rstrip("\n")
         if line.strip().startswith("!cancel"):
             return Effect("cancel", line.strip()[len("!cancel"):].strip() or None)
         try:
@@ -89,8 +111,10 @@ def run_plain(state: AnswerState, read: IO[str], out: IO[str]) -> Effect | None:
         state.effects.clear()
         state.submit()
         if state.stage == "confirm":
+            _print(out, _("Please confirm:") + " " + chosen(state))
             _print(out, _("Confirm? [y/N]"))
-            if read.readline().strip().lower() not in ("y", "yes"):
+            out.write("> ")
+            if (_read(read, out) or "").strip().lower() not in ("y", "yes"):
                 state.stage, state.pending = "choose", None
                 continue
             state.key("y")

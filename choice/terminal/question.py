@@ -52,7 +52,11 @@ class Question:
 
     @property
     def asked_at(self) -> str:
-        return datetime.fromtimestamp(self.created_at).strftime("%H:%M")
+        """The local time it was asked, written the way the question's language writes it."""
+        from babel.dates import format_time
+
+        return str(format_time(datetime.fromtimestamp(self.created_at), "short",
+                               locale=self.language))
 
     @classmethod
     def from_detail(cls, detail: dict[str, Any]) -> Question:

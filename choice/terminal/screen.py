@@ -19,7 +19,8 @@ NAMED_KEYS = {curses.KEY_UP: "up", curses.KEY_DOWN: "down", curses.KEY_ENTER: "e
               curses.KEY_BACKSPACE: "backspace", curses.KEY_RESIZE: "resize",
               curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right"}
 CHAR_KEYS = {"\n": "enter", "\r": "enter", " ": "space", "\t": "tab", "\x1b": "esc",
-             "\x7f": "backspace", "\x08": "backspace"}
+             "\x7f": "backspace", "\x08": "backspace", "\x07": "^G", "\x0f": "^O"}
+HINTS_MIN_HEIGHT = 10  # below this the key hints give their line to the question
 
 
 def key_name(key: int | str) -> str | None:
@@ -57,7 +58,7 @@ class Screen:
         lines: list[tuple[str, int]] = [(line, 0) for line in wrap(q.prompt, cols - 2)]
         lines.append(("", 0))
         focus = 0
-        if self.state.stage == "settings":
+        if self.state.stage in ("settings", "edit_setting"):
             return self.settings_lines(), self.state.setting_cursor + 1
         if self.state.stage == "confirm":
             lines.append((_("Please confirm:"), curses.A_BOLD))
@@ -67,6 +68,8 @@ class Screen:
             if self.state.text:
                 lines.append(("  " + safe_text(self.state.text, keep_newlines=False), 0))
             return lines, len(lines) - 1
+        if q.multi:
+            lines.append((self.bounds(), curses.A_DIM))
         for index, option in enumerate(q.options):
             here = index == self.state.cursor
             mark = ("[x]" if option.id in self.state.picked else "[ ]") if q.multi else (
@@ -99,6 +102,13 @@ class Screen:
             lines.append((_("Note for the agent:") + " " +
                           safe_text(self.state.global_note, keep_newlines=False), 0))
         return lines, focus
+
+    def bounds(self) -> str:
+        _, request = self.state.translate, self.state.question.request
+        low, high = request.min_selections or 0, request.max_selections or 0
+        if low == high:
+            return _("Choose {count}:").format(count=low)
+        return _("Choose {low} to {high}:").format(low=low, high=high)
 
     def settings_lines(self) -> list[tuple[str, int]]:
         _, values = self.state.translate, self.state.settings
@@ -142,8 +152,9 @@ class Screen:
             asked += f" · {state.question.agent}"
         self.put(1, 1, asked, curses.A_DIM)
         self.put(2, 0, "─" * (cols - 1), curses.A_DIM)
+        hints = self.hints() and height >= HINTS_MIN_HEIGHT
         lines, focus = self.body(cols)
-        top, bottom = 3, height - (3 if self.hints() else 2)
+        top, bottom = 3, height - (3 if hints else 2)
         visible = bottom - top
         if focus < self.scroll:
             self.scroll = focus
@@ -158,19 +169,34 @@ class Screen:
             self.put(bottom + 1, 1, f"{state.editor.label}: {typed}▏")
         elif state.message:
             self.put(bottom + 1, 1, safe_text(state.message, keep_newlines=False), curses.A_BOLD)
-        if self.hints():
-            self.put(height - 1, 1, self.hint_line(), curses.A_DIM)
+        if hints:
+            self.put(height - 1, 1, fit(self.hint_parts(), cols - 2), curses.A_DIM)
         self.window.refresh()
 
-    def hint_line(self) -> str:
+    def hint_parts(self) -> list[tuple[str, int]]:
+        """The key hints for this stage in display order, each with its rank: when the line
+        is too narrow the highest ranks go first."""
         _, stage = self.state.translate, self.state.stage
         if self.state.editor is not None:
-            return _("Enter save · Esc back")
+            return [(_("Enter save · Esc back"), 0)]
         if stage == "confirm":
-            return _("y confirm · b back · c cancel")
+            return [(_("y confirm · b back · c cancel"), 0)]
         if stage == "settings":
-            return _("↑↓ move · Enter change · Esc back")
-        pick = _("space pick") if self.state.question.options else ""
-        notes = _("tab note · g note for agent") if self.state.annotations else ""
-        parts = [_("↑↓/jk move"), pick, _("enter submit"), notes, _("s settings"), _("q cancel")]
-        return " · ".join(part for part in parts if part)
+            return [(_("↑↓ move · Enter change · Esc back"), 0)]
+        if self.state.on_text_row:  # letters type here: only keys that do not type
+            move = [(_("↑↓ move"), 4)] if self.state.rows > 1 else []
+            notes = [(_("^G note to agent"), 3)] if self.state.annotations else []
+            return [*move, (_("enter submit"), 0), *notes, (_("^O settings"), 2),
+                    (_("esc cancel"), 1)]
+        pick = [(_("space pick"), 1)] if self.state.question.options else []
+        notes = [(_("tab note"), 4), (_("g note to agent"), 5)] if self.state.annotations else []
+        return [(_("↑↓/jk move"), 6), *pick, (_("enter submit"), 0), *notes,
+                (_("s settings"), 3), (_("q cancel"), 2)]
+
+
+def fit(parts: list[tuple[str, int]], cells: int) -> str:
+    """Join the hints with ` · `, leaving out the highest-ranked ones until the line fits."""
+    kept = list(parts)
+    while len(kept) > 1 and width(" · ".join(text for text, _ in kept)) > cells:
+        kept.remove(max(kept, key=lambda part: part[1]))
+    return clip(" · ".join(text for text, _ in kept), cells)

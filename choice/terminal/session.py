@@ -12,12 +12,14 @@ import curses
 import os
 import sys
 import webbrowser
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from choice.clock import parse_iso
 from choice.i18n import translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
-from choice.terminal.live import Live
+from choice.terminal.live import Live, LiveEvent
 from choice.terminal.plain import run_plain
 from choice.terminal.question import Question
 from choice.terminal.screen import Screen, key_name
@@ -61,12 +63,21 @@ class Session:
                 return None
             return self._switch_to_web()
         except PortalError as error:
-            if error.status == 409:
-                return self._finished(error.body.get("result") or {}, elsewhere=True)
-            self.state.message = "; ".join(str(e.get("message")) for e in error.errors)
-            if self.state.stage == "confirm":
-                self.state.stage = "choose"
-            return None
+            if error.status == 409:  # first writer won: its result stands
+                status = (error.body.get("interaction") or {}).get("status")
+                return self._finished({**(error.body.get("result") or {}), "status": status},
+                                      elsewhere=True)
+            self._failed("; ".join(str(e.get("message")) for e in error.errors))
+        except PortalUnreachable:
+            self._failed(self._("The portal does not answer: is `choice serve` running? "
+                                "Try again in a moment."))
+        return None
+
+    def _failed(self, message: str) -> None:
+        """Stay open and say why; a confirm step goes back to the choice."""
+        self.state.message = message
+        if self.state.stage == "confirm":
+            self.state.stage, self.state.pending = "choose", None
 
     def _apply_settings(self) -> None:
         language = self.state.settings.get("language") or self.question.language
@@ -75,9 +86,9 @@ class Session:
 
     def _finished(self, result: dict[str, Any], elsewhere: bool = False) -> Ending:
         status = str(result.get("status") or result.get("action_status") or "")
-        summary = safe_text(str(result.get("summary", "")), keep_newlines=False)
         prefix = self._("Already finished elsewhere:") + " " if elsewhere else ""
-        return Ending(prefix + summary, EXIT.get(status, 0 if status == "selected" else 1))
+        return Ending(prefix + outcome(result, self._),
+                      EXIT.get(status, 0 if status == "selected" else 1))
 
     def _switch_to_web(self) -> Ending:
         self.client.switch_interface(self.question.id, "web")
@@ -89,8 +100,24 @@ class Session:
         return Ending(message, SWITCHED)
 
     def closed_elsewhere(self, status: str | None) -> Ending:
+        """Over without us: answered or cancelled in another window, or the deadline passed."""
         detail = self.client.detail(self.question.id)
-        return self._finished({**(detail.get("result") or {}), "status": status}, elsewhere=True)
+        return self._finished({**(detail.get("result") or {}), "status": status},
+                              elsewhere=status != "timeout")
+
+    def follow(self, event: LiveEvent, screen: Screen) -> Ending | None:
+        """A change from the portal's stream; an Ending when the interaction is over."""
+        if event.kind == "completed":
+            return self.closed_elsewhere(event.status)
+        if event.kind == "connected":  # catch up on what happened before the stream listened
+            with contextlib.suppress(PortalError, PortalUnreachable):
+                detail = self.client.detail(self.question.id)
+                if detail["status"] != "pending":
+                    return self.closed_elsewhere(str(detail["status"]))
+                screen.expires_at = parse_iso(detail["expires_at"])
+        elif event.expires_at is not None:
+            screen.expires_at = event.expires_at
+        return None
 
     # -- the two ways to ask ---------------------------------------------------------------------
     def run_curses(self, live: Live) -> Ending:
@@ -105,11 +132,9 @@ class Session:
             "terminal_hints", True)))
         while True:
             while not live.events.empty():
-                event = live.events.get()
-                if event.kind == "completed":
-                    return self.closed_elsewhere(event.status)
-                if event.expires_at is not None:
-                    screen.expires_at = event.expires_at
+                ending = self.follow(live.events.get(), screen)
+                if ending is not None:
+                    return ending
             screen.draw()
             try:
                 raw = window.get_wch()
@@ -124,11 +149,23 @@ class Session:
                 if ending is not None:
                     return ending
 
-    def run_plain(self) -> Ending:
-        effect = run_plain(self.state, sys.stdin, sys.stdout)
+    def run_plain(self, out: TextIO) -> Ending:
+        effect = run_plain(self.state, sys.stdin, out)
         if effect is None:
             return Ending(self._("No answer given: the question is still open."), 1)
         return self.apply(effect) or Ending(self.state.message, 1)
+
+
+def outcome(result: dict[str, Any], _: Callable[[str], str]) -> str:
+    """The result in one line for the human: the summary says what was chosen, but a
+    cancel's or a timeout's summary is advice to the agent, so those get their own."""
+    action = result.get("action_status")
+    if action == "timeout":
+        return _("Timed out")
+    if action == "cancelled":
+        note = result.get("global_annotation")
+        return _("Cancelled") + (f'. {_("Note for the agent:")} "{note}"' if note else "")
+    return str(result.get("summary", ""))
 
 
 def _open_quietly(url: str) -> bool:
@@ -150,8 +187,9 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
     try:
         detail = client.detail(interaction_id)
         if detail["status"] != "pending":
-            result = detail.get("result") or {}
-            print(safe_text(str(result.get("summary", "")), keep_newlines=False), file=out)
+            _ = translator(detail.get("language") or "en")
+            line = _("Already finished elsewhere:") + " " + outcome(detail.get("result") or {}, _)
+            print(safe_text(line, keep_newlines=False), file=out)
             return EXIT.get(detail["status"], 1)
         session = Session(client, Question.from_detail(detail), client.settings())
         client.opened(interaction_id, "terminal")
@@ -169,6 +207,6 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
         except curses.error:
             ending = None  # a terminal curses cannot drive: fall back to plain lines
     if ending is None:
-        ending = session.run_plain()
-    print(ending.line, file=out)
+        ending = session.run_plain(out)  # prompts where the summary goes: stdout stays clean
+    print(safe_text(ending.line, keep_newlines=False), file=out)  # model text: made safe
     return ending.code

@@ -1,7 +1,9 @@
 """What the terminal UI knows and how each key changes it: no curses, no network.
 
-Keys arrive as names (`up`, `down`, `enter`, `space`, `tab`, `esc`, `backspace`) or as a
-single printable character. What must happen outside (submit, cancel, save a setting,
+Keys arrive as names (`up`, `down`, `enter`, `space`, `tab`, `esc`, `backspace`, `^G` and
+`^O` for Ctrl-G and Ctrl-O) or as a single printable character. On the text line letters
+type, so Ctrl-G (the note for the agent) and Ctrl-O (the settings) stand in for `g` and `s`
+there; they work on every line. What must happen outside (submit, cancel, save a setting,
 switch to the web) is queued in `effects` for the session to carry out. A submission is
 checked by `response.normalize_submission` itself before it is sent, so the terminal
 explains min/max and confirmation exactly as the portal would judge them.
@@ -14,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from choice.clock import now
-from choice.contract import Submission
+from choice.contract import FieldError, Submission
 from choice.field_errors import InvalidInput
 from choice.response import Completion, normalize_submission
 from choice.terminal.question import Question
@@ -70,6 +72,10 @@ class AnswerState:
     def __post_init__(self) -> None:
         self.picked = set(self.question.request.default_selection_ids)
 
+    def _(self, message: str) -> str:
+        """Translate in the question's (or the saved) language."""
+        return self.translate(message)
+
     # -- what the screen asks -------------------------------------------------------------
     @property
     def rows(self) -> int:
@@ -110,13 +116,13 @@ class AnswerState:
             self.submit()
         elif key == "tab" and self.annotations and not self.on_text_row and self.question.options:
             option = self.question.options[self.cursor]
-            self._open_editor("note", self.translate("Note on {label}").format(label=option.label),
+            self._open_editor("note", self._("Note on {label}").format(label=option.label),
                               self.notes.get(option.id, ""))
-        elif key == "g" and self.annotations:
-            self._open_editor("global", self.translate("Note for the agent"), self.global_note)
+        elif key in ("g", "^G") and self.annotations:
+            self._open_editor("global", self._("Note for the agent"), self.global_note)
         elif key in ("q", "esc"):
-            self._open_editor("cancel", self.translate("Why cancel? (optional)"), "")
-        elif key == "s":
+            self._open_editor("cancel", self._("Why cancel? (optional)"), "")
+        elif key in ("s", "^O"):
             self.stage, self.setting_cursor = "settings", 0
 
     def _pick(self) -> None:
@@ -131,7 +137,7 @@ class AnswerState:
         if request.single_submit_mode and not self._typed_anything():
             self.submit(auto=True)
         elif request.single_submit_mode:
-            self.message = self.translate("You have typed something: press Enter when ready")
+            self.message = self._("You have typed something: press Enter when ready")
 
     def _typed_anything(self) -> bool:
         return bool(self.text.strip() or self.global_note.strip() or any(self.notes.values()))
@@ -152,12 +158,20 @@ class AnswerState:
                               bool(self.question.placeholder))
             normalize_submission(self.question.request, submission, done)
         except InvalidInput as invalid:
-            self.message = invalid.errors[0].message
+            self.message = self._explain(invalid.errors[0])
             return
         if confirming:
             self.stage, self.pending = "confirm", submission
         else:
             self.effects.append(Effect("submit", submission))
+
+    def _explain(self, error: FieldError) -> str:
+        """The portal's words, except where they name API fields a human never sees."""
+        if error.code == "required":
+            return self._("Type your answer first.")
+        if error.code == "too_few" and self.question.mode == "hybrid":
+            return self._("Pick an option or write your own answer.")
+        return error.message
 
     def _confirm(self, key: str) -> None:
         if key in ("y", "enter") and self.pending is not None:
@@ -166,7 +180,7 @@ class AnswerState:
             self.stage, self.pending = "choose", None
         elif key in ("c", "q"):
             self.pending = None
-            self._open_editor("cancel", self.translate("Why cancel? (optional)"), "")
+            self._open_editor("cancel", self._("Why cancel? (optional)"), "")
 
     # -- line editors (notes, cancel note, a setting's value) -----------------------------
     def _open_editor(self, stage: Stage, label: str, text: str) -> None:
@@ -201,18 +215,18 @@ class AnswerState:
             step = MOVES.get(key, 1 if key == "j" else -1)
             self.setting_cursor = max(0, min(len(SETTING_ROWS) - 1, self.setting_cursor + step))
             return
-        if key in ("esc", "q", "s"):
-            self.stage = "choose"
+        if key in ("esc", "q", "s", "^O"):
+            self.stage, self.message = "choose", ""
             return
         if key not in ("enter", "space"):
             return
         row = SETTING_ROWS[self.setting_cursor]
         if row == "back":
-            self.stage = "choose"
+            self.stage, self.message = "choose", ""
         elif row == "switch_to_web":
             self.effects.append(Effect("switch_to_web"))
         elif row == "timeout_seconds":
-            self._open_editor("edit_setting", self.translate("Default time to answer (seconds)"),
+            self._open_editor("edit_setting", self._("Default time to answer (seconds)"),
                               str(self.settings.get("timeout_seconds", "")))
         elif row == "interface":
             self._save_setting(row, "terminal" if self.settings.get(row) == "web" else "web")

@@ -1,0 +1,73 @@
+"""The session's decisions that a real terminal cannot time reliably, with a stand-in
+client: an answer that landed before the live stream listened, a lost portal, a 409."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from choice.clock import iso, now, parse_iso
+from choice.contract import Submission
+from choice.portal_client import PortalError, PortalUnreachable
+from choice.terminal.live import LiveEvent
+from choice.terminal.question import Question
+from choice.terminal.session import Session
+from choice.terminal.state import Effect
+from choice.validation import validate_request
+
+REQUEST = validate_request({
+    "title": "Pick", "prompt": "Which?", "selection_mode": "hybrid",
+    "options": [{"id": "a", "label": "Alpha"}, {"id": "b", "label": "Beta"}]}).request
+
+
+class StandIn:
+    """The few PortalClient calls a session makes, answering from `detail` or failing."""
+
+    def __init__(self, status: str = "pending", result: dict[str, Any] | None = None,
+                 failure: Exception | None = None) -> None:
+        self.status, self.result, self.failure = status, result, failure
+        self.expires_at = iso(now() + 7200)
+
+    def detail(self, interaction_id: str) -> dict[str, Any]:
+        return {"interaction_id": interaction_id, "status": self.status, "result": self.result,
+                "expires_at": self.expires_at}
+
+    def respond(self, interaction_id: str, submission: dict[str, Any]) -> dict[str, Any]:
+        assert self.failure is not None
+        raise self.failure
+
+
+def session(client: StandIn) -> Session:
+    question = Question.from_detail({
+        "interaction_id": "i-1", "request": REQUEST.model_dump(mode="json"),
+        "created_at": iso(now()), "expires_at": iso(now() + 300), "status": "pending"})
+    return Session(client, question, {})  # type: ignore[arg-type]
+
+
+def test_an_answer_given_before_the_stream_listened_is_caught_up_on_connect() -> None:
+    client = StandIn("submitted", {"action_status": "selected", "summary": 'Selected "Beta" (b).'})
+    ending = session(client).follow(LiveEvent("connected"), SimpleNamespace())  # type: ignore[arg-type]
+    assert ending is not None
+    assert (ending.line, ending.code) == ('Already finished elsewhere: Selected "Beta" (b).', 0)
+
+
+def test_a_deadline_moved_before_the_stream_listened_is_caught_up_on_connect() -> None:
+    client = StandIn()
+    screen = SimpleNamespace(expires_at=0.0)
+    assert session(client).follow(LiveEvent("connected"), screen) is None  # type: ignore[arg-type]
+    assert screen.expires_at == parse_iso(client.expires_at)
+
+
+def test_a_lost_portal_keeps_the_ui_open_and_says_so() -> None:
+    answering = session(StandIn(failure=PortalUnreachable("gone")))
+    assert answering.apply(Effect("submit", Submission(selected_ids=["a"]))) is None
+    assert answering.state.message.startswith("The portal does not answer")
+
+
+def test_a_conflict_ends_with_the_winning_result_and_its_exit_code() -> None:
+    body = {"errors": [], "interaction": {"status": "submitted"},
+            "result": {"action_status": "custom_input", "summary": 'Typed answer: "x".'}}
+    answering = session(StandIn(failure=PortalError(409, body)))
+    ending = answering.apply(Effect("submit", Submission(selected_ids=["a"])))
+    assert ending is not None
+    assert (ending.line, ending.code) == ('Already finished elsewhere: Typed answer: "x".', 0)

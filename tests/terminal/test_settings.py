@@ -1,0 +1,132 @@
+"""The settings screen (`s`): preferences saved through the portal, and handing the question
+over to the browser. Preferences are the portal's, so each test puts them back."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from choice.portal_client import PortalClient
+from tests.terminal.conftest import Answer, Ask, events, finished
+from tests.terminal.tmux import Pane
+
+pytestmark = pytest.mark.slow
+ROWS = ["Answer questions in", "Default time to answer (seconds)", "Language",
+        "Offer notes on options", "Show the agent's placeholder text", "Key hints",
+        "Switch this question to the web", "Back to the question"]
+
+
+@pytest.fixture(autouse=True)
+def saved_preferences(client: PortalClient) -> Iterator[None]:
+    before = client.settings()
+    yield
+    client.save_settings(before)
+
+
+def open_settings(pane: Pane, row: str, key: str = "s") -> None:
+    """`s` (or Ctrl-O, which works on the text line too), then down to `row`."""
+    pane.press(key)
+    pane.wait_for("Settings", "› Answer questions in")
+    pane.press(*["j"] * ROWS.index(row))
+    pane.wait_for(f"› {row}")
+
+
+def test_toggling_a_setting_saves_the_preference_and_takes_effect(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    iid = ask("Pick a store, hints off")
+    pane = answer(iid)
+    pane.wait_for("enter submit")
+    open_settings(pane, "Key hints")
+    pane.wait_for("› Key hints: on")
+    pane.press("Enter")
+    pane.wait_for("› Key hints: off", "Saved.")
+    assert client.settings()["terminal_hints"] is False
+    pane.press("Escape")
+    pane.wait_for("› ( ) PostgreSQL")
+    screen = pane.wait_gone("Saved.")
+    assert "enter submit" not in screen  # the hint line is gone
+    open_settings(pane, "Answer questions in")
+    pane.wait_for("› Answer questions in: web")
+    pane.press("Space")  # space changes a setting like Enter
+    pane.wait_for("› Answer questions in: terminal")
+    assert client.settings()["interface"] == "terminal"
+    pane.press("Escape", "Enter")
+    assert pane.exit_code() == 0
+    assert finished(client, iid)["selected_ids"] == ["pg"]
+
+
+def test_the_default_time_to_answer_is_typed_and_checked_by_the_portal(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    iid = ask("Pick a store, new timeout")
+    pane = answer(iid)
+    open_settings(pane, "Default time to answer (seconds)")
+    pane.press("Enter")
+    pane.wait_for("Default time to answer (seconds): 300▏", "Enter save · Esc back")
+    pane.press("BSpace", "BSpace", "BSpace")
+    pane.type("5")
+    pane.press("Enter")
+    pane.wait_for("must be at least 10; got 5.", "› Default time to answer (seconds): 300")
+    assert client.settings()["timeout_seconds"] == 300
+    pane.press("Enter")
+    pane.wait_for("Default time to answer (seconds): 300▏")
+    pane.press("BSpace", "BSpace", "BSpace")
+    pane.type("540")
+    pane.press("Enter")
+    pane.wait_for("› Default time to answer (seconds): 540", "Saved.")
+    assert client.settings()["timeout_seconds"] == 540
+    pane.press("q")
+    pane.wait_for("› ( ) PostgreSQL")
+    pane.press("q", "Enter")
+    assert pane.exit_code() == 3
+
+
+def test_the_placeholder_shows_only_when_the_setting_says_so(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    first = ask("Name a store, placeholder on", selection_mode="text_input",
+                placeholder="e.g. Valkey")
+    pane = answer(first)
+    pane.wait_for("e.g. Valkey", "^O settings")  # on the text line `s` types: Ctrl-O
+    open_settings(pane, "Show the agent's placeholder text", key="C-o")
+    pane.press("Enter")
+    pane.wait_for("› Show the agent's placeholder text: off", "Saved.")
+    assert client.settings()["show_placeholder"] is False
+    pane.press("Escape")
+    pane.wait_for("› Your answer:")
+    pane.type("Valkey")
+    pane.press("Enter")
+    assert pane.exit_code() == 0
+    assert finished(client, first)["placeholder_shown"] is True
+    later = ask("Name a store, placeholder off", selection_mode="text_input",
+                placeholder="e.g. Valkey")
+    pane = answer(later)
+    screen = pane.wait_for("› Your answer: ▏")
+    assert "e.g. Valkey" not in screen
+    pane.type("KeyDB")
+    pane.press("Enter")
+    assert pane.exit_code() == 0
+    result = finished(client, later)
+    assert (result["custom_input"], result["placeholder_shown"]) == ("KeyDB", False)
+
+
+def test_switching_to_the_web_closes_the_terminal_and_prints_a_sign_in_link(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    iid = ask("Pick a store, in the browser")
+    deadline = client.poll(iid, 0)["expires_at"]
+    pane = answer(iid)
+    open_settings(pane, "Switch this question to the web")
+    pane.press("Enter")
+    assert pane.exit_code() == 5
+    [line] = pane.output()
+    found = re.fullmatch(r"Continued in the browser: open (http://127\.0\.0\.1:\d+/login\?code=\S+)",
+                         line)
+    assert found, line
+    assert f"next=/choice/{iid}" in found.group(1)
+    pending = client.poll(iid, 0)
+    assert (pending["status"], pending["interface"]) == ("pending", "web")
+    assert pending["expires_at"] == deadline  # the same question, the same deadline
+    assert ("interface_switched", "human:terminal") in events(client, iid)
+    signed_in = httpx.get(found.group(1), follow_redirects=False)
+    assert signed_in.is_redirect and signed_in.headers["location"].endswith(f"/choice/{iid}")
