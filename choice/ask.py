@@ -12,10 +12,12 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from choice.api_token import read_token
 from choice.config import Settings
+from choice.i18n import resolve_language, translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
 
 EXIT_ANSWERED, EXIT_FAILED, EXIT_INVALID, EXIT_CANCELLED, EXIT_TIMEOUT = 0, 1, 2, 3, 4
@@ -92,12 +94,21 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
     return request
 
 
+_: Callable[[str], str] = translator("en")
+
+
+def use_language(language: str) -> None:
+    """Speak the human's language from here on (field errors for the agent stay English)."""
+    global _
+    _ = translator(language)
+
+
 def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
 def _print_errors(errors: list[dict[str, Any]]) -> None:
-    _say("choice ask: the request is invalid:")
+    _say("choice ask: " + _("the request is invalid:"))
     for error in errors:
         _say(f"  - {error.get('field')}: {error.get('message')}")
 
@@ -116,9 +127,18 @@ def connect(settings: Settings, may_start: bool) -> tuple[PortalClient, Any]:
                                 "CHOICE_PORT to a free port (the same for every choice command)")
     portal = BackgroundPortal(settings)
     portal.start()
-    _say(f"choice ask: started a portal in this process on {settings.base_url} "
-         "(it stops when this command ends; `choice serve` keeps one running)")
+    _say("choice ask: " + _("started a portal in this process on {url} (it stops when this "
+                            "command ends; `choice serve` keeps one running)").format(
+        url=settings.base_url))
     return PortalClient(settings.base_url, read_token(settings.token_path)), portal
+
+
+def saved_language(client: PortalClient) -> str | None:
+    try:
+        language = client.settings().get("language")
+    except (PortalError, PortalUnreachable):
+        return None
+    return str(language) if language else None
 
 
 def wait_for_result(client: PortalClient, interaction_id: str) -> dict[str, Any]:
@@ -141,6 +161,7 @@ def wait_for_result(client: PortalClient, interaction_id: str) -> dict[str, Any]
 
 def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
+    use_language(resolve_language(args.language, None, settings.language))
     try:
         request = build_request(args)
         client, portal = connect(settings, may_start=not args.no_start)
@@ -148,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         _say(f"choice ask: {exc}")
         return EXIT_INVALID if isinstance(exc, UsageError) else EXIT_FAILED
     try:
+        use_language(resolve_language(args.language, saved_language(client), settings.language))
         return _ask(client, request)
     finally:
         if portal is not None:
@@ -172,20 +194,21 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
 
         answer(client, interaction_id, out=sys.stderr)  # right here, in this terminal
     else:
-        _say(f"Waiting for an answer to: {request.get('title')}")
-        _say(f"  in the browser:  {created['url']}")
-        _say(f"  in a terminal:   {created['terminal_command']}")
-        _say(f"  over HTTP:       POST {client_path(client, interaction_id)} "
-             '{"selected_ids": [...]}  (with the bearer token from `choice token`)')
+        _say(_("Waiting for an answer to: {title}").format(title=request.get("title")))
+        _say("  " + _("in the browser:") + f"  {created['url']}")
+        _say("  " + _("in a terminal:") + f"   {created['terminal_command']}")
+        _say("  " + _("over HTTP:") + f"       POST {client_path(client, interaction_id)} "
+             '{"selected_ids": [...]}  ' + _("(with the bearer token from `choice token`)"))
     try:
         result = wait_for_result(client, interaction_id)
     except KeyboardInterrupt:
         client.cancel(interaction_id, "the asking command was interrupted")
-        _say("choice ask: interrupted; the interaction was cancelled")
+        _say("choice ask: " + _("interrupted; the interaction was cancelled"))
         return 130
     except PortalUnreachable as exc:
-        _say(f"choice ask: lost the portal ({exc}); the interaction stays pending: "
-             f"poll it with GET /api/interactions/{interaction_id}")
+        _say("choice ask: " + _("lost the portal ({error}); the interaction stays pending: poll "
+                                "it with GET /api/interactions/{id}").format(
+            error=exc, id=interaction_id))
         return EXIT_FAILED
     print(json.dumps(result, indent=2, ensure_ascii=False), flush=True)
     return {"cancelled": EXIT_CANCELLED, "timeout": EXIT_TIMEOUT}.get(

@@ -8,6 +8,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import Any
+
+
+def cli_translator(settings: Any) -> Callable[[str], str]:
+    """Messages for the person at the terminal: CHOICE_LANG, else English."""
+    from choice.i18n import resolve_language, translator
+
+    return translator(resolve_language(None, None, settings.language))
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -45,13 +54,15 @@ def _list(args: argparse.Namespace) -> int:
     try:
         rows = client.list(args.status, args.limit)["interactions"]
     except (PortalUnreachable, PortalError) as exc:
-        print(f"choice list: {exc}: is `choice serve` running?", file=sys.stderr)
+        _ = cli_translator(settings)
+        print("choice list: " + _("{error}: is `choice serve` running?").format(error=exc),
+              file=sys.stderr)
         return 1
     for row in rows:
         print(f"{row['interaction_id']}  {row['status']:<14} {row['interface']:<8} "
               f"{row['created_at'][:19]}  {row['title']}")
     if not rows:
-        print("no interactions", file=sys.stderr)
+        print(cli_translator(settings)("no interactions"), file=sys.stderr)
     return 0
 
 
@@ -69,13 +80,15 @@ def _open(args: argparse.Namespace) -> int:
     try:
         url = client.call("POST", "/api/login-links", {"next": target})["url"]
     except (PortalUnreachable, PortalError) as exc:
-        print(f"choice open: {exc}: is `choice serve` running on {settings.base_url}?",
-              file=sys.stderr)
+        _ = cli_translator(settings)
+        print("choice open: " + _("{error}: is `choice serve` running on {url}?").format(
+            error=exc, url=settings.base_url), file=sys.stderr)
         return 1
     if args.print or not settings.open_browser or not webbrowser.open(url):
         print(url)
     else:
-        print(f"opened {settings.base_url}{target} in your browser", file=sys.stderr)
+        print(cli_translator(settings)("opened {url} in your browser").format(
+            url=f"{settings.base_url}{target}"), file=sys.stderr)
     return 0
 
 

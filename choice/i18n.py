@@ -1,19 +1,26 @@
 """Languages: which one applies, and the gettext function for it.
 
 Resolution order: the request's `language` > the saved preference > `CHOICE_LANG` > English.
-Catalogs arrive with the languages issue; until then every language reads as English, but
-all user-facing strings already pass through `translator(language)`.
+Catalogs are the `.po` files under `locales/`, read once per language at first use (no
+compile step, nothing generated to forget); English text is the message id, so English
+needs no translations and an untranslated string shows in English.
 """
 
 from __future__ import annotations
 
-import gettext
 import logging
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
 SUPPORTED = ("en", "zh")
+LOCALES = Path(__file__).resolve().parents[1] / "locales"
 log = logging.getLogger("choice.i18n")
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction where it is defined; translate it where it is shown."""
+    return message
 
 
 def language_from_env(value: str | None) -> str | None:
@@ -34,6 +41,21 @@ def resolve_language(request_language: str | None, saved: str | None, env: str |
 
 
 @cache
+def catalog(language: str) -> dict[str, str]:
+    """msgid -> translation for `language` (empty translations are left out)."""
+    path = LOCALES / language / "LC_MESSAGES" / "messages.po"
+    if language == "en" or not path.exists():
+        return {}
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as handle:
+        parsed = read_po(handle, locale=language)
+    return {str(m.id): str(m.string) for m in parsed if m.id and isinstance(m.string, str)
+            and m.string}
+
+
+@cache
 def translator(language: str) -> Callable[[str], str]:
     """The gettext function for `language` (English text is the message id)."""
-    return gettext.NullTranslations().gettext
+    messages = catalog(language if language in SUPPORTED else "en")
+    return lambda message: messages.get(message, message)

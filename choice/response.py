@@ -187,7 +187,8 @@ def _ending(
     request: ChoiceRequest, done: Completion, status: str, note: str | None, summary: str
 ) -> ChoiceResult:
     if note:
-        summary += " " + done.translate("Their note: {note}").format(note=_clip(note))
+        _ = done.translate
+        summary += " " + _("Their note: {note}").format(note=_clip(note))
     return ChoiceResult(
         interaction_id=done.interaction_id,
         action_status="cancelled" if status == "cancelled" else "timeout",

@@ -13,6 +13,7 @@ import uvicorn
 
 from choice.api_token import ensure_token
 from choice.config import Settings
+from choice.i18n import resolve_language, translator
 from choice.portal_client import PortalClient
 
 GRACEFUL_SHUTDOWN_SECONDS = 3
@@ -53,9 +54,13 @@ def serve(app: Any = None, settings: Settings | None = None) -> None:
                          "set CHOICE_PORT to a free port.")
     settings.prepare_data_dir()
     token = ensure_token(settings.token_path)
-    print(f"choice portal on {settings.base_url}  (data: {settings.data_dir})", flush=True)
-    print(f"Open it signed in: {settings.base_url}/login?token={token}", flush=True)
-    print(f"API token: `choice token` (stored in {settings.token_path})", flush=True)
+    _ = translator(resolve_language(None, None, settings.language))
+    print(_("choice portal on {url}  (data: {path})").format(
+        url=settings.base_url, path=settings.data_dir), flush=True)
+    print(_("Open it signed in: {url}").format(
+        url=f"{settings.base_url}/login?token={token}"), flush=True)
+    print(_("API token: `choice token` (stored in {path})").format(path=settings.token_path),
+          flush=True)
     uvicorn.Server(_config(app, settings, "info")).run()
 
 

@@ -15,6 +15,7 @@ from litestar.response import Redirect, Template
 from choice.clock import iso, now
 from choice.contract import DeadlineChange, FieldError
 from choice.field_errors import InvalidInput
+from choice.i18n import N_
 from choice.response import Completion, normalize_submission
 from choice.service import InteractionService, request_of
 from choice.store.records import Interaction
@@ -27,6 +28,7 @@ from choice.web.pages import page
 from choice.web.view_models import Draft, Stage, interaction_view
 
 ACTOR = "human:web"
+ELSEWHERE = N_("This question was already answered elsewhere.")
 
 
 async def show(request: Request[Any, Any, Any], service: InteractionService, assets: WebAssets,
@@ -68,7 +70,7 @@ class InteractionActions(Controller):
         row = await service.get(interaction_id)
         if row.status != "pending":
             return await show(request, service, assets, row, 409,
-                              notice="This question was already answered elsewhere.")
+                              notice=ELSEWHERE)
         draft, action = draft_from(form, request_of(row)), first(form, "action", "submit")
         if action == "back":
             return await show(request, service, assets, row, draft=draft)
@@ -83,7 +85,7 @@ class InteractionActions(Controller):
             return await show(request, service, assets, row, 422, draft=draft, errors=invalid)
         except AlreadyCompleted as lost:
             return await show(request, service, assets, lost.row, 409,
-                              notice="This question was already answered elsewhere.")
+                              notice=ELSEWHERE)
         return await show(request, service, assets, row)
 
     @post("/cancel")
@@ -94,7 +96,7 @@ class InteractionActions(Controller):
             row = await service.cancel(interaction_id, note, "web", ACTOR)
         except AlreadyCompleted as lost:
             return await show(request, service, assets, lost.row, 409,
-                              notice="This question was already answered elsewhere.")
+                              notice=ELSEWHERE)
         return await show(request, service, assets, row)
 
     @post("/deadline")
@@ -111,7 +113,7 @@ class InteractionActions(Controller):
         try:
             if minutes <= 0:
                 raise InvalidInput([FieldError(field="minutes_left", code="invalid",
-                                               message="Enter the minutes left, e.g. 5.")])
+                                               message=N_("Enter the minutes left, e.g. 5."))])
             change = DeadlineChange(expires_at=iso(now() + minutes * 60))
             row = await service.set_deadline(interaction_id, change, ACTOR)
         except InvalidInput as invalid:
@@ -126,7 +128,7 @@ async def save_settings(request: Request[Any, Any, Any], service: Service) -> Re
     """Save the preferences; they apply to the page at once (the interaction re-renders)."""
     form = await read_form(request)
     language_before = service.language_for(None)
-    message, status = "Saved.", 200
+    message, status = N_("Saved."), 200
     try:
         await service.update_preferences(preferences_from(form))
     except InvalidInput as invalid:

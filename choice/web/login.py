@@ -11,6 +11,7 @@ from litestar import Request, Response, get, post
 from litestar.params import FromQuery
 from litestar.response import Redirect, Template
 
+from choice.i18n import N_
 from choice.web.assets import Assets
 from choice.web.auth import LoginRequired, safe_next, session_cookie, token_matches
 from choice.web.deps import SignInCodes
@@ -43,11 +44,11 @@ async def login(request: Request[Any, Any, Any], codes: SignInCodes,
     if code is not None:
         if codes.redeem(code):
             return _signed_in(request, next)
-        return login_page(request, next, "That sign-in link has expired or was already used.")
+        return login_page(request, next, N_("That sign-in link has expired or was already used."))
     if token is not None:
         if token_matches(request, token):
             return _signed_in(request, next)
-        return login_page(request, next, "That token is not this portal's token.")
+        return login_page(request, next, N_("That token is not this portal's token."))
     return login_page(request, next, None, status=200)
 
 
@@ -57,7 +58,7 @@ async def login_form(request: Request[Any, Any, Any]) -> Response[Any]:
     token, target = form.get("token", [""])[0], form.get("next", ["/"])[0]
     if token_matches(request, token):
         return _signed_in(request, target)
-    return login_page(request, target, "That token is not this portal's token.")
+    return login_page(request, target, N_("That token is not this portal's token."))
 
 
 def login_required_handler(request: Request[Any, Any, Any], _exc: LoginRequired) -> Response[Any]:

@@ -12,16 +12,11 @@ from litestar import Request
 from markupsafe import Markup
 
 from choice.clock import now
-from choice.i18n import translator
+from choice.i18n import N_, translator
 from choice.service import InteractionService
 from choice.store.records import Interaction
 from choice.web.assets import Assets
 from choice.web.list_cache import ListCache, RenderedList
-
-
-def N_(message: str) -> str:
-    return message
-
 
 JS_MESSAGES = (
     N_("left"), N_("Time is up"), N_("{n} seconds left to answer: {title}"),
