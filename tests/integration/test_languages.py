@@ -96,3 +96,14 @@ def test_the_plain_terminal_speaks_chinese_under_choice_lang_zh(isolated_env: Pa
         assert done.returncode == 0
     finally:
         portal.stop()
+
+
+def test_status_and_interface_badges_are_translated_too(isolated_env: Path) -> None:
+    portal = PortalProcess(isolated_env, CHOICE_LANG="zh").start()
+    try:
+        portal.client().create(question())
+        with browser(portal) as page:
+            html = page.get("/").text
+        assert ">等待中<" in html and ">网页<" in html and ">Pending<" not in html
+    finally:
+        portal.stop()
