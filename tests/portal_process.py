@@ -27,7 +27,9 @@ class PortalProcess:
     def __init__(self, data_dir: Path, port: int | None = None, **env: str) -> None:
         self.data_dir = data_dir
         self.port = port or free_port()
-        self.env = {**os.environ, "CHOICE_DATA_DIR": str(data_dir), "CHOICE_PORT": str(self.port),
+        inherited = {k: v for k, v in os.environ.items() if not k.startswith("CHOICE_")}
+        # The developer's own CHOICE_LANG or CHOICE_DB_URL must not leak into a test portal.
+        self.env = {**inherited, "CHOICE_DATA_DIR": str(data_dir), "CHOICE_PORT": str(self.port),
                     "CHOICE_OPEN_BROWSER": "0", **env}
         self.process: subprocess.Popen[str] | None = None
         self.log: list[str] = []

@@ -21,7 +21,6 @@ from tests.portal_process import PortalProcess
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
-KEPT_ENV = {"CHOICE_DATA_DIR", "CHOICE_PORT", "CHOICE_OPEN_BROWSER"}
 TIMEOUT_MS = 8_000
 
 
@@ -43,10 +42,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
-    process = PortalProcess(tmp_path_factory.mktemp("portal"))
-    for name in [n for n in process.env if n.startswith("CHOICE_") and n not in KEPT_ENV]:
-        del process.env[name]  # the developer's own CHOICE_DB_URL or CHOICE_LANG stay out
-    process.start()
+    process = PortalProcess(tmp_path_factory.mktemp("portal")).start()
     yield process
     process.stop()
 

@@ -17,7 +17,6 @@ from choice.portal_client import PortalClient
 from tests.portal_process import PortalProcess
 from tests.terminal.tmux import Pane, need_tmux
 
-KEPT_ENV = {"CHOICE_DATA_DIR", "CHOICE_PORT", "CHOICE_OPEN_BROWSER"}
 DATABASES = [
     {"id": "pg", "label": "PostgreSQL", "description": "A server; robust under concurrent writes."},
     {"id": "lite", "label": "SQLite", "description": "A file; nothing to run.", "recommended": True},
@@ -41,10 +40,7 @@ class Answer(Protocol):
 
 @pytest.fixture(scope="module")
 def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
-    process = PortalProcess(tmp_path_factory.mktemp("portal"))
-    for name in [n for n in process.env if n.startswith("CHOICE_") and n not in KEPT_ENV]:
-        del process.env[name]  # the developer's own CHOICE_DB_URL or CHOICE_LANG stay out
-    process.start()
+    process = PortalProcess(tmp_path_factory.mktemp("portal")).start()
     yield process
     process.stop()
 
