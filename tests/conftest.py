@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from choice.portal_client import PortalClient
+from tests.portal_process import PortalProcess
+
 
 @pytest.fixture(autouse=True)
 def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
@@ -17,3 +20,18 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
                  "CHOICE_RETENTION_DAYS", "CHOICE_MAX_SESSIONS", "CHOICE_ALLOWED_HOSTS"):
         monkeypatch.delenv(name, raising=False)
     yield data_dir
+
+
+@pytest.fixture(scope="module")
+def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
+    """One real portal per module; each test asks its own questions (modules that need a
+    fresh or specially configured portal define their own `portal`)."""
+    process = PortalProcess(tmp_path_factory.mktemp("portal")).start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def client(portal: PortalProcess) -> PortalClient:
+    """The agent's side: asks, polls, and reads the audit trail."""
+    return portal.client()

@@ -14,7 +14,6 @@ from typing import Any, Protocol
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-from choice.portal_client import PortalClient
 from tests.browser.support import DESKTOP, PHONE
 from tests.portal_process import PortalProcess
 
@@ -38,19 +37,6 @@ def browser() -> Iterator[Browser]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
-
-
-@pytest.fixture(scope="module")
-def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
-    process = PortalProcess(tmp_path_factory.mktemp("portal")).start()
-    yield process
-    process.stop()
-
-
-@pytest.fixture
-def client(portal: PortalProcess) -> PortalClient:
-    """The agent's side: creates interactions and polls for results."""
-    return portal.client()
 
 
 @pytest.fixture

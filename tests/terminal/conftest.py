@@ -39,19 +39,6 @@ class Answer(Protocol):
 
 
 @pytest.fixture(scope="module")
-def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
-    process = PortalProcess(tmp_path_factory.mktemp("portal")).start()
-    yield process
-    process.stop()
-
-
-@pytest.fixture
-def client(portal: PortalProcess) -> PortalClient:
-    """The agent's side: asks, polls, and reads the audit trail."""
-    return portal.client()
-
-
-@pytest.fixture(scope="module")
 def titles() -> set[str]:
     """The titles asked of this module's portal: each test asks its own question."""
     return set()
