@@ -25,7 +25,6 @@ from litestar.template import TemplateConfig
 
 from choice.api_token import ensure_token
 from choice.config import Settings
-from choice.mcp.server import PortalMCP, security_for
 from choice.service import InteractionService
 from choice.store import Store
 from choice.web.actions import InteractionActions, save_settings
@@ -40,6 +39,7 @@ from choice.web.health import VERSION, healthz
 from choice.web.idle import Activity, exit_when_idle
 from choice.web.list_cache import ListCache
 from choice.web.login import login, login_form, login_required_handler
+from choice.web.mcp_mount import McpMount
 from choice.web.pages import PageController
 from choice.web.security import RequestGuard, bearer_token_guard
 from choice.web.sockets import choice_socket, portal_socket
@@ -55,9 +55,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     assets, tabs, codes, activity = Assets.build(), Tabs(), LoginCodes(), Activity()
     list_cache = ListCache()
     services: list[InteractionService] = []  # filled by the lifespan, read by the MCP tools
-    mcp = PortalMCP(lambda: services[0], settings)
-    mcp_app = mcp.streamable_http_app(streamable_http_path="/",
-                                      transport_security=security_for(settings))
+    mcp = McpMount(lambda: services[0], settings)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -75,7 +73,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             idle = asyncio.create_task(exit_when_idle(
                 settings.idle_exit_seconds, activity, lambda: len(service.deadlines) + tabs.count))
         try:
-            async with mcp.session_manager.run():
+            async with mcp.running():
                 yield
         finally:
             if idle is not None:
@@ -92,7 +90,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             InteractionController, SettingsController, create_login_link, stream, healthz,
             PageController, InteractionActions, save_settings, login, login_form,
             choice_socket, portal_socket, bundle,
-            asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp_app),
+            asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp),
         ],
         lifespan=[lifespan],
         dependencies={"service": Provide(provide_service, sync_to_thread=False),

@@ -66,7 +66,7 @@ class RequestGuard:
         elif scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008, "reason": refusal[2]})
         else:
-            await _send_error(send, *refusal)
+            await send_error(send, *refusal)
 
     def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, str] | None:
         host, port = split_host(headers.get("host", ""))
@@ -107,8 +107,10 @@ def _with_protective_headers(send: Send) -> Send:
     return wrapped
 
 
-async def _send_error(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"errors": [{"field": "headers", "code": code, "message": message}]})
+async def send_error(send: Send, status: int, code: str, message: str,
+                     field: str = "headers") -> None:
+    """A contract error body sent from plain ASGI code (before Litestar's handlers)."""
+    body = json.dumps({"errors": [{"field": field, "code": code, "message": message}]})
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body.encode(), "more_body": False})

@@ -1,0 +1,83 @@
+"""The `/mcp` mount: the MCP SDK is imported in the background, so the portal starts fast.
+
+Importing the SDK costs ~1.7 s here (pydantic models of every protocol type), more than the
+rest of the portal together. `McpMount.running()` (entered by the app's lifespan) imports it
+on a worker thread while the portal already serves pages and the API, then runs the SDK's
+session manager in its own task for the life of the app. A request to `/mcp` that arrives
+before the import is done waits for it; if the import failed, it gets a 503 saying why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING
+
+from litestar.types import ASGIApp, Receive, Scope, Send
+
+from choice.config import Settings
+from choice.web.security import send_error
+
+if TYPE_CHECKING:
+    from choice.service import InteractionService
+
+log = logging.getLogger("choice.mcp")
+READY_SECONDS = 30.0
+
+
+class McpMount:
+    """ASGI app for `/mcp`; delegates to the SDK's streamable HTTP app once it is loaded."""
+
+    def __init__(self, service: Callable[[], InteractionService], settings: Settings) -> None:
+        self._service = service
+        self._settings = settings
+        self._app: ASGIApp | None = None
+        self._failure: str | None = None
+        self._ready = asyncio.Event()
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        stop, self._ready, self._app, self._failure = asyncio.Event(), asyncio.Event(), None, None
+        task = asyncio.create_task(self._serve(stop), name="mcp-session-manager")
+        try:
+            yield
+        finally:
+            stop.set()
+            if not self._ready.is_set():
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _serve(self, stop: asyncio.Event) -> None:
+        try:
+            module = await asyncio.to_thread(importlib.import_module, "choice.mcp.server")
+            server = module.PortalMCP(self._service, self._settings)
+            app = server.streamable_http_app(streamable_http_path="/",
+                                             transport_security=module.security_for(self._settings))
+        except Exception as error:  # reported to every MCP request instead of crashing the portal
+            log.exception("the MCP server could not be loaded")
+            self._failure = f"{type(error).__name__}: {error}"
+            self._ready.set()
+            return
+        async with server.session_manager.run():
+            self._app = app
+            self._ready.set()
+            await stop.wait()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await asyncio.wait_for(self._ready.wait(), READY_SECONDS)
+        except TimeoutError:
+            await send_error(send, 503, "mcp_unavailable",
+                             "the MCP server is still loading: try again shortly.", "request")
+            return
+        if self._app is None:
+            reason = self._failure or "the MCP server is not running"
+            await send_error(send, 503, "mcp_unavailable", f"{reason}; see the portal's log.",
+                             "request")
+            return
+        await self._app(scope, receive, send)
+
