@@ -30,7 +30,7 @@ class PortalProcess:
         inherited = {k: v for k, v in os.environ.items() if not k.startswith("CHOICE_")}
         # The developer's own CHOICE_LANG or CHOICE_DB_URL must not leak into a test portal.
         self.env = {**inherited, "CHOICE_DATA_DIR": str(data_dir), "CHOICE_PORT": str(self.port),
-                    "CHOICE_OPEN_BROWSER": "0", **env}
+                    "CHOICE_OPEN_BROWSER": "0", "CHOICE_HOST": "127.0.0.1", **env}
         self.process: subprocess.Popen[str] | None = None
         self.log: list[str] = []
 
@@ -46,10 +46,10 @@ class PortalProcess:
         return PortalClient(self.base_url, self.token)
 
     def start(self, timeout: float = 20.0) -> PortalProcess:
-        """Start uvicorn and return once it reports startup complete (or fail with its log)."""
+        """Start `python server.py` (what `choice serve` runs) and return once uvicorn
+        reports startup complete (or fail with its log)."""
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "server:app", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "info", "--timeout-graceful-shutdown", "2"],
+            [sys.executable, "server.py"],
             cwd=ROOT, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         lines: queue.Queue[str | None] = queue.Queue()
