@@ -121,6 +121,11 @@ class Session:
 
     # -- the two ways to ask ---------------------------------------------------------------------
     def run_curses(self, live: Live) -> Ending:
+        # ncurses takes $LINES/$COLUMNS over the window's real size: a shell that exports
+        # them (or a tool that sets them, as pytest-xdist does) would pin the UI to a stale
+        # size that no resize changes. Without them it asks the terminal.
+        for name in ("LINES", "COLUMNS"):
+            os.environ.pop(name, None)
         return curses.wrapper(self._curses_loop, live)
 
     def _curses_loop(self, window: Any, live: Live) -> Ending:

@@ -3,6 +3,8 @@ cancel, asserted on the screen and on the result the agent's poll returns."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from choice.portal_client import PortalClient
@@ -16,7 +18,9 @@ def test_a_single_choice_moves_picks_and_submits_then_leaves_one_summary_line(
     iid = ask("Pick the database")
     pane = answer(iid)
     pane.wait_for("› ( ) PostgreSQL", "( ) SQLite  [recommended]", "A file; nothing to run.",
-                  "asked at", "test-agent", "5:00 left")
+                  "asked at", "test-agent")
+    pane.wait_until(lambda screen: re.search(r"(5:00|4:[3-5]\d) left", screen) is not None,
+                    "the countdown near 5:00")
     pane.press("Down")
     pane.wait_for("› ( ) SQLite")
     pane.press("j")

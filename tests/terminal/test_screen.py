@@ -81,7 +81,7 @@ def test_the_deadline_passing_while_the_ui_is_open_closes_it_as_timed_out(
 def test_resizing_the_window_never_crashes_it_and_it_still_submits(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
     iid = ask("Pick a store, resized", prompt="Long context. " * 40)
-    pane = answer(iid)
+    pane = answer(iid, env={"LINES": "24", "COLUMNS": "80"})  # a shell that exports them
     pane.resize(50, 12)
     pane.wait_until(rule_of(50), "a 50-column screen")
     pane.press("j", "j")
