@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,3 +36,32 @@ def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
 def client(portal: PortalProcess) -> PortalClient:
     """The agent's side: asks, polls, and reads the audit trail."""
     return portal.client()
+
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """On a pytest-xdist worker: hand this worker's tally to the controller."""
+    from tests.tally import rows
+
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["tally"] = rows()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """On the pytest-xdist controller: collect a finished worker's tally."""
+    from tests.tally import merge
+
+    merge(getattr(node, "workeroutput", {}).get("tally", {}))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print what the security and reliability suites tried (see `tests/tally.py`)."""
+    from tests.tally import table
+
+    lines = table()
+    if lines:
+        terminalreporter.section("hardening tally")
+        for line in lines:
+            terminalreporter.write_line(line)
