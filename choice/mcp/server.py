@@ -18,6 +18,7 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, ContentBlock, TextContent, Tool
+from starlette.applications import Starlette
 
 from choice.config import Settings
 from choice.field_errors import InvalidInput
@@ -71,6 +72,12 @@ class PortalMCP(MCPServer):
         self._settings = settings
         self._tools = [Tool(name=t.name, title=t.title, description=t.description,
                             input_schema=t.input_schema()) for t in TOOLS]
+
+    def streamable_http_app(self, **options: Any) -> Starlette:
+        """The SDK's app with the portal's body limit: `/mcp` refuses what `/api` refuses
+        (over 256 KiB is a 413), not only what the SDK's 4 MiB default would."""
+        options.setdefault("max_request_body_size", self._settings.max_body_bytes)
+        return super().streamable_http_app(**options)
 
     async def list_tools(self) -> list[Tool]:
         return self._tools

@@ -5,19 +5,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import post
+from litestar import Request, post
 from litestar.datastructures import State
-from litestar.params import JSONBody
+from pydantic import BaseModel
 
+from choice.field_errors import parse_model
 from choice.web.auth import safe_next
+from choice.web.body import json_body
 from choice.web.deps import SignInCodes
+from choice.web.openapi import BODY_ERRORS, body_of, errors
 from choice.web.security import bearer_token_guard
 from choice.web.tabs import login_link
 
 
-@post("/api/login-links", guards=[bearer_token_guard], tags=["login"], status_code=201)
-async def create_login_link(state: State, codes: SignInCodes,
-                            data: JSONBody[dict[str, Any] | None] = None) -> dict[str, str]:
-    """Body `{"next": "/choice/<id>"}` (optional). The link expires in 60 s, single use."""
-    target = safe_next(str((data or {}).get("next") or "/"))
-    return {"url": login_link(state.settings, codes, target)}
+class LoginLinkRequest(BaseModel):
+    next: str | None = None
+    """Where the link lands, a path on this portal (anything else means `/`)."""
+
+
+@post("/api/login-links", guards=[bearer_token_guard], tags=["login"], status_code=201,
+      operation_class=body_of(LoginLinkRequest, required=False),
+      responses=errors(*BODY_ERRORS))
+async def create_login_link(request: Request[Any, Any, Any], state: State,
+                            codes: SignInCodes) -> dict[str, str]:
+    """Body `{"next": "/choice/<id>"}` (optional). The link expires in 60 s, single use.
+    Read with `json_body` like every `/api` body: a form or text/plain post is a 415."""
+    body = parse_model(LoginLinkRequest, await json_body(request, optional=True))
+    return {"url": login_link(state.settings, codes, safe_next(body.next or "/"))}

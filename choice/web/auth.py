@@ -44,8 +44,11 @@ def token_matches(connection: ASGIConnection[Any, Any, Any, Any], given: str) ->
 
 
 def safe_next(target: str | None) -> str:
-    """Only a path on this portal: never `//evil.example` or a full URL."""
-    if not target or not target.startswith("/") or target.startswith(("//", "/\\")):
+    """Only a path on this portal: never `//evil.example` or a full URL. Browsers drop tabs
+    and newlines from a URL and read `\\` as `/`, so a path holding either is refused too
+    (`/<tab>/evil.example` would otherwise become `//evil.example`)."""
+    if (not target or not target.startswith("/") or target.startswith("//") or "\\" in target
+            or any(ord(char) < 0x20 or ord(char) == 0x7F for char in target)):
         return "/"
     return target
 

@@ -70,7 +70,7 @@ class RequestGuard:
 
     def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, str] | None:
         host, port = split_host(headers.get("host", ""))
-        if host not in self.allowed:
+        if host not in self.allowed or (port is not None and not port.isdigit()):
             return 421, "host_not_allowed", (
                 "this Host is not one the portal answers to: use http://127.0.0.1 or "
                 "http://localhost, or add the name to CHOICE_ALLOWED_HOSTS.")
@@ -86,14 +86,21 @@ class RequestGuard:
             # Our pages send Referrer-Policy: no-referrer, so a plain form post says
             # `Origin: null`; the browser-set Sec-Fetch-Site still vouches for it.
             return None
-        parts = urlsplit(origin)
-        origin_port = str(parts.port) if parts.port else {"http": "80", "https": "443"}.get(
-            parts.scheme)
-        if (parts.hostname or "") not in self.allowed or origin_port != (port or "80"):
+        if not self.is_ours(origin, port or "80"):
             return 403, "origin_not_allowed", (
                 "requests from another origin may not change anything here: use the "
                 "portal's own pages, or call the API without an Origin header.")
         return None
+
+    def is_ours(self, origin: str, port: str) -> bool:
+        """`http://127.0.0.1:8765` against the Host we answered to. A malformed Origin is
+        never ours (`http://127.0.0.1:8765.evil.example` has no number for a port)."""
+        parts = urlsplit(origin)
+        try:
+            origin_port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+        except ValueError:
+            return False
+        return (parts.hostname or "") in self.allowed and str(origin_port) == port
 
 
 def _with_protective_headers(send: Send) -> Send:

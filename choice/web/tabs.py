@@ -12,6 +12,7 @@ import contextlib
 import logging
 import webbrowser
 from collections.abc import Callable, Iterator
+from urllib.parse import quote
 
 from choice.config import Settings
 from choice.notifier import Change
@@ -34,7 +35,8 @@ class Tabs:
 
 
 def login_link(settings: Settings, codes: LoginCodes, path: str) -> str:
-    return f"{settings.base_url}/login?code={codes.issue()}&next={path}"
+    """`path` is quoted: a `&`, a space or a tab in it must not reshape the link."""
+    return f"{settings.base_url}/login?code={codes.issue()}&next={quote(path, safe='/')}"
 
 
 class BrowserOpener:

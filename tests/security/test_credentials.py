@@ -1,0 +1,271 @@
+"""Who is let in: the bearer token on every `/api` route and `/mcp`, the session cookie on
+pages, and `/login`, which turns a one-time code or the token into that cookie and never
+sends the browser anywhere but this portal. Unknown ids are a plain 404, and without
+credentials a real id and an unknown one look the same (no oracle).
+
+Per-interaction respondent links are "widening, later" in DESIGN.md: the cookie is
+portal-wide, so nothing here expects a link that opens only one question.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import quote, urlencode, urljoin, urlsplit
+
+import pytest
+
+from choice.api_token import ensure_token
+from choice.web.auth import COOKIE, session_value
+from tests.portal_process import PortalProcess
+from tests.security.conftest import (
+    FORM,
+    JSON,
+    MCP_ACCEPT,
+    Reply,
+    ask,
+    bearer,
+    field_errors,
+    mcp_ask,
+    mcp_session,
+    send,
+    signed_in,
+    snapshot,
+    state_of,
+)
+from tests.tally import record
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def portal(network_portal: PortalProcess) -> PortalProcess:
+    return network_portal
+
+TITLE = "Rotate the production keys?"
+PROMPT = "Only the signed-in human may read this prompt."
+
+
+@pytest.fixture(scope="module")
+def other_token(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A token made the way another portal (another data dir) makes its own."""
+    return ensure_token(tmp_path_factory.mktemp("other-portal") / "token")
+
+
+@pytest.fixture
+def secret(portal: PortalProcess) -> str:
+    """A pending question whose title and prompt must never reach the unauthenticated."""
+    return ask(portal, title=TITLE, prompt=PROMPT)
+
+
+def api_routes(interaction_id: str) -> list[tuple[str, str, str | None]]:
+    """Every `/api` route, each with a body that would succeed with the right token."""
+    base = f"/api/interactions/{interaction_id}"
+    question = json.dumps({"title": "Sneaked in", "prompt": "Context.",
+                           "options": [{"id": "a", "label": "A"}]})
+    return [
+        ("GET", "/api/interactions", None),
+        ("POST", "/api/interactions", question),
+        ("GET", base, None),
+        ("GET", f"{base}/events", None),
+        ("GET", f"{base}/detail", None),
+        ("POST", f"{base}/response", '{"selected_ids": ["a"]}'),
+        ("POST", f"{base}/cancel", '{"global_annotation": "sneaked"}'),
+        ("PATCH", base, '{"timeout_seconds": 4000}'),
+        ("POST", f"{base}/interface", '{"interface": "terminal"}'),
+        ("POST", f"{base}/opened", '{"interface": "terminal"}'),
+        ("GET", "/api/settings", None),
+        ("PUT", "/api/settings", '{"timeout_seconds": 777}'),
+        ("GET", "/api/stream", None),
+        ("POST", "/api/login-links", '{"next": "/"}'),
+    ]
+
+
+def wrong_credentials(token: str, other_token: str) -> list[tuple[str, dict[str, str], str]]:
+    """(name, headers, query string) of every way to come without the right token."""
+    return [
+        ("none", {}, ""),
+        ("wrong token", {"Authorization": "Bearer not-the-token"}, ""),
+        ("another portal's token", {"Authorization": f"Bearer {other_token}"}, ""),
+        ("empty bearer", {"Authorization": "Bearer "}, ""),
+        ("scheme only", {"Authorization": "Bearer"}, ""),
+        ("token minus a character", {"Authorization": f"Bearer {token[:-1]}"}, ""),
+        ("token plus a character", {"Authorization": f"Bearer {token}x"}, ""),
+        ("basic scheme", {"Authorization": f"Basic {token}"}, ""),
+        ("token in the query", {}, f"token={token}"),
+        ("access_token in the query", {}, f"access_token={token}"),
+        ("another portal's cookie", {"Cookie": f"{COOKIE}={session_value(other_token)}"}, ""),
+        ("the token as the cookie", {"Cookie": f"{COOKIE}={token}"}, ""),
+    ]
+
+
+def with_query(path: str, query: str) -> str:
+    return f"{path}{'&' if '?' in path else '?'}{query}" if query else path
+
+
+def test_pages_without_the_cookie_show_sign_in_and_not_the_question(
+        portal: PortalProcess, secret: str, other_token: str) -> None:
+    tried = 0
+    for name, headers, query in wrong_credentials(portal.token, other_token):
+        for path in ("/", f"/choice/{secret}", f"/choice/{secret}/partial",
+                     f"/partials/interactions?current={secret}", "/settings"):
+            reply = send(portal, "GET", with_query(path, query), None, headers)
+            assert reply.status == 401, (name, path, reply.status)
+            assert TITLE not in reply.text and PROMPT not in reply.text, (name, path)
+            assert "set-cookie" not in reply.headers, (name, path)
+            tried += 1
+    record("security", "Credentials", tried=tried, refused=tried)
+
+
+def test_the_bare_url_given_to_agents_carries_no_secret(portal: PortalProcess, secret: str) -> None:
+    url = portal.client().call("GET", f"/api/interactions/{secret}")["url"]
+    assert url == f"{portal.base_url}/choice/{secret}"
+    assert portal.token not in url and "code=" not in url
+
+
+def test_login_with_a_wrong_secret_sets_no_cookie(portal: PortalProcess, secret: str,
+                                                  other_token: str) -> None:
+    attempts = [
+        send(portal, "GET", f"/login?{urlencode({'token': 'wrong', 'next': f'/choice/{secret}'})}"),
+        send(portal, "GET", f"/login?{urlencode({'token': other_token})}"),
+        send(portal, "GET", f"/login?{urlencode({'code': 'made-up-code'})}"),
+        send(portal, "GET", f"/login?{urlencode({'code': portal.token})}"),  # token is no code
+        send(portal, "POST", "/login", urlencode({"token": other_token, "next": "/"}),
+             {**FORM, "Origin": f"http://127.0.0.1:{portal.port}"}),
+    ]
+    for reply in attempts:
+        assert reply.status == 401, reply.status
+        assert "set-cookie" not in reply.headers
+        assert other_token not in reply.text  # a wrong secret is not echoed into the page
+        assert TITLE not in reply.text
+    record("security", "Credentials", tried=len(attempts), refused=len(attempts))
+
+
+def cookie_of(reply: Reply) -> str:
+    cookie = reply.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "samesite=lax" in cookie.lower() and "Path=/" in cookie
+    match = re.match(rf"{COOKIE}=([0-9a-f]+);", cookie)
+    assert match, cookie
+    return match.group(1)
+
+
+def test_login_with_the_token_sets_an_httponly_cookie_and_drops_the_token(
+        portal: PortalProcess, secret: str) -> None:
+    query = urlencode({"token": portal.token, "next": f"/choice/{secret}"})
+    reply = send(portal, "GET", f"/login?{query}")
+    assert reply.status in (302, 303)
+    assert reply.headers["Location"] == f"/choice/{secret}"
+    assert cookie_of(reply) == session_value(portal.token)
+    page = send(portal, "GET", reply.headers["Location"], None,
+                {"Cookie": f"{COOKIE}={cookie_of(reply)}"})
+    assert page.status == 200 and TITLE in page.text
+    assert portal.token not in page.text
+
+
+def test_a_one_time_code_signs_in_once(portal: PortalProcess, secret: str) -> None:
+    created = send(portal, "POST", "/api/login-links", json.dumps({"next": f"/choice/{secret}"}),
+                   {**bearer(portal), **JSON})
+    assert created.status == 201
+    link = urlsplit(created.json()["url"])
+    assert f"{link.scheme}://{link.netloc}" == portal.base_url
+    target = f"{link.path}?{link.query}"
+    first = send(portal, "GET", target)
+    assert first.status in (302, 303)
+    assert first.headers["Location"] == f"/choice/{secret}"
+    assert cookie_of(first) == session_value(portal.token)
+    second = send(portal, "GET", target)
+    assert second.status == 401 and "set-cookie" not in second.headers
+    assert TITLE not in second.text
+    record("security", "Credentials", tried=1, refused=1)
+
+
+def where_a_browser_goes(base: str, location: str) -> str:
+    """The host a browser lands on for this Location, parsed the way the WHATWG URL parser
+    does for http: outer controls and spaces trimmed, tabs and newlines dropped anywhere,
+    backslashes taken for slashes."""
+    cleaned = re.sub(r"[\t\n\r]", "", location.strip("\x00- ")).replace("\\", "/")
+    return urlsplit(urljoin(base + "/", cleaned)).netloc
+
+
+OFF_SITE = ["//evil.example", "https://evil.example", "http://evil.example/choice/x",
+            "/\\evil.example", "\\\\evil.example", "\\/evil.example", "///evil.example",
+            "/\t/evil.example", "/\n/evil.example", " //evil.example", "http:evil.example",
+            "https:/evil.example", "//evil.example@127.0.0.1", "javascript:alert(1)",
+            "/%2F/evil.example", "//127.0.0.1.evil.example"]
+
+
+def test_next_never_leads_off_the_portal(portal: PortalProcess) -> None:
+    ours = f"127.0.0.1:{portal.port}"
+    tried = 0
+    for target in OFF_SITE:
+        by_token = send(portal, "GET", f"/login?{urlencode({'token': portal.token, 'next': target})}")
+        link = send(portal, "POST", "/api/login-links", json.dumps({"next": target}),
+                    {**bearer(portal), **JSON}).json()["url"]
+        by_code = send(portal, "GET", link.removeprefix(portal.base_url))
+        for reply in (by_token, by_code):
+            assert reply.status in (302, 303), (target, reply.status)
+            location = reply.headers["Location"]
+            assert where_a_browser_goes(portal.base_url, location) == ours, (target, location)
+            assert not location.lower().startswith("javascript:")
+            tried += 1
+    record("security", "Open redirect", tried=tried, refused=tried)
+
+
+def test_an_unknown_id_is_a_404_that_tells_nothing(portal: PortalProcess, secret: str) -> None:
+    strange = ["0000000000000000", "x" * 5000, quote("../../etc/passwd", safe=""),
+               quote("' OR 1=1 --", safe=""), "%00", secret[:-1], quote(secret + "\n", safe="")]
+    tried = 0
+    for unknown in strange:
+        base = f"/api/interactions/{unknown}"
+        for method, path, body in [("GET", base, None), ("GET", f"{base}/events", None),
+                                   ("GET", f"{base}/detail", None),
+                                   ("POST", f"{base}/response", '{"selected_ids": ["a"]}'),
+                                   ("POST", f"{base}/cancel", "{}"),
+                                   ("PATCH", base, '{"timeout_seconds": 600}')]:
+            reply = send(portal, method, path, body, {**bearer(portal), **JSON})
+            assert reply.status == 404, (method, path[:80], reply.status)
+            assert field_errors(reply)[0]["code"] == "not_found"
+            assert set(reply.json()) == {"errors"} and TITLE not in reply.text
+            assert len(reply.body) < 1024  # the id is echoed cut short, nothing else
+            tried += 1
+        page = send(portal, "GET", f"/choice/{unknown}", None, signed_in(portal))
+        assert page.status == 404 and TITLE not in page.text
+        tried += 1
+    assert snapshot(portal, secret)["detail"]["status"] == "pending"
+    record("security", "Credentials", tried=tried, refused=tried)
+
+
+def test_without_credentials_a_real_id_looks_like_an_unknown_one(portal: PortalProcess,
+                                                                 secret: str) -> None:
+    for suffix in ("", "/events", "/detail"):
+        real = send(portal, "GET", f"/api/interactions/{secret}{suffix}")
+        unknown = send(portal, "GET", f"/api/interactions/0000000000000000{suffix}")
+        assert real.status == unknown.status == 401
+        assert real.body == unknown.body
+
+
+def test_the_token_file_is_the_one_secret(portal: PortalProcess) -> None:
+    """The control for everything above: the file's token is what the portal accepts."""
+    assert (portal.data_dir / "token").read_text().strip() == portal.token
+    assert send(portal, "GET", "/api/interactions", None, bearer(portal)).status == 200
+
+
+def test_every_api_route_and_mcp_want_the_token(portal: PortalProcess, secret: str,
+                                                other_token: str) -> None:
+    """An MCP session id is no credential either: a `tools/call` in a live session, sent
+    without the token, is refused like everything else."""
+    session_id = mcp_session(portal)["mcp-session-id"]
+    targets = [*api_routes(secret), ("POST", "/mcp", mcp_ask("Sneaked in over MCP"))]
+    before = state_of(portal, secret)
+    tried = 0
+    for name, headers, query in wrong_credentials(portal.token, other_token):
+        for method, path, body in targets:
+            extra = {**JSON, **MCP_ACCEPT, "mcp-session-id": session_id} if body else {}
+            reply = send(portal, method, with_query(path, query), body, {**extra, **headers})
+            assert reply.status == 401, (name, method, path, reply.status, reply.text[:200])
+            assert reply.headers["WWW-Authenticate"] == "Bearer"
+            assert field_errors(reply)[0]["code"] == "unauthorized"
+            assert TITLE not in reply.text and PROMPT not in reply.text
+            tried += 1
+    assert state_of(portal, secret) == before
+    record("security", "Credentials", tried=tried, refused=tried)

@@ -1,0 +1,231 @@
+"""Who may reach the portal at all: the Host allowlist (DNS rebinding), the Origin and
+fetch-metadata check on every write and every WebSocket handshake (CSRF, cross-site
+WebSocket hijacking), and the portal's own form posts, which need the session cookie.
+
+Every refused request carries valid credentials, so only the guard under test stands in
+the way; afterwards the API shows that nothing was created, answered or moved.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import connect
+from websockets.typing import Origin
+
+from tests.portal_process import PortalProcess
+from tests.security.conftest import (
+    FORM,
+    JSON,
+    bearer,
+    mcp_ask,
+    mcp_session,
+    send,
+    signed_in,
+    snapshot,
+    state_of,
+)
+from tests.tally import record
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def portal(network_portal: PortalProcess) -> PortalProcess:
+    return network_portal
+
+
+def foreign_hosts(port: int) -> list[str]:
+    """What a browser sends after DNS rebinding (the attacker's name, with our port), and
+    names that merely start like ours."""
+    return ["evil.example", f"evil.example:{port}", f"127.0.0.1.evil.example:{port}",
+            f"localhost.evil.example:{port}", f"127.0.0.1:{port}@evil.example", ""]
+
+
+def foreign_origins(port: int) -> list[dict[str, str]]:
+    """Header sets a cross-site page (or a page on another local port) can make a browser
+    send; `Origin: null` with `same-site` is a form posted from a no-referrer page on
+    another port of 127.0.0.1."""
+    return [
+        {"Origin": "http://evil.example"},
+        {"Origin": "https://evil.example"},
+        {"Origin": f"http://evil.example:{port}"},
+        {"Origin": f"http://127.0.0.1:{port + 1}"},
+        {"Origin": "http://127.0.0.1"},
+        {"Origin": f"http://127.0.0.1:{port}.evil.example"},
+        {"Origin": "null"},
+        {"Origin": "null", "Sec-Fetch-Site": "same-site"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Origin": f"http://127.0.0.1:{port}", "Sec-Fetch-Site": "cross-site"},
+    ]
+
+
+def handshake(portal: PortalProcess, path: str, *, host: str | None = None,
+              origin: str | None = None, headers: dict[str, str] | None = None) -> int:
+    """The status of a WebSocket upgrade: 101 if the portal accepted it. The connection
+    goes to our port whatever name the URI (and so the Host header) carries."""
+    sock = socket.create_connection(("127.0.0.1", portal.port), timeout=5)
+    uri = f"ws://{host or f'127.0.0.1:{portal.port}'}{path}"
+    try:
+        with connect(uri, sock=sock, origin=Origin(origin) if origin else None,
+                     additional_headers=headers or {}, open_timeout=5):
+            return 101
+    except InvalidStatus as refused:
+        return refused.response.status_code
+    finally:
+        sock.close()
+
+
+def test_a_socket_from_a_foreign_origin_is_refused_before_accept(portal: PortalProcess,
+                                                                 pending: str) -> None:
+    before = snapshot(portal, pending)
+    tried = 0
+    for headers in foreign_origins(portal.port):
+        origin = headers.get("Origin")
+        extra = {k: v for k, v in headers.items() if k != "Origin"}
+        for path in (f"/ws/choice/{pending}", "/ws/portal"):
+            status = handshake(portal, path, origin=origin,
+                               headers={**signed_in(portal), **extra})
+            assert status == 403, (headers, path, status)  # an HTTP refusal, never 101
+            tried += 1
+    # A socket that got through would have audited the question as `opened`.
+    assert snapshot(portal, pending) == before
+    record("security", "WebSocket origin", tried=tried, refused=tried)
+
+
+def test_a_socket_from_our_own_page_is_accepted(portal: PortalProcess, pending: str) -> None:
+    """The control: the portal's own origin with the cookie gets the live deadline."""
+    uri = f"ws://127.0.0.1:{portal.port}/ws/choice/{pending}"
+    with connect(uri, origin=Origin(f"http://127.0.0.1:{portal.port}"),
+                 additional_headers=signed_in(portal), open_timeout=5) as socket_:
+        message = json.loads(socket_.recv(timeout=5))
+    assert message["type"] == "deadline" and message["interaction_id"] == pending
+
+
+def test_a_socket_without_the_cookie_hears_nothing(portal: PortalProcess, pending: str) -> None:
+    """Same origin but not signed in: accepted only to be closed with 4401, so the page
+    can tell "sign in" from a network error; not one message is sent."""
+    uri = f"ws://127.0.0.1:{portal.port}/ws/choice/{pending}"
+    with connect(uri, origin=Origin(f"http://127.0.0.1:{portal.port}"),
+                 open_timeout=5) as socket_, pytest.raises(ConnectionClosed) as closed:
+        socket_.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    record("security", "WebSocket origin", tried=1, refused=1)
+
+
+def writes(portal: PortalProcess, interaction_id: str) -> list[tuple[str, str, str, dict[str, str]]]:
+    """Every kind of state-changing request, each one valid: without the guard, each would
+    answer, cancel, move, create or reconfigure something."""
+    base = f"/api/interactions/{interaction_id}"
+    page = f"/choice/{interaction_id}"
+    ask = json.dumps({"title": "Forged", "prompt": "Context.", "options": [{"id": "a", "label": "A"}]})
+    return [
+        ("POST", "/api/interactions", ask, JSON),
+        ("POST", f"{base}/response", '{"selected_ids": ["a"]}', JSON),
+        ("POST", f"{base}/cancel", '{"global_annotation": "forged"}', JSON),
+        ("PATCH", base, '{"timeout_seconds": 4000}', JSON),
+        ("POST", f"{base}/interface", '{"interface": "terminal"}', JSON),
+        ("POST", f"{base}/opened", '{"interface": "terminal"}', JSON),
+        ("PUT", "/api/settings", '{"timeout_seconds": 777}', JSON),
+        ("POST", "/api/login-links", '{"next": "/"}', JSON),
+        ("POST", f"{page}/submit", "selected=a&action=submit", FORM),
+        ("POST", f"{page}/cancel", "global_annotation=forged", FORM),
+        ("POST", f"{page}/deadline", "minutes_left=99", FORM),
+        ("POST", "/settings", "timeout_seconds=777&language=zh", FORM),
+        ("POST", "/login", f"token={portal.token}&next=/", FORM),
+        ("POST", "/mcp", mcp_ask("Forged over MCP"), mcp_session(portal)),
+    ]
+
+
+def test_cross_site_writes_are_refused_even_with_the_cookie_and_the_token(
+        portal: PortalProcess, pending: str) -> None:
+    credentials = {**bearer(portal), **signed_in(portal)}
+    targets = writes(portal, pending)
+    before = state_of(portal, pending)
+    tried = 0
+    for forged in foreign_origins(portal.port):
+        for method, path, body, headers in targets:
+            reply = send(portal, method, path, body, {**credentials, **headers, **forged})
+            assert reply.status == 403, (forged, method, path, reply.status, reply.text[:200])
+            assert reply.json()["errors"][0]["code"] in ("origin_not_allowed", "cross_site")
+            tried += 1
+    after = state_of(portal, pending)
+    assert after == before
+    assert after["interaction"]["detail"]["status"] == "pending"
+    record("security", "Origin / fetch metadata", tried=tried, refused=tried)
+
+
+def test_our_own_form_post_is_accepted(portal: PortalProcess, pending: str) -> None:
+    """The control: what the browser sends for the portal's form (no-referrer pages say
+    `Origin: null`, and the browser's own Sec-Fetch-Site vouches for it) answers."""
+    reply = send(portal, "POST", f"/choice/{pending}/submit", "selected=b&action=submit",
+                 {**FORM, **signed_in(portal), "Origin": "null", "Sec-Fetch-Site": "same-origin"})
+    assert reply.status == 303, reply.text[:300]
+    assert snapshot(portal, pending)["detail"]["result"]["selected_ids"] == ["b"]
+
+
+def test_a_form_post_without_the_cookie_goes_to_sign_in_and_changes_nothing(
+        portal: PortalProcess, pending: str) -> None:
+    same_origin = {**FORM, "Origin": f"http://127.0.0.1:{portal.port}", "Sec-Fetch-Site": "same-origin"}
+    posts = [(f"/choice/{pending}/submit", "selected=a&action=submit"),
+             (f"/choice/{pending}/cancel", "global_annotation=x"),
+             (f"/choice/{pending}/deadline", "minutes_left=99"),
+             ("/settings", "timeout_seconds=777&language=zh")]
+    cookies = [{}, {"Cookie": "choice_session=forged"},
+               {"Cookie": f"choice_session={portal.token}"}]  # the token is not the cookie
+    before = state_of(portal, pending)
+    tried = 0
+    for cookie in cookies:
+        for path, body in posts:
+            reply = send(portal, "POST", path, body, {**same_origin, **cookie})
+            assert reply.status == 401, (path, cookie, reply.status)
+            assert reply.headers.get_content_type() == "text/html"
+            assert 'action="/login"' in reply.text  # the sign-in page, not the question
+            tried += 1
+    assert state_of(portal, pending) == before
+    record("security", "Credentials", tried=tried, refused=tried)
+
+
+def test_a_foreign_host_is_refused_on_pages_api_sockets_and_mcp(portal: PortalProcess,
+                                                                 pending: str) -> None:
+    mcp = mcp_session(portal)
+    credentials = {**bearer(portal), **signed_in(portal)}
+    ask = json.dumps({"title": "Rebound", "prompt": "Context.", "options": [{"id": "a", "label": "A"}]})
+    http_targets = [
+        ("GET", "/", None, credentials),
+        ("GET", f"/choice/{pending}", None, credentials),
+        ("GET", "/api/interactions", None, credentials),
+        ("POST", "/api/interactions", ask, {**credentials, **JSON}),
+        ("POST", f"/api/interactions/{pending}/response", '{"selected_ids": ["a"]}',
+         {**credentials, **JSON}),
+        ("POST", "/mcp", mcp_ask(), {**credentials, **mcp}),
+    ]
+    before = state_of(portal, pending)
+    tried = 0
+    for host in foreign_hosts(portal.port):
+        for method, path, body, headers in http_targets:
+            reply = send(portal, method, path, body, headers, host=host)
+            assert reply.status == 421, (host, method, path, reply.status)
+            assert reply.json()["errors"][0]["code"] == "host_not_allowed"
+            tried += 1
+        if "@" in host or not host:
+            continue  # not a name a WebSocket URI (or a browser) can carry
+        for path in (f"/ws/choice/{pending}", "/ws/portal"):
+            status = handshake(portal, path, host=host, origin=f"http://{host}",
+                               headers=signed_in(portal))
+            assert status in (403, 421), (host, path, status)
+            tried += 1
+    assert state_of(portal, pending) == before
+    record("security", "Host allowlist", tried=tried, refused=tried)
+
+
+def test_the_portal_answers_to_its_own_names(portal: PortalProcess, pending: str) -> None:
+    """The control for the test above: under our own names a page and a socket get through."""
+    for host in (f"127.0.0.1:{portal.port}", f"localhost:{portal.port}", f"[::1]:{portal.port}"):
+        assert send(portal, "GET", f"/choice/{pending}", None, signed_in(portal),
+                    host=host).status == 200, host
+    assert handshake(portal, "/ws/portal", host=f"localhost:{portal.port}",
+                     origin=f"http://localhost:{portal.port}", headers=signed_in(portal)) == 101
