@@ -48,6 +48,7 @@ def _list(args: argparse.Namespace) -> int:
     from choice.api_token import read_token
     from choice.config import Settings
     from choice.portal_client import PortalClient, PortalError, PortalUnreachable
+    from choice.terminal.text import safe_text
 
     settings = Settings.from_env()
     client = PortalClient(settings.base_url, read_token(settings.token_path))
@@ -60,7 +61,7 @@ def _list(args: argparse.Namespace) -> int:
         return 1
     for row in rows:
         print(f"{row['interaction_id']}  {row['status']:<14} {row['interface']:<8} "
-              f"{row['created_at'][:19]}  {row['title']}")
+              f"{row['created_at'][:19]}  {safe_text(row['title'], keep_newlines=False)}")
     if not rows:
         print(cli_translator(settings)("no interactions"), file=sys.stderr)
     return 0

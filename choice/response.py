@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from choice.bidi import closed_bidi
 from choice.clock import iso
 from choice.contract import ChoiceRequest, ChoiceResult, FieldError, Interface, Status, Submission
 from choice.field_errors import InvalidInput
@@ -201,7 +202,8 @@ def _ending(
 def _clip(text: str, limit: int = 120) -> str:
     """One line, bounded: summaries are read by models and by people scanning a log."""
     flat = re.sub(r"\s+", " ", text).strip()
-    return '"' + (flat if len(flat) <= limit else flat[: limit - 1] + "…") + '"'
+    clipped = flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return '"' + closed_bidi(clipped) + '"'  # an open RTL override must not mirror the rest
 
 
 def _quoted_choices(request: ChoiceRequest, ids: list[str]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
 _BIDI = {"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
@@ -59,6 +60,13 @@ def clip(text: str, cells: int) -> str:
 
 def wrap(text: str, cells: int) -> list[str]:
     """Word-wrap to `cells` columns; long words (or CJK runs) break anywhere."""
+    return list(_wrapped(text, cells))
+
+
+@lru_cache(maxsize=256)
+def _wrapped(text: str, cells: int) -> tuple[str, ...]:
+    """Cached: the screen wraps the same prompt and descriptions on every redraw (each
+    second), and a question's text never changes."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line, used = "", 0
@@ -71,10 +79,27 @@ def wrap(text: str, cells: int) -> list[str]:
                 lines.append(line.rstrip())
             line, used = "", 0
             word = word.lstrip()
-            while width(word) > cells:
-                head = clip(word, cells + 1)[:-1] or word[:1]
-                lines.append(head)
-                word = word[len(head):]
+            if width(word) > cells:
+                *full, word = pieces(word, cells)
+                lines.extend(full)
             line, used = word, width(word)
         lines.append(line.rstrip())
-    return lines
+    return tuple(lines)
+
+
+def pieces(word: str, cells: int) -> list[str]:
+    """A word wider than `cells` cut into pieces that fit, in one pass: a model's
+    20,000-character word must not cost a scan of the rest per piece (that made every
+    redraw take seconds). A wide character that cannot fit stands alone."""
+    out: list[str] = []
+    piece: list[str] = []
+    used = 0
+    for char in word:
+        w = cell_width(char)
+        if used + w > cells and piece:
+            out.append("".join(piece))
+            piece, used = [], 0
+        piece.append(char)
+        used += w
+    out.append("".join(piece))
+    return out

@@ -2,8 +2,9 @@
 
 Translations are looked up per render from the `locale` in the template context, never
 installed into the shared environment (that races between concurrent requests). Model text
-is untrusted: it is autoescaped, and the only HTML we emit from it is markdown-it output
-with raw HTML and images turned off.
+is untrusted: it is autoescaped, bidi controls it leaves open are closed where it ends (so
+they cannot mirror the page's own words), and the only HTML we emit from it is markdown-it
+output with raw HTML and images turned off.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from jinja2.runtime import Context
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from choice.bidi import closed_bidi
 from choice.clock import iso, now
 from choice.i18n import translator
 
@@ -55,12 +57,21 @@ def babel_locale(language: str) -> Locale:
     return Locale.parse(language)
 
 
+def finalize(value: Any) -> Any:
+    """Every `{{ ... }}` output: plain text (what a model wrote among it) gets its open bidi
+    controls closed before it is escaped; Markup is ours and passes as it is."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return closed_bidi(value)
+    return value
+
+
 def make_environment() -> Environment:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=finalize,
     )
     env.globals["_"] = gettext
     env.globals["now"] = now

@@ -1,0 +1,211 @@
+"""Hostile model text in a real terminal (tmux): escape sequences (colour, window title, clear
+screen, cursor moves, OSC 8 links, tmux passthrough), 8-bit C1 controls, carriage returns,
+bidi overrides, line separators and NUL in every field `choice answer <id>` shows, in the
+full-screen UI and in plain lines, in its closing line, and in `choice list`. None of it may
+drive the terminal: the window title stays, no colour comes from the text, nothing is wiped,
+and each payload shows in a visible, printable form. The largest question the contract
+allows draws and answers within a bounded wait.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import unicodedata
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from choice import contract
+from choice.portal_client import PortalClient
+from tests.portal_process import PortalProcess
+from tests.security.payloads import TERMINAL, Marked, joined, marked, packed
+from tests.tally import record
+from tests.terminal.conftest import terminal_env
+from tests.terminal.tmux import Pane, need_tmux
+
+pytestmark = pytest.mark.slow
+ITEMS = marked(TERMINAL)
+TITLES = packed(ITEMS, contract.TITLE_MAX)  # two groups: title and agent swap between questions
+WIDTH, HEIGHT = 200, 80
+# With -e, capture-pane writes the cells' attributes as SGR: only the UI's own may be there
+# (bold, dim, reverse and the default colours), never a colour the text asked for.
+UI_ATTRIBUTES = {"0", "1", "2", "7", "22", "27", "37", "39", "40", "49"}
+DRAW_SECONDS = 10.0
+
+Run = Callable[..., Pane]
+Counts = dict[int, int]
+
+
+@pytest.fixture
+def run(portal: PortalProcess) -> Iterator[Run]:
+    """`run("answer", id)`: a `choice` command in its own tmux pane, 200 x 80 unless asked."""
+    need_tmux()
+    panes: list[Pane] = []
+
+    def run_(*args: str, width: int = WIDTH, height: int = HEIGHT) -> Pane:
+        pane = Pane([sys.executable, "-m", "choice.cli", *args], terminal_env(portal),
+                    width=width, height=height)
+        panes.append(pane)
+        return pane.start()
+
+    yield run_
+    for pane in panes:
+        pane.kill()
+
+
+def hostile_question(client: PortalClient, title: list[Marked], agent: list[Marked]) -> str:
+    """A hybrid question (options and free text) with payloads in every field the terminal
+    shows: title, prompt, labels, descriptions, rationales, placeholder and agent."""
+    created = client.create({
+        "title": joined(title), "prompt": "\n".join(item.text for item in ITEMS),
+        "selection_mode": "hybrid", "max_selections": len(ITEMS), "placeholder": joined(ITEMS),
+        "interface": "terminal",
+        "options": [{"id": f"o{item.number}", "label": item.text, "description": item.text,
+                     "rationale": item.text} for item in ITEMS],
+        "context": {"agent": joined(agent), "project": joined(agent)},
+        "timeout_seconds": 300,
+    })
+    return str(created["interaction_id"])
+
+
+def counts(*groups: list[Marked]) -> Counts:
+    """How often each payload should show: once per group it is in."""
+    found: Counts = {}
+    for group in groups:
+        for item in group:
+            found[item.number] = found.get(item.number, 0) + 1
+    return found
+
+
+def shown_safely(screen: str, expected: Counts) -> int:
+    """Each payload shows as often as expected, and only printable characters stand where
+    it was; the number of (payload, place) checks."""
+    checks = 0
+    for item in ITEMS:
+        places = item.every_between(screen)
+        assert len(places) == expected.get(item.number, 0), (item.number, places, screen)
+        for between in places:
+            controls = [c for c in between if c != "\n" and unicodedata.category(c)[0] == "C"]
+            assert controls == [] and between.strip(), (item.number, between)
+            checks += 1
+    return checks
+
+
+def all_shown(expected: Counts) -> Callable[[str], bool]:
+    return lambda screen: all(len(item.every_between(screen)) >= expected.get(item.number, 0)
+                              for item in ITEMS)
+
+
+def assert_terminal_untouched(pane: Pane, title: str) -> None:
+    """The window title is what it was, and no colour or link came from the text."""
+    assert pane.title() == title and "PWNED" not in title
+    screen = pane.screen(escapes=True)
+    sequences = re.findall(r"\x1b[^a-zA-Z]*[a-zA-Z]", screen)
+    assert all(sequence.endswith("m") for sequence in sequences), sequences
+    codes = {code for sequence in sequences for code in sequence[2:-1].split(";") if code}
+    assert codes <= UI_ATTRIBUTES, codes
+    assert "\x1b]" not in screen and "\x00" not in screen and "\x07" not in screen
+
+
+def test_the_full_screen_ui_and_its_closing_line_show_escapes_as_text(
+        run: Run, client: PortalClient) -> None:
+    first, second = TITLES
+    iid = hostile_question(client, first, second)
+    pane = run("answer", iid)
+    title = pane.title()
+    # title, agent; then prompt, label, description, rationale and placeholder for every payload
+    expected = counts(first, second, ITEMS, ITEMS, ITEMS, ITEMS, ITEMS)
+    screen = pane.wait_until(all_shown(expected), "every payload on the screen", DRAW_SECONDS)
+    checks = shown_safely(screen, expected)
+    assert_terminal_untouched(pane, title)
+
+    # answered elsewhere, with hostile notes: the UI closes with the summary line
+    chosen = [ITEMS[0], ITEMS[3], ITEMS[7]]
+    client.respond(iid, {"selected_ids": [f"o{item.number}" for item in chosen],
+                         "option_annotations": {f"o{item.number}": item.text for item in chosen},
+                         "global_annotation": ITEMS[4].text})
+    assert pane.exit_code() == 0
+    closing = "\n".join(pane.output())
+    assert closing.startswith("Already finished elsewhere: Selected ")
+    checks += shown_safely(closing, counts(chosen, chosen, [ITEMS[4]]))
+    assert_terminal_untouched(pane, title)
+    record("security", "Hostile text in the terminal", tried=checks, refused=checks)
+
+
+def test_plain_lines_and_the_list_show_escapes_as_text(run: Run, client: PortalClient) -> None:
+    first, second = TITLES
+    iid = hostile_question(client, second, first)
+    pane = run("answer", iid, "--plain")
+    title = pane.title()
+    pane.wait_for("| [!cancel])")
+    pane.type("1")
+    pane.press("Enter")
+    assert pane.exit_code() == 0
+    output = "\n".join(pane.output())
+    # title, prompt, label and description (one line each option), placeholder, the summary
+    checks = shown_safely(output, counts(second, ITEMS, ITEMS, ITEMS, ITEMS, [ITEMS[0]]))
+    assert_terminal_untouched(pane, title)
+    assert client.poll(iid, 0)["selected_ids"] == ["o1"]
+
+    listed = [hostile_question(client, first, second), hostile_question(client, second, first)]
+    pane = run("list", "--status", "active")
+    title = pane.title()
+    assert pane.exit_code() == 0
+    lines = pane.output()
+    assert sorted(line.split()[0] for line in lines) == sorted(listed)
+    checks += shown_safely("\n".join(lines), counts(first, second))
+    assert_terminal_untouched(pane, title)
+    for iid in listed:
+        client.cancel(iid)
+    record("security", "Hostile text in the terminal", tried=checks, refused=checks)
+
+
+def test_the_largest_allowed_question_draws_and_answers_within_a_bounded_wait(
+        run: Run, client: PortalClient, portal: PortalProcess) -> None:
+    """Every field at its limit (about 180,000 characters of text in all, escapes included):
+    the UI draws, moves and submits without hanging, and so do plain lines through a pipe."""
+    hostile = "".join(TERMINAL)
+
+    def filled(limit: int, head: str = "") -> str:
+        return (head + hostile + "x" * limit)[:limit]
+
+    request: dict[str, Any] = {
+        "title": filled(contract.TITLE_MAX, "Largest "), "prompt": filled(contract.PROMPT_MAX),
+        "selection_mode": "hybrid", "placeholder": filled(contract.PLACEHOLDER_MAX),
+        "interface": "terminal",
+        "options": [{"id": f"o{n}", "label": filled(contract.LABEL_MAX, f"{n:02d} "),
+                     "description": filled(contract.DESCRIPTION_MAX),
+                     "rationale": filled(contract.RATIONALE_MAX)}
+                    for n in range(contract.MAX_OPTIONS)],
+        "context": {"agent": filled(contract.CONTEXT_VALUE_MAX)},
+    }
+    assert sum(len(v) for v in (request["title"], request["prompt"])) + sum(
+        len(o["label"]) + len(o["description"]) + len(o["rationale"])
+        for o in request["options"]) > 100_000
+    iid = str(client.create(request)["interaction_id"])
+    pane = run("answer", iid, width=100, height=30)
+    title = pane.title()
+    started = time.monotonic()
+    pane.wait_for("Largest", "left", timeout=DRAW_SECONDS)
+    pane.press("j", "j", "j")
+    pane.wait_for("› ( ) 03 ", timeout=DRAW_SECONDS)
+    pane.press("Space", "Enter")
+    assert pane.exit_code(timeout=DRAW_SECONDS) == 0
+    assert time.monotonic() - started < DRAW_SECONDS
+    assert_terminal_untouched(pane, title)
+    assert client.poll(iid, 0)["selected_ids"] == ["o3"]
+
+    piped = str(client.create({**request, "title": "Largest, piped"})["interaction_id"])
+    env = {name: value for name, value in os.environ.items() if not name.startswith("CHOICE_")}
+    done = subprocess.run([sys.executable, "-m", "choice.cli", "answer", piped], input="2\n",
+                          env={**env, **terminal_env(portal)}, capture_output=True, text=True,
+                          timeout=DRAW_SECONDS)
+    assert done.returncode == 0, done.stderr
+    assert not {"\x1b", "\x9b", "\x00", "\x07"} & set(done.stdout)
+    assert client.poll(piped, 0)["selected_ids"] == ["o1"]
+    record("security", "Hostile text in the terminal", tried=2, refused=2)
