@@ -41,7 +41,13 @@ from choice.response import (
 from choice.store import Store
 from choice.store.preferences import load_preferences, save_preferences
 from choice.store.records import AuditEvent, Interaction
-from choice.store.repository import AlreadyCompleted, Completed, NotFound, Which
+from choice.store.repository import (
+    AlreadyCompleted,
+    Completed,
+    DeadlinePassed,
+    NotFound,
+    Which,
+)
 
 log = logging.getLogger("choice.service")
 RETENTION_EVERY = 3600.0
@@ -197,12 +203,33 @@ class InteractionService:
         self.notifier.publish(Change("interaction.completed", row.id, listing(row), row))
         return row
 
+    async def _complete_in_time(self, interaction_id: str,
+                                decide: Callable[[Interaction, float], Completed]) -> Interaction:
+        """A human's completion counts only before the deadline. One that arrives after it,
+        before the scheduler got there, finds the interaction expired: the expiry is
+        written instead and the caller gets `AlreadyCompleted`, as if the scheduler had
+        been first (the outcome follows the deadline, not the scheduler's lag)."""
+        expired = False
+
+        def decide_in_time(row: Interaction) -> Completed:
+            nonlocal expired
+            at = self.clock()
+            if row.expires_at > at:
+                return decide(row, at)
+            expired = True
+            return self._expiry(row, at)
+
+        row = await self._complete(interaction_id, decide_in_time)
+        if expired:
+            raise AlreadyCompleted(row)
+        return row
+
     async def submit(self, interaction_id: str, submission: Submission,
                      interface: Interface | None = None, actor: str = "human") -> Interaction:
         """The human's answer. `InvalidInput` if it breaks the request's rules,
-        `AlreadyCompleted` if someone else finished first; either way nothing changes."""
-        def decide(row: Interaction) -> Completed:
-            at = self.clock()
+        `AlreadyCompleted` if someone else finished first or the deadline has passed;
+        either way the answer changes nothing."""
+        def decide(row: Interaction, at: float) -> Completed:
             result, status = normalize_submission(
                 request_of(row), submission, self._completion(row, interface, at))
             detail = {"selected_ids": result.selected_ids, "interface": result.interface,
@@ -213,18 +240,29 @@ class InteractionService:
                 events.append(audit(row.id, "confirmed", actor, None, at))
             return Completed(status, result.model_dump_json(), at, events)
 
-        return await self._complete(interaction_id, decide)
+        return await self._complete_in_time(interaction_id, decide)
 
     async def cancel(self, interaction_id: str, note: str | None = None,
                      interface: Interface | None = None, actor: str = "human") -> Interaction:
-        def decide(row: Interaction) -> Completed:
-            at = self.clock()
+        def decide(row: Interaction, at: float) -> Completed:
             result = cancelled_result(request_of(row), self._completion(row, interface, at), note)
             event = audit(row.id, "cancelled", actor, {"note": result.global_annotation is not None,
                                                        "interface": result.interface}, at)
             return Completed("cancelled", result.model_dump_json(), at, [event])
 
-        return await self._complete(interaction_id, decide)
+        return await self._complete_in_time(interaction_id, decide)
+
+    def _expiry(self, row: Interaction, at: float) -> Completed:
+        """What the deadline does to a pending interaction: the request's `on_timeout`."""
+        req, done = request_of(row), self._completion(row, None, at)
+        if req.on_timeout == "submit_defaults":
+            status, result = "auto_submitted", timeout_defaults_result(req, done)
+        elif req.on_timeout == "cancel":
+            status, result = "cancelled", cancelled_result(req, done, None, by_timeout=True)
+        else:
+            status, result = "timeout", timeout_result(req, done)
+        event = audit(row.id, "timed_out", "system", {"on_timeout": req.on_timeout}, at)
+        return Completed(status, result.model_dump_json(), at, [event])
 
     async def expire(self, interaction_id: str) -> None:
         """Called by the scheduler at the deadline; honours the request's `on_timeout`."""
@@ -232,15 +270,7 @@ class InteractionService:
             at = self.clock()
             if row.expires_at > at:
                 raise _NotDue
-            req, done = request_of(row), self._completion(row, None, at)
-            if req.on_timeout == "submit_defaults":
-                status, result = "auto_submitted", timeout_defaults_result(req, done)
-            elif req.on_timeout == "cancel":
-                status, result = "cancelled", cancelled_result(req, done, None, by_timeout=True)
-            else:
-                status, result = "timeout", timeout_result(req, done)
-            event = audit(row.id, "timed_out", "system", {"on_timeout": req.on_timeout}, at)
-            return Completed(status, result.model_dump_json(), at, [event])
+            return self._expiry(row, at)
 
         try:
             await self._complete(interaction_id, decide)
@@ -252,12 +282,19 @@ class InteractionService:
 
     async def set_deadline(self, interaction_id: str, change: DeadlineChange,
                            actor: str = "human") -> Interaction:
+        """Move the deadline while it is still ahead. Once it has passed, the expiry is
+        written instead (as for a late answer) and the caller gets `AlreadyCompleted`."""
         row = await self.get(interaction_id)
-        deadline = new_deadline(row.created_at, change, self.clock())
+        at = self.clock()
+        deadline = new_deadline(row.created_at, change, at)
         event = audit(row.id, "deadline_changed", actor,
                       {"from": row.expires_at, "to": deadline})
-        row = await self.store.write(self.store.repo.update_pending, interaction_id,
-                                     {"expires_at": deadline}, [event])
+        try:
+            row = await self.store.write(self.store.repo.update_pending, interaction_id,
+                                         {"expires_at": deadline}, [event], at)
+        except DeadlinePassed:
+            await self.expire(interaction_id)
+            raise AlreadyCompleted(await self.get(interaction_id)) from None
         self.deadlines.schedule(row.id, row.expires_at)
         self.notifier.publish(Change("interaction.updated", row.id, listing(row), row))
         return row

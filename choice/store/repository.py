@@ -40,6 +40,10 @@ class AlreadyCompleted(Exception):
         super().__init__(row.id)
 
 
+class DeadlinePassed(AlreadyCompleted):
+    """Still pending in the database, but its deadline has passed: the expiry decides."""
+
+
 @dataclass(frozen=True)
 class Completed:
     """What a `decide` callback returns: the final state and the events that record it."""
@@ -146,18 +150,20 @@ class Repository:
             return self._find(conn, interaction_id)
 
     def update_pending(
-        self, interaction_id: str, values: dict[str, Any], events: Sequence[AuditEvent]
+        self, interaction_id: str, values: dict[str, Any], events: Sequence[AuditEvent],
+        due_after: float | None = None,
     ) -> Interaction:
-        """Change a pending interaction (deadline, interface); `AlreadyCompleted` if over."""
+        """Change a pending interaction (deadline, interface); `AlreadyCompleted` if over.
+        With `due_after` (now), only while its deadline is still ahead: `DeadlinePassed`
+        otherwise, checked in the same transaction as the change."""
+        still_open = [INTERACTIONS.c.id == interaction_id, INTERACTIONS.c.status == "pending"]
+        if due_after is not None:
+            still_open.append(INTERACTIONS.c.expires_at > due_after)
         with self._write() as conn:
-            changed = conn.execute(
-                update(INTERACTIONS)
-                .where(INTERACTIONS.c.id == interaction_id, INTERACTIONS.c.status == "pending")
-                .values(**values)
-            )
+            changed = conn.execute(update(INTERACTIONS).where(*still_open).values(**values))
             row = self._find(conn, interaction_id)
             if changed.rowcount != 1:
-                raise AlreadyCompleted(row)
+                raise DeadlinePassed(row) if row.status == "pending" else AlreadyCompleted(row)
             self._add_events(conn, events)
             return row
 

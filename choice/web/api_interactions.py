@@ -7,10 +7,10 @@ raised as exceptions and rendered by `web/errors.py`.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, TypeAlias
 
 from litestar import Controller, Request, Response, get, patch, post
-from litestar.params import FromPath, FromQuery
+from litestar.params import FromPath, FromQuery, QueryParameter
 
 from choice.clock import iso
 from choice.compat import SHAPES, HitlRequest, RequestUserChoice, Shape
@@ -26,10 +26,45 @@ from choice.field_errors import InvalidInput, parse_model
 from choice.replies import listing, reply
 from choice.web.body import json_body
 from choice.web.deps import Service
-from choice.web.openapi import body_of
+from choice.web.hangup import while_connected
+from choice.web.openapi import (
+    BODY_ERRORS,
+    AuditTrail,
+    CreatedHandoff,
+    CreatedOutcome,
+    Detail,
+    InteractionList,
+    Reply,
+    body_of,
+    described,
+    errors,
+    interaction_links,
+)
 from choice.web.security import bearer_token_guard
 
 MAX_WAIT = 60.0
+MAX_LIMIT = 200
+
+# The bounds are documented here and checked below, so the errors keep their own wording.
+Wait: TypeAlias = Annotated[float | None, QueryParameter(
+    description="seconds to block for the result", schema_extra={"minimum": 0, "maximum": MAX_WAIT})]
+ShapeName: TypeAlias = Annotated[str | None, QueryParameter(
+    description="force a request shape instead of detecting it", schema_extra={"enum": list(SHAPES)})]
+Limit: TypeAlias = Annotated[int, QueryParameter(schema_extra={"minimum": 1, "maximum": MAX_LIMIT})]
+
+# What each operation answers, for the schema at /schema (the handlers return plain dicts).
+AFTER_CREATE = interaction_links("pollInteraction", "respondToInteraction", "cancelInteraction",
+                                 "changeDeadline", "interactionEvents", "interactionDetail")
+CREATED = {201: described(CreatedHandoff, "Asked: where the human answers and how to poll."),
+           200: described(CreatedOutcome, "Answered within `wait`: the result."),
+           **errors(*BODY_ERRORS)}
+LISTED = {200: described(InteractionList, "Newest first."), **errors(422)}
+POLLED = {200: described(Reply, "The result, or the hand-off while pending."), **errors(404, 422)}
+EVENTS = {200: described(AuditTrail, "The audit trail, oldest first."), **errors(404)}
+DETAIL = {200: described(Detail, "The question as validated, and its result once over."),
+          **errors(404)}
+CHANGED = {200: described(Reply, "The result, or the hand-off as changed."),
+           **errors(404, 409, *BODY_ERRORS)}
 
 
 def poll_hint(interaction_id: str) -> str:
@@ -61,10 +96,11 @@ class InteractionController(Controller):
     guards = [bearer_token_guard]  # noqa: RUF012 - Litestar reads it from the class
     tags = ["interactions"]  # noqa: RUF012
 
-    @post("/", operation_class=body_of(ChoiceRequest, HitlRequest, RequestUserChoice))
+    @post("/", operation_class=body_of(ChoiceRequest, HitlRequest, RequestUserChoice,
+                                       links={201: AFTER_CREATE}), responses=CREATED)
     async def create(
         self, request: Request[Any, Any, Any], service: Service,
-        wait: FromQuery[float | None] = None, shape: FromQuery[str | None] = None,
+        wait: Wait = None, shape: ShapeName = None,
     ) -> Response[dict[str, Any]]:
         """Ask a human. 201 with where to answer and how to poll; with `?wait=S` (S <= 60)
         it blocks and answers 200 with the result if the human is quick enough."""
@@ -72,31 +108,31 @@ class InteractionController(Controller):
         created = await service.create(await json_body(request), chosen_shape, actor="agent")
         row = created.row
         if seconds:
-            row = await service.wait(row.id, seconds)
+            row = await while_connected(request, service.wait(row.id, seconds))
         body = {**reply(row, service.settings, poll_hint(row.id)), "warnings": created.warnings}
         return Response(body, status_code=201 if row.status == "pending" else 200)
 
-    @get("/")
+    @get("/", responses=LISTED)
     async def list_interactions(
         self, service: Service,
         status: FromQuery[Literal["active", "completed", "all"]] = "all",
-        limit: FromQuery[int] = 50,
+        limit: Limit = 50,
     ) -> dict[str, Any]:
         """Newest first. `active` = pending; `completed` = every other status."""
-        if not 1 <= limit <= 200:
+        if not 1 <= limit <= MAX_LIMIT:
             raise InvalidInput([FieldError(field="limit", code="out_of_range",
-                                           message="limit must be between 1 and 200.")])
+                                           message=f"limit must be between 1 and {MAX_LIMIT}.")])
         rows = await service.recent(status, limit)
         return {"interactions": [listing(row) for row in rows]}
 
-    @get("/{interaction_id:str}")
-    async def poll(self, interaction_id: FromPath[str], service: Service,
-                   wait: FromQuery[float | None] = None) -> dict[str, Any]:
+    @get("/{interaction_id:str}", operation_id="pollInteraction", responses=POLLED)
+    async def poll(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
+                   service: Service, wait: Wait = None) -> dict[str, Any]:
         """The result, or `status: pending` when the wait window (<= 60 s) ends first."""
-        row = await service.wait(interaction_id, check_wait(wait))
+        row = await while_connected(request, service.wait(interaction_id, check_wait(wait)))
         return reply(row, service.settings, poll_hint(row.id))
 
-    @get("/{interaction_id:str}/events")
+    @get("/{interaction_id:str}/events", operation_id="interactionEvents", responses=EVENTS)
     async def events(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:
         """The audit trail, oldest first."""
         events = await service.events(interaction_id)
@@ -104,7 +140,7 @@ class InteractionController(Controller):
                             "detail": json.loads(e.detail_json) if e.detail_json else None}
                            for e in events]}
 
-    @get("/{interaction_id:str}/detail")
+    @get("/{interaction_id:str}/detail", operation_id="interactionDetail", responses=DETAIL)
     async def detail(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:
         """Everything an answering client needs to show the question: the validated
         request (every knob decided), the deadline, and whether the placeholder is shown."""
@@ -115,7 +151,7 @@ class InteractionController(Controller):
                 "result": json.loads(row.result_json) if row.result_json else None}
 
     @post("/{interaction_id:str}/interface", status_code=200,
-          operation_class=body_of(InterfaceSwitch))
+          operation_class=body_of(InterfaceSwitch), responses=CHANGED)
     async def switch_interface(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
                                service: Service) -> dict[str, Any]:
         """Continue a pending interaction in the other interface (audited)."""
@@ -124,14 +160,15 @@ class InteractionController(Controller):
         return reply(row, service.settings, poll_hint(row.id))
 
     @post("/{interaction_id:str}/opened", status_code=204,
-          operation_class=body_of(InterfaceSwitch))
+          operation_class=body_of(InterfaceSwitch), responses=errors(404, *BODY_ERRORS))
     async def opened(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
                      service: Service) -> None:
         """An answering client (the terminal UI) shows the question: audited once."""
         shown = parse_model(InterfaceSwitch, await json_body(request))
         await service.mark_opened(interaction_id, shown.interface, f"human:{shown.interface}")
 
-    @post("/{interaction_id:str}/response", status_code=200, operation_class=body_of(Submission))
+    @post("/{interaction_id:str}/response", status_code=200, operation_class=body_of(Submission),
+          operation_id="respondToInteraction", responses=CHANGED)
     async def respond(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
                       service: Service) -> dict[str, Any]:
         """The human's answer. 422 if it breaks the request's rules, 409 if already over."""
@@ -141,7 +178,8 @@ class InteractionController(Controller):
         return reply(row, service.settings, poll_hint(row.id))
 
     @post("/{interaction_id:str}/cancel", status_code=200,
-          operation_class=body_of(CancelBody, required=False))
+          operation_class=body_of(CancelBody, required=False), operation_id="cancelInteraction",
+          responses=CHANGED)
     async def cancel(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
                      service: Service) -> dict[str, Any]:
         """Cancel, with an optional `global_annotation` saying why."""
@@ -150,7 +188,8 @@ class InteractionController(Controller):
         row = await service.cancel(interaction_id, body.global_annotation, body.interface, actor)
         return reply(row, service.settings, poll_hint(row.id))
 
-    @patch("/{interaction_id:str}", operation_class=body_of(DeadlineChange))
+    @patch("/{interaction_id:str}", operation_class=body_of(DeadlineChange),
+           operation_id="changeDeadline", responses=CHANGED)
     async def change_deadline(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
                               service: Service) -> dict[str, Any]:
         """Move the deadline: `timeout_seconds` (from creation) or `expires_at`."""

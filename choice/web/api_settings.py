@@ -10,7 +10,7 @@ from choice.contract import Preferences, PreferencesPatch
 from choice.field_errors import parse_model
 from choice.web.body import json_body
 from choice.web.deps import Service
-from choice.web.openapi import body_of
+from choice.web.openapi import BODY_ERRORS, body_of, errors
 from choice.web.security import bearer_token_guard
 
 
@@ -19,11 +19,11 @@ class SettingsController(Controller):
     guards = [bearer_token_guard]  # noqa: RUF012
     tags = ["settings"]  # noqa: RUF012
 
-    @get("/")
+    @get("/", responses=errors())
     async def read(self, service: Service) -> Preferences:
         return await service.preferences()
 
-    @put("/", operation_class=body_of(PreferencesPatch))
+    @put("/", operation_class=body_of(PreferencesPatch), responses=errors(*BODY_ERRORS))
     async def update(self, request: Request[Any, Any, Any],
                      service: Service) -> Preferences:
         """Change any subset; the rest stay as they are. Survives restarts."""

@@ -1,17 +1,30 @@
-"""OpenAPI for bodies we parse ourselves.
+"""OpenAPI for what Litestar cannot infer: bodies we parse ourselves, replies we build as
+dicts, and the errors our exception handlers send.
 
 The API reads request bodies as raw JSON (to accept the compatibility shapes and to turn
 cancel-disabling fields into warnings instead of errors), so Litestar cannot infer their
-schema. These operation classes document them from the contract models.
+schema: the operation classes from `body_of` document them from the contract models. The
+handlers return plain dicts (`choice.replies`), so the models below only describe those
+replies for the schema (`responses=` on each route); nothing is serialized through them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from litestar.openapi.spec import OpenAPIMediaType, Operation, RequestBody
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import Link, OpenAPIMediaType, OpenAPIResponse, Operation, RequestBody
 from pydantic import BaseModel
+
+from choice.contract import (
+    ChoiceRequest,
+    ChoiceResult,
+    FieldError,
+    Interface,
+    SelectionMode,
+    Status,
+)
 
 
 def inline_schema(model: type[BaseModel]) -> dict[str, Any]:
@@ -37,8 +50,10 @@ def inline_schema(model: type[BaseModel]) -> dict[str, Any]:
     return resolved
 
 
-def body_of(*models: type[BaseModel], required: bool = True) -> type[Operation]:
-    """An Operation class whose JSON request body is one of `models`."""
+def body_of(*models: type[BaseModel], required: bool = True,
+            links: dict[int, dict[str, Link]] | None = None) -> type[Operation]:
+    """An Operation class whose JSON request body is one of `models`; `links` are added to
+    the responses with those status codes."""
     schemas = [inline_schema(model) for model in models]
     schema = schemas[0] if len(schemas) == 1 else {"oneOf": schemas}
 
@@ -49,5 +64,113 @@ def body_of(*models: type[BaseModel], required: bool = True) -> type[Operation]:
                 required=required,
                 content={"application/json": OpenAPIMediaType(schema=schema)},  # type: ignore[arg-type]
             )
+            for status, status_links in (links or {}).items():
+                response = (self.responses or {}).get(str(status))
+                if isinstance(response, OpenAPIResponse):
+                    response.links = {**(response.links or {}), **status_links}
 
     return _WithBody
+
+
+def interaction_links(*operation_ids: str) -> dict[str, Link]:
+    """OpenAPI links from a reply carrying `interaction_id` to the operations on that
+    interaction (clients and stateful testers follow them)."""
+    return {operation_id: Link(operation_id=operation_id,
+                               parameters={"path.interaction_id": "$response.body#/interaction_id"})
+            for operation_id in operation_ids}
+
+
+class Handoff(BaseModel):
+    """While pending: where the human answers and how to poll."""
+
+    interaction_id: str
+    session_id: str
+    status: Literal["pending"]
+    interface: Interface
+    url: str
+    terminal_command: str
+    expires_at: str
+    instructions: str
+
+
+class Outcome(ChoiceResult):
+    """Once over: the result with its lifecycle `status`."""
+
+    status: Literal["submitted", "auto_submitted", "cancelled", "timeout"]
+
+
+class CreatedHandoff(Handoff):
+    warnings: list[str]
+
+
+class CreatedOutcome(Outcome):
+    warnings: list[str]
+
+
+class Listing(BaseModel):
+    interaction_id: str
+    title: str
+    status: Status
+    interface: Interface
+    selection_mode: SelectionMode
+    agent: str | None
+    project: str | None
+    created_at: str
+    expires_at: str
+    completed_at: str | None
+
+
+class InteractionList(BaseModel):
+    interactions: list[Listing]
+
+
+class Detail(Listing):
+    request: ChoiceRequest
+    placeholder_shown: bool
+    language: str
+    result: ChoiceResult | None
+
+
+class AuditEntry(BaseModel):
+    kind: str
+    actor: str
+    at: str
+    detail: dict[str, Any] | None
+
+
+class AuditTrail(BaseModel):
+    events: list[AuditEntry]
+
+
+class ErrorBody(BaseModel):
+    """Every error. A 409 adds the interaction as it stands and the result that stands."""
+
+    errors: list[FieldError]
+    interaction: Listing | None = None
+    result: ChoiceResult | None = None
+
+
+Reply = Handoff | Outcome
+
+ERRORS = {
+    400: "The request could not be read.",
+    401: "Missing or wrong bearer token (`choice token` prints it).",
+    404: "No interaction with that id (or it was removed by retention).",
+    409: "Already completed: nothing changed; the standing result is included.",
+    413: "The body is over 256 KiB.",
+    415: "The body is not sent as application/json.",
+    422: "Invalid request, answer or parameter: every problem at once, each with its fix.",
+}
+BODY_ERRORS = (413, 415, 422)
+
+
+def described(container: Any, description: str, media_type: str = "application/json"
+              ) -> ResponseSpec:
+    return ResponseSpec(data_container=container, description=description,
+                        media_type=media_type, generate_examples=False)
+
+
+def errors(*statuses: int) -> dict[int, ResponseSpec]:
+    """The error responses of an `/api` operation: 400 and 401 always, plus `statuses`."""
+    return {status: described(ErrorBody, ERRORS[status])
+            for status in sorted({400, 401, *statuses})}

@@ -168,6 +168,20 @@ async def test_an_extended_deadline_does_not_expire_at_the_old_one(portal: Porta
     assert (await service.wait(row.id, 0.2)).status == "pending"
 
 
+async def test_a_deadline_moved_after_it_passed_does_not_bring_the_question_back(
+        portal: Portal) -> None:
+    service = portal.service
+    assert service is not None
+    row = (await service.create(request(timeout_seconds=10))).row
+    portal.clock.advance(11)  # past the deadline, before the scheduler has run
+    with pytest.raises(AlreadyCompleted) as late:
+        await service.set_deadline(row.id, DeadlineChange(timeout_seconds=600))
+    assert late.value.row.status == "timeout"
+    assert (await service.get(row.id)).status == "timeout"
+    kinds = [event.kind for event in await service.events(row.id)]
+    assert "deadline_changed" not in kinds and kinds.count("timed_out") == 1
+
+
 async def test_count_limit_drops_the_oldest_completed_first(isolated_env: Path) -> None:
     portal = Portal(isolated_env, CHOICE_MAX_SESSIONS="10")
     service = await portal.start()

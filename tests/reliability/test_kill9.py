@@ -1,0 +1,45 @@
+"""`kill -9` at random points of a stream of creates and submits: 20 cycles on one data dir.
+
+After every kill the database passes `PRAGMA integrity_check`, every acknowledged create and
+answer is there exactly as acknowledged, a change whose reply was lost is absent or whole,
+and after the restart the pending interactions are back with their deadlines. The cycle
+itself lives in `kill_cycle.py` (shared with `bench/kill9_bench.py`).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.portal_process import PortalProcess
+from tests.reliability.kill_cycle import KILL9_ENV, Ledger, kill9_cycle
+from tests.tally import record
+
+pytestmark = pytest.mark.slow
+CYCLES = 20
+SEED = int(os.environ.get("CHOICE_KILL9_SEED", "9090"))
+
+
+@pytest.fixture
+def portal(isolated_env: Path) -> Iterator[PortalProcess]:
+    process = PortalProcess(isolated_env, **KILL9_ENV).start()
+    yield process
+    process.stop()
+
+
+def test_kill_9_at_random_points_loses_no_acknowledged_write(portal: PortalProcess) -> None:
+    print(f"kill -9 seed {SEED} (set CHOICE_KILL9_SEED to replay)")
+    rng, ledger = random.Random(SEED), Ledger()
+    for cycle in range(CYCLES):
+        outcome = kill9_cycle(portal, ledger, rng, cycle)
+        where = f"seed {SEED}, cycle {cycle}, killed after {outcome.traffic_s:.3f} s"
+        assert outcome.integrity == "ok", where
+        assert outcome.lost == [], where
+        assert outcome.problems == [], where
+    assert len(ledger.answered) >= CYCLES, "too few answers acknowledged to mean anything"
+    record("reliability", "kill -9 during writes", tried=CYCLES,
+           acknowledged=len(ledger.created) + len(ledger.answered), lost=0)
