@@ -8,14 +8,15 @@ instances, behind the same three methods.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 ChangeKind = Literal[
     "interaction.created", "interaction.completed", "interaction.updated", "interaction.opened"
 ]
+KINDS: tuple[ChangeKind, ...] = get_args(ChangeKind)
 SUBSCRIBER_QUEUE = 256
 
 
@@ -38,13 +39,28 @@ class Waiter:
 
 
 class Subscription:
-    """A bounded queue of changes. A subscriber too slow to keep up is dropped, not waited on."""
+    """A bounded queue of changes. A subscriber too slow to keep up is dropped, not waited on.
 
-    def __init__(self, notifier: LocalNotifier) -> None:
+    Two options keep a crowd of subscribers cheap (a thousand open tabs, a burst of answers):
+    it hears only changes of its `kinds` (the others are not even offered to it); and a change
+    `collapse` matches is queued only if none like it is waiting, until the reader calls
+    `reopen()`. A reader that only needs to know that something changed (the list did) is
+    woken once, not once per change.
+    """
+
+    def __init__(self, notifier: LocalNotifier, kinds: Collection[ChangeKind] | None = None,
+                 collapse: Callable[[Change], bool] | None = None) -> None:
         self._notifier = notifier
+        self.kinds = frozenset(KINDS if kinds is None else kinds)
+        self.collapse = collapse
+        self.collapsed = False
         self.queue: asyncio.Queue[Change | None] = asyncio.Queue(SUBSCRIBER_QUEUE)
 
     def offer(self, change: Change) -> None:
+        if self.collapse is not None and self.collapse(change):
+            if self.collapsed:
+                return
+            self.collapsed = True
         try:
             self.queue.put_nowait(change)
         except asyncio.QueueFull:
@@ -52,11 +68,15 @@ class Subscription:
             self.queue.get_nowait()
             self.queue.put_nowait(None)  # tells the reader it fell behind
 
+    def reopen(self) -> None:
+        """The reader has acted on the collapsed changes: queue the next one again."""
+        self.collapsed = False
+
 
 class LocalNotifier:
     def __init__(self) -> None:
         self._waiters: dict[str, Waiter] = {}
-        self._subscribers: set[Subscription] = set()
+        self._subscribers: dict[ChangeKind, set[Subscription]] = {kind: set() for kind in KINDS}
         self._listeners: list[Callable[[Change], None]] = []
 
     @contextmanager
@@ -78,7 +98,7 @@ class LocalNotifier:
             if waiter is not None:
                 waiter.row = change.row
                 waiter.event.set()
-        for subscription in list(self._subscribers):
+        for subscription in list(self._subscribers[change.kind]):
             subscription.offer(change)
         for listener in self._listeners:
             listener(change)
@@ -88,16 +108,19 @@ class LocalNotifier:
         self._listeners.append(listener)
 
     @contextmanager
-    def subscribe(self) -> Iterator[Subscription]:
-        subscription = Subscription(self)
-        self._subscribers.add(subscription)
+    def subscribe(self, kinds: Collection[ChangeKind] | None = None,
+                  collapse: Callable[[Change], bool] | None = None) -> Iterator[Subscription]:
+        subscription = Subscription(self, kinds, collapse)
+        for kind in subscription.kinds:
+            self._subscribers[kind].add(subscription)
         try:
             yield subscription
         finally:
             self.unsubscribe(subscription)
 
     def unsubscribe(self, subscription: Subscription) -> None:
-        self._subscribers.discard(subscription)
+        for kind in subscription.kinds:
+            self._subscribers[kind].discard(subscription)
 
     @property
     def waiting(self) -> int:

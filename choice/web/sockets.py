@@ -16,8 +16,9 @@ from litestar import WebSocket, websocket
 from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath
 
+from choice.bidi import closed_bidi
 from choice.clock import now
-from choice.notifier import Change
+from choice.notifier import Change, ChangeKind, Subscription
 from choice.service import InteractionService
 from choice.store.records import Interaction
 from choice.store.repository import NotFound
@@ -26,6 +27,11 @@ from choice.web.deps import OpenTabs, Service
 from choice.web.tabs import Tabs
 
 SYNC_SECONDS = 5.0
+LIST_SECONDS = 0.5
+"""A tab hears `list` (refresh the question list) at most this often."""
+LIST: dict[str, Any] = {"type": "list"}
+SHOWN: tuple[ChangeKind, ...] = ("interaction.created", "interaction.completed", "interaction.updated")
+"""The changes a tab shows; `interaction.opened` (every socket that connects) is not one."""
 UNAUTHORIZED, GONE = 4401, 4404
 
 
@@ -51,11 +57,11 @@ def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] |
         if change.kind == "interaction.updated":
             return state_message(change.row)
     if change.kind == "interaction.created":
-        return {"type": "created", "interaction_id": change.interaction_id,
-                "title": change.data.get("title"), "interface": change.data.get("interface"),
-                "path": f"/choice/{change.interaction_id}"}
+        title = closed_bidi(str(change.data.get("title") or ""))  # the page puts it in a sentence
+        return {"type": "created", "interaction_id": change.interaction_id, "title": title,
+                "interface": change.data.get("interface"), "path": f"/choice/{change.interaction_id}"}
     if change.kind == "interaction.completed":
-        return {"type": "list"}
+        return LIST
     return None
 
 
@@ -65,7 +71,11 @@ async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionSer
     if not has_session(socket):  # handshake only shows it 1006)
         await socket.close(code=UNAUTHORIZED, reason="sign in first")
         return
-    with tabs.connected(), service.notifier.subscribe() as subscription:
+
+    def collapse(change: Change) -> bool:  # another question answered: only "refresh the list"
+        return change.kind == "interaction.completed" and change.interaction_id != interaction_id
+
+    with tabs.connected(), service.notifier.subscribe(SHOWN, collapse) as subscription:
         row: Interaction | None = None
         if interaction_id is not None:
             try:
@@ -78,20 +88,31 @@ async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionSer
                 await service.mark_opened(row.id, "web", "human:web")
         reader = asyncio.create_task(_drain(socket, subscription.queue))
         try:
-            await _push(socket, subscription.queue, row, interaction_id)
+            await _push(socket, subscription, row, interaction_id)
         except (WebSocketDisconnect, RuntimeError):
             pass  # the tab went away mid-send
         finally:
             reader.cancel()
 
 
-async def _push(socket: WebSocket[Any, Any, Any], queue: asyncio.Queue[Change | None],
+async def _push(socket: WebSocket[Any, Any, Any], subscription: Subscription,
                 row: Interaction | None, interaction_id: str | None) -> None:
+    """Send what the tab shows until it goes away or falls behind. Other questions' answers
+    are one `list` refresh at most every `LIST_SECONDS` (the subscription collapses them
+    until it is sent): a burst of answers wakes and refreshes each tab once, not per answer."""
+    clock = asyncio.get_running_loop().time
+    next_list, list_held = 0.0, False
     while True:
+        timeout = max(0.0, next_list - clock()) if list_held else SYNC_SECONDS
         try:
-            change = await asyncio.wait_for(queue.get(), SYNC_SECONDS)
+            async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for on 3.11
+                change = await subscription.queue.get()
         except TimeoutError:
-            if row is not None and row.status == "pending":
+            if list_held:
+                list_held, next_list = False, clock() + LIST_SECONDS
+                subscription.reopen()
+                await socket.send_json(LIST)
+            elif row is not None and row.status == "pending":
                 await socket.send_json(state_message(row))
             continue
         if change is None:
@@ -99,7 +120,9 @@ async def _push(socket: WebSocket[Any, Any, Any], queue: asyncio.Queue[Change | 
         if change.interaction_id == interaction_id and change.row is not None:
             row = change.row
         message = _message_for(change, interaction_id)
-        if message is not None:
+        if message == LIST:
+            list_held = True
+        elif message is not None:
             await socket.send_json(message)
 
 
