@@ -19,6 +19,7 @@ from choice.api_token import read_token
 from choice.config import Settings
 from choice.i18n import resolve_language, translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
+from choice.terminal.text import json_for_terminal, safe_text
 
 EXIT_ANSWERED, EXIT_FAILED, EXIT_INVALID, EXIT_CANCELLED, EXIT_TIMEOUT = 0, 1, 2, 3, 4
 RECONNECT_SECONDS = 30.0
@@ -194,7 +195,8 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
 
         answer(client, interaction_id, out=sys.stderr)  # right here, in this terminal
     else:
-        _say(_("Waiting for an answer to: {title}").format(title=request.get("title")))
+        _say(_("Waiting for an answer to: {title}").format(
+            title=safe_text(str(request.get("title")), keep_newlines=False)))
         _say("  " + _("in the browser:") + f"  {created['url']}")
         _say("  " + _("in a terminal:") + f"   {created['terminal_command']}")
         _say("  " + _("over HTTP:") + f"       POST {client_path(client, interaction_id)} "
@@ -210,7 +212,7 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
                                 "it with GET /api/interactions/{id}").format(
             error=exc, id=interaction_id))
         return EXIT_FAILED
-    print(json.dumps(result, indent=2, ensure_ascii=False), flush=True)
+    print(json_for_terminal(result), flush=True)
     return {"cancelled": EXIT_CANCELLED, "timeout": EXIT_TIMEOUT}.get(
         str(result.get("action_status")), EXIT_ANSWERED)
 

@@ -8,6 +8,7 @@ Widths count East Asian wide characters as two cells.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from functools import lru_cache
@@ -32,6 +33,17 @@ def safe_text(text: str, *, keep_newlines: bool = True) -> str:
         else:
             out.append(char)
     return "".join(out)
+
+
+_ACTIVE_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_for_terminal(value: object) -> str:
+    """`json.dumps(value, indent=2, ensure_ascii=False)`, with DEL, C1 controls (`\x9b` is a
+    CSI to many terminals), line separators and bidi controls written as `\\uXXXX`: the same
+    JSON to any parser, but nothing a terminal acts on. (`json` already escapes C0.)"""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return _ACTIVE_IN_JSON.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def cell_width(char: str) -> int:

@@ -3,6 +3,7 @@ the screen's pure helpers: the countdown and fitting the key hints)."""
 
 from __future__ import annotations
 
+import json
 import unicodedata
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from choice.terminal import screen
 from choice.terminal.screen import fit, remaining
-from choice.terminal.text import clip, safe_text, width, wrap
+from choice.terminal.text import clip, json_for_terminal, safe_text, width, wrap
 
 PROPERTY = settings(max_examples=300, deadline=None)
 
@@ -121,3 +122,14 @@ def test_the_key_hints_drop_the_least_needed_first_until_they_fit() -> None:
     assert fit(parts, 15) == "pick · submit"
     assert fit(parts, 6) == "submit"
     assert fit(parts, 4) == "sub…"
+
+
+@PROPERTY
+@given(st.recursive(st.text() | st.integers() | st.none(),
+                    lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=8))
+def test_json_for_terminal_is_the_same_json_with_nothing_a_terminal_acts_on(value: object) -> None:
+    printed = json_for_terminal(value)
+    assert json.loads(printed) == value
+    active = {chr(code) for code in [*range(0x00, 0x0A), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
+    active |= set("\u061c\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+    assert active.isdisjoint(printed)
