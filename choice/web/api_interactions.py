@@ -40,7 +40,7 @@ from choice.web.openapi import (
     errors,
     interaction_links,
 )
-from choice.web.security import bearer_token_guard
+from choice.web.security import BEARER, bearer_token_guard
 
 MAX_WAIT = 60.0
 MAX_LIMIT = 200
@@ -94,6 +94,7 @@ def check_shape(shape: str | None) -> Shape | None:
 class InteractionController(Controller):
     path = "/api/interactions"
     guards = [bearer_token_guard]  # noqa: RUF012 - Litestar reads it from the class
+    security = BEARER
     tags = ["interactions"]  # noqa: RUF012
 
     @post("/", operation_class=body_of(ChoiceRequest, HitlRequest, RequestUserChoice,

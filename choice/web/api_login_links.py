@@ -14,7 +14,7 @@ from choice.web.auth import safe_next
 from choice.web.body import json_body
 from choice.web.deps import SignInCodes
 from choice.web.openapi import BODY_ERRORS, body_of, errors
-from choice.web.security import bearer_token_guard
+from choice.web.security import BEARER, bearer_token_guard
 from choice.web.tabs import login_link
 
 
@@ -23,7 +23,8 @@ class LoginLinkRequest(BaseModel):
     """Where the link lands, a path on this portal (anything else means `/`)."""
 
 
-@post("/api/login-links", guards=[bearer_token_guard], tags=["login"], status_code=201,
+@post("/api/login-links", guards=[bearer_token_guard], security=BEARER, tags=["login"],
+      status_code=201,
       operation_class=body_of(LoginLinkRequest, required=False),
       responses=errors(*BODY_ERRORS))
 async def create_login_link(request: Request[Any, Any, Any], state: State,

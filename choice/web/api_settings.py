@@ -11,12 +11,13 @@ from choice.field_errors import parse_model
 from choice.web.body import json_body
 from choice.web.deps import Service
 from choice.web.openapi import BODY_ERRORS, body_of, errors
-from choice.web.security import bearer_token_guard
+from choice.web.security import BEARER, bearer_token_guard
 
 
 class SettingsController(Controller):
     path = "/api/settings"
     guards = [bearer_token_guard]  # noqa: RUF012
+    security = BEARER
     tags = ["settings"]  # noqa: RUF012
 
     @get("/", responses=errors())

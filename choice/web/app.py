@@ -19,6 +19,7 @@ from litestar.di import Provide
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
 from litestar.plugins.htmx import HTMXPlugin
 from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.template import TemplateConfig
@@ -107,6 +108,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
                                              exclude_opt_key=SKIP_COMPRESSION),
         openapi_config=OpenAPIConfig(
             title="choice portal", version=VERSION, path="/schema",
+            components=Components(security_schemes={"bearer": SecurityScheme(
+                type="http", scheme="bearer",
+                description="The API token: `choice token` prints it (`<data dir>/token`).")}),
             render_plugins=[SwaggerRenderPlugin()],
         ),
         state=State({"settings": settings, "assets": assets, "tabs": tabs, "codes": codes,

@@ -28,6 +28,8 @@ PROTECTIVE_HEADERS = {
     b"cache-control": b"no-store",
 }
 """Added to every HTTP response that does not set its own (pages set a fuller CSP)."""
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
+"""OpenAPI security requirement of the routes behind `bearer_token_guard`."""
 
 
 def split_host(value: str) -> tuple[str, str | None]:

@@ -19,7 +19,7 @@ from choice.notifier import Subscription
 from choice.replies import listing
 from choice.web.deps import Service
 from choice.web.openapi import described, errors
-from choice.web.security import bearer_token_guard
+from choice.web.security import BEARER, bearer_token_guard
 
 HEARTBEAT_SECONDS = 15.0
 
@@ -49,7 +49,7 @@ async def _live(subscription: Subscription) -> AsyncIterator[ServerSentEventMess
             yield _message(change.kind, change.data)
 
 
-@get("/api/stream", guards=[bearer_token_guard], tags=["stream"], responses={
+@get("/api/stream", guards=[bearer_token_guard], security=BEARER, tags=["stream"], responses={
     200: described(str, "Server-sent events, one JSON object per `data:` line.",
                    media_type="text/event-stream"), **errors()})
 async def stream(service: Service) -> ServerSentEvent:

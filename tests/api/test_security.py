@@ -103,3 +103,13 @@ def test_error_responses_carry_protective_headers_too(anonymous: Client) -> None
     response = anonymous.get("/api/interactions")
     assert response.status_code == 401
     assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_schema_says_which_routes_need_the_bearer_token(anonymous: Client) -> None:
+    schema = anonymous.get("/schema/openapi.json").json()
+    assert schema["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+    operations = [(path, method, operation) for path, item in schema["paths"].items()
+                  for method, operation in item.items()]
+    for path, method, operation in operations:
+        needs_token = path.startswith("/api/")
+        assert (operation.get("security") == [{"bearer": []}]) == needs_token, (method, path)
