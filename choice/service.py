@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 from collections.abc import Callable
@@ -20,7 +19,6 @@ from choice.clock import now
 from choice.compat import Shape, parse_request
 from choice.config import Settings
 from choice.contract import (
-    ChoiceRequest,
     DeadlineChange,
     Interface,
     Preferences,
@@ -28,16 +26,11 @@ from choice.contract import (
     Submission,
 )
 from choice.deadlines import DeadlineScheduler, new_deadline
+from choice.endings import answered, audit, cancelled, expired
 from choice.i18n import resolve_language, translator
 from choice.notifier import Change, LocalNotifier
 from choice.replies import listing
-from choice.response import (
-    Completion,
-    cancelled_result,
-    normalize_submission,
-    timeout_defaults_result,
-    timeout_result,
-)
+from choice.response import Completion
 from choice.store import Store
 from choice.store.preferences import load_preferences, save_preferences
 from choice.store.records import AuditEvent, Interaction
@@ -61,17 +54,6 @@ class Created:
 
 class _NotDue(Exception):
     """The deadline moved (another instance extended it): expire nothing."""
-
-
-def audit(interaction_id: str, kind: str, actor: str, detail: dict[str, Any] | None = None,
-          at: float | None = None) -> AuditEvent:
-    return AuditEvent(interaction_id=interaction_id, kind=kind, actor=actor,
-                         at=at if at is not None else now(),
-                         detail_json=json.dumps(detail) if detail else None)
-
-
-def request_of(row: Interaction) -> ChoiceRequest:
-    return ChoiceRequest.model_validate_json(row.request_json)
 
 
 class InteractionService:
@@ -209,18 +191,18 @@ class InteractionService:
         before the scheduler got there, finds the interaction expired: the expiry is
         written instead and the caller gets `AlreadyCompleted`, as if the scheduler had
         been first (the outcome follows the deadline, not the scheduler's lag)."""
-        expired = False
+        too_late = False
 
         def decide_in_time(row: Interaction) -> Completed:
-            nonlocal expired
+            nonlocal too_late
             at = self.clock()
             if row.expires_at > at:
                 return decide(row, at)
-            expired = True
-            return self._expiry(row, at)
+            too_late = True
+            return expired(row, self._completion(row, None, at))
 
         row = await self._complete(interaction_id, decide_in_time)
-        if expired:
+        if too_late:
             raise AlreadyCompleted(row)
         return row
 
@@ -230,39 +212,16 @@ class InteractionService:
         `AlreadyCompleted` if someone else finished first or the deadline has passed;
         either way the answer changes nothing."""
         def decide(row: Interaction, at: float) -> Completed:
-            result, status = normalize_submission(
-                request_of(row), submission, self._completion(row, interface, at))
-            detail = {"selected_ids": result.selected_ids, "interface": result.interface,
-                      "submission": result.submission,
-                      "custom_input": result.custom_input is not None}
-            events = [audit(row.id, "answered", actor, detail, at)]
-            if result.confirmed:
-                events.append(audit(row.id, "confirmed", actor, None, at))
-            return Completed(status, result.model_dump_json(), at, events)
+            return answered(row, submission, self._completion(row, interface, at), actor)
 
         return await self._complete_in_time(interaction_id, decide)
 
     async def cancel(self, interaction_id: str, note: str | None = None,
                      interface: Interface | None = None, actor: str = "human") -> Interaction:
         def decide(row: Interaction, at: float) -> Completed:
-            result = cancelled_result(request_of(row), self._completion(row, interface, at), note)
-            event = audit(row.id, "cancelled", actor, {"note": result.global_annotation is not None,
-                                                       "interface": result.interface}, at)
-            return Completed("cancelled", result.model_dump_json(), at, [event])
+            return cancelled(row, note, self._completion(row, interface, at), actor)
 
         return await self._complete_in_time(interaction_id, decide)
-
-    def _expiry(self, row: Interaction, at: float) -> Completed:
-        """What the deadline does to a pending interaction: the request's `on_timeout`."""
-        req, done = request_of(row), self._completion(row, None, at)
-        if req.on_timeout == "submit_defaults":
-            status, result = "auto_submitted", timeout_defaults_result(req, done)
-        elif req.on_timeout == "cancel":
-            status, result = "cancelled", cancelled_result(req, done, None, by_timeout=True)
-        else:
-            status, result = "timeout", timeout_result(req, done)
-        event = audit(row.id, "timed_out", "system", {"on_timeout": req.on_timeout}, at)
-        return Completed(status, result.model_dump_json(), at, [event])
 
     async def expire(self, interaction_id: str) -> None:
         """Called by the scheduler at the deadline; honours the request's `on_timeout`."""
@@ -270,7 +229,7 @@ class InteractionService:
             at = self.clock()
             if row.expires_at > at:
                 raise _NotDue
-            return self._expiry(row, at)
+            return expired(row, self._completion(row, None, at))
 
         try:
             await self._complete(interaction_id, decide)

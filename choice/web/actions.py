@@ -14,10 +14,11 @@ from litestar.response import Redirect, Template
 
 from choice.clock import iso, now
 from choice.contract import DeadlineChange, FieldError
+from choice.endings import request_of
 from choice.field_errors import InvalidInput
 from choice.i18n import N_
 from choice.response import Completion, normalize_submission
-from choice.service import InteractionService, request_of
+from choice.service import InteractionService
 from choice.store.records import Interaction
 from choice.store.repository import AlreadyCompleted
 from choice.web.auth import safe_next, session_guard

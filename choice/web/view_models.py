@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from choice.contract import ChoiceRequest, FieldError, Preferences
-from choice.service import request_of
+from choice.endings import request_of
 from choice.store.records import Interaction
 
 Stage = Literal["form", "review", "outcome"]
