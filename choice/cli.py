@@ -163,11 +163,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from choice.resources import MissingResource
+
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
     except KeyboardInterrupt:
         return 130
+    except MissingResource as error:
+        print(f"choice: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

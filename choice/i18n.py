@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
+
+from choice.resources import RESOURCES, MissingResource
 
 SUPPORTED = ("en", "zh")
-LOCALES = Path(__file__).resolve().parents[1] / "locales"
 log = logging.getLogger("choice.i18n")
 
 
@@ -43,13 +43,17 @@ def resolve_language(request_language: str | None, saved: str | None, env: str |
 @cache
 def catalog(language: str) -> dict[str, str]:
     """msgid -> translation for `language` (empty translations are left out)."""
-    path = LOCALES / language / "LC_MESSAGES" / "messages.po"
-    if language == "en" or not path.exists():
+    if language == "en":
         return {}
     from babel.messages.pofile import read_po
 
-    with path.open("rb") as handle:
-        parsed = read_po(handle, locale=language)
+    path = RESOURCES.catalog(language)
+    try:
+        with path.open("rb") as handle:
+            parsed = read_po(handle, locale=language)
+    except OSError as error:
+        raise MissingResource(f"cannot read the {language} catalog {path}: {error.strerror}. "
+                              "Reinstall the package.") from error
     return {str(m.id): str(m.string) for m in parsed if m.id and isinstance(m.string, str)
             and m.string}
 

@@ -26,6 +26,8 @@ from litestar.template import TemplateConfig
 
 from choice.api_token import ensure_token
 from choice.config import Settings
+from choice.i18n import SUPPORTED, catalog
+from choice.resources import RESOURCES
 from choice.service import InteractionService
 from choice.store import Store
 from choice.web.actions import InteractionActions, save_settings
@@ -53,6 +55,9 @@ log = logging.getLogger("choice")
 
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
+    RESOURCES.check(SUPPORTED)
+    for language in SUPPORTED:
+        catalog(language)  # read now: a broken catalog stops the start, not a page later
     assets, tabs, codes, activity = Assets.build(), Tabs(), LoginCodes(), Activity()
     list_cache = ListCache()
     services: list[InteractionService] = []  # filled by the lifespan, read by the MCP tools

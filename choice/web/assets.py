@@ -19,10 +19,8 @@ from litestar.di import NamedDependency
 from litestar.exceptions import NotFoundException
 from litestar.params import FromPath, HeaderParameter
 
-from choice.web.templating import ROOT
+from choice.resources import RESOURCES, MissingResource
 
-MANIFEST = ROOT / "manifest.toml"
-STATIC = ROOT / "static"
 IMMUTABLE = "public, max-age=31536000, immutable"
 MEDIA_TYPES = {"js": "text/javascript", "css": "text/css"}  # Litestar adds the charset
 SKIP_COMPRESSION = "skip_compression"
@@ -42,17 +40,25 @@ class Bundle:
         return f"/static/bundle.{self.digest}.{self.kind}"
 
 
-def read_manifest(path: Path = MANIFEST) -> dict[str, list[str]]:
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError as error:
+        raise MissingResource(f"cannot read the web asset {path} ({error.strerror}): "
+                              "reinstall the package, or fix manifest.toml.") from error
+
+
+def read_manifest(path: Path = RESOURCES.manifest) -> dict[str, list[str]]:
     """`{"js": [paths in order], "css": [...]}`, groups flattened in manifest order."""
-    data = tomllib.loads(path.read_text())
+    data = tomllib.loads(_read(path))
     return {kind: [module for group in data.get(kind, {}).values() for module in group]
             for kind in ("js", "css")}
 
 
-def assemble(kind: str, modules: list[str], static: Path = STATIC) -> Bundle:
+def assemble(kind: str, modules: list[str], static: Path = RESOURCES.static) -> Bundle:
     parts = []
     for module in modules:
-        source = (static / module).read_text(encoding="utf-8").rstrip()
+        source = _read(static / module)
         separator = ";" if kind == "js" else ""
         parts.append(f"/* --- {module} --- */\n{source}{separator}\n")
     content = "".join(parts).encode()
@@ -71,7 +77,7 @@ class Assets:
     @classmethod
     def build(cls) -> Assets:
         manifest = read_manifest()
-        fallback = (STATIC / "fallback.js").read_text(encoding="utf-8").strip()
+        fallback = _read(RESOURCES.static / "fallback.js")
         digest = base64.b64encode(hashlib.sha256(fallback.encode()).digest()).decode()
         return cls(assemble("js", manifest["js"]), assemble("css", manifest["css"]),
                    fallback, f"'sha256-{digest}'")

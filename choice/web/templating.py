@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from babel import Locale
@@ -24,9 +23,7 @@ from markupsafe import Markup
 from choice.bidi import closed_bidi
 from choice.clock import iso, now
 from choice.i18n import translator
-
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates"
+from choice.resources import RESOURCES
 
 _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
 
@@ -67,7 +64,7 @@ def finalize(value: Any) -> Any:
 
 def make_environment() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=FileSystemLoader(RESOURCES.templates),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
