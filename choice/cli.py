@@ -173,6 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     except MissingResource as error:
         print(f"choice: {error}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # `choice list | head`: the reader left; say nothing more
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

@@ -1,13 +1,19 @@
 """`choice mcp-config [client]`: ready-to-paste MCP client configuration.
 
 Two forms: the command form (`choice mcp`, stdio; it reads the token itself and starts a
-portal when none runs) and the HTTP form (`/mcp` with the bearer token header).
+portal when none runs) and the HTTP form (`/mcp` with the bearer token header). The command
+is the installed `choice` by absolute path, whichever way it was installed (uv tool, pipx,
+a wheel in a venv, editable): desktop clients do not start from the user's shell and often
+lack `~/.local/bin` or the venv on their PATH.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import sys
+from pathlib import Path
 from typing import Any
 
 from choice.api_token import ensure_token
@@ -24,17 +30,26 @@ def _env(settings: Settings) -> dict[str, str]:
     return env
 
 
+def choice_command() -> list[str]:
+    """The command that runs this very installation's `choice`."""
+    beside = Path(sys.executable).parent / ("choice.exe" if os.name == "nt" else "choice")
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return [str(beside)]
+    return [sys.executable, "-m", "choice.cli"]  # e.g. run from a checkout without installing
+
+
 def render(client: str, settings: Settings | None = None) -> str:
     settings = settings or Settings.from_env()
     settings.prepare_data_dir()
     token, url, env = ensure_token(settings.token_path), f"{settings.base_url}/mcp", _env(settings)
-    command: dict[str, Any] = {"command": "choice", "args": ["mcp"], **({"env": env} if env else {})}
+    program, *args = [*choice_command(), "mcp"]
+    command: dict[str, Any] = {"command": program, "args": args, **({"env": env} if env else {})}
     http: dict[str, Any] = {"url": url, "headers": {"Authorization": f"Bearer {token}"}}
     if client == "claude":
         env_flags = "".join(f" -e {k}={shlex.quote(v)}" for k, v in env.items())
         return "\n".join([
             "# Claude Code, command form (starts a portal when none runs):",
-            f"claude mcp add choice{env_flags} -- choice mcp",
+            f"claude mcp add choice{env_flags} -- {shlex.join([program, *args])}",
             "# or the HTTP form, against a running `choice serve`:",
             f"claude mcp add --transport http choice {url} "
             f"--header {shlex.quote('Authorization: Bearer ' + token)}",
