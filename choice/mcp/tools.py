@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from choice.compat import HitlRequest, RequestUserChoice, Shape
 from choice.contract import ChoiceRequest
-from choice.web.openapi import inline_schema
+from choice.schemas import inline_schema
 
 WHEN_TO_ASK = (
     "Call this instead of guessing whenever there are more than two viable paths, an action "

@@ -25,29 +25,7 @@ from choice.contract import (
     SelectionMode,
     Status,
 )
-
-
-def inline_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The model's JSON schema with its `$defs` inlined.
-
-    Litestar rebuilds `components.schemas` from its own registry, so references to extra
-    components would dangle; our models are small and acyclic, so inlining is safe.
-    """
-    schema = model.model_json_schema()
-    defs = schema.pop("$defs", {})
-
-    def resolve(node: Any) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                return resolve(defs[ref.removeprefix("#/$defs/")])
-            return {key: resolve(value) for key, value in node.items()}
-        if isinstance(node, list):
-            return [resolve(item) for item in node]
-        return node
-
-    resolved: dict[str, Any] = resolve(schema)
-    return resolved
+from choice.schemas import inline_schema
 
 
 def body_of(*models: type[BaseModel], required: bool = True,
