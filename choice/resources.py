@@ -51,7 +51,7 @@ class Resources:
             if not folder.is_dir() or not os.access(folder, os.R_OK | os.X_OK):
                 raise _missing(folder, "folder")
         files = [self.manifest, self.templates / "base.html",
-                 *(self.catalog(language) for language in languages if language != "en")]
+                 *(self.catalog(language) for language in languages)]
         for path in files:
             if not path.is_file() or not os.access(path, os.R_OK):
                 raise _missing(path, "file")

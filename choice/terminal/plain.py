@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import IO
 
 from choice.field_errors import InvalidInput
+from choice.i18n import Translator
 from choice.terminal.question import Question
 from choice.terminal.state import AnswerState, Effect
 from choice.terminal.text import safe_text
@@ -44,7 +45,7 @@ def show(question: Question, out: IO[str], _: Callable[[str], str]) -> None:
         _print(out, f"  {number}) {option.label}{badge}{about}".replace("\n", " "))
 
 
-def prompt_line(question: Question, _: Callable[[str], str]) -> str:
+def prompt_line(question: Question, _: Translator) -> str:
     defaults = [str(i) for i, o in enumerate(question.options, 1)
                 if o.id in question.request.default_selection_ids]
     request = question.request
@@ -52,8 +53,9 @@ def prompt_line(question: Question, _: Callable[[str], str]) -> str:
     if not question.options:
         ask = _("Type your answer") + example
     elif question.multi:
-        ask = _("Choose {low} to {high} numbers").format(low=request.min_selections,
-                                                           high=request.max_selections)
+        high = request.max_selections or 0
+        ask = _.ngettext("Choose {low} to {n} number", "Choose {low} to {n} numbers",
+                         high).format(low=request.min_selections, n=high)
     else:
         ask = _("Choose a number")
     default = f" [{','.join(defaults)}]" if defaults else ""

@@ -107,8 +107,9 @@ class Screen:
         _, request = self.state.translate, self.state.question.request
         low, high = request.min_selections or 0, request.max_selections or 0
         if low == high:
-            return _("Choose {count}:").format(count=low)
-        return _("Choose {low} to {high}:").format(low=low, high=high)
+            return _.ngettext("Choose {n} option:", "Choose {n} options:", low).format(n=low)
+        return _.ngettext("Choose {low} to {n} option:", "Choose {low} to {n} options:",
+                          high).format(low=low, n=high)
 
     def settings_lines(self) -> list[tuple[str, int]]:
         _, values = self.state.translate, self.state.settings

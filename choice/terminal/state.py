@@ -11,13 +11,13 @@ explains min/max and confirmation exactly as the portal would judge them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from choice.clock import now
 from choice.contract import FieldError, Submission
 from choice.field_errors import InvalidInput
+from choice.i18n import Translator, translator
 from choice.response import Completion, normalize_submission
 from choice.terminal.question import Question
 
@@ -55,7 +55,7 @@ class LineEditor:
 @dataclass
 class AnswerState:
     question: Question
-    translate: Callable[[str], str] = str
+    translate: Translator = field(default_factory=lambda: translator("en"))
     settings: dict[str, Any] = field(default_factory=dict)
     cursor: int = 0
     picked: set[str] = field(default_factory=set)

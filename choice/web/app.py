@@ -40,6 +40,7 @@ from choice.web.deps import provide_service
 from choice.web.errors import EXCEPTION_HANDLERS
 from choice.web.health import VERSION, healthz
 from choice.web.idle import Activity, exit_when_idle
+from choice.web.js_messages import js_catalog
 from choice.web.list_cache import ListCache
 from choice.web.login import login, login_form, login_required_handler
 from choice.web.mcp_mount import McpMount
@@ -58,6 +59,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     RESOURCES.check(SUPPORTED)
     for language in SUPPORTED:
         catalog(language)  # read now: a broken catalog stops the start, not a page later
+        js_catalog(language)  # and the scripts' messages, extracted from their sources
     assets, tabs, codes, activity = Assets.build(), Tabs(), LoginCodes(), Activity()
     list_cache = ListCache()
     services: list[InteractionService] = []  # filled by the lifespan, read by the MCP tools

@@ -1,5 +1,6 @@
 """The context every page shares: language, assets, the sidebar list, the JS config and the
-JS message catalog. Handlers add their own part (the interaction, the settings form).
+JS message catalog (`js_messages.py`: what the JS modules look up, translated). Handlers add
+their own part (the interaction, the settings form).
 """
 
 from __future__ import annotations
@@ -12,19 +13,11 @@ from litestar import Request
 from markupsafe import Markup
 
 from choice.clock import now
-from choice.i18n import N_, translator
 from choice.service import InteractionService
 from choice.store.records import Interaction
 from choice.web.assets import Assets
+from choice.web.js_messages import js_catalog
 from choice.web.list_cache import ListCache, RenderedList
-
-JS_MESSAGES = (
-    N_("left"), N_("Time is up"), N_("{n} seconds left to answer: {title}"),
-    N_("Time ran out: {title}"), N_("New question: {title}"), N_("Open"),
-    N_("Choose at least {n}"), N_("Choose at most {n}"), N_("Choose an option or write an answer"),
-    N_("You have typed something: press Submit when ready"), N_("Reconnecting…"),
-    N_("{minutes} minutes left"), N_("1 minute left"), N_("{n} seconds left"), N_("Choice portal"),
-)
 
 
 def rendered_list(request: Request[Any, Any, Any], service: InteractionService, which: str,
@@ -39,7 +32,6 @@ async def base_context(request: Request[Any, Any, Any], service: InteractionServ
                        which: str = "all") -> dict[str, Any]:
     prefs = await service.preferences()
     locale = service.language_for(row)
-    gettext = translator(locale)
     ws_path = f"/ws/choice/{row.id}" if row else "/ws/portal"
     return {
         "locale": locale,
@@ -53,5 +45,5 @@ async def base_context(request: Request[Any, Any, Any], service: InteractionServ
             "server_now_ms": round(now() * 1000),
             "notifications": prefs.notifications,
         },
-        "js_catalog": {message: gettext(message) for message in JS_MESSAGES},
+        "js_catalog": js_catalog(locale),
     }

@@ -1,10 +1,10 @@
 """The Jinja environment: autoescaping everywhere, per-request translation, Markdown.
 
-Translations are looked up per render from the `locale` in the template context, never
-installed into the shared environment (that races between concurrent requests). Model text
-is untrusted: it is autoescaped, bidi controls it leaves open are closed where it ends (so
-they cannot mirror the page's own words), and the only HTML we emit from it is markdown-it
-output with raw HTML and images turned off.
+Translations (`_` and `ngettext`) are looked up per render from the `locale` in the
+template context, never installed into the shared environment (that races between
+concurrent requests). Model text is untrusted: it is autoescaped, bidi controls it leaves
+open are closed where it ends (so they cannot mirror the page's own words), and the only
+HTML we emit from it is markdown-it output with raw HTML and images turned off.
 """
 
 from __future__ import annotations
@@ -43,6 +43,14 @@ def gettext(context: Context, message: str, **values: Any) -> str:
 
 
 @pass_context
+def ngettext(context: Context, singular: str, plural: str, n: int, **values: Any) -> str:
+    """Text with a count: the form the catalog's plural rule picks for `n`, with `{n}` and
+    the keyword arguments filled in (`ngettext("{n} option", "{n} options", 3)`)."""
+    translated = translator(context.get("locale", "en")).ngettext(singular, plural, n)
+    return translated.format(n=n, **values)
+
+
+@pass_context
 def relative_age(context: Context, epoch: float) -> str:
     """`3 minutes ago`, in the page's language."""
     delta = timedelta(seconds=epoch - now())
@@ -71,6 +79,7 @@ def make_environment() -> Environment:
         finalize=finalize,
     )
     env.globals["_"] = gettext
+    env.globals["ngettext"] = ngettext
     env.globals["now"] = now
     env.filters["markdown"] = render_markdown
     env.filters["age"] = relative_age

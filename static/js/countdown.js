@@ -16,9 +16,9 @@
   }
 
   function announce(el, seconds) {
-    var text = seconds === 60 ? P.t("1 minute left")
-      : seconds === 30 || seconds === 10 ? P.t("{n} seconds left", { n: seconds })
-      : seconds > 60 && seconds % 300 === 0 ? P.t("{minutes} minutes left", { minutes: seconds / 60 })
+    var text = seconds === 60 || seconds > 60 && seconds % 300 === 0
+      ? P.nt("{n} minute left", "{n} minutes left", seconds / 60)
+      : seconds === 30 || seconds === 10 ? P.nt("{n} second left", "{n} seconds left", seconds)
       : null;
     if (text) P.setText(el.querySelector("[data-countdown-announce]"), text);
   }
@@ -36,7 +36,8 @@
       var title = (document.querySelector("[data-testid=title]") || {}).textContent || "";
       if (seconds > 0 && seconds <= 10 && !warned) {
         warned = true;
-        P.notify(P.t("{n} seconds left to answer: {title}", { n: seconds, title: title }));
+        P.notify(P.nt("{n} second left to answer: {title}", "{n} seconds left to answer: {title}",
+          seconds, { title: title }));
       }
       if (seconds === 0 && !expiredSent) {
         expiredSent = true;

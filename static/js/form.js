@@ -21,11 +21,11 @@
     if (mode === "text_input") {
       message = "";
     } else if (picked > max) {
-      message = P.t("Choose at most {n}", { n: max });
+      message = P.nt("Choose at most {n} option", "Choose at most {n} options", max);
     } else if (mode === "hybrid" && !wrote && picked === 0) {
       message = P.t("Choose an option or write an answer");
     } else if (!(mode === "hybrid" && wrote) && picked < min) {
-      message = P.t("Choose at least {n}", { n: min });
+      message = P.nt("Choose at least {n} option", "Choose at least {n} options", min);
     }
     P.setText(hint, quiet ? "" : message);  // explain only once the human has started
     submit.disabled = message !== "";

@@ -72,7 +72,7 @@ def test_a_multi_choice_outside_its_bounds_explains_itself_and_waits_for_a_fix(
     iid = ask("Pick one or two stores", selection_mode="multi", min_selections=1,
               max_selections=2)
     pane = answer(iid)
-    pane.wait_for("Choose 1 to 2:", "› [ ] PostgreSQL")
+    pane.wait_for("Choose 1 to 2 options:", "› [ ] PostgreSQL")
     pane.press("Enter")
     pane.wait_for("0 selected: choose at least 1 option.")
     pane.press("Space", "j", "Space", "j", "Space")

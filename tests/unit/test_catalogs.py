@@ -1,47 +1,90 @@
-"""The catalogs: extraction matches the code, and Chinese is complete and well-formed."""
+"""The catalogs: extraction (by babel.cfg, JS included) matches the code, and Chinese is
+complete and well-formed, plural forms included."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from babel.messages.extract import extract_from_dir
+from babel.messages.catalog import Catalog
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
+from choice.web.js_messages import JS_KEYWORDS
+
 ROOT = Path(__file__).resolve().parents[2]
-METHODS = [("choice/**.py", "python"), ("templates/**.html", "jinja2")]
-OPTIONS = {"templates/**.html": {"extensions": "jinja2.ext.i18n"}}
-KEYWORDS = {"_": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
+TEMPLATE = ROOT / "locales" / "messages.pot"
+ZH = ROOT / "locales" / "zh" / "LC_MESSAGES" / "messages.po"
 
 
-def extracted_ids() -> set[str]:
-    found = extract_from_dir(str(ROOT), METHODS, OPTIONS, KEYWORDS)
-    ids = set()
+def extraction_config() -> tuple[list[tuple[str, str]], dict[str, dict[str, object]]]:
+    with (ROOT / "babel.cfg").open() as config:
+        return parse_mapping_cfg(config, "babel.cfg")
+
+
+def extracted() -> dict[str, str | None]:
+    """msgid -> msgid_plural (None for a message without a count), as pybabel finds them."""
+    methods, options = extraction_config()
+    found = extract_from_dir(str(ROOT), methods, options, {**DEFAULT_KEYWORDS, "N_": None})
+    ids: dict[str, str | None] = {}
     for _filename, _line, message, _comments, _context in found:
-        ids.add(message if isinstance(message, str) else message[0])
+        if isinstance(message, str):
+            ids[message] = None
+        else:
+            ids[str(message[0])] = str(message[1])
     return ids
 
 
-def catalog(path: Path) -> dict[str, str]:
+def read(path: Path) -> Catalog:
     with path.open("rb") as handle:
-        return {str(m.id): str(m.string or "") for m in read_po(handle) if m.id}
+        return read_po(handle)
+
+
+def ids(catalog: Catalog) -> dict[str, str | None]:
+    return {str(m.id[0]) if m.pluralizable else str(m.id):
+            str(m.id[1]) if m.pluralizable else None for m in catalog if m.id}
+
+
+def forms(message: object) -> list[str]:
+    string = getattr(message, "string", "")
+    return [str(form or "") for form in string] if isinstance(string, tuple) else [str(string or "")]
+
+
+def placeholders(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
 
 
 def test_the_template_is_up_to_date_with_the_code() -> None:
-    template = set(catalog(ROOT / "locales" / "messages.pot"))
-    code = extracted_ids()
-    assert code - template == set(), "new strings: run scripts/extract-messages"
-    assert template - code == set(), "stale strings: run scripts/extract-messages"
+    template, code = ids(read(TEMPLATE)), extracted()
+    assert code.keys() - template.keys() == set(), "new strings: run scripts/extract-messages"
+    assert template.keys() - code.keys() == set(), "stale strings: run scripts/extract-messages"
+    assert template == code, "a message's plural changed: run scripts/extract-messages"
+
+
+def test_the_scripts_messages_are_extracted_with_the_keywords_the_portal_uses() -> None:
+    methods, options = extraction_config()
+    javascript = [pattern for pattern, method in methods if method == "javascript"]
+    assert javascript == ["static/js/**.js"]
+    assert options[javascript[0]]["keywords"] == JS_KEYWORDS
 
 
 def test_every_chinese_string_is_translated() -> None:
-    zh = catalog(ROOT / "locales" / "zh" / "LC_MESSAGES" / "messages.po")
-    missing = sorted(msgid for msgid, msgstr in zh.items() if not msgstr.strip())
+    zh = read(ZH)
+    missing = sorted(str(m.id) for m in zh if m.id and not all(f.strip() for f in forms(m)))
     assert missing == [], f"untranslated in locales/zh: {missing[:10]}"
-    assert set(zh) == set(catalog(ROOT / "locales" / "messages.pot"))
+    assert ids(zh) == ids(read(TEMPLATE))
+    assert zh.num_plurals == 1 and all(len(forms(m)) == 1 for m in zh if m.id)
 
 
 def test_translations_keep_their_placeholders() -> None:
-    zh = catalog(ROOT / "locales" / "zh" / "LC_MESSAGES" / "messages.po")
-    for msgid, msgstr in zh.items():
-        assert set(re.findall(r"\{(\w+)\}", msgid)) == set(re.findall(r"\{(\w+)\}", msgstr)), msgid
+    for message in read(ZH):
+        if not message.id:
+            continue
+        if message.pluralizable:
+            # Chinese has one form for every n: it carries every placeholder, {n} included.
+            wanted = placeholders(str(message.id[1]))
+        else:
+            wanted = placeholders(str(message.id))
+        for form in forms(message):
+            assert placeholders(form) == wanted, message.id

@@ -1,0 +1,40 @@
+"""choice/web/js_messages.py: the scripts' messages come from their sources, found by
+Babel's JavaScript extractor, and are translated per language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from choice.resources import MissingResource
+from choice.web.js_messages import js_catalog, js_messages
+
+
+def test_every_literal_lookup_is_found_once_and_nothing_else(tmp_path: Path) -> None:
+    (tmp_path / "a.js").write_text(
+        'P.t("Open"); P.t("Open"); P.nt("{n} cat", "{n} cats", n, { x: 1 });\n'
+        'P.t(variable); t("not ours"); P.setText(el, "not a message");\n', encoding="utf-8")
+    (tmp_path / "nested").mkdir()
+    (tmp_path / "nested" / "b.js").write_text('P.t("Choice portal");\n', encoding="utf-8")
+    assert js_messages(tmp_path) == ("Open", ("{n} cat", "{n} cats"), "Choice portal")
+
+
+def test_an_unreadable_script_is_an_error_naming_it(tmp_path: Path) -> None:
+    script = tmp_path / "broken.js"
+    script.symlink_to(tmp_path / "gone.js")
+    with pytest.raises(MissingResource, match=r"broken\.js"):
+        js_messages(tmp_path)
+
+
+def test_the_real_scripts_messages_include_both_kinds() -> None:
+    found = js_messages()
+    assert "Choose an option or write an answer" in found
+    assert ("{n} minute left", "{n} minutes left") in found
+
+
+def test_the_catalog_translates_each_message_and_each_plural_form() -> None:
+    english, chinese = js_catalog("en"), js_catalog("zh")
+    assert english["messages"]["Open"] == "Open" and chinese["messages"]["Open"] != "Open"
+    assert english["messages"]["{n} minute left"] == ["{n} minute left", "{n} minutes left"]
+    assert chinese["messages"]["{n} minute left"] == ["还剩 {n} 分钟"]
