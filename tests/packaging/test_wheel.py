@@ -121,6 +121,7 @@ def test_the_installed_portal_renders_a_question_with_its_bundle(
         assert page.status_code == 200
         assert f'<html lang="{language}">' in page.text
         assert submit in page.text and "PostgreSQL" in page.text
+        assert '"{n} second left":' in page.text  # the scripts' messages, found in the wheel
         bundles = re.findall(r'/static/bundle\.[0-9a-f]{16}\.(?:js|css)', page.text)
         assert {url.rsplit(".", 1)[1] for url in bundles} == {"js", "css"}
         for url in bundles:

@@ -27,7 +27,8 @@ def copy(tmp_path: Path) -> Resources:
 
 
 @pytest.mark.parametrize("missing", ["templates", "static", "manifest.toml",
-                                     "locales/zh/LC_MESSAGES/messages.po"])
+                                     "locales/zh/LC_MESSAGES/messages.po",
+                                     "locales/en/LC_MESSAGES/messages.po"])
 def test_each_missing_resource_is_named(copy: Resources, missing: str) -> None:
     copy.check(("en", "zh"))
     target = copy.root / missing
