@@ -12,7 +12,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from choice.clock import now
@@ -44,6 +44,8 @@ from choice.store.repository import (
 
 log = logging.getLogger("choice.service")
 RETENTION_EVERY = 3600.0
+Decide = Callable[[Interaction, float], Completed]
+"""How a human ends a pending row at a given time (answer, cancel)."""
 
 
 @dataclass(frozen=True)
@@ -185,36 +187,62 @@ class InteractionService:
         self.notifier.publish(Change("interaction.completed", row.id, listing(row), row))
         return row
 
-    async def _complete_in_time(self, interaction_id: str,
-                                decide: Callable[[Interaction, float], Completed]) -> Interaction:
-        """A human's completion counts only before the deadline. One that arrives after it,
-        before the scheduler got there, finds the interaction expired: the expiry is
-        written instead and the caller gets `AlreadyCompleted`, as if the scheduler had
-        been first (the outcome follows the deadline, not the scheduler's lag)."""
+    def _decide_in_time(self, row: Interaction, decide: Decide) -> tuple[Completed, bool]:
+        """What ends the pending `row` now, and whether it came too late: a human's
+        completion counts only before the deadline; after it, the expiry is what ends it."""
+        at = self.clock()
+        if row.expires_at > at:
+            return decide(row, at), False
+        return expired(row, self._completion(row, None, at)), True
+
+    async def _complete_in_time(self, interaction_id: str, decide: Decide) -> Interaction:
+        """A completion that arrives after the deadline, before the scheduler got there,
+        finds the interaction expired: the expiry is written instead and the caller gets
+        `AlreadyCompleted`, as if the scheduler had been first (the outcome follows the
+        deadline, not the scheduler's lag)."""
         too_late = False
 
         def decide_in_time(row: Interaction) -> Completed:
             nonlocal too_late
-            at = self.clock()
-            if row.expires_at > at:
-                return decide(row, at)
-            too_late = True
-            return expired(row, self._completion(row, None, at))
+            done, too_late = self._decide_in_time(row, decide)
+            return done
 
         row = await self._complete(interaction_id, decide_in_time)
         if too_late:
             raise AlreadyCompleted(row)
         return row
 
+    def _answer(self, submission: Submission, interface: Interface | None,
+                actor: str) -> Decide:
+        def decide(row: Interaction, at: float) -> Completed:
+            return answered(row, submission, self._completion(row, interface, at), actor)
+
+        return decide
+
     async def submit(self, interaction_id: str, submission: Submission,
                      interface: Interface | None = None, actor: str = "human") -> Interaction:
         """The human's answer. `InvalidInput` if it breaks the request's rules,
         `AlreadyCompleted` if someone else finished first or the deadline has passed;
         either way the answer changes nothing."""
-        def decide(row: Interaction, at: float) -> Completed:
-            return answered(row, submission, self._completion(row, interface, at), actor)
+        return await self._complete_in_time(interaction_id,
+                                            self._answer(submission, interface, actor))
 
-        return await self._complete_in_time(interaction_id, decide)
+    async def check(self, interaction_id: str, submission: Submission,
+                    interface: Interface | None = None, actor: str = "human") -> Completed:
+        """What `submit` would do now, stored nowhere: the same checks in the same order
+        (over, then the deadline, then the request's rules), on the same clock, with the
+        same exceptions. A review step and the terminal ask this before the real submit.
+
+        Past the deadline it raises `AlreadyCompleted` with the row as the expiry leaves it
+        (the scheduler writes that; a check writes nothing, not even the expiry)."""
+        row = await self.get(interaction_id)
+        if row.status != "pending":
+            raise AlreadyCompleted(row)
+        done, too_late = self._decide_in_time(row, self._answer(submission, interface, actor))
+        if too_late:
+            raise AlreadyCompleted(replace(row, status=done.status, result_json=done.result_json,
+                                           completed_at=done.completed_at))
+        return done
 
     async def cancel(self, interaction_id: str, note: str | None = None,
                      interface: Interface | None = None, actor: str = "human") -> Interaction:

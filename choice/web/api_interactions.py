@@ -30,6 +30,7 @@ from choice.web.hangup import while_connected
 from choice.web.openapi import (
     BODY_ERRORS,
     AuditTrail,
+    CheckedAnswer,
     CreatedHandoff,
     CreatedOutcome,
     Detail,
@@ -51,6 +52,8 @@ Wait: TypeAlias = Annotated[float | None, QueryParameter(
 ShapeName: TypeAlias = Annotated[str | None, QueryParameter(
     description="force a request shape instead of detecting it", schema_extra={"enum": list(SHAPES)})]
 Limit: TypeAlias = Annotated[int, QueryParameter(schema_extra={"minimum": 1, "maximum": MAX_LIMIT})]
+DryRun: TypeAlias = Annotated[bool, QueryParameter(
+    description="1: only check the answer (nothing is stored) and return what it would produce")]
 
 # What each operation answers, for the schema at /schema (the handlers return plain dicts).
 AFTER_CREATE = interaction_links("pollInteraction", "respondToInteraction", "cancelInteraction",
@@ -65,6 +68,9 @@ DETAIL = {200: described(Detail, "The question as validated, and its result once
           **errors(404)}
 CHANGED = {200: described(Reply, "The result, or the hand-off as changed."),
            **errors(404, 409, *BODY_ERRORS)}
+RESPONDED = {200: described(Reply | CheckedAnswer, "The result; with `dry_run`, the result "
+                           "the answer would produce, `stored: false`."),
+             **errors(404, 409, *BODY_ERRORS)}
 
 
 def poll_hint(interaction_id: str) -> str:
@@ -169,12 +175,17 @@ class InteractionController(Controller):
         await service.mark_opened(interaction_id, shown.interface, f"human:{shown.interface}")
 
     @post("/{interaction_id:str}/response", status_code=200, operation_class=body_of(Submission),
-          operation_id="respondToInteraction", responses=CHANGED)
+          operation_id="respondToInteraction", responses=RESPONDED)
     async def respond(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
-                      service: Service) -> dict[str, Any]:
-        """The human's answer. 422 if it breaks the request's rules, 409 if already over."""
+                      service: Service, dry_run: DryRun = False) -> dict[str, Any]:
+        """The human's answer. 422 if it breaks the request's rules, 409 if already over.
+        With `?dry_run=1` it is only checked: the result it would produce, marked
+        `stored: false`, or the same 409/422 a real answer would get; nothing changes."""
         submission = parse_model(Submission, await json_body(request))
         actor = f"human:{submission.interface or 'api'}"
+        if dry_run:
+            checked = await service.check(interaction_id, submission, submission.interface, actor)
+            return {**json.loads(checked.result_json), "status": "pending", "stored": False}
         row = await service.submit(interaction_id, submission, submission.interface, actor)
         return reply(row, service.settings, poll_hint(row.id))
 

@@ -61,6 +61,7 @@ _PARAMETER_HINTS = {
     "limit": "a whole number from 1 to 200",
     "status": "one of active, completed, all",
     "shape": "one of provide_choice, hitl_request, request_user_choice",
+    "dry_run": "1 or 0 (true or false)",
 }
 
 

@@ -77,6 +77,13 @@ class Outcome(ChoiceResult):
     status: Literal["submitted", "auto_submitted", "cancelled", "timeout"]
 
 
+class CheckedAnswer(ChoiceResult):
+    """`?dry_run=1`: what the answer would produce. Nothing was stored; still pending."""
+
+    status: Literal["pending"]
+    stored: Literal[False]
+
+
 class CreatedHandoff(Handoff):
     warnings: list[str]
 

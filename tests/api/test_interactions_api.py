@@ -259,3 +259,54 @@ def test_openapi_documents_the_request_bodies(anonymous: Client) -> None:
     assert titles == {"ChoiceRequest", "HitlRequest", "RequestUserChoice"}
     option = body["schema"]["oneOf"][0]["properties"]["options"]["items"]
     assert option["properties"]["id"]["pattern"] == "^[A-Za-z0-9_.-]{1,64}$"
+
+
+# -- ?dry_run=1: an answer checked, nothing stored -----------------------------------------------
+def trail(client: Client, iid: str) -> list[str]:
+    return [e["kind"] for e in client.get(f"/api/interactions/{iid}/events").json()["events"]]
+
+
+def test_a_dry_run_returns_the_result_and_stores_nothing(client: Client) -> None:
+    iid = create(client, require_confirmation=True)["interaction_id"]
+    answer = {"selected_ids": ["lite"], "confirmed": True, "global_annotation": "small"}
+    checked = client.post(f"/api/interactions/{iid}/response?dry_run=1", json=answer)
+    assert checked.status_code == 200
+    assert (checked.json()["stored"], checked.json()["status"]) == (False, "pending")
+    assert client.get(f"/api/interactions/{iid}").json()["status"] == "pending"
+    assert trail(client, iid) == ["created"]
+    real = client.post(f"/api/interactions/{iid}/response", json=answer).json()
+    assert "stored" not in real
+    for field in ("selected_ids", "selected_labels", "global_annotation", "confirmed", "summary"):
+        assert checked.json()[field] == real[field]
+
+
+def test_a_dry_run_refuses_a_bad_answer_exactly_as_a_submit_does(client: Client) -> None:
+    iid = create(client, require_confirmation=True)["interaction_id"]
+    bad = {"selected_ids": ["mysql", "pg", "lite"]}
+    checked = client.post(f"/api/interactions/{iid}/response?dry_run=1", json=bad)
+    real = client.post(f"/api/interactions/{iid}/response", json=bad)
+    assert checked.status_code == real.status_code == 422
+    assert checked.json() == real.json()
+    assert {e["code"] for e in checked.json()["errors"]} >= {"unknown_option",
+                                                            "confirmation_required"}
+    assert trail(client, iid) == ["created"]
+
+
+def test_a_dry_run_on_a_finished_interaction_is_the_same_409(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["pg"]})
+    checked = client.post(f"/api/interactions/{iid}/response?dry_run=1",
+                          json={"selected_ids": ["lite"]})
+    real = client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["lite"]})
+    assert checked.status_code == real.status_code == 409
+    assert checked.json() == real.json()
+    assert trail(client, iid) == ["created", "answered"]
+
+
+def test_a_dry_run_flag_that_is_not_a_boolean_is_422(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    response = client.post(f"/api/interactions/{iid}/response?dry_run=maybe",
+                           json={"selected_ids": ["pg"]})
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["field"] == "dry_run"
+    assert client.get(f"/api/interactions/{iid}").json()["status"] == "pending"

@@ -182,6 +182,26 @@ async def test_a_deadline_moved_after_it_passed_does_not_bring_the_question_back
     assert "deadline_changed" not in kinds and kinds.count("timed_out") == 1
 
 
+async def test_a_check_past_the_deadline_is_refused_like_a_submit_and_writes_nothing(
+        portal: Portal) -> None:
+    service = portal.service
+    assert service is not None
+    row = (await service.create(request(timeout_seconds=10))).row
+    answer = Submission(selected_ids=["a"])
+    assert (await service.check(row.id, answer)).status == "submitted"  # in time: it would do
+    portal.clock.advance(11)  # past the deadline, before the scheduler has run
+    with pytest.raises(AlreadyCompleted) as checked:
+        await service.check(row.id, answer)
+    assert checked.value.row.status == "timeout"
+    assert (await service.get(row.id)).status == "pending"  # the check wrote nothing
+    assert [event.kind for event in await service.events(row.id)] == ["created"]
+    with pytest.raises(AlreadyCompleted) as submitted:
+        await service.submit(row.id, answer)
+    assert submitted.value.row.status == checked.value.row.status
+    assert json.loads(submitted.value.row.result_json or "")["action_status"] == json.loads(
+        checked.value.row.result_json or "")["action_status"] == "timeout"
+
+
 async def test_count_limit_drops_the_oldest_completed_first(isolated_env: Path) -> None:
     portal = Portal(isolated_env, CHOICE_MAX_SESSIONS="10")
     service = await portal.start()
