@@ -92,8 +92,11 @@ class PortalClient:
     def detail(self, interaction_id: str) -> Any:
         return self.call("GET", f"/api/interactions/{interaction_id}/detail")
 
-    def respond(self, interaction_id: str, submission: dict[str, Any]) -> Any:
-        return self.call("POST", f"/api/interactions/{interaction_id}/response", submission)
+    def respond(self, interaction_id: str, submission: dict[str, Any], *,
+                dry_run: bool = False) -> Any:
+        """The human's answer; with `dry_run` only checked (the same 409/422, nothing stored)."""
+        query = "?dry_run=1" if dry_run else ""
+        return self.call("POST", f"/api/interactions/{interaction_id}/response{query}", submission)
 
     def switch_interface(self, interaction_id: str, interface: str) -> Any:
         return self.call("POST", f"/api/interactions/{interaction_id}/interface",

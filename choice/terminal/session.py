@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from choice.clock import parse_iso
+from choice.contract import FieldError, Submission
+from choice.field_errors import InvalidInput
 from choice.i18n import translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.terminal.live import Live, LiveEvent
@@ -39,13 +41,28 @@ class Ending:
 class Session:
     def __init__(self, client: PortalClient, question: Question, settings: dict[str, Any]) -> None:
         self.client, self.question = client, question
-        self.state = AnswerState(question, translator(question.language), settings)
+        self.state = AnswerState(question, self.check, translator(question.language), settings)
 
     @property
     def _(self) -> Any:
         return self.state.translate
 
     # -- carrying out what the human decided ---------------------------------------------
+    def check(self, submission: Submission) -> None:
+        """The portal's dry run of the answer: `InvalidInput` with the portal's own errors
+        (422). Anything else (already over, no portal) lets it through: the real submit
+        then meets the same answer and says what happened."""
+        try:
+            self.client.respond(self.question.id, submission.model_dump(exclude_none=True),
+                                dry_run=True)
+        except PortalError as error:
+            if error.status == 422 and error.errors:
+                raise InvalidInput([FieldError(
+                    field=str(e.get("field", "")), code=str(e.get("code", "")),
+                    message=str(e.get("message", ""))) for e in error.errors]) from None
+        except PortalUnreachable:
+            pass
+
     def apply(self, effect: Effect) -> Ending | None:
         """Do it through the API; an Ending closes the UI, None keeps it open."""
         try:

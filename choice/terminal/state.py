@@ -4,21 +4,21 @@ Keys arrive as names (`up`, `down`, `enter`, `space`, `tab`, `esc`, `backspace`,
 `^O` for Ctrl-G and Ctrl-O) or as a single printable character. On the text line letters
 type, so Ctrl-G (the note for the agent) and Ctrl-O (the settings) stand in for `g` and `s`
 there; they work on every line. What must happen outside (submit, cancel, save a setting,
-switch to the web) is queued in `effects` for the session to carry out. A submission is
-checked by `response.normalize_submission` itself before it is sent, so the terminal
-explains min/max and confirmation exactly as the portal would judge them.
+switch to the web) is queued in `effects` for the session to carry out. Before a submission
+is queued (or shown for confirmation) it goes to `check`, which the session makes the
+portal's dry run: the terminal explains min/max and confirmation as the portal judges them,
+without a copy of the portal's rules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from choice.clock import now
 from choice.contract import FieldError, Submission
 from choice.field_errors import InvalidInput
 from choice.i18n import Translator, translator
-from choice.response import Completion, normalize_submission
 from choice.terminal.question import Question
 
 Stage = Literal["choose", "note", "global", "confirm", "cancel", "settings", "edit_setting"]
@@ -52,9 +52,14 @@ class LineEditor:
         return None
 
 
+Check = Callable[[Submission], None]
+"""Raises `InvalidInput` when the portal would refuse the submission; stores nothing."""
+
+
 @dataclass
 class AnswerState:
     question: Question
+    check: Check
     translate: Translator = field(default_factory=lambda: translator("en"))
     settings: dict[str, Any] = field(default_factory=dict)
     cursor: int = 0
@@ -154,9 +159,7 @@ class AnswerState:
         confirming = bool(self.question.request.require_confirmation)
         try:
             submission = self._submission(auto=auto, confirmed=True if confirming else None)
-            done = Completion(self.question.id, "terminal", self.question.created_at, now(),
-                              bool(self.question.placeholder))
-            normalize_submission(self.question.request, submission, done)
+            self.check(submission)
         except InvalidInput as invalid:
             self.message = self._explain(invalid.errors[0])
             return

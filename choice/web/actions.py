@@ -12,12 +12,11 @@ from litestar.params import FromPath
 from litestar.plugins.htmx import HTMXTemplate
 from litestar.response import Redirect, Template
 
-from choice.clock import iso, now
+from choice.clock import iso
 from choice.contract import DeadlineChange, FieldError
 from choice.endings import request_of
 from choice.field_errors import InvalidInput
 from choice.i18n import N_
-from choice.response import Completion, normalize_submission
 from choice.service import InteractionService
 from choice.store.records import Interaction
 from choice.store.repository import AlreadyCompleted
@@ -50,14 +49,6 @@ async def show(request: Request[Any, Any, Any], service: InteractionService, ass
     return page(assets, "choice.html", context, status)
 
 
-def _check_only(view_row: Interaction, submission: Any) -> None:
-    """Validate without completing anything: the review step must not lie about what
-    Confirm will do."""
-    done = Completion(interaction_id=view_row.id, interface="web", created_at=view_row.created_at,
-                      completed_at=now(), placeholder_shown=view_row.placeholder_shown)
-    normalize_submission(request_of(view_row), submission, done)
-
-
 class InteractionActions(Controller):
     path = "/choice/{interaction_id:str}"
     guards = [session_guard]  # noqa: RUF012
@@ -79,7 +70,9 @@ class InteractionActions(Controller):
             submission = submission_from(form, draft, confirmed=True if action in (
                 "confirm", "review") else None)
             if action == "review":
-                _check_only(row, submission)
+                # The service's dry run, as Confirm's submit will judge it: the review step
+                # never shows an answer that Confirm would then refuse.
+                await service.check(interaction_id, submission, "web", ACTOR)
                 return await show(request, service, assets, row, stage="review", draft=draft)
             row = await service.submit(interaction_id, submission, "web", ACTOR)
         except InvalidInput as invalid:
@@ -115,7 +108,7 @@ class InteractionActions(Controller):
             if minutes <= 0:
                 raise InvalidInput([FieldError(field="minutes_left", code="invalid",
                                                message=N_("Enter the minutes left, e.g. 5."))])
-            change = DeadlineChange(expires_at=iso(now() + minutes * 60))
+            change = DeadlineChange(expires_at=iso(service.clock() + minutes * 60))
             row = await service.set_deadline(interaction_id, change, ACTOR)
         except InvalidInput as invalid:
             return await show(request, service, assets, row, 422, errors=invalid)

@@ -32,9 +32,12 @@ class StandIn:
         return {"interaction_id": interaction_id, "status": self.status, "result": self.result,
                 "expires_at": self.expires_at}
 
-    def respond(self, interaction_id: str, submission: dict[str, Any]) -> dict[str, Any]:
-        assert self.failure is not None
-        raise self.failure
+    def respond(self, interaction_id: str, submission: dict[str, Any], *,
+                dry_run: bool = False) -> dict[str, Any]:
+        self.checked = [*getattr(self, "checked", []), submission] if dry_run else []
+        if self.failure is not None:
+            raise self.failure
+        return {**submission, "status": "pending", "stored": False}
 
 
 def session(client: StandIn) -> Session:
@@ -71,3 +74,24 @@ def test_a_conflict_ends_with_the_winning_result_and_its_exit_code() -> None:
     ending = answering.apply(Effect("submit", Submission(selected_ids=["a"])))
     assert ending is not None
     assert (ending.line, ending.code) == ('Already finished elsewhere: Typed answer: "x".', 0)
+
+
+def test_the_portal_s_dry_run_refusal_is_explained_and_nothing_is_sent() -> None:
+    refusal = {"errors": [{"field": "selected_ids", "code": "too_many",
+                           "message": "2 options selected but at most 1 are allowed: deselect some."}]}
+    client = StandIn(failure=PortalError(422, refusal))
+    answering = session(client)
+    answering.state.picked = {"a", "b"}
+    answering.state.submit()
+    assert answering.state.effects == []
+    assert answering.state.message == refusal["errors"][0]["message"]
+    assert client.checked[0]["interface"] == "terminal"
+
+
+def test_a_dry_run_that_finds_the_question_over_leaves_the_verdict_to_the_submit() -> None:
+    client = StandIn(failure=PortalError(409, {"errors": []}))
+    answering = session(client)
+    answering.state.picked = {"a"}
+    answering.state.submit()
+    [effect] = answering.state.effects
+    assert effect.kind == "submit" and effect.payload.selected_ids == ["a"]

@@ -8,9 +8,10 @@ from typing import Any
 
 from choice.clock import iso
 from choice.contract import Submission
+from choice.response import Completion, normalize_submission
 from choice.terminal.question import Question
 from choice.terminal.screen import key_name
-from choice.terminal.state import SETTING_ROWS, AnswerState, Effect
+from choice.terminal.state import SETTING_ROWS, AnswerState, Check, Effect
 from choice.validation import validate_request
 
 OPTIONS = [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"},
@@ -30,8 +31,19 @@ def question(**fields: Any) -> Question:
         "status": "pending", "placeholder_shown": bool(request.placeholder), "language": "en"})
 
 
+def portal_check(asked: Question) -> Check:
+    """What the portal's dry run does, in-process: its own judge of a submission."""
+    def check(submission: Submission) -> None:
+        done = Completion(asked.id, "terminal", asked.created_at, asked.created_at + 1,
+                          bool(asked.placeholder))
+        normalize_submission(asked.request, submission, done)
+
+    return check
+
+
 def state(settings: dict[str, Any] | None = None, **fields: Any) -> AnswerState:
-    return AnswerState(question(**fields), settings=settings or {})
+    asked = question(**fields)
+    return AnswerState(asked, portal_check(asked), settings=settings or {})
 
 
 def press(answer: AnswerState, *keys: str) -> AnswerState:
