@@ -10,26 +10,31 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from choice.clock import iso
 from choice.config import Settings
 from choice.store.records import Interaction
 
 
 @cache
+def unconfigured() -> Settings:
+    """What `choice` uses with no `CHOICE_*` environment: the defaults live in `Settings`."""
+    return Settings.from_env({})
+
+
 def default_data_dir() -> Path:
-    return Path(platformdirs.user_data_dir("choice"))
+    return unconfigured().data_dir
 
 
 def terminal_command(settings: Settings, interaction_id: str) -> str:
-    """Copy-paste ready, including the environment needed to reach this very portal."""
-    env = []
-    if settings.port != 8765:
+    """Copy-paste ready, including the environment needed to reach this very portal (a
+    `choice answer` without it would look for the default one)."""
+    env, default = [], unconfigured()
+    if settings.port != default.port:
         env.append(f"CHOICE_PORT={settings.port}")
-    if settings.host not in ("127.0.0.1", "localhost", "0.0.0.0", "::"):
+    # Other loopback names and the wildcard addresses are reached through the default host.
+    if settings.host not in (default.host, "localhost", "0.0.0.0", "::"):
         env.append(f"CHOICE_HOST={shlex.quote(settings.host)}")
-    if settings.data_dir != default_data_dir():
+    if settings.data_dir != default.data_dir:
         env.append(f"CHOICE_DATA_DIR={shlex.quote(str(settings.data_dir))}")
     return " ".join([*env, "choice", "answer", interaction_id])
 

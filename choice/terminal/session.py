@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from choice.clock import parse_iso
+from choice.config import Settings
 from choice.contract import FieldError, Submission
 from choice.field_errors import InvalidInput
 from choice.i18n import translator
@@ -39,8 +40,10 @@ class Ending:
 
 
 class Session:
-    def __init__(self, client: PortalClient, question: Question, settings: dict[str, Any]) -> None:
-        self.client, self.question = client, question
+    def __init__(self, client: PortalClient, question: Question, settings: dict[str, Any], *,
+                 open_browser: bool = False) -> None:
+        """`settings` are the saved preferences; `open_browser` is `Settings.open_browser`."""
+        self.client, self.question, self.open_browser = client, question, open_browser
         self.state = AnswerState(question, self.check, translator(question.language), settings)
 
     @property
@@ -110,8 +113,7 @@ class Session:
     def _switch_to_web(self) -> Ending:
         self.client.switch_interface(self.question.id, "web")
         url = self.client.login_link(f"/choice/{self.question.id}")
-        opened = os.environ.get("CHOICE_OPEN_BROWSER", "1") != "0" and not os.environ.get("CI") \
-            and _open_quietly(url)
+        opened = self.open_browser and _open_quietly(url)
         message = self._("Continued in the browser.") if opened else \
             self._("Continued in the browser: open {url}").format(url=url)
         return Ending(message, SWITCHED)
@@ -203,9 +205,10 @@ def use_curses(plain: bool) -> bool:
 
 
 def answer(client: PortalClient, interaction_id: str, plain: bool = False,
-           out: TextIO | None = None) -> int:
+           out: TextIO | None = None, settings: Settings | None = None) -> int:
     """Answer in this terminal; the summary line goes to `out` (stdout by default)."""
     out = out or sys.stdout
+    settings = settings or Settings.from_env()
     try:
         detail = client.detail(interaction_id)
         if detail["status"] != "pending":
@@ -213,7 +216,8 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
             line = _("Already finished elsewhere:") + " " + outcome(detail.get("result") or {}, _)
             print(safe_text(line, keep_newlines=False), file=out)
             return EXIT.get(detail["status"], 1)
-        session = Session(client, Question.from_detail(detail), client.settings())
+        session = Session(client, Question.from_detail(detail), client.settings(),
+                          open_browser=settings.open_browser)
         client.opened(interaction_id, "terminal")
     except (PortalError, PortalUnreachable) as error:
         message = "; ".join(str(e.get("message")) for e in error.errors) \

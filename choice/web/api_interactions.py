@@ -7,22 +7,21 @@ raised as exceptions and rendered by `web/errors.py`.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Any
 
 from litestar import Controller, Request, Response, get, patch, post
-from litestar.params import FromPath, FromQuery, QueryParameter
+from litestar.params import FromPath
 
 from choice.clock import iso
-from choice.compat import SHAPES, HitlRequest, RequestUserChoice, Shape
+from choice.compat import HitlRequest, RequestUserChoice
 from choice.contract import (
     CancelBody,
     ChoiceRequest,
     DeadlineChange,
-    FieldError,
     InterfaceSwitch,
     Submission,
 )
-from choice.field_errors import InvalidInput, parse_model
+from choice.field_errors import parse_model
 from choice.replies import listing, reply
 from choice.web.body import json_body
 from choice.web.deps import Service
@@ -41,19 +40,17 @@ from choice.web.openapi import (
     errors,
     interaction_links,
 )
+from choice.web.query import (
+    DryRun,
+    Limit,
+    ShapeName,
+    StatusFilter,
+    Wait,
+    check_limit,
+    check_shape,
+    check_wait,
+)
 from choice.web.security import BEARER, bearer_token_guard
-
-MAX_WAIT = 60.0
-MAX_LIMIT = 200
-
-# The bounds are documented here and checked below, so the errors keep their own wording.
-Wait: TypeAlias = Annotated[float | None, QueryParameter(
-    description="seconds to block for the result", schema_extra={"minimum": 0, "maximum": MAX_WAIT})]
-ShapeName: TypeAlias = Annotated[str | None, QueryParameter(
-    description="force a request shape instead of detecting it", schema_extra={"enum": list(SHAPES)})]
-Limit: TypeAlias = Annotated[int, QueryParameter(schema_extra={"minimum": 1, "maximum": MAX_LIMIT})]
-DryRun: TypeAlias = Annotated[bool, QueryParameter(
-    description="1: only check the answer (nothing is stored) and return what it would produce")]
 
 # What each operation answers, for the schema at /schema (the handlers return plain dicts).
 AFTER_CREATE = interaction_links("pollInteraction", "respondToInteraction", "cancelInteraction",
@@ -76,25 +73,6 @@ RESPONDED = {200: described(Reply | CheckedAnswer, "The result; with `dry_run`, 
 def poll_hint(interaction_id: str) -> str:
     return (f"Poll GET /api/interactions/{interaction_id}?wait=60 until status is no longer "
             "'pending'.")
-
-
-def check_wait(wait: float | None) -> float:
-    if wait is None:
-        return 0.0
-    if not 0 <= wait <= MAX_WAIT:
-        raise InvalidInput([FieldError(
-            field="wait", code="out_of_range",
-            message=f"wait is {wait:g} s; it must be between 0 and {MAX_WAIT:g}: poll again "
-                    "for longer waits.")])
-    return wait
-
-
-def check_shape(shape: str | None) -> Shape | None:
-    if shape is not None and shape not in SHAPES:
-        raise InvalidInput([FieldError(
-            field="shape", code="invalid_choice",
-            message=f"shape must be one of {', '.join(SHAPES)}, or left out to detect it.")])
-    return shape
 
 
 class InteractionController(Controller):
@@ -122,14 +100,10 @@ class InteractionController(Controller):
     @get("/", responses=LISTED)
     async def list_interactions(
         self, service: Service,
-        status: FromQuery[Literal["active", "completed", "all"]] = "all",
-        limit: Limit = 50,
+        status: StatusFilter = "all", limit: Limit = 50,
     ) -> dict[str, Any]:
         """Newest first. `active` = pending; `completed` = every other status."""
-        if not 1 <= limit <= MAX_LIMIT:
-            raise InvalidInput([FieldError(field="limit", code="out_of_range",
-                                           message=f"limit must be between 1 and {MAX_LIMIT}.")])
-        rows = await service.recent(status, limit)
+        rows = await service.recent(status, check_limit(limit))
         return {"interactions": [listing(row) for row in rows]}
 
     @get("/{interaction_id:str}", operation_id="pollInteraction", responses=POLLED)

@@ -37,7 +37,7 @@ from choice.web.api_settings import SettingsController
 from choice.web.assets import SKIP_COMPRESSION, Assets, bundle
 from choice.web.auth import LoginCodes, LoginRequired
 from choice.web.deps import provide_service
-from choice.web.errors import EXCEPTION_HANDLERS
+from choice.web.errors import exception_handlers
 from choice.web.health import VERSION, healthz
 from choice.web.idle import Activity, exit_when_idle
 from choice.web.js_messages import js_catalog
@@ -106,7 +106,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
                       "codes": constant(codes)},
         middleware=[DefineMiddleware(RequestGuard, allowed_hosts=settings.allowed_hosts,
                                      activity=activity)],
-        exception_handlers={**EXCEPTION_HANDLERS, LoginRequired: login_required_handler},
+        exception_handlers={**exception_handlers(settings.max_body_bytes),
+                            LoginRequired: login_required_handler},
         request_max_body_size=settings.max_body_bytes,
         template_config=TemplateConfig(
             engine=JinjaTemplateEngine.from_environment(make_environment())),

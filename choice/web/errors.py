@@ -11,11 +11,12 @@ from typing import Any
 
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
-from litestar.types import ExceptionHandlersMap
+from litestar.types import ExceptionHandler, ExceptionHandlersMap
 
 from choice.field_errors import InvalidInput
 from choice.replies import listing
 from choice.store.repository import AlreadyCompleted, NotFound
+from choice.web.query import HINTS
 from choice.web.security import PROTECTIVE_HEADERS
 
 log = logging.getLogger("choice.web")
@@ -56,15 +57,6 @@ def _already_completed(_: Request[Any, Any, Any], exc: AlreadyCompleted) -> Resp
         result=json.loads(row.result_json) if row.result_json else None)
 
 
-_PARAMETER_HINTS = {
-    "wait": "a number of seconds from 0 to 60",
-    "limit": "a whole number from 1 to 200",
-    "status": "one of active, completed, all",
-    "shape": "one of provide_choice, hitl_request, request_user_choice",
-    "dry_run": "1 or 0 (true or false)",
-}
-
-
 def _validation(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:
     """Litestar's own parameter errors (query strings), reworded with the fix."""
     extra = exc.extra if isinstance(exc.extra, list) else []
@@ -73,7 +65,7 @@ def _validation(_: Request[Any, Any, Any], exc: ValidationException) -> Response
         if not isinstance(item, dict):
             continue
         key = str(item.get("key") or "request")
-        hint = _PARAMETER_HINTS.get(key)
+        hint = HINTS.get(key)
         message = (f"{key} must be {hint}." if hint
                    else f"{key}: {item.get('message') or exc.detail}")
         errors.append({"field": key, "code": "invalid", "message": message})
@@ -81,19 +73,22 @@ def _validation(_: Request[Any, Any, Any], exc: ValidationException) -> Response
                                            "message": str(exc.detail)}])
 
 
-def _http(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
-    code = _CODES.get(exc.status_code, "error")
-    message = str(exc.detail)
-    if exc.status_code == 413:
-        message = "the request body is too large: keep it under 256 KiB (shorten the prompt " \
-                  "or option descriptions)."
-    elif exc.status_code == 404:
-        message = "no such endpoint: see /schema for the API."
-    response = error_response(exc.status_code, [{"field": "request", "code": code,
-                                                 "message": message}])
-    for name, value in (exc.headers or {}).items():
-        response.headers[name] = value
-    return response
+def _http(max_body_bytes: int) -> ExceptionHandler:
+    def handle(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+        code = _CODES.get(exc.status_code, "error")
+        message = str(exc.detail)
+        if exc.status_code == 413:
+            message = (f"the request body is too large: keep it under {max_body_bytes // 1024} "
+                       "KiB (shorten the prompt or option descriptions).")
+        elif exc.status_code == 404:
+            message = "no such endpoint: see /schema for the API."
+        response = error_response(exc.status_code, [{"field": "request", "code": code,
+                                                     "message": message}])
+        for name, value in (exc.headers or {}).items():
+            response.headers[name] = value
+        return response
+
+    return handle
 
 
 def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
@@ -103,11 +98,13 @@ def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any
                                             "are in the portal's log."}])
 
 
-EXCEPTION_HANDLERS: ExceptionHandlersMap = {
-    InvalidInput: _invalid,
-    NotFound: _not_found,
-    AlreadyCompleted: _already_completed,
-    ValidationException: _validation,
-    HTTPException: _http,
-    Exception: _unexpected,
-}
+def exception_handlers(max_body_bytes: int) -> ExceptionHandlersMap:
+    """Every handler; `max_body_bytes` is the app's body limit, named in a 413."""
+    return {
+        InvalidInput: _invalid,
+        NotFound: _not_found,
+        AlreadyCompleted: _already_completed,
+        ValidationException: _validation,
+        HTTPException: _http(max_body_bytes),
+        Exception: _unexpected,
+    }

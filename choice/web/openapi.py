@@ -17,6 +17,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Link, OpenAPIMediaType, OpenAPIResponse, Operation, RequestBody
 from pydantic import BaseModel
 
+from choice.config import Settings
 from choice.contract import (
     ChoiceRequest,
     ChoiceResult,
@@ -142,7 +143,7 @@ ERRORS = {
     401: "Missing or wrong bearer token (`choice token` prints it).",
     404: "No interaction with that id (or it was removed by retention).",
     409: "Already completed: nothing changed; the standing result is included.",
-    413: "The body is over 256 KiB.",
+    413: f"The body is over {Settings.max_body_bytes // 1024} KiB.",
     415: "The body is not sent as application/json.",
     422: "Invalid request, answer or parameter: every problem at once, each with its fix.",
 }

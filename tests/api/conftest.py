@@ -9,6 +9,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from choice.api_token import read_token
+from choice.config import Settings
 from choice.web.app import create_app
 
 BASE_URL = "http://127.0.0.1:8765"
@@ -25,9 +27,16 @@ def anonymous(app: Litestar) -> Iterator[TestClient[Litestar]]:
         yield client
 
 
+def token() -> str:
+    """The API token of the portal in this test's data dir (the app creates it)."""
+    found = read_token(Settings.from_env().token_path)
+    assert found, "create the app first: it makes the token"
+    return found
+
+
 @pytest.fixture
 def client(anonymous: TestClient[Litestar], app: Litestar) -> TestClient[Litestar]:
-    anonymous.headers["Authorization"] = f"Bearer {app.state.token}"
+    anonymous.headers["Authorization"] = f"Bearer {token()}"
     return anonymous
 
 

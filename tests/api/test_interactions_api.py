@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from tests.api.conftest import ask
+from choice.config import Settings
+from choice.web.app import create_app
+from tests.api.conftest import BASE_URL, ask, token
 
 Client = TestClient[Litestar]
 
@@ -207,6 +210,16 @@ def test_oversized_body_is_413(client: Client) -> None:
                            headers={"Content-Type": "application/json"})
     assert response.status_code == 413
     assert response.json()["errors"][0]["code"] == "too_large"
+
+
+def test_the_413_names_the_limit_the_portal_runs_with() -> None:
+    app = create_app(replace(Settings.from_env(), max_body_bytes=4096))
+    with TestClient(app, base_url=BASE_URL) as small:
+        small.headers["Authorization"] = f"Bearer {token()}"
+        response = small.post("/api/interactions", content=b"{" + b" " * 5000 + b"}",
+                              headers={"Content-Type": "application/json"})
+    assert response.status_code == 413
+    assert "keep it under 4 KiB" in response.json()["errors"][0]["message"]
 
 
 def test_body_that_is_not_json_is_refused(client: Client) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -130,3 +131,27 @@ def test_switching_to_the_web_closes_the_terminal_and_prints_a_sign_in_link(
     assert ("interface_switched", "human:terminal") in events(client, iid)
     signed_in = httpx.get(found.group(1), follow_redirects=False)
     assert signed_in.is_redirect and signed_in.headers["location"].endswith(f"/choice/{iid}")
+
+
+@pytest.mark.parametrize(("flag", "opens"), [("false", False), ("0", False), ("1", True)])
+def test_switching_to_the_web_opens_a_browser_only_when_choice_open_browser_allows(
+        ask: Ask, answer: Answer, client: PortalClient, tmp_path: Path, flag: str,
+        opens: bool) -> None:
+    """`CHOICE_OPEN_BROWSER` reads as everywhere else (`false` is off); `$BROWSER` is a
+    script that records the link it was asked to open."""
+    opened = tmp_path / "opened"
+    browser = tmp_path / "browser"
+    browser.write_text(f'#!/bin/sh\necho "$1" >> {opened}\n')
+    browser.chmod(0o755)
+    iid = ask(f"Pick a store, in the browser, opening with {flag}")
+    pane = answer(iid, env={"CHOICE_OPEN_BROWSER": flag, "BROWSER": str(browser), "CI": ""})
+    open_settings(pane, "Switch this question to the web")
+    pane.press("Enter")
+    assert pane.exit_code() == 5
+    [line] = pane.output()
+    if opens:
+        assert line == "Continued in the browser."
+        assert f"next=/choice/{iid}" in opened.read_text()
+    else:
+        assert line.startswith("Continued in the browser: open http://127.0.0.1:")
+        assert not opened.exists()
