@@ -5,6 +5,7 @@ the swapped partial (HTMX) or the whole page (no script), never a second code pa
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from litestar import Controller, Request, Response, post
@@ -20,9 +21,11 @@ from choice.i18n import N_
 from choice.service import InteractionService
 from choice.store.records import Interaction
 from choice.store.repository import AlreadyCompleted
+from choice.web.assets import Assets
 from choice.web.auth import safe_next, session_guard
-from choice.web.deps import Service, WebAssets
+from choice.web.deps import QuestionLists, Service, WebAssets
 from choice.web.forms import draft_from, first, preferences_from, read_form, submission_from
+from choice.web.list_cache import ListCache
 from choice.web.page_context import base_context
 from choice.web.pages import page
 from choice.web.view_models import Draft, Stage, interaction_view
@@ -31,22 +34,31 @@ ACTOR = "human:web"
 ELSEWHERE = N_("This question was already answered elsewhere.")
 
 
-async def show(request: Request[Any, Any, Any], service: InteractionService, assets: WebAssets,
-               row: Interaction, status: int = 200, *, stage: Stage | None = None,
-               draft: Draft | None = None, errors: InvalidInput | None = None,
-               notice: str | None = None) -> Response[Any]:
-    """The interaction as it now stands: the partial for HTMX, the page otherwise."""
-    view = interaction_view(row, await service.preferences(), stage=stage, draft=draft,
-                            errors=errors.errors if errors else None, notice=notice)
-    if request.headers.get("hx-request"):
-        return HTMXTemplate(template_name="partials/_interaction.html", status_code=status,
-                            context={"view": view, "locale": service.language_for(row),
-                                     "prefs": await service.preferences()})
-    if status == 200 and view.stage == "outcome":
-        return Redirect(path=f"/choice/{row.id}", status_code=303)  # post/redirect/get
-    context = await base_context(request, service, assets, row)
-    context["view"] = view
-    return page(assets, "choice.html", context, status)
+@dataclass(frozen=True)
+class Shown:
+    """How one form post answers: the interaction as it now stands, as the partial for HTMX
+    or as the whole page without script."""
+
+    request: Request[Any, Any, Any]
+    service: InteractionService
+    assets: Assets
+    lists: ListCache
+
+    async def show(self, row: Interaction, status: int = 200, *, stage: Stage | None = None,
+                   draft: Draft | None = None, errors: InvalidInput | None = None,
+                   notice: str | None = None) -> Response[Any]:
+        service = self.service
+        view = interaction_view(row, await service.preferences(), stage=stage, draft=draft,
+                                errors=errors.errors if errors else None, notice=notice)
+        if self.request.headers.get("hx-request"):
+            return HTMXTemplate(template_name="partials/_interaction.html", status_code=status,
+                                context={"view": view, "locale": service.language_for(row),
+                                         "prefs": await service.preferences()})
+        if status == 200 and view.stage == "outcome":
+            return Redirect(path=f"/choice/{row.id}", status_code=303)  # post/redirect/get
+        context = await base_context(service, self.assets, self.lists, row)
+        context["view"] = view
+        return page(self.assets, "choice.html", context, status)
 
 
 class InteractionActions(Controller):
@@ -56,16 +68,16 @@ class InteractionActions(Controller):
 
     @post("/submit")
     async def submit(self, request: Request[Any, Any, Any], service: Service, assets: WebAssets,
-                     interaction_id: FromPath[str]) -> Response[Any]:
+                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         """`action`: submit, review (confirmation required), confirm, or back."""
+        shown = Shown(request, service, assets, lists)
         form = await read_form(request)
         row = await service.get(interaction_id)
         if row.status != "pending":
-            return await show(request, service, assets, row, 409,
-                              notice=ELSEWHERE)
+            return await shown.show(row, 409, notice=ELSEWHERE)
         draft, action = draft_from(form, request_of(row)), first(form, "action", "submit")
         if action == "back":
-            return await show(request, service, assets, row, draft=draft)
+            return await shown.show(row, draft=draft)
         try:
             submission = submission_from(form, draft, confirmed=True if action in (
                 "confirm", "review") else None)
@@ -73,31 +85,32 @@ class InteractionActions(Controller):
                 # The service's dry run, as Confirm's submit will judge it: the review step
                 # never shows an answer that Confirm would then refuse.
                 await service.check(interaction_id, submission, "web", ACTOR)
-                return await show(request, service, assets, row, stage="review", draft=draft)
+                return await shown.show(row, stage="review", draft=draft)
             row = await service.submit(interaction_id, submission, "web", ACTOR)
         except InvalidInput as invalid:
-            return await show(request, service, assets, row, 422, draft=draft, errors=invalid)
+            return await shown.show(row, 422, draft=draft, errors=invalid)
         except AlreadyCompleted as lost:
-            return await show(request, service, assets, lost.row, 409,
-                              notice=ELSEWHERE)
-        return await show(request, service, assets, row)
+            return await shown.show(lost.row, 409, notice=ELSEWHERE)
+        return await shown.show(row)
 
     @post("/cancel")
     async def cancel(self, request: Request[Any, Any, Any], service: Service, assets: WebAssets,
-                     interaction_id: FromPath[str]) -> Response[Any]:
+                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+        shown = Shown(request, service, assets, lists)
         note = first(await read_form(request), "global_annotation").strip() or None
         try:
             row = await service.cancel(interaction_id, note, "web", ACTOR)
         except AlreadyCompleted as lost:
-            return await show(request, service, assets, lost.row, 409,
-                              notice=ELSEWHERE)
-        return await show(request, service, assets, row)
+            return await shown.show(lost.row, 409, notice=ELSEWHERE)
+        return await shown.show(row)
 
     @post("/deadline")
     async def change_deadline(self, request: Request[Any, Any, Any], service: Service,
-                              assets: WebAssets, interaction_id: FromPath[str]) -> Response[Any]:
+                              assets: WebAssets, lists: QuestionLists,
+                              interaction_id: FromPath[str]) -> Response[Any]:
         """`minutes_left`: the new deadline counted from now; audited, and every open
         viewer's countdown follows through its socket."""
+        shown = Shown(request, service, assets, lists)
         raw = first(await read_form(request), "minutes_left").strip()
         row = await service.get(interaction_id)
         try:
@@ -111,10 +124,10 @@ class InteractionActions(Controller):
             change = DeadlineChange(expires_at=iso(service.clock() + minutes * 60))
             row = await service.set_deadline(interaction_id, change, ACTOR)
         except InvalidInput as invalid:
-            return await show(request, service, assets, row, 422, errors=invalid)
+            return await shown.show(row, 422, errors=invalid)
         except AlreadyCompleted as lost:
             row = lost.row
-        return await show(request, service, assets, row)
+        return await shown.show(row)
 
 
 @post("/settings", guards=[session_guard], include_in_schema=False)

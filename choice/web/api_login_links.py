@@ -6,13 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Request, post
-from litestar.datastructures import State
 from pydantic import BaseModel
 
 from choice.field_errors import parse_model
 from choice.web.auth import safe_next
 from choice.web.body import json_body
-from choice.web.deps import SignInCodes
+from choice.web.deps import PortalSettings, SignInCodes
 from choice.web.openapi import BODY_ERRORS, body_of, errors
 from choice.web.security import BEARER, bearer_token_guard
 from choice.web.tabs import login_link
@@ -27,9 +26,9 @@ class LoginLinkRequest(BaseModel):
       status_code=201,
       operation_class=body_of(LoginLinkRequest, required=False),
       responses=errors(*BODY_ERRORS))
-async def create_login_link(request: Request[Any, Any, Any], state: State,
+async def create_login_link(request: Request[Any, Any, Any], settings: PortalSettings,
                             codes: SignInCodes) -> dict[str, str]:
     """Body `{"next": "/choice/<id>"}` (optional). The link expires in 60 s, single use.
     Read with `json_body` like every `/api` body: a form or text/plain post is a 415."""
     body = parse_model(LoginLinkRequest, await json_body(request, optional=True))
-    return {"url": login_link(state.settings, codes, safe_next(body.next or "/"))}
+    return {"url": login_link(settings, codes, safe_next(body.next or "/"))}

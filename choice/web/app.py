@@ -1,20 +1,22 @@
-"""The Litestar application factory: wiring only (lifespan, routes, security, errors).
+"""The Litestar application factory: wiring only (what is built, routes, security, errors).
 
-`create_app()` reads the settings once; the lifespan opens the store, makes sure the API
-token exists, starts the `InteractionService` (which brings back pending interactions) and
-the browser opener.
+`create_app()` reads the settings once and builds every long-lived object: the credentials
+(the API token), the store and the `InteractionService`, the Jinja environment, the asset
+bundles, the rendered-list cache. Handlers receive them through dependency injection
+(`web/deps.py`); the request guard and the sign-in page's exception handler get theirs from
+here. The lifespan starts the service (which brings back pending interactions) and the MCP
+mount, and stops and closes them at shutdown.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from litestar import Litestar, asgi
 from litestar.config.compression import CompressionConfig
-from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
@@ -25,6 +27,7 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.template import TemplateConfig
 
 from choice.api_token import ensure_token
+from choice.clock import now
 from choice.config import Settings
 from choice.i18n import SUPPORTED, catalog
 from choice.resources import RESOURCES
@@ -35,8 +38,7 @@ from choice.web.api_interactions import InteractionController
 from choice.web.api_login_links import create_login_link
 from choice.web.api_settings import SettingsController
 from choice.web.assets import SKIP_COMPRESSION, Assets, bundle
-from choice.web.auth import LoginCodes, LoginRequired
-from choice.web.deps import provide_service
+from choice.web.auth import Credentials, LoginCodes, LoginRequired
 from choice.web.errors import exception_handlers
 from choice.web.health import VERSION, healthz
 from choice.web.idle import Activity, exit_when_idle
@@ -54,28 +56,32 @@ from choice.web.templating import make_environment
 log = logging.getLogger("choice")
 
 
-def create_app(settings: Settings | None = None) -> Litestar:
+def _constant(value: object) -> Provide:
+    return Provide(lambda: value, sync_to_thread=False)
+
+
+def create_app(settings: Settings | None = None, *,
+               clock: Callable[[], float] = now) -> Litestar:
+    """The portal. `clock` is the service's time (tests move it past a deadline)."""
     settings = settings or Settings.from_env()
     RESOURCES.check(SUPPORTED)
     for language in SUPPORTED:
         catalog(language)  # read now: a broken catalog stops the start, not a page later
         js_catalog(language)  # and the scripts' messages, extracted from their sources
+    settings.prepare_data_dir()
+    credentials = Credentials(ensure_token(settings.token_path))
+    store = Store(settings.db_url)
+    service = InteractionService(store, settings, clock=clock)
+    env = make_environment()
     assets, tabs, codes, activity = Assets.build(), Tabs(), LoginCodes(), Activity()
-    list_cache = ListCache()
-    services: list[InteractionService] = []  # filled by the lifespan, read by the MCP tools
-    mcp = McpMount(lambda: services[0], settings)
+    lists = ListCache(env)
+    service.notifier.listen(BrowserOpener(settings, tabs, codes))
+    service.notifier.listen(lists)
+    mcp = McpMount(service, settings)
 
     @asynccontextmanager
-    async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        settings.prepare_data_dir()
-        app.state.token = ensure_token(settings.token_path)
-        store = Store(settings.db_url)
-        service = InteractionService(store, settings)
+    async def lifespan(_app: Litestar) -> AsyncIterator[None]:
         await service.start()
-        app.state.service = service
-        services.append(service)
-        service.notifier.listen(BrowserOpener(settings, tabs, codes))
-        service.notifier.listen(list_cache)
         idle = None
         if settings.idle_exit_seconds:
             idle = asyncio.create_task(exit_when_idle(
@@ -86,12 +92,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             if idle is not None:
                 idle.cancel()
-            services.clear()
             await service.stop()
             store.close()
-
-    def constant(value: object) -> Provide:
-        return Provide(lambda: value, sync_to_thread=False)
 
     return Litestar(
         route_handlers=[
@@ -101,16 +103,16 @@ def create_app(settings: Settings | None = None) -> Litestar:
             asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp),
         ],
         lifespan=[lifespan],
-        dependencies={"service": Provide(provide_service, sync_to_thread=False),
-                      "assets": constant(assets), "tabs": constant(tabs),
-                      "codes": constant(codes)},
+        dependencies={"service": _constant(service), "settings": _constant(settings),
+                      "credentials": _constant(credentials), "assets": _constant(assets),
+                      "lists": _constant(lists), "tabs": _constant(tabs),
+                      "codes": _constant(codes)},
         middleware=[DefineMiddleware(RequestGuard, allowed_hosts=settings.allowed_hosts,
-                                     activity=activity)],
+                                     credentials=credentials, activity=activity)],
         exception_handlers={**exception_handlers(settings.max_body_bytes),
-                            LoginRequired: login_required_handler},
+                            LoginRequired: login_required_handler(service, assets)},
         request_max_body_size=settings.max_body_bytes,
-        template_config=TemplateConfig(
-            engine=JinjaTemplateEngine.from_environment(make_environment())),
+        template_config=TemplateConfig(engine=JinjaTemplateEngine.from_environment(env)),
         plugins=[HTMXPlugin()],
         compression_config=CompressionConfig(backend="gzip", minimum_size=500, gzip_compress_level=6,
                                              exclude_opt_key=SKIP_COMPRESSION),
@@ -121,7 +123,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 description="The API token: `choice token` prints it (`<data dir>/token`).")}),
             render_plugins=[SwaggerRenderPlugin()],
         ),
-        state=State({"settings": settings, "assets": assets, "tabs": tabs, "codes": codes,
-                     "list_cache": list_cache}),
         debug=False,
     )

@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import secrets
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from litestar.connection import ASGIConnection
@@ -28,19 +29,42 @@ def session_value(token: str) -> str:
     return hmac.new(token.encode(), b"choice browser session v1", hashlib.sha256).hexdigest()
 
 
-def session_cookie(token: str) -> Cookie:
-    return Cookie(key=COOKIE, value=session_value(token), httponly=True, samesite="lax",
-                  path="/", max_age=30 * 86_400)
+@dataclass(frozen=True, slots=True)
+class Access:
+    """What a request proved: the connection's `auth`, set by `security.RequestGuard`."""
+
+    token: bool
+    """It sent `Authorization: Bearer <the API token>`."""
+    session: bool
+    """It carries the session cookie of a signed-in browser."""
+
+
+class Credentials:
+    """The API token and the session cookie derived from it. The app factory makes one and
+    hands it to the request guard (which sets each request's `Access`) and, through
+    dependency injection, to the sign-in handlers."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+        self._session = session_value(token)
+
+    def token_matches(self, given: str) -> bool:
+        return hmac.compare_digest(given.strip().encode(), self.token.encode())
+
+    def session_cookie(self) -> Cookie:
+        return Cookie(key=COOKIE, value=self._session, httponly=True, samesite="lax",
+                      path="/", max_age=30 * 86_400)
+
+    def access(self, connection: ASGIConnection[Any, Any, Any, Any]) -> Access:
+        scheme, _sep, given = connection.headers.get("authorization", "").partition(" ")
+        cookie = connection.cookies.get(COOKIE, "")
+        return Access(token=scheme.lower() == "bearer" and self.token_matches(given),
+                      session=hmac.compare_digest(cookie.encode(), self._session.encode()))
 
 
 def has_session(connection: ASGIConnection[Any, Any, Any, Any]) -> bool:
-    given = connection.cookies.get(COOKIE, "")
-    expected = session_value(connection.app.state.token)
-    return hmac.compare_digest(given.encode(), expected.encode())
-
-
-def token_matches(connection: ASGIConnection[Any, Any, Any, Any], given: str) -> bool:
-    return hmac.compare_digest(given.strip().encode(), connection.app.state.token.encode())
+    access: Access = connection.auth
+    return access.session
 
 
 def safe_next(target: str | None) -> str:

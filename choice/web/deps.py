@@ -1,25 +1,25 @@
-"""Dependency injection: the one service, the asset bundles, the open tabs and the sign-in
-codes of the app, for every handler that names them."""
+"""Dependency injection: what the app factory builds once (the service, the settings, the
+credentials, the asset bundles, the rendered lists, the open tabs, the sign-in codes) for
+every handler that names it. Registered in `app.create_app`; nothing lives on `app.state`."""
 
 from __future__ import annotations
 
 from typing import TypeAlias
 
-from litestar.datastructures import State
 from litestar.di import NamedDependency
 
+from choice.config import Settings
 from choice.service import InteractionService
 from choice.web.assets import Assets
-from choice.web.auth import LoginCodes
+from choice.web.auth import Credentials, LoginCodes
+from choice.web.list_cache import ListCache
 from choice.web.tabs import Tabs
 
 Service: TypeAlias = NamedDependency[InteractionService]
 """Annotate a handler parameter `service: Service` to receive the service."""
+PortalSettings: TypeAlias = NamedDependency[Settings]
+PortalCredentials: TypeAlias = NamedDependency[Credentials]
 WebAssets: TypeAlias = NamedDependency[Assets]
+QuestionLists: TypeAlias = NamedDependency[ListCache]
 OpenTabs: TypeAlias = NamedDependency[Tabs]
 SignInCodes: TypeAlias = NamedDependency[LoginCodes]
-
-
-def provide_service(state: State) -> InteractionService:
-    service: InteractionService = state.service
-    return service

@@ -35,7 +35,9 @@ async def list_view(service: InteractionService, which: str, current_id: str | N
 
 
 class ListCache:
-    def __init__(self) -> None:
+    def __init__(self, env: Environment) -> None:
+        self.env = env
+        """The app's Jinja environment (the one its template engine renders with)."""
         self.version = 0
         self._rendered: dict[tuple[str, str | None, str, int], RenderedList] = {}
 
@@ -44,14 +46,14 @@ class ListCache:
             self.version += 1
             self._rendered.clear()
 
-    async def render(self, service: InteractionService, env: Environment, which: str,
-                     current_id: str | None, locale: str) -> RenderedList:
+    async def render(self, service: InteractionService, which: str, current_id: str | None,
+                     locale: str) -> RenderedList:
         key = (which, current_id, locale, int(time.monotonic() // FRESH_SECONDS))
         if (hit := self._rendered.get(key)) is not None:
             return hit
         version = self.version
         view = await list_view(service, which, current_id)
-        template = env.get_template("partials/_interaction_list.html")
+        template = self.env.get_template("partials/_interaction_list.html")
         rendered = RenderedList(Markup(template.render(list=view, locale=locale)),
                                 view.active_count)
         if version == self.version:  # nothing changed while we read: safe to keep

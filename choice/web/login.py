@@ -10,25 +10,25 @@ from urllib.parse import parse_qs
 from litestar import Request, Response, get, post
 from litestar.params import FromQuery
 from litestar.response import Redirect, Template
+from litestar.types import ExceptionHandler
 
 from choice.i18n import N_
+from choice.service import InteractionService
 from choice.web.assets import Assets
-from choice.web.auth import LoginRequired, safe_next, session_cookie, token_matches
-from choice.web.deps import SignInCodes
+from choice.web.auth import Credentials, LoginRequired, safe_next
+from choice.web.deps import PortalCredentials, Service, SignInCodes, WebAssets
 
 
-def _signed_in(request: Request[Any, Any, Any], target: str | None) -> Redirect:
+def _signed_in(credentials: Credentials, target: str | None) -> Redirect:
     response = Redirect(path=safe_next(target), status_code=303)
-    response.set_cookie(session_cookie(request.app.state.token))
+    response.set_cookie(credentials.session_cookie())
     return response
 
 
-def login_page(request: Request[Any, Any, Any], target: str | None, error: str | None,
-               status: int = 401) -> Template:
-    state = request.app.state
-    assets: Assets = state.assets
+def login_page(service: InteractionService, assets: Assets, target: str | None,
+               error: str | None, status: int = 401) -> Template:
     return Template(template_name="login.html", status_code=status, context={
-        "locale": state.service.language_for(None), "assets": assets, "next": safe_next(target),
+        "locale": service.language_for(None), "assets": assets, "next": safe_next(target),
         "error": error, "interaction_id": _interaction_in(safe_next(target)),
     }, headers={"Content-Security-Policy": assets.content_security_policy()})
 
@@ -38,33 +38,40 @@ def _interaction_in(path: str) -> str | None:
 
 
 @get("/login", include_in_schema=False)
-async def login(request: Request[Any, Any, Any], codes: SignInCodes,
-                token: FromQuery[str | None] = None, code: FromQuery[str | None] = None,
+async def login(service: Service, assets: WebAssets, codes: SignInCodes,
+                credentials: PortalCredentials, token: FromQuery[str | None] = None,
+                code: FromQuery[str | None] = None,
                 next: FromQuery[str | None] = None) -> Response[Any]:
     if code is not None:
         if codes.redeem(code):
-            return _signed_in(request, next)
-        return login_page(request, next, N_("That sign-in link has expired or was already used."))
+            return _signed_in(credentials, next)
+        return login_page(service, assets, next,
+                          N_("That sign-in link has expired or was already used."))
     if token is not None:
-        if token_matches(request, token):
-            return _signed_in(request, next)
-        return login_page(request, next, N_("That token is not this portal's token."))
-    return login_page(request, next, None, status=200)
+        if credentials.token_matches(token):
+            return _signed_in(credentials, next)
+        return login_page(service, assets, next, N_("That token is not this portal's token."))
+    return login_page(service, assets, next, None, status=200)
 
 
 @post("/login", include_in_schema=False, status_code=303)
-async def login_form(request: Request[Any, Any, Any]) -> Response[Any]:
+async def login_form(request: Request[Any, Any, Any], service: Service, assets: WebAssets,
+                     credentials: PortalCredentials) -> Response[Any]:
     form = parse_qs((await request.body()).decode(errors="replace"))
     token, target = form.get("token", [""])[0], form.get("next", ["/"])[0]
-    if token_matches(request, token):
-        return _signed_in(request, target)
-    return login_page(request, target, N_("That token is not this portal's token."))
+    if credentials.token_matches(token):
+        return _signed_in(credentials, target)
+    return login_page(service, assets, target, N_("That token is not this portal's token."))
 
 
-def login_required_handler(request: Request[Any, Any, Any], _exc: LoginRequired) -> Response[Any]:
-    """Pages without a session show the sign-in page; partials and sockets get a plain 401."""
-    if request.headers.get("hx-request"):
-        return Response({"errors": [{"field": "session", "code": "unauthorized",
-                                     "message": "sign in again"}]}, status_code=401)
-    return login_page(request, request.url.path, None)
+def login_required_handler(service: InteractionService, assets: Assets) -> ExceptionHandler:
+    """Pages without a session show the sign-in page; partials and sockets get a plain 401.
+    Made by the app factory: an exception handler gets no dependency injection."""
 
+    def handle(request: Request[Any, Any, Any], _exc: LoginRequired) -> Response[Any]:
+        if request.headers.get("hx-request"):
+            return Response({"errors": [{"field": "session", "code": "unauthorized",
+                                         "message": "sign in again"}]}, status_code=401)
+        return login_page(service, assets, request.url.path, None)
+
+    return handle

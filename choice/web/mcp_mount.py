@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import importlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from litestar.types import ASGIApp, Receive, Scope, Send
@@ -31,7 +31,7 @@ READY_SECONDS = 30.0
 class McpMount:
     """ASGI app for `/mcp`; delegates to the SDK's streamable HTTP app once it is loaded."""
 
-    def __init__(self, service: Callable[[], InteractionService], settings: Settings) -> None:
+    def __init__(self, service: InteractionService, settings: Settings) -> None:
         self._service = service
         self._settings = settings
         self._app: ASGIApp | None = None
@@ -54,7 +54,7 @@ class McpMount:
     async def _serve(self, stop: asyncio.Event) -> None:
         try:
             module = await asyncio.to_thread(importlib.import_module, "choice.mcp.server")
-            server = module.PortalMCP(self._service, self._settings)
+            server = module.PortalMCP(lambda: self._service, self._settings)
             app = server.streamable_http_app(streamable_http_path="/",
                                              transport_security=module.security_for(self._settings))
         except Exception as error:  # reported to every MCP request instead of crashing the portal

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Controller, MediaType, Request, Response, get
+from litestar import Controller, MediaType, Response, get
 from litestar.params import FromPath, FromQuery
 from litestar.plugins.htmx import HTMXTemplate
 from litestar.response import Template
 
 from choice.web.auth import session_guard
-from choice.web.deps import Service, WebAssets
-from choice.web.page_context import base_context, rendered_list
+from choice.web.deps import QuestionLists, Service, WebAssets
+from choice.web.page_context import base_context
 from choice.web.view_models import interaction_view
 
 
@@ -29,34 +29,33 @@ class PageController(Controller):
     include_in_schema = False
 
     @get("/")
-    async def index(self, request: Request[Any, Any, Any], service: Service, assets: WebAssets,
+    async def index(self, service: Service, assets: WebAssets, lists: QuestionLists,
                     filter: FromQuery[str] = "all") -> Template:
         """The interaction list: where a closed tab comes back to."""
-        return page(assets, "index.html", await base_context(request, service, assets,
+        return page(assets, "index.html", await base_context(service, assets, lists,
                                                              which=filter))
 
     @get("/choice/{interaction_id:str}")
-    async def interaction(self, request: Request[Any, Any, Any], service: Service,
-                          assets: WebAssets, interaction_id: FromPath[str]) -> Template:
+    async def interaction(self, service: Service, assets: WebAssets, lists: QuestionLists,
+                          interaction_id: FromPath[str]) -> Template:
         row = await service.get(interaction_id)
-        context = await base_context(request, service, assets, row)
+        context = await base_context(service, assets, lists, row)
         context["view"] = interaction_view(row, context["prefs"])
         return page(assets, "choice.html", context)
 
     @get("/settings")
-    async def settings(self, request: Request[Any, Any, Any], service: Service,
-                       assets: WebAssets) -> Template:
-        context = await base_context(request, service, assets)
+    async def settings(self, service: Service, assets: WebAssets,
+                       lists: QuestionLists) -> Template:
+        context = await base_context(service, assets, lists)
         context["settings_page"] = True
         return page(assets, "settings.html", context)
 
     @get("/partials/interactions")
-    async def interaction_list(self, request: Request[Any, Any, Any], service: Service,
+    async def interaction_list(self, service: Service, lists: QuestionLists,
                                filter: FromQuery[str] = "all",
                                current: FromQuery[str | None] = None) -> Response[str]:
         row = await service.get(current) if current else None
-        rendered = await rendered_list(request, service, filter, current,
-                                       service.language_for(row))
+        rendered = await lists.render(service, filter, current, service.language_for(row))
         return Response(str(rendered.html), media_type=MediaType.HTML)
 
     @get("/choice/{interaction_id:str}/partial")

@@ -7,7 +7,6 @@ and WebSocket hijacking; the bearer token keeps other local users' agents out of
 
 from __future__ import annotations
 
-import hmac
 import json
 from typing import Any
 from urllib.parse import urlsplit
@@ -17,7 +16,7 @@ from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from choice.web.auth import has_session
+from choice.web.auth import Access, Credentials
 from choice.web.idle import Activity
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
@@ -45,13 +44,15 @@ def split_host(value: str) -> tuple[str, str | None]:
 
 
 class RequestGuard:
-    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), and puts
-    the protective headers on every response, errors included."""
+    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), says what
+    an accepted request proved (`connection.auth`, an `auth.Access`) for the guards, and
+    puts the protective headers on every response, errors included."""
 
-    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...],
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...], credentials: Credentials,
                  activity: Activity | None = None) -> None:
         self.app = app
         self.allowed = {h.lower() for h in allowed_hosts}
+        self.credentials = credentials
         self.activity = activity or Activity()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -63,6 +64,7 @@ class RequestGuard:
         if scope["type"] == "http":
             send = _with_protective_headers(send)
         if refusal is None:
+            scope["auth"] = self.credentials.access(ASGIConnection(scope))  # for the guards
             with self.activity.request():
                 await self.app(scope, receive, send)
         elif scope["type"] == "websocket":
@@ -129,11 +131,8 @@ async def bearer_token_guard(connection: ASGIConnection, _handler: BaseRouteHand
     """Litestar guard for `/api`: `Authorization: Bearer <token>` from `<data dir>/token`,
     or a signed-in portal page's session cookie (same-origin, checked above).
     Async on purpose: Litestar runs a sync guard on a worker thread, on every request."""
-    expected: str = connection.app.state.token
-    scheme, _sep, given = connection.headers.get("authorization", "").partition(" ")
-    bearer_ok = scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(),
-                                                                   expected.encode())
-    if not bearer_ok and not has_session(connection):
+    access: Access = connection.auth
+    if not access.token and not access.session:
         raise NotAuthorizedException(
             "missing or wrong bearer token: send 'Authorization: Bearer <token>'; "
             "`choice token` prints it.",

@@ -10,7 +10,7 @@ import pytest
 from litestar.testing import TestClient
 
 from choice.web.app import create_app
-from tests.api.conftest import BASE_URL
+from tests.api.conftest import BASE_URL, token
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
               "params": {"protocolVersion": "2025-06-18", "capabilities": {},
@@ -21,7 +21,7 @@ MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
 def test_mcp_answers_once_loaded() -> None:
     app = create_app()
     with TestClient(app, base_url=BASE_URL) as client:
-        client.headers["Authorization"] = f"Bearer {app.state.token}"
+        client.headers["Authorization"] = f"Bearer {token()}"
         response = client.post("/mcp/", json=INITIALIZE, headers=MCP_HEADERS)
     assert response.status_code == 200
     assert "choice-portal" in response.text
@@ -39,7 +39,7 @@ def test_a_failed_sdk_import_gives_503_and_the_portal_still_serves(
     monkeypatch.setattr(importlib, "import_module", broken)
     app = create_app()
     with TestClient(app, base_url=BASE_URL) as client:
-        client.headers["Authorization"] = f"Bearer {app.state.token}"
+        client.headers["Authorization"] = f"Bearer {token()}"
         refused = client.post("/mcp/", json=INITIALIZE, headers=MCP_HEADERS)
         health = client.get("/healthz")
     assert refused.status_code == 503

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from typing import Any
 
 import pytest
@@ -11,8 +12,9 @@ from litestar import Litestar
 from litestar.exceptions import WebSocketDisconnect
 from litestar.testing import TestClient
 
+from choice.web.app import create_app
 from choice.web.assets import read_manifest
-from tests.api.conftest import BASE_URL, ask
+from tests.api.conftest import BASE_URL, ask, token
 
 Client = TestClient[Litestar]
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -28,7 +30,7 @@ def create(client: Client, **overrides: Any) -> str:
 @pytest.fixture
 def browser(client: Client, app: Litestar) -> Client:
     """The same client, signed in like a browser (cookie) and without the bearer token."""
-    response = client.get(f"/login?token={app.state.token}&next=/", follow_redirects=False)
+    response = client.get(f"/login?token={token()}&next=/", follow_redirects=False)
     assert response.status_code == 303
     del client.headers["Authorization"]
     return client
@@ -40,11 +42,11 @@ def events(client: Client, app: Litestar, iid: str) -> list[str]:
 
 
 def test_token_login_sets_a_private_cookie_and_drops_the_secret(client: Client, app: Litestar) -> None:
-    response = client.get(f"/login?token={app.state.token}&next=/choice/abc", follow_redirects=False)
+    response = client.get(f"/login?token={token()}&next=/choice/abc", follow_redirects=False)
     assert response.status_code == 303
     assert response.headers["location"] == "/choice/abc"
     cookie = response.headers["set-cookie"].lower()
-    assert "httponly" in cookie and "samesite=lax" in cookie and app.state.token not in cookie
+    assert "httponly" in cookie and "samesite=lax" in cookie and token() not in cookie
 
 
 def test_a_wrong_token_shows_the_sign_in_page_without_a_cookie(anonymous: Client) -> None:
@@ -66,7 +68,7 @@ def test_a_one_time_code_works_once(client: Client, anonymous: Client) -> None:
 
 @pytest.mark.parametrize("target", ["//evil.example/x", "https://evil.example", "/\\evil.example"])
 def test_login_never_redirects_off_the_portal(client: Client, app: Litestar, target: str) -> None:
-    response = client.get("/login", params={"token": app.state.token, "next": target},
+    response = client.get("/login", params={"token": token(), "next": target},
                           follow_redirects=False)
     assert response.headers["location"] == "/"
 
@@ -130,6 +132,38 @@ def test_review_then_confirm_records_the_confirmation(browser: Client, app: Lite
     assert 'data-testid="review"' in review.text and poll(browser, app, iid)["status"] == "pending"
     browser.post(f"/choice/{iid}/submit", content="selected=pg&action=confirm", headers=HTMX)
     assert poll(browser, app, iid)["confirmed"] is True
+
+
+def test_a_review_of_an_answer_the_submit_would_refuse_is_refused(browser: Client,
+                                                                  app: Litestar) -> None:
+    iid = create_as_agent(browser, app, require_confirmation=True, selection_mode="multi",
+                          max_selections=1)
+    review = browser.post(f"/choice/{iid}/submit", content="selected=pg&selected=lite&action=review",
+                          headers=HTMX)
+    assert review.status_code == 422 and 'data-testid="review"' not in review.text
+    assert "at most 1" in review.text
+    assert events(browser, app, iid) == ["created"]
+
+
+def test_a_review_after_the_deadline_is_refused_as_confirm_would_be_and_writes_nothing() -> None:
+    """The review step asks the service on the service's clock, not its own."""
+    clock = MovableClock()
+    app = create_app(clock=clock)
+    with TestClient(app, base_url=BASE_URL) as client:
+        client.get(f"/login?token={token()}&next=/", follow_redirects=False)
+        iid = create_as_agent(client, app, require_confirmation=True, timeout_seconds=10)
+        # One more request first: the scheduler, woken by the create, has then gone back to
+        # sleep for 10 real seconds, so moving the clock now leaves the expiry unwritten.
+        assert poll(client, app, iid)["status"] == "pending"
+        clock.offset = 11.0
+        review = client.post(f"/choice/{iid}/submit", content="selected=pg&action=review",
+                             headers=HTMX)
+        assert review.status_code == 409 and 'data-testid="review"' not in review.text
+        assert events(client, app, iid) == ["created"]
+        confirm = client.post(f"/choice/{iid}/submit", content="selected=pg&action=confirm",
+                              headers=HTMX)
+        assert confirm.status_code == 409
+        assert poll(client, app, iid)["status"] == "timeout"
 
 
 def test_back_from_review_keeps_the_selection(browser: Client, app: Litestar) -> None:
@@ -237,8 +271,18 @@ def test_the_socket_refuses_a_foreign_origin(browser: Client) -> None:
 
 
 # -- helpers that act as the agent, with the bearer token -----------------------------------
+class MovableClock:
+    """Real time plus an offset the test sets."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
 def agent_headers(app: Litestar) -> dict[str, str]:
-    return {"Authorization": f"Bearer {app.state.token}"}
+    return {"Authorization": f"Bearer {token()}"}
 
 
 def create_as_agent(client: Client, app: Litestar, **overrides: Any) -> str:
