@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from litestar import Controller, Request, Response, post
+from litestar import Controller, Response, post
 from litestar.params import FromPath
-from litestar.plugins.htmx import HTMXTemplate
-from litestar.response import Redirect, Template
+from litestar.plugins.htmx import ClientRefresh, HTMXRequest, HTMXTemplate
+from litestar.response import Redirect
 
 from choice.clock import iso
 from choice.contract import DeadlineChange, FieldError
@@ -27,7 +27,7 @@ from choice.web.deps import QuestionLists, Service, WebAssets
 from choice.web.forms import draft_from, first, preferences_from, read_form, submission_from
 from choice.web.list_cache import ListCache
 from choice.web.page_context import base_context
-from choice.web.pages import page
+from choice.web.pages import VARY_ON_HTMX, page
 from choice.web.view_models import Draft, Stage, interaction_view
 
 ACTOR = "human:web"
@@ -39,7 +39,7 @@ class Shown:
     """How one form post answers: the interaction as it now stands, as the partial for HTMX
     or as the whole page without script."""
 
-    request: Request[Any, Any, Any]
+    request: HTMXRequest
     service: InteractionService
     assets: Assets
     lists: ListCache
@@ -50,15 +50,16 @@ class Shown:
         service = self.service
         view = interaction_view(row, await service.preferences(), stage=stage, draft=draft,
                                 errors=errors.errors if errors else None, notice=notice)
-        if self.request.headers.get("hx-request"):
+        if self.request.htmx:
             return HTMXTemplate(template_name="partials/_interaction.html", status_code=status,
+                                headers=VARY_ON_HTMX,
                                 context={"view": view, "locale": service.language_for(row),
                                          "prefs": await service.preferences()})
-        if status == 200 and view.stage == "outcome":
-            return Redirect(path=f"/choice/{row.id}", status_code=303)  # post/redirect/get
+        if status == 200 and view.stage == "outcome":  # post/redirect/get
+            return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
         context = await base_context(service, self.assets, self.lists, row)
         context["view"] = view
-        return page(self.assets, "choice.html", context, status)
+        return page(self.assets, "choice.html", context, status, headers=VARY_ON_HTMX)
 
 
 class InteractionActions(Controller):
@@ -67,7 +68,7 @@ class InteractionActions(Controller):
     include_in_schema = False
 
     @post("/submit")
-    async def submit(self, request: Request[Any, Any, Any], service: Service, assets: WebAssets,
+    async def submit(self, request: HTMXRequest, service: Service, assets: WebAssets,
                      lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         """`action`: submit, review (confirmation required), confirm, or back."""
         shown = Shown(request, service, assets, lists)
@@ -94,7 +95,7 @@ class InteractionActions(Controller):
         return await shown.show(row)
 
     @post("/cancel")
-    async def cancel(self, request: Request[Any, Any, Any], service: Service, assets: WebAssets,
+    async def cancel(self, request: HTMXRequest, service: Service, assets: WebAssets,
                      lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         shown = Shown(request, service, assets, lists)
         note = first(await read_form(request), "global_annotation").strip() or None
@@ -105,7 +106,7 @@ class InteractionActions(Controller):
         return await shown.show(row)
 
     @post("/deadline")
-    async def change_deadline(self, request: Request[Any, Any, Any], service: Service,
+    async def change_deadline(self, request: HTMXRequest, service: Service,
                               assets: WebAssets, lists: QuestionLists,
                               interaction_id: FromPath[str]) -> Response[Any]:
         """`minutes_left`: the new deadline counted from now; audited, and every open
@@ -131,8 +132,9 @@ class InteractionActions(Controller):
 
 
 @post("/settings", guards=[session_guard], include_in_schema=False)
-async def save_settings(request: Request[Any, Any, Any], service: Service) -> Response[Any]:
-    """Save the preferences; they apply to the page at once (the interaction re-renders)."""
+async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]:
+    """Save the preferences; they apply to the page at once (the interaction re-renders,
+    told by the `choice:settings-saved` event). A new language reloads the whole page."""
     form = await read_form(request)
     language_before = service.language_for(None)
     message, status = N_("Saved."), 200
@@ -140,11 +142,15 @@ async def save_settings(request: Request[Any, Any, Any], service: Service) -> Re
         await service.update_preferences(preferences_from(form))
     except InvalidInput as invalid:
         message, status = invalid.errors[0].message, 422
-    if not request.headers.get("hx-request"):
-        return Redirect(path=safe_next(first(form, "next", "/settings")), status_code=303)
-    prefs = await service.preferences()
-    headers = ({"HX-Refresh": "true"} if service.language_for(None) != language_before
-               else {"HX-Trigger": "choice:settings-saved"})
-    return Template(template_name="partials/_settings_form.html", status_code=status,
-                    headers=headers, context={"prefs": prefs, "saved_message": message,
-                                              "locale": service.language_for(None)})
+    if not request.htmx:
+        return Redirect(path=safe_next(first(form, "next", "/settings")), status_code=303,
+                        headers=VARY_ON_HTMX)
+    if service.language_for(None) != language_before:
+        refresh = ClientRefresh()
+        refresh.headers.update(VARY_ON_HTMX)
+        return refresh
+    return HTMXTemplate(template_name="partials/_settings_form.html", status_code=status,
+                        trigger_event="choice:settings-saved", after="receive",
+                        headers=VARY_ON_HTMX,
+                        context={"prefs": await service.preferences(), "saved_message": message,
+                                 "locale": service.language_for(None)})

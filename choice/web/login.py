@@ -9,6 +9,7 @@ from urllib.parse import parse_qs
 
 from litestar import Request, Response, get, post
 from litestar.params import FromQuery
+from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 from litestar.types import ExceptionHandler
 
@@ -17,6 +18,7 @@ from choice.service import InteractionService
 from choice.web.assets import Assets
 from choice.web.auth import Credentials, LoginRequired, safe_next
 from choice.web.deps import PortalCredentials, Service, SignInCodes, WebAssets
+from choice.web.pages import VARY_ON_HTMX
 
 
 def _signed_in(credentials: Credentials, target: str | None) -> Redirect:
@@ -69,9 +71,13 @@ def login_required_handler(service: InteractionService, assets: Assets) -> Excep
     Made by the app factory: an exception handler gets no dependency injection."""
 
     def handle(request: Request[Any, Any, Any], _exc: LoginRequired) -> Response[Any]:
-        if request.headers.get("hx-request"):
+        # HTMXPlugin makes every request an HTMXRequest, exception handlers' included.
+        if isinstance(request, HTMXRequest) and request.htmx:
             return Response({"errors": [{"field": "session", "code": "unauthorized",
-                                         "message": "sign in again"}]}, status_code=401)
-        return login_page(service, assets, request.url.path, None)
+                                         "message": "sign in again"}]}, status_code=401,
+                            headers=VARY_ON_HTMX)
+        page = login_page(service, assets, request.url.path, None)
+        page.headers.update(VARY_ON_HTMX)
+        return page
 
     return handle

@@ -18,10 +18,16 @@ from choice.web.deps import QuestionLists, Service, WebAssets
 from choice.web.page_context import base_context
 from choice.web.view_models import interaction_view
 
+VARY_ON_HTMX = {"Vary": "HX-Request"}
+"""On every response whose form depends on `request.htmx` (a fragment or the page): a cache
+must not hand the fragment to a plain load, or the page to a swap."""
 
-def page(assets: WebAssets, name: str, context: dict[str, Any], status: int = 200) -> Template:
+
+def page(assets: WebAssets, name: str, context: dict[str, Any], status: int = 200,
+         headers: dict[str, str] | None = None) -> Template:
     return Template(template_name=name, context=context, status_code=status,
-                    headers={"Content-Security-Policy": assets.content_security_policy()})
+                    headers={"Content-Security-Policy": assets.content_security_policy(),
+                             **(headers or {})})
 
 
 class PageController(Controller):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import time
 from typing import Any
@@ -117,6 +118,27 @@ def test_a_plain_form_post_answers_and_redirects(browser: Client, app: Litestar)
     assert result["selected_ids"] == ["lite"] and result["interface"] == "web"
 
 
+def test_a_form_post_that_answers_htmx_and_plain_loads_differently_says_so(
+        browser: Client, app: Litestar) -> None:
+    iid = create_as_agent(browser, app, require_confirmation=True)
+    for headers in (HTMX, FORM):
+        review = browser.post(f"/choice/{iid}/submit", content="selected=pg&action=review",
+                              headers=headers)
+        assert review.status_code == 200 and 'data-testid="review"' in review.text
+        assert "HX-Request" in review.headers["vary"]
+    assert ("<html" in review.text) and "<html" not in browser.post(
+        f"/choice/{iid}/submit", content="selected=pg&action=review", headers=HTMX).text
+
+
+def test_a_new_language_reloads_the_page_and_other_settings_only_the_form(
+        browser: Client, app: Litestar) -> None:
+    same = browser.post("/settings", headers=HTMX, content="language=en&interface=web")
+    assert "hx-refresh" not in same.headers and "settings-saved" in same.headers["hx-trigger"]
+    switched = browser.post("/settings", headers=HTMX, content="language=zh&interface=web")
+    assert switched.headers["hx-refresh"] == "true" and "hx-trigger" not in switched.headers
+    browser.post("/settings", headers=HTMX, content="language=en&interface=web")
+
+
 def test_an_htmx_submit_swaps_in_the_outcome(browser: Client, app: Litestar) -> None:
     iid = create_as_agent(browser, app)
     response = browser.post(f"/choice/{iid}/submit", content="selected=pg&action=submit",
@@ -210,7 +232,8 @@ def test_the_time_left_can_be_changed_from_the_page(browser: Client, app: Litest
 def test_settings_form_saves_and_unchecked_means_off(browser: Client, app: Litestar) -> None:
     response = browser.post("/settings", headers=HTMX,
                             content="interface=terminal&timeout_seconds=120&language=en&notifications=on")
-    assert response.status_code == 200 and response.headers["hx-trigger"] == "choice:settings-saved"
+    assert response.status_code == 200
+    assert json.loads(response.headers["hx-trigger"]) == {"choice:settings-saved": {}}
     prefs = browser.get("/api/settings").json()
     assert prefs["interface"] == "terminal" and prefs["timeout_seconds"] == 120
     assert prefs["notifications"] is True and prefs["allow_annotations"] is False
