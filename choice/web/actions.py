@@ -59,7 +59,7 @@ class Shown:
             return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
         context = await base_context(service, self.assets, self.lists, row)
         context["view"] = view
-        return page(self.assets, "choice.html", context, status, headers=VARY_ON_HTMX)
+        return page("choice.html", context, status, headers=VARY_ON_HTMX)
 
 
 class InteractionActions(Controller):

@@ -47,7 +47,7 @@ from choice.web.list_cache import ListCache
 from choice.web.login import login, login_form, login_required_handler
 from choice.web.mcp_mount import McpMount
 from choice.web.pages import PageController
-from choice.web.security import RequestGuard, bearer_token_guard
+from choice.web.security import RequestGuard, bearer_token_guard, protective_headers
 from choice.web.sockets import choice_socket, portal_socket
 from choice.web.stream import stream
 from choice.web.tabs import BrowserOpener, Tabs
@@ -109,6 +109,7 @@ def create_app(settings: Settings | None = None, *,
                       "codes": _constant(codes)},
         middleware=[DefineMiddleware(RequestGuard, allowed_hosts=settings.allowed_hosts,
                                      credentials=credentials, activity=activity)],
+        before_send=[protective_headers(assets.content_security_policy())],
         exception_handlers={**exception_handlers(settings.max_body_bytes),
                             LoginRequired: login_required_handler(service, assets)},
         request_max_body_size=settings.max_body_bytes,

@@ -17,7 +17,6 @@ from choice.field_errors import InvalidInput
 from choice.replies import listing
 from choice.store.repository import AlreadyCompleted, NotFound
 from choice.web.query import HINTS
-from choice.web.security import PROTECTIVE_HEADERS
 
 log = logging.getLogger("choice.web")
 
@@ -25,14 +24,9 @@ _CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_f
           405: "method_not_allowed", 413: "too_large", 415: "unsupported_media_type"}
 
 
-# Litestar runs the request guard (which adds these) as route middleware, so an error the
-# router raises itself (no such route, method not allowed) would leave without them.
-_PROTECTIVE = {name.decode(): value.decode() for name, value in PROTECTIVE_HEADERS.items()}
-
-
 def error_response(status: int, errors: list[dict[str, Any]], **extra: Any) -> Response[Any]:
     return Response({"errors": errors, **extra}, status_code=status,
-                    media_type="application/json", headers=_PROTECTIVE)
+                    media_type="application/json")
 
 
 def _invalid(_: Request[Any, Any, Any], exc: InvalidInput) -> Response[Any]:

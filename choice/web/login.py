@@ -32,7 +32,7 @@ def login_page(service: InteractionService, assets: Assets, target: str | None,
     return Template(template_name="login.html", status_code=status, context={
         "locale": service.language_for(None), "assets": assets, "next": safe_next(target),
         "error": error, "interaction_id": _interaction_in(safe_next(target)),
-    }, headers={"Content-Security-Policy": assets.content_security_policy()})
+    })
 
 
 def _interaction_in(path: str) -> str | None:

@@ -23,11 +23,10 @@ VARY_ON_HTMX = {"Vary": "HX-Request"}
 must not hand the fragment to a plain load, or the page to a swap."""
 
 
-def page(assets: WebAssets, name: str, context: dict[str, Any], status: int = 200,
+def page(name: str, context: dict[str, Any], status: int = 200,
          headers: dict[str, str] | None = None) -> Template:
-    return Template(template_name=name, context=context, status_code=status,
-                    headers={"Content-Security-Policy": assets.content_security_policy(),
-                             **(headers or {})})
+    """A whole page; its CSP comes with every HTML response (`security.protective_headers`)."""
+    return Template(template_name=name, context=context, status_code=status, headers=headers)
 
 
 class PageController(Controller):
@@ -38,7 +37,7 @@ class PageController(Controller):
     async def index(self, service: Service, assets: WebAssets, lists: QuestionLists,
                     filter: FromQuery[str] = "all") -> Template:
         """The interaction list: where a closed tab comes back to."""
-        return page(assets, "index.html", await base_context(service, assets, lists,
+        return page("index.html", await base_context(service, assets, lists,
                                                              which=filter))
 
     @get("/choice/{interaction_id:str}")
@@ -47,14 +46,14 @@ class PageController(Controller):
         row = await service.get(interaction_id)
         context = await base_context(service, assets, lists, row)
         context["view"] = interaction_view(row, context["prefs"])
-        return page(assets, "choice.html", context)
+        return page("choice.html", context)
 
     @get("/settings")
     async def settings(self, service: Service, assets: WebAssets,
                        lists: QuestionLists) -> Template:
         context = await base_context(service, assets, lists)
         context["settings_page"] = True
-        return page(assets, "settings.html", context)
+        return page("settings.html", context)
 
     @get("/partials/interactions")
     async def interaction_list(self, service: Service, lists: QuestionLists,

@@ -8,25 +8,26 @@ and WebSocket hijacking; the bearer token keeps other local users' agents out of
 from __future__ import annotations
 
 import json
-from typing import Any
 from urllib.parse import urlsplit
 
 from litestar.connection import ASGIConnection
+from litestar.datastructures import MutableScopeHeaders
 from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
-from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.types import ASGIApp, BeforeMessageSendHookHandler, Message, Receive, Scope, Send
 
 from choice.web.auth import Access, Credentials
 from choice.web.idle import Activity
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 PROTECTIVE_HEADERS = {
-    b"x-content-type-options": b"nosniff",
-    b"referrer-policy": b"no-referrer",
-    b"content-security-policy": b"default-src 'none'; frame-ancestors 'none'",
-    b"cache-control": b"no-store",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+    "cache-control": "no-store",
 }
-"""Added to every HTTP response that does not set its own (pages set a fuller CSP)."""
+"""On every HTTP response that does not set its own (the static bundles set immutable
+caching); an HTML response gets the pages' fuller CSP instead of this one."""
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 """OpenAPI security requirement of the routes behind `bearer_token_guard`."""
 
@@ -44,9 +45,8 @@ def split_host(value: str) -> tuple[str, str | None]:
 
 
 class RequestGuard:
-    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), says what
-    an accepted request proved (`connection.auth`, an `auth.Access`) for the guards, and
-    puts the protective headers on every response, errors included."""
+    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), and says
+    what an accepted request proved (`connection.auth`, an `auth.Access`) for the guards."""
 
     def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...], credentials: Credentials,
                  activity: Activity | None = None) -> None:
@@ -61,8 +61,6 @@ class RequestGuard:
             return
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         refusal = self.refusal(scope, headers)
-        if scope["type"] == "http":
-            send = _with_protective_headers(send)
         if refusal is None:
             scope["auth"] = self.credentials.access(ASGIConnection(scope))  # for the guards
             with self.activity.request():
@@ -107,15 +105,23 @@ class RequestGuard:
         return (parts.hostname or "") in self.allowed and str(origin_port) == port
 
 
-def _with_protective_headers(send: Send) -> Send:
-    async def wrapped(message: Any) -> None:
-        if message["type"] == "http.response.start":
-            present = {name.lower() for name, _value in message.get("headers", [])}
-            missing = [(k, v) for k, v in PROTECTIVE_HEADERS.items() if k not in present]
-            message = {**message, "headers": [*message.get("headers", []), *missing]}
-        await send(message)
+def protective_headers(page_policy: str) -> BeforeMessageSendHookHandler:
+    """The app's one `before_send` hook: every response leaves with the protective headers,
+    whoever answered (a handler, an exception handler, the router's own 404 and 405, the
+    request guard's refusals, the MCP mount). HTML (pages, the sign-in page, fragments)
+    gets `page_policy`, the CSP that lets the bundle and the hashed fallback run."""
+    html_headers = {**PROTECTIVE_HEADERS, "content-security-policy": page_policy}
 
-    return wrapped
+    async def add(message: Message, _scope: Scope) -> None:
+        if message["type"] != "http.response.start":
+            return
+        headers = MutableScopeHeaders.from_message(message)
+        html = (headers.get("content-type") or "").startswith("text/html")
+        for name, value in (html_headers if html else PROTECTIVE_HEADERS).items():
+            if name not in headers:
+                headers[name] = value
+
+    return add
 
 
 async def send_error(send: Send, status: int, code: str, message: str,
