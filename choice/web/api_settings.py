@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from litestar import Controller, Request, get, put
+from litestar import Controller, get, put
+from litestar.params import JSONBody
 
 from choice.contract import Preferences, PreferencesPatch
-from choice.field_errors import parse_model
-from choice.web.body import json_body
+from choice.web.body import check_json_data
 from choice.web.deps import Service
-from choice.web.openapi import BODY_ERRORS, body_of, errors
+from choice.web.openapi import BODY_ERRORS, errors
 from choice.web.security import BEARER, bearer_token_guard
 
 
@@ -24,9 +22,7 @@ class SettingsController(Controller):
     async def read(self, service: Service) -> Preferences:
         return await service.preferences()
 
-    @put("/", operation_class=body_of(PreferencesPatch), responses=errors(*BODY_ERRORS))
-    async def update(self, request: Request[Any, Any, Any],
-                     service: Service) -> Preferences:
+    @put("/", before_request=check_json_data, responses=errors(*BODY_ERRORS))
+    async def update(self, data: JSONBody[PreferencesPatch], service: Service) -> Preferences:
         """Change any subset; the rest stay as they are. Survives restarts."""
-        patch = parse_model(PreferencesPatch, await json_body(request))
-        return await service.update_preferences(patch)
+        return await service.update_preferences(data)

@@ -1,11 +1,14 @@
 """OpenAPI for what Litestar cannot infer: bodies we parse ourselves, replies we build as
 dicts, and the errors our exception handlers send.
 
-The API reads request bodies as raw JSON (to accept the compatibility shapes and to turn
-cancel-disabling fields into warnings instead of errors), so Litestar cannot infer their
-schema: the operation classes from `body_of` document them from the contract models. The
-handlers return plain dicts (`choice.replies`), so the models below only describe those
-replies for the schema (`responses=` on each route); nothing is serialized through them.
+Bodies with one fixed shape are typed (`data: SomeModel`) and Litestar documents them. Four
+are read as raw JSON instead, so `body_of` documents them from the contract models: the
+request (three compatible shapes; cancel-disabling fields become warnings, not errors), the
+cancel and sign-in-link bodies, which may be left out (Litestar documents every typed body
+as required), and the answer (Litestar would document its `option_annotations`, a dict of
+notes, as an array). The handlers return plain dicts (`choice.replies`), so the models below
+only describe those replies for the schema (`responses=` on each route); nothing is
+serialized through them.
 """
 
 from __future__ import annotations

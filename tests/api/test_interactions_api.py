@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
@@ -272,6 +273,46 @@ def test_openapi_documents_the_request_bodies(anonymous: Client) -> None:
     assert titles == {"ChoiceRequest", "HitlRequest", "RequestUserChoice"}
     option = body["schema"]["oneOf"][0]["properties"]["options"]["items"]
     assert option["properties"]["id"]["pattern"] == "^[A-Za-z0-9_.-]{1,64}$"
+
+
+TYPED_BODIES = [("PUT", "/api/settings"), ("PATCH", "/api/interactions/{iid}"),
+                ("POST", "/api/interactions/{iid}/interface"),
+                ("POST", "/api/interactions/{iid}/opened")]
+
+
+@pytest.mark.parametrize(("method", "path"), TYPED_BODIES)
+def test_a_typed_body_keeps_the_contract_of_every_body(client: Client, method: str,
+                                                       path: str) -> None:
+    """Litestar parses these bodies (`data: Model`); the errors stay ours: 415, 422
+    `invalid_json`, and the model's rules with their fixes. Nothing changes."""
+    iid = create(client)["interaction_id"]
+    url = path.format(iid=iid)
+    for body, content_type, status, code in [
+            (b'{"interface": "web"}', "text/plain", 415, "unsupported_media_type"),
+            (b'{"interface": ', "application/json", 422, "invalid_json"),
+            (b'[]', "application/json", 422, "invalid_type"),
+            (b'{"interfaces": "web"}', "application/json", 422, "unknown_field")]:
+        response = client.request(method, url, content=body,
+                                  headers={"Content-Type": content_type})
+        assert response.status_code == status, (body, response.text)
+        errors = {error["code"]: error["message"] for error in response.json()["errors"]}
+        assert code in errors, errors
+        if code == "unknown_field":
+            assert "accepted:" in errors[code]
+    assert trail(client, iid) == ["created"]
+
+
+def test_typed_bodies_are_documented_from_their_models(anonymous: Client) -> None:
+    schema = anonymous.get("/schema/openapi.json").json()
+    components = schema["components"]["schemas"]
+    for method, path, model in [("put", "/api/settings", "PreferencesPatch"),
+                                ("patch", "/api/interactions/{interaction_id}", "DeadlineChange"),
+                                ("post", "/api/interactions/{interaction_id}/interface",
+                                 "InterfaceSwitch")]:
+        body = schema["paths"][path][method]["requestBody"]["content"]["application/json"]
+        assert body["schema"] == {"$ref": f"#/components/schemas/{model}"}
+    deadline = components["DeadlineChange"]["properties"]["timeout_seconds"]
+    assert (deadline["minimum"], deadline["maximum"]) == (10, 86_400)
 
 
 # -- ?dry_run=1: an answer checked, nothing stored -----------------------------------------------
