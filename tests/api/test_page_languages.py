@@ -12,7 +12,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from choice.web.js_messages import js_messages
-from tests.api.conftest import ask
+from tests.api.conftest import ask, token
 
 Client = TestClient[Litestar]
 OPTIONS = [{"id": f"o{i}", "label": f"Option {i}"} for i in range(4)]
@@ -20,7 +20,7 @@ OPTIONS = [{"id": f"o{i}", "label": f"Option {i}"} for i in range(4)]
 
 @pytest.fixture
 def browser(client: Client, app: Litestar) -> Client:
-    response = client.get(f"/login?token={app.state.token}&next=/", follow_redirects=False)
+    response = client.get(f"/login?token={token()}&next=/", follow_redirects=False)
     assert response.status_code == 303
     return client
 

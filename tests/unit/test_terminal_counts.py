@@ -7,11 +7,12 @@ from choice.i18n import translator
 from choice.terminal.plain import prompt_line
 from choice.terminal.screen import Screen
 from choice.terminal.state import AnswerState
-from tests.unit.test_terminal_state import question
+from tests.unit.test_terminal_state import portal_check, question
 
 
 def bounds(language: str, **fields: object) -> str:
-    answer = AnswerState(question(**fields), translator(language))
+    asked = question(**fields)
+    answer = AnswerState(asked, portal_check(asked), translator(language))
     return Screen(None, answer, lambda: False).bounds()
 
 
