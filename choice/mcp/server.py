@@ -22,6 +22,7 @@ from starlette.applications import Starlette
 
 from choice.config import Settings
 from choice.field_errors import InvalidInput
+from choice.mcp.output import output_schema
 from choice.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec
 from choice.replies import reply
 from choice.service import InteractionService
@@ -71,7 +72,8 @@ class PortalMCP(MCPServer):
         self._service = service
         self._settings = settings
         self._tools = [Tool(name=t.name, title=t.title, description=t.description,
-                            input_schema=t.input_schema()) for t in TOOLS]
+                            input_schema=t.input_schema(), output_schema=output_schema())
+                       for t in TOOLS]
 
     def streamable_http_app(self, **options: Any) -> Starlette:
         """The SDK's app with the portal's body limit: `/mcp` refuses what `/api` refuses

@@ -1,0 +1,42 @@
+"""The `outputSchema` every tool lists: what its `structuredContent` can be.
+
+TypeScript-SDK clients (what most IDE clients embed) validate `structuredContent` against a
+listed `outputSchema`, errors included (shared/NOTES.md), so the schema must admit every
+shape `server.py` returns, and no more than those: the outcome (a result with its lifecycle
+`status`), the pending or terminal hand-off (where the human answers, how to poll), and the
+field errors of a refused request. A call that asked a question may add `warnings`.
+
+Built from the models the HTTP API documents its replies with, so `/schema` and the tools
+describe one shape. Must not build any reply itself: `choice.replies` does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from choice.contract import FieldError
+from choice.web.openapi import Handoff, Outcome, inline_schema
+
+WARNINGS = {
+    "type": "array", "items": {"type": "string"},
+    "description": "Fields of the request that were ignored or adjusted, and why.",
+}
+
+
+class Refused(BaseModel):
+    """A request the portal refused before any human saw it (`isError: true`)."""
+
+    errors: list[FieldError]
+
+
+def output_schema() -> dict[str, Any]:
+    """One object schema: any of the outcome, the hand-off, the refusal."""
+    branches = []
+    for model in (Outcome, Handoff):
+        branch = inline_schema(model)
+        branch["properties"]["warnings"] = WARNINGS
+        branches.append(branch)
+    branches.append(inline_schema(Refused))
+    return {"type": "object", "anyOf": branches}
