@@ -33,9 +33,22 @@ def port_is_free(host: str, port: int) -> bool:
     return True
 
 
+class OwnScope:
+    """Hands the app a copy of each connection's scope, so the access log shows the path
+    that was asked for: Litestar rewrites `scope["path"]` in place for a mounted app
+    (`/mcp` becomes `/`), and uvicorn's access log reads the scope it made, so every MCP
+    request was logged as `POST /`. Costs one shallow dict copy per request."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.app(scope if scope["type"] == "lifespan" else dict(scope), receive, send)
+
+
 def _config(app: Any, settings: Settings, log_level: str) -> uvicorn.Config:
     return uvicorn.Config(
-        app, host=settings.host, port=settings.port, log_level=log_level,
+        OwnScope(app), host=settings.host, port=settings.port, log_level=log_level,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS, server_header=False,
         proxy_headers=False,
         # Countdown messages are ~130 bytes: deflate saves nothing and doubles the memory
