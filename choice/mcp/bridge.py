@@ -1,77 +1,107 @@
-"""`choice mcp`: a byte bridge between an MCP client's stdio and the portal's `/mcp`.
+"""`choice mcp`: the MCP client's stdio, bridged to the portal's `/mcp`.
 
-Each JSON-RPC line from stdin is POSTed to `/mcp` (token, session id and protocol version
-headers kept); what comes back, a JSON body or SSE events (progress included), goes to
-stdout one message per line. After `initialize`, requests are forwarded concurrently, so a
-long `tools/call` never blocks a `ping` or a cancel. If no portal answers, one is started
-detached (it exits by itself once idle). If the portal restarted and forgot the session,
-the bridge initializes again and retries once. Standard library only: it must start fast.
+`initialize`, `tools/list` and `ping` are answered here at once, from the portal's own
+answers (`listing.py`), while the portal is found or started in the background: an MCP
+client lists the tools in ~0.1 s even when the portal needs a second or two to start. Every
+other message (a `tools/call`, a cancel) waits for the portal and for this bridge's own
+session there, opened by replaying the client's `initialize`, then goes through as is: each
+JSON-RPC line is POSTed to `/mcp` (token, session id and protocol version headers kept),
+and what comes back, a JSON body or SSE events (progress included), goes to stdout one
+message per line. Messages are forwarded concurrently, so a long `tools/call` never blocks
+a cancel. If the portal restarted and forgot the session, the bridge opens a new one and
+retries once. On exit (stdin closed, SIGTERM, SIGHUP, Ctrl-C) it ends its session on the
+portal, which would otherwise keep it (~90 KB) until the SDK's idle timeout.
+Standard library only: it must start fast and stay small.
 """
 
 from __future__ import annotations
 
-import http.client
+import contextlib
 import json
 import os
-import subprocess
+import signal
 import sys
 import threading
-import time
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from types import FrameType
 from typing import IO, Any
 
 from choice.api_token import read_token
 from choice.config import Settings
-from choice.portal_client import PortalClient
+from choice.mcp import listing
+from choice.mcp.autostart import ensure_portal
+from choice.mcp.relay import PortalGone, PortalLink, error_text
 
-START_TIMEOUT = 30.0
-IDLE_EXIT_SECONDS = 600
-READ_TIMEOUT = 600.0
-DRAIN_SECONDS = 2.0
 PARSE_ERROR = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
-
-
-class PortalGone(ConnectionError):
-    pass
+INITIALIZED = b'{"jsonrpc":"2.0","method":"notifications/initialized"}'
 
 
 class Bridge:
     def __init__(self, settings: Settings, output: IO[bytes]) -> None:
         self.settings = settings
         self.output = output
+        self.link = PortalLink(settings.base_url)
         self.write_lock = threading.Lock()
         self.session_lock = threading.Lock()
         self.session_id: str | None = None
         self.protocol_version: str | None = None
         self.initialize_line: bytes | None = None
-        self.initialized_line: bytes | None = None
         self.token: str | None = None
-        self.local = threading.local()
+        self.portal_up: Future[None] = Future()
+        self.closing = False
         self.pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="choice-mcp")
 
-    # -- the portal ---------------------------------------------------------------------
-    def ensure_portal(self) -> None:
-        client = PortalClient(self.settings.base_url, None)
-        if not client.is_portal():
-            self._start_portal()
-            deadline = time.monotonic() + START_TIMEOUT
-            while not client.is_portal():
-                if time.monotonic() > deadline:
-                    raise PortalGone(f"no portal answers at {self.settings.base_url} "
-                                     f"(see {self.settings.data_dir / 'portal.log'})")
-                time.sleep(0.1)  # another process is starting: nothing to wait on but its port
+    # -- the portal and this bridge's session on it -----------------------------------------
+    def find_portal(self) -> None:
+        """Run on a thread of its own from the start: the first call waits for it."""
+        try:
+            self._portal()
+        except PortalGone as gone:
+            self.portal_up.set_exception(gone)
+        else:
+            self.portal_up.set_result(None)
+
+    def _portal(self) -> None:
+        ensure_portal(self.settings)
         self.token = read_token(self.settings.token_path)
 
-    def _start_portal(self) -> None:
-        self.settings.prepare_data_dir()
-        log = open(self.settings.data_dir / "portal.log", "ab")  # noqa: SIM115 - handed to the child
-        subprocess.Popen(
-            [sys.executable, "-m", "choice.cli", "serve", "--idle-exit", str(IDLE_EXIT_SECONDS)],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
-            env={**os.environ, "CHOICE_OPEN_BROWSER": os.environ.get("CHOICE_OPEN_BROWSER", "1")},
-        )
-        log.close()
+    def ready(self) -> None:
+        """Block until the portal answers and this bridge's session there is open."""
+        with self.session_lock:
+            if self.session_id is not None:
+                return
+            if self.token is None:
+                self.portal_up.result()  # PortalGone if that failed: `recover` tries again
+            self._handshake()
+
+    def _handshake(self) -> None:
+        """Open a session by replaying the client's `initialize` (its answer was given
+        already). Without one there is no session: messages go as they are."""
+        if self.initialize_line is None:
+            return
+        status, headers, error = self.link.post(self.initialize_line, self.headers(),
+                                                None, lambda _body: None)
+        if status >= 400 or not headers.get("mcp-session-id"):
+            raise PortalGone(f"the portal refused the MCP session (HTTP {status}: "
+                             f"{error_text(error)})")
+        self.session_id = headers["mcp-session-id"]
+        self.link.post(INITIALIZED, self.headers(), None, lambda _body: None)
+
+    def recover(self, failed_session: str | None) -> None:
+        """Portal down or restarted: make sure one runs, then open a new session, unless
+        another thread has done so since `failed_session` failed."""
+        with self.session_lock:
+            if self.session_id is not None and self.session_id != failed_session:
+                return
+            self.session_id = None
+            self._portal()
+            self._handshake()
+
+    def close(self) -> None:
+        """End this bridge's session on the portal."""
+        session, self.session_id = self.session_id, None
+        if session is not None:
+            self.link.delete({**self.headers(), "Mcp-Session-Id": session})
 
     # -- writing ------------------------------------------------------------------------
     def emit(self, message: bytes) -> None:
@@ -96,43 +126,6 @@ class Bridge:
             headers["MCP-Protocol-Version"] = self.protocol_version
         return headers
 
-    def _connection(self, fresh: bool = False) -> http.client.HTTPConnection:
-        """This thread's keep-alive connection to the portal."""
-        conn: http.client.HTTPConnection | None = getattr(self.local, "conn", None)
-        if conn is None or fresh:
-            if conn is not None:
-                conn.close()
-            host, port = self.settings.base_url.removeprefix("http://").rsplit(":", 1)
-            conn = http.client.HTTPConnection(host.strip("[]"), int(port), timeout=READ_TIMEOUT)
-            self.local.conn = conn
-        return conn
-
-    def post(self, line: bytes, request_id: Any,
-             on_message: Callable[[bytes], None]) -> tuple[int, dict[str, str]]:
-        """POST one message; each message that comes back (a JSON body, or SSE events as
-        they arrive, until the answer to `request_id`) goes to `on_message`."""
-        try:
-            try:
-                conn = self._connection()
-                conn.request("POST", "/mcp", body=line, headers=self.headers())
-                response = conn.getresponse()
-            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
-                conn = self._connection(fresh=True)  # the kept-alive connection had expired
-                conn.request("POST", "/mcp", body=line, headers=self.headers())
-                response = conn.getresponse()
-            headers = {k.lower(): v for k, v in response.getheaders()}
-            if headers.get("content-type", "").startswith("text/event-stream"):
-                if not _relay_events(conn, response, request_id, on_message):
-                    self._connection(fresh=True)  # stream left open: do not reuse it
-            else:
-                body = response.read()
-                if body.strip():
-                    on_message(body)
-            return response.status, headers
-        except (ConnectionError, OSError) as exc:
-            self._connection(fresh=True)
-            raise PortalGone(str(exc)) from exc
-
     def forward(self, line: bytes, message: dict[str, Any], retry: bool = True) -> None:
         request_id = message.get("id")
         answered: list[bytes] = []
@@ -141,43 +134,63 @@ class Bridge:
             answered.append(body)
             self.emit(body)
 
+        session = self.session_id
         try:
-            status, headers = self.post(line, request_id, relay)
-        except PortalGone:
-            if not retry:
-                self.emit_error(request_id, "the choice portal is not reachable")
-                return
-            self.recover()
-            self.forward(line, message, retry=False)
+            self.ready()
+            session = self.session_id
+            status, _headers, error = self.link.post(line, self.headers(), request_id, relay)
+        except PortalGone as gone:
+            if retry:
+                self._retry(line, message, session)
+            else:
+                self.emit_error(request_id, f"the choice portal is not reachable ({gone}); "
+                                f"see {self.settings.data_dir / 'portal.log'}")
             return
-        if status == 404 and self.session_id and retry and not answered:
-            self.recover()  # the portal restarted and forgot the session
-            self.forward(line, message, retry=False)
-            return
-        if message.get("method") == "initialize" and status < 400:
-            self.session_id = headers.get("mcp-session-id", self.session_id)
-            for body in answered:
-                self.protocol_version = _protocol_of(body) or self.protocol_version
-        if status >= 400 and not answered:
-            self.emit_error(request_id, f"the portal answered HTTP {status}")
+        if status == 404 and session and retry and not answered:
+            self._retry(line, message, session)  # the portal restarted and forgot the session
+        elif status >= 400:
+            self.emit_error(request_id, f"the portal answered HTTP {status}: {error_text(error)}")
 
-    def recover(self) -> None:
-        """Portal down or restarted: make sure one runs, then replay the handshake
-        (its answers were already given to the client, so they are not relayed again)."""
-        with self.session_lock:
-            self.ensure_portal()
-            self.session_id = None
-            if self.initialize_line is None:
-                return
-            status, headers = self.post(self.initialize_line, _id_of(self.initialize_line),
-                                        lambda _body: None)
-            if status < 400:
-                self.session_id = headers.get("mcp-session-id")
-            if self.initialized_line is not None:
-                self.post(self.initialized_line, None, lambda _body: None)
+    def _retry(self, line: bytes, message: dict[str, Any], failed_session: str | None) -> None:
+        with contextlib.suppress(PortalGone):  # the second attempt reports it
+            self.recover(failed_session)
+        self.forward(line, message, retry=False)
+
+    def answer_here(self, line: bytes, message: dict[str, Any]) -> bool:
+        """Answer what needs no portal; False for everything else."""
+        method, request_id = message.get("method"), message.get("id")
+        if method == "initialize" and request_id is not None:
+            result = listing.initialize_result(message.get("params"))
+            if result is None:
+                return False  # not well-formed: the portal answers with the SDK's error
+            self.initialize_line = line
+            self.protocol_version = result["protocolVersion"]
+            self.emit(listing.answer(request_id, result))
+            self.portal_up.add_done_callback(self._open_early)
+            return True
+        if method == "notifications/initialized":
+            return True  # the bridge's own handshake sends it
+        if method == "tools/list" and request_id is not None:
+            self.emit(listing.answer(request_id, listing.tools_result()))
+            return True
+        if method == "ping" and request_id is not None:
+            self.emit(listing.answer(request_id, {}))
+            return True
+        return False
+
+    def _open_early(self, portal_up: Future[None]) -> None:
+        """Once the portal is up, open the session, so that the first call need not."""
+        if portal_up.exception() is not None or self.closing:
+            return  # the first call tries again and reports it
+        with contextlib.suppress(RuntimeError):  # stdin closed meanwhile: no session needed
+            self.pool.submit(self._quietly_ready)
+
+    def _quietly_ready(self) -> None:
+        with contextlib.suppress(PortalGone):  # the first call tries again and reports it
+            self.ready()
 
     def run(self, source: IO[bytes]) -> None:
-        self.ensure_portal()
+        threading.Thread(target=self.find_portal, name="choice-mcp-portal", daemon=True).start()
         for line in iter(source.readline, b""):
             line = line.strip()
             if not line:
@@ -188,75 +201,29 @@ class Bridge:
                 self.emit(PARSE_ERROR)
                 continue
             if not isinstance(message, dict):
-                self.forward(line, {})
-                continue
-            method = message.get("method")
-            if method == "initialize":
-                self.initialize_line = line
-            elif method == "notifications/initialized":
-                self.initialized_line = line
-            if self.session_id is None or method in ("initialize", "notifications/initialized"):
-                self.forward(line, message)  # the handshake stays in order
-            else:
+                self.pool.submit(self.forward, line, {})
+            elif not self.answer_here(line, message):
                 self.pool.submit(self.forward, line, message)
+        self.closing = True  # what was sent is still answered; nothing new is started
         self.pool.shutdown(wait=True)
-
-
-def _relay_events(conn: http.client.HTTPConnection, response: http.client.HTTPResponse,
-                  request_id: Any, on_message: Callable[[bytes], None]) -> bool:
-    """Relay SSE events; True when the stream was read to its end (reusable connection)."""
-    data: list[bytes] = []
-    for raw in iter(response.readline, b""):
-        line = raw.rstrip(b"\r\n")
-        if line.startswith(b"data:"):
-            data.append(line[5:].lstrip())
-        elif not line and data:
-            message = b"\n".join(data)
-            data = []
-            on_message(message)
-            if request_id is not None and _id_of(message) == request_id:
-                return _drained(conn, response)
-    return True
-
-
-def _drained(conn: http.client.HTTPConnection, response: http.client.HTTPResponse) -> bool:
-    """The server ends the stream right after the answer; read that end, briefly."""
-    sock = conn.sock
-    try:
-        if sock is not None:
-            sock.settimeout(DRAIN_SECONDS)
-        response.read()
-        return True
-    except OSError:
-        return False
-    finally:
-        if sock is not None:
-            sock.settimeout(READ_TIMEOUT)
-
-
-def _id_of(message: bytes) -> Any:
-    try:
-        return json.loads(message).get("id")
-    except (ValueError, AttributeError):
-        return None
-
-
-def _protocol_of(body: bytes) -> str | None:
-    try:
-        return json.loads(body).get("result", {}).get("protocolVersion")
-    except (ValueError, AttributeError):
-        return None
 
 
 def main() -> int:
     settings = Settings.from_env()
     bridge = Bridge(settings, sys.stdout.buffer)
+
+    def end(signum: int, _frame: FrameType | None) -> None:
+        """The client is done with us (MCP clients send SIGTERM after closing stdin, or
+        instead of it): end the session, then exit without waiting for open calls."""
+        bridge.close()
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, end)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, end)
     try:
         bridge.run(sys.stdin.buffer)
-    except PortalGone as exc:
-        print(f"choice mcp: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
-        return 130
+        end(signal.SIGINT, None)
+    bridge.close()
     return 0
-
