@@ -105,6 +105,9 @@ def _answer(args: argparse.Namespace) -> int:
 
 
 def _mcp(_: argparse.Namespace) -> int:
+    # The bridge speaks plain HTTP to the portal on this machine: keep `http.client` from
+    # loading `ssl` (OpenSSL is ~4.6 MB, a fifth of the process; the target is <= 25 MB).
+    sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
     from choice.mcp.bridge import main as bridge
 
     return bridge()
@@ -163,6 +166,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if (sys.argv[1:] if argv is None else argv) == ["mcp"]:
+        # Every agent session starts one: skip the other commands' imports (~1 MB).
+        return _mcp(argparse.Namespace())
     from choice.resources import MissingResource
 
     args = build_parser().parse_args(argv)
