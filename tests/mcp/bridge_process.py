@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,8 @@ class BridgeProcess:
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE)
         self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.arrived: dict[Any, int] = {}
+        """perf_counter_ns() when the reply to each request id was read from stdout."""
         self.next_id = 100
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -42,7 +45,11 @@ class BridgeProcess:
     def _pump(self) -> None:
         assert self.process.stdout is not None
         for raw in self.process.stdout:
-            self.lines.put(json.loads(raw))
+            arrived = time.perf_counter_ns()
+            message = json.loads(raw)
+            if "id" in message:
+                self.arrived[message["id"]] = arrived
+            self.lines.put(message)
         self.lines.put(None)
 
     def send(self, message: dict[str, Any]) -> None:
