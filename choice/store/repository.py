@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from sqlalchemy import Connection, Engine, bindparam, insert, select, update
@@ -24,6 +24,13 @@ INTERACTIONS = InteractionRow.__table__  # type: ignore[attr-defined]
 EVENTS = AuditEventRow.__table__  # type: ignore[attr-defined]
 Which = Literal["active", "completed", "all"]
 BY_ID = select(INTERACTIONS).where(INTERACTIONS.c.id == bindparam("interaction_id"))
+# Built once: building an UPDATE per call cost ~90 µs, more than running it (answer path).
+FINISH = (update(INTERACTIONS)
+          .where(INTERACTIONS.c.id == bindparam("interaction_id"),
+                 INTERACTIONS.c.status == "pending")
+          .values(status=bindparam("new_status"), result_json=bindparam("new_result"),
+                  completed_at=bindparam("new_completed_at")))
+ADD_EVENTS = insert(EVENTS)
 
 
 class NotFound(LookupError):
@@ -95,7 +102,7 @@ class Repository:
     @staticmethod
     def _add_events(conn: Connection, events: Sequence[AuditEvent]) -> None:
         if events:
-            conn.execute(insert(EVENTS), [values_of(e) for e in events])
+            conn.execute(ADD_EVENTS, [values_of(e) for e in events])
 
     def insert(
         self, new: Sequence[tuple[Interaction, Sequence[AuditEvent]]], max_sessions: int | None = None
@@ -138,16 +145,15 @@ class Repository:
             if row.status != "pending":
                 raise AlreadyCompleted(row)
             done = decide(row)
-            changed = conn.execute(
-                update(INTERACTIONS)
-                .where(INTERACTIONS.c.id == interaction_id, INTERACTIONS.c.status == "pending")
-                .values(status=done.status, result_json=done.result_json,
-                        completed_at=done.completed_at)
-            )
+            changed = conn.execute(FINISH, {
+                "interaction_id": interaction_id, "new_status": done.status,
+                "new_result": done.result_json, "new_completed_at": done.completed_at})
             if changed.rowcount != 1:
                 raise AlreadyCompleted(self._find(conn, interaction_id))
             self._add_events(conn, done.events)
-            return self._find(conn, interaction_id)
+            # The row as just written, without reading it back (one query less per answer).
+            return replace(row, status=done.status, result_json=done.result_json,
+                           completed_at=done.completed_at)
 
     def update_pending(
         self, interaction_id: str, values: dict[str, Any], events: Sequence[AuditEvent],
