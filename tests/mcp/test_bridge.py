@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from tests.mcp.bridge_process import INITIALIZE_PARAMS, BridgeProcess, bridge_env
-from tests.mcp.conftest import FAST
+from tests.mcp.conftest import FAST, ask
 from tests.portal_process import PortalProcess
 
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
@@ -174,3 +174,17 @@ def test_the_bridge_follows_the_portal_through_a_restart_and_a_stop(isolated_env
         bridge.kill()
         if started is not None:
             os.kill(started, signal.SIGINT)
+
+
+def test_the_bridge_relays_progress_then_the_pending_reply(bridge: BridgeProcess) -> None:
+    bridge.initialize()
+    bridge.send({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": "provide_choice", "arguments": ask(), "_meta": {"progressToken": "p7"}}})
+    seen: list[dict[str, Any]] = []
+    while not seen or seen[-1].get("id") != 7:
+        message = bridge.lines.get(timeout=20)
+        assert message is not None, "the bridge exited"
+        seen.append(message)
+    progress = [m["params"] for m in seen if m.get("method") == "notifications/progress"]
+    assert len(progress) >= 2 and {p["progressToken"] for p in progress} == {"p7"}
+    assert seen[-1]["result"]["structuredContent"]["status"] == "pending"
