@@ -10,6 +10,7 @@ progress (that resets idle timers such as Claude Code's), then answers `pending`
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 from collections.abc import Callable
@@ -77,9 +78,16 @@ class PortalMCP(MCPServer):
 
     def streamable_http_app(self, **options: Any) -> Starlette:
         """The SDK's app with the portal's body limit: `/mcp` refuses what `/api` refuses
-        (over 256 KiB is a 413), not only what the SDK's 4 MiB default would."""
+        (over 256 KiB is a 413), not only what the SDK's 4 MiB default would.
+
+        This is the last thing the portal loads, so it also takes every object alive now
+        (the app, the SDK's protocol models: most of the heap) out of the garbage
+        collector's full collections, which walked them all: a stall of 70-180 ms every
+        few hundred requests here (a tool call that takes 2 ms took 180)."""
         options.setdefault("max_request_body_size", self._settings.max_body_bytes)
-        return super().streamable_http_app(**options)
+        app = super().streamable_http_app(**options)
+        gc.freeze()
+        return app
 
     async def list_tools(self) -> list[Tool]:
         return self._tools
