@@ -2,8 +2,8 @@
 
 How to run (from the repository root, with the package installed: `pip install -e .`):
 
-    python bench/core_bench.py            # full: 1,000 waiters, 2,000 creates, 10,000 pending
-    python bench/core_bench.py --quick    # sanity: 100 waiters, 200 creates, 1,000 pending
+    python bench/core_bench.py          # 1,000 waiters, 1,000 answers, 2,000 creates, 10,000 pending
+    python bench/core_bench.py --quick  # 100 waiters, 200 answers, 200 creates, 1,000 pending
     python bench/core_bench.py --client httpx   # the same with httpx.AsyncClient as the client
 
 Needs Linux (it reads /proc for RSS, socket queues and CPU time) and nothing beyond the
@@ -13,8 +13,9 @@ httpx, from the [test] extra, only for `--client httpx`). No psutil needed.
 What it measures (see bench/README.md):
 1. waiters: N interactions, N concurrent blocked `GET ?wait=60`, then N sequential submits;
    per interaction, when the waiter got its answer relative to the submit's 200.
-2. creates: creates/s at concurrency 16.
-3. memory: server RSS at idle, with N waiters blocked, and with 10,000 pending interactions.
+2. answers: POST .../response against GET /healthz in the same run (`answer_path.py`).
+3. creates: creates/s at concurrency 16.
+4. memory: server RSS at idle, with N waiters blocked, and with 10,000 pending interactions.
 
 Timestamps are `time.perf_counter_ns()` in this one client process, taken when a response's
 body has been read completely (before JSON decoding).
@@ -42,6 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from answer_path import AnswerPath, bench_answer_path
+
+from choice.portal_client import PortalClient
+
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 CREATE_CONCURRENCY = 16
@@ -51,6 +56,7 @@ START_TIMEOUT_S = 30.0
 MS = 1e6  # ns per ms
 
 TARGETS = {
+    "response_over_healthz": 1.5,
     "waiter_minus_submit_p50": 2.0,
     "waiter_minus_submit_p99": 10.0,
     "creates_per_s": 500.0,
@@ -371,6 +377,10 @@ async def create_many(clients: Clients, n: int, concurrency: int, start: int = 0
     return Creates(ids, time.perf_counter() - t0, latencies)
 
 
+async def pending_ids(clients: Clients, n: int) -> list[str]:
+    return (await create_many(clients, n, CREATE_CONCURRENCY, start=5 * 10**6)).ids
+
+
 # -- 2. waiters ------------------------------------------------------------------------------
 @dataclass
 class Settle:
@@ -551,11 +561,22 @@ def ms(value: float) -> str:
 
 
 def report(args: argparse.Namespace, portal: Portal, rss_idle: float, w: Waiters,
-           c: Creates, m: Memory, usage: dict[str, Usage]) -> str:
+           a: AnswerPath, c: Creates, m: Memory, usage: dict[str, Usage]) -> str:
     rows: list[tuple[str, str, str, str]] = []
 
     def row(name: str, value: str, target: str = "", ok: bool | None = None) -> None:
         rows.append((name, value, target, "" if ok is None else ("yes" if ok else "MISSED")))
+
+    for client, healthz, response in (("one keep-alive connection", a.healthz_ms, a.response_ms),
+                                      ("a connection per request", a.fresh_healthz_ms,
+                                       a.fresh_response_ms)):
+        h50, r50 = pct(healthz, 50), pct(response, 50)
+        row(f"POST .../response / GET /healthz, p50, {client}", f"{r50 / h50:.2f}", "<= 1.5",
+            r50 / h50 <= TARGETS["response_over_healthz"])
+        row(f"  GET /healthz p50 / p99 (ms, n={len(healthz)})", f"{ms(h50)} / {ms(pct(healthz, 99))}")
+        row("  POST .../response p50 / p99 (ms)", f"{ms(r50)} / {ms(pct(response, 99))}")
+    row("  server CPU per request, /healthz / response (µs)",
+        f"{a.healthz_cpu_us:.0f} / {a.response_cpu_us:.0f}")
 
     p50, p99 = pct(w.minus_response_ms, 50), pct(w.minus_response_ms, 99)
     row(f"waiter return - submit response, p50 (ms, n={len(w.minus_response_ms)})", ms(p50),
@@ -633,6 +654,7 @@ def raise_fd_limit(needed: int) -> None:
 
 async def run(args: argparse.Namespace) -> int:
     n_waiters, n_creates, n_pending = ((100, 200, 1_000) if args.quick else (1_000, 2_000, 10_000))
+    n_answers = 200 if args.quick else 1_000
     raise_fd_limit(2 * n_waiters + 512)
     with tempfile.TemporaryDirectory(prefix="choice-bench-") as tmp:
         portal = start_portal(Path(tmp) / "data", max_sessions=100_000)
@@ -646,22 +668,29 @@ async def run(args: argparse.Namespace) -> int:
                   flush=True)
 
             usage: dict[str, Usage] = {}
-            print(f"[1/3] {n_waiters} blocked waiters, sequential submits ...", flush=True)
+            print(f"[1/4] {n_waiters} blocked waiters, sequential submits ...", flush=True)
             meter = Meter(portal)
             waiters = await bench_waiters(portal, clients, n_waiters)
             usage["waiters"] = meter.stop()
-            print(f"[2/3] {n_creates} creates at concurrency {CREATE_CONCURRENCY} ...", flush=True)
+            print(f"[2/4] {n_answers} answers against /healthz, two clients ...", flush=True)
+            meter = Meter(portal)
+            answers = await bench_answer_path(
+                RawSession(portal.port, portal.token),
+                PortalClient(f"http://{HOST}:{portal.port}", portal.token), portal.cpu_ns,
+                lambda k: pending_ids(clients, k), n_answers)
+            usage["answers"] = meter.stop()
+            print(f"[3/4] {n_creates} creates at concurrency {CREATE_CONCURRENCY} ...", flush=True)
             meter = Meter(portal)
             creates = await create_many(clients, n_creates, CREATE_CONCURRENCY, start=10**6)
             usage["creates"] = meter.stop()
-            print(f"[3/3] filling to {n_pending} pending ...", flush=True)
+            print(f"[4/4] filling to {n_pending} pending ...", flush=True)
             meter = Meter(portal)
             memory = await bench_memory(portal, clients, n_pending)
             usage["fill"] = meter.stop()
             if portal.process.poll() is not None:
                 raise RuntimeError("the portal died during the run:\n" + portal.log_tail())
             print()
-            print(report(args, portal, rss_idle, waiters, creates, memory, usage))
+            print(report(args, portal, rss_idle, waiters, answers, creates, memory, usage))
         finally:
             if clients is not None:
                 await clients.aclose()
