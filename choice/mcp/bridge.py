@@ -97,7 +97,7 @@ class Bridge:
         with self.session_lock:
             if self.session_id is not None and self.session_id != failed_session:
                 return
-            self.session_id = None
+            self.session_id, self.token = None, None
             self._portal()
             self._handshake()
 
@@ -150,8 +150,10 @@ class Bridge:
                 self.emit_error(request_id, f"the choice portal is not reachable ({gone}); "
                                 f"see {self.settings.data_dir / 'portal.log'}")
             return
-        if status == 404 and session and retry and not answered:
-            self._retry(line, message, session)  # the portal restarted and forgot the session
+        if retry and not answered and ((status == 404 and session) or status == 401):
+            # The portal restarted and forgot the session, or was started on a new data
+            # dir with a new token: read the token again, open a new session, retry once.
+            self._retry(line, message, session)
         elif status >= 400:
             self.emit_error(request_id, f"the portal answered HTTP {status}: {error_text(error)}")
 

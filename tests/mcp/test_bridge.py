@@ -152,9 +152,11 @@ def test_the_access_log_names_mcp_requests_by_their_path(portal: PortalProcess) 
 
 @pytest.mark.slow
 def test_the_bridge_follows_the_portal_through_a_restart_and_a_stop(isolated_env: Any) -> None:
-    """A restarted portal forgot the session: the bridge opens a new one and retries. A
-    stopped one is started again, detached, by the bridge itself."""
+    """A restarted portal forgot the session, and has a new token (its file was deleted):
+    the bridge reads the token again, opens a new session and retries. A stopped portal is
+    started again, detached, by the bridge itself."""
     first = PortalProcess(isolated_env, **FAST).start()
+    first_token = first.token
     bridge = BridgeProcess(bridge_env(isolated_env, first.port, **FAST))
     poll = {"name": "provide_choice", "arguments": {"session_id": "no-such-id"}}
     started = None
@@ -162,7 +164,9 @@ def test_the_bridge_follows_the_portal_through_a_restart_and_a_stop(isolated_env
         bridge.initialize()
         assert bridge.request("tools/call", poll)["result"]["isError"] is True
         first.stop()
+        (isolated_env / "token").unlink()
         second = PortalProcess(isolated_env, port=first.port, **FAST).start()
+        assert second.token != first_token
         assert bridge.request("tools/call", poll)["result"]["isError"] is True
         assert len(sessions_created(second, 0)) == 1  # a new session, opened by the bridge
         second.stop()
