@@ -47,14 +47,27 @@ async def test_two_agents_share_one_auto_started_portal(isolated_env: Path) -> N
         stop_portal(port)
 
 
-async def test_a_ping_is_answered_while_a_call_waits(isolated_env: Path) -> None:
+async def test_a_ping_and_another_call_are_answered_while_a_call_waits(isolated_env: Path) -> None:
     port = free_port()
     try:
-        async with stdio_session(isolated_env, port) as session:
-            waiting = asyncio.create_task(session.call_tool("provide_choice", ask()))
+        async with stdio_session(isolated_env, port, CHOICE_MCP_WAIT_SECONDS="30") as session:
+            request = ask()
+            waiting = asyncio.create_task(session.call_tool("provide_choice", request))
+            client = PortalClient(f"http://127.0.0.1:{port}", None)
+            for _ in range(500):  # until the portal (started by the bridge) holds the call
+                if client.is_portal() and client.call("GET", "/healthz")["waiting"] >= 1:
+                    break
+                await asyncio.sleep(0.02)
             await asyncio.wait_for(session.send_ping(), 1.5)
+            handoff = await asyncio.wait_for(
+                session.call_tool("provide_choice", ask(interface="terminal")), 5)
+            assert handoff.structured_content["interface"] == "terminal"  # type: ignore[index]
             assert not waiting.done()
+            client.token = read_token(isolated_env / "token")
+            asked = client.list("active")["interactions"]
+            (iid,) = [row["interaction_id"] for row in asked if row["title"] == request["title"]]
+            client.respond(iid, {"selected_ids": ["pg"]})
             result = await asyncio.wait_for(waiting, 10)
-            assert result.structured_content["status"] == "pending"  # type: ignore[index]
+            assert result.structured_content["selected_ids"] == ["pg"]  # type: ignore[index]
     finally:
         stop_portal(port)
