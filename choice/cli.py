@@ -106,7 +106,7 @@ def _answer(args: argparse.Namespace) -> int:
 
 def _mcp(_: argparse.Namespace) -> int:
     # The bridge speaks plain HTTP to the portal on this machine: keep `http.client` from
-    # loading `ssl` (OpenSSL is ~4.6 MB, a fifth of the process; the target is <= 25 MB).
+    # loading `ssl` (OpenSSL: ~4 MB, a fifth of the process; the target is <= 25 MB).
     sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
     from choice.mcp.bridge import main as bridge
 

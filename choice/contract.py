@@ -154,6 +154,25 @@ class ChoiceResult(BaseModel):
     summary: str
 
 
+class Outcome(ChoiceResult):
+    """The reply once over: the result with its lifecycle `status`."""
+
+    status: Literal["submitted", "auto_submitted", "cancelled", "timeout"]
+
+
+class Handoff(BaseModel):
+    """The reply while pending: where the human answers and how to poll."""
+
+    interaction_id: str
+    session_id: str
+    status: Literal["pending"]
+    interface: Interface
+    url: str
+    terminal_command: str
+    expires_at: str
+    instructions: str
+
+
 class Preferences(_Strict):
     """What a user saves once and every interaction starts from."""
 

@@ -6,8 +6,8 @@ shape `server.py` returns, and no more than those: the outcome (a result with it
 `status`), the pending or terminal hand-off (where the human answers, how to poll), and the
 field errors of a refused request. A call that asked a question may add `warnings`.
 
-Built from the models the HTTP API documents its replies with, so `/schema` and the tools
-describe one shape. Must not build any reply itself: `choice.replies` does.
+Built from the contract's reply models, which the HTTP API's `/schema` documents too, so
+both describe one shape. Must not build any reply itself: `choice.replies` does.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from choice.contract import FieldError
-from choice.web.openapi import Handoff, Outcome, inline_schema
+from choice.contract import FieldError, Handoff, Outcome
+from choice.schemas import inline_schema
 
 WARNINGS = {
     "type": "array", "items": {"type": "string"},

@@ -25,7 +25,9 @@ from choice.contract import (
     ChoiceRequest,
     ChoiceResult,
     FieldError,
+    Handoff,
     Interface,
+    Outcome,
     SelectionMode,
     Status,
 )
@@ -60,25 +62,6 @@ def interaction_links(*operation_ids: str) -> dict[str, Link]:
     return {operation_id: Link(operation_id=operation_id,
                                parameters={"path.interaction_id": "$response.body#/interaction_id"})
             for operation_id in operation_ids}
-
-
-class Handoff(BaseModel):
-    """While pending: where the human answers and how to poll."""
-
-    interaction_id: str
-    session_id: str
-    status: Literal["pending"]
-    interface: Interface
-    url: str
-    terminal_command: str
-    expires_at: str
-    instructions: str
-
-
-class Outcome(ChoiceResult):
-    """Once over: the result with its lifecycle `status`."""
-
-    status: Literal["submitted", "auto_submitted", "cancelled", "timeout"]
 
 
 class CheckedAnswer(ChoiceResult):
