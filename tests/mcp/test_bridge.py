@@ -98,12 +98,11 @@ def test_the_bridge_lists_the_tools_the_portal_lists(
 
 @pytest.mark.slow
 def test_the_bridge_answers_before_any_portal_does(isolated_env: Any) -> None:
-    """Nothing answers on the port (a socket that accepts and never replies), so every
-    answer before the call's error came from the bridge itself."""
-    with socket.socket() as silent:
-        silent.bind(("127.0.0.1", 0))
-        silent.listen(64)
-        bridge = BridgeProcess(bridge_env(isolated_env, silent.getsockname()[1]))
+    """Nothing answers on the port, and no portal can take it (a socket holds it without
+    listening), so every answer before the call's error came from the bridge itself."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        bridge = BridgeProcess(bridge_env(isolated_env, holder.getsockname()[1]))
         try:
             bridge.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
                          "params": INITIALIZE_PARAMS})
