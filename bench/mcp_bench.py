@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from choice.portal_client import PortalClient  # noqa: E402
-from tests.mcp.bridge_process import BridgeProcess, bridge_env  # noqa: E402
+from tests.mcp.bridge_process import BridgeProcess, bridge_env, stop_portal_at  # noqa: E402
 from tests.portal_process import free_port  # noqa: E402
 
 REQUEST = {"title": "bench", "prompt": "Which one? (benchmark)", "timeout_seconds": 3600,
@@ -90,18 +90,6 @@ def timed(env: dict[str, str], until_call: bool) -> tuple[float, float | None, B
     return listed, called, bridge
 
 
-def stop_started_portal(port: int) -> None:
-    """SIGINT the detached portal a bridge started, and wait until it is gone."""
-    client = PortalClient(f"http://127.0.0.1:{port}", None)
-    if not client.is_portal():
-        return
-    pid = int(client.call("GET", "/healthz")["pid"])
-    os.kill(pid, signal.SIGINT)
-    deadline = time.monotonic() + 15
-    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)  # another process's exit: nothing to wait on but its /proc entry
-
-
 def fresh_starts(tmp: Path, runs: int, env_extra: dict[str, str]) -> tuple[list[float], list[float]]:
     """Spawn -> tools/list and spawn -> first call, each on a new data dir with no portal."""
     listed, called = [], []
@@ -114,7 +102,7 @@ def fresh_starts(tmp: Path, runs: int, env_extra: dict[str, str]) -> tuple[list[
             called.append(call_seconds or 0.0)
             bridge.close()
         finally:
-            stop_started_portal(port)
+            stop_portal_at(port)
     return listed, called
 
 

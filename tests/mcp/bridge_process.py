@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from choice.portal_client import PortalClient
+
 INITIALIZE_PARAMS: dict[str, Any] = {
     "protocolVersion": "2025-06-18", "capabilities": {},
     "clientInfo": {"name": "tests", "version": "1"}}
@@ -97,3 +99,16 @@ class BridgeProcess:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=10)
+
+
+def stop_portal_at(port: int) -> None:
+    """SIGINT the portal answering on `port` (one a bridge started detached), if any, and
+    wait until it is gone."""
+    client = PortalClient(f"http://127.0.0.1:{port}", None)
+    if not client.is_portal():
+        return
+    pid = int(client.call("GET", "/healthz")["pid"])
+    os.kill(pid, signal.SIGINT)
+    deadline = time.monotonic() + 15
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)  # another process's exit: nothing to wait on but its /proc entry

@@ -6,8 +6,6 @@ the portal when it exits; and the portal's access log names `/mcp` requests by t
 from __future__ import annotations
 
 import json
-import os
-import signal
 import socket
 import time
 from collections.abc import Callable
@@ -16,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.mcp.bridge_process import INITIALIZE_PARAMS, BridgeProcess, bridge_env
+from tests.mcp.bridge_process import INITIALIZE_PARAMS, BridgeProcess, bridge_env, stop_portal_at
 from tests.mcp.conftest import FAST, ask
 from tests.portal_process import PortalProcess
 
@@ -155,16 +153,16 @@ def test_the_bridge_follows_the_portal_through_a_restart_and_a_stop(isolated_env
     the bridge reads the token again, opens a new session and retries. A stopped portal is
     started again, detached, by the bridge itself."""
     first = PortalProcess(isolated_env, **FAST).start()
-    first_token = first.token
+    portals, first_token = [first], first.token
     bridge = BridgeProcess(bridge_env(isolated_env, first.port, **FAST))
     poll = {"name": "provide_choice", "arguments": {"session_id": "no-such-id"}}
-    started = None
     try:
         bridge.initialize()
         assert bridge.request("tools/call", poll)["result"]["isError"] is True
         first.stop()
         (isolated_env / "token").unlink()
         second = PortalProcess(isolated_env, port=first.port, **FAST).start()
+        portals.append(second)
         assert second.token != first_token
         assert bridge.request("tools/call", poll)["result"]["isError"] is True
         assert len(sessions_created(second, 0)) == 1  # a new session, opened by the bridge
@@ -175,8 +173,9 @@ def test_the_bridge_follows_the_portal_through_a_restart_and_a_stop(isolated_env
         assert "Uvicorn running on" in (isolated_env / "portal.log").read_text()
     finally:
         bridge.kill()
-        if started is not None:
-            os.kill(started, signal.SIGINT)
+        for portal in portals:
+            portal.stop()
+        stop_portal_at(first.port)  # the one the bridge started, if it got that far
 
 
 def test_the_bridge_relays_progress_then_the_pending_reply(bridge: BridgeProcess) -> None:
