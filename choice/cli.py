@@ -1,4 +1,4 @@
-"""The `choice` command: serve | ask | answer | list | open | token | mcp | mcp-config.
+"""The `choice` command: serve | ask | answer | list | open | token | mcp | mcp-config | db.
 
 Each subcommand imports only what it needs, so `choice ask` and `choice token` start fast
 (no Litestar, no pydantic unless a portal has to be started here).
@@ -120,6 +120,31 @@ def _mcp_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def _db(args: argparse.Namespace) -> int:
+    """Operators: where the database's schema stands, and bring it to head now (the portal
+    also does this at start, so this is for checking, or before a planned restart)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from choice.config import Settings
+    from choice.store.schema import SchemaError, current, upgrade_url
+
+    settings = Settings.from_env()
+    try:
+        if args.action == "upgrade":
+            settings.prepare_data_dir()
+            print(upgrade_url(settings.db_url).describe())
+            return 0
+        version = current(settings.db_url)
+        print(version.describe())
+        return 0 if version.known else 1
+    except SchemaError as error:
+        print(f"choice db {args.action}: {error}", file=sys.stderr)
+    except SQLAlchemyError as error:
+        print(f"choice db {args.action}: cannot use the database: {error.__cause__ or error}",
+              file=sys.stderr)
+    return 1
+
+
 def _ask(args: argparse.Namespace) -> int:
     from choice.ask import run
 
@@ -162,6 +187,11 @@ def build_parser() -> argparse.ArgumentParser:
     config.set_defaults(run=_mcp_config)
     token = commands.add_parser("token", help="print the API bearer token")
     token.set_defaults(run=_token)
+    database = commands.add_parser("db", help="the database's schema version (it upgrades "
+                                   "itself when the portal starts)")
+    database.add_argument("action", choices=["current", "upgrade"],
+                          help="current: print the schema revision; upgrade: bring it to head")
+    database.set_defaults(run=_db)
     return parser
 
 

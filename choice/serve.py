@@ -19,6 +19,7 @@ from choice.api_token import ensure_token
 from choice.config import Settings
 from choice.i18n import resolve_language, translator
 from choice.portal_client import PortalClient
+from choice.store.schema import SchemaError, upgrade_url
 
 GRACEFUL_SHUTDOWN_SECONDS = 3
 
@@ -60,6 +61,11 @@ def _config(app: Any, settings: Settings, log_level: str) -> uvicorn.Config:
 def serve(app: Any = None, settings: Settings | None = None) -> None:
     """Serve in the foreground until Ctrl-C."""
     settings = settings or Settings.from_env()
+    settings.prepare_data_dir()
+    try:  # before the app opens its store: a database this version cannot serve is one line
+        upgrade_url(settings.db_url)
+    except SchemaError as error:
+        raise SystemExit(f"choice serve: {error}") from None
     if app is None:
         from choice.web.app import create_app
 
@@ -69,7 +75,6 @@ def serve(app: Any = None, settings: Settings | None = None) -> None:
             raise SystemExit(f"a choice portal is already running at {settings.base_url}")
         raise SystemExit(f"port {settings.port} on {settings.host} is taken by another program: "
                          "set CHOICE_PORT to a free port.")
-    settings.prepare_data_dir()
     token = ensure_token(settings.token_path)
     _ = translator(resolve_language(None, None, settings.language))
     print(_("choice portal on {url}  (data: {path})").format(

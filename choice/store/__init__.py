@@ -3,7 +3,8 @@
 `Store` runs every database call off the event loop: writes on one dedicated thread (SQLite
 has one writer anyway, and one thread means no lock waits inside this process), reads on a
 small pool; new interactions are group-committed (`batching.py`). The repository below it
-is plain synchronous SQLAlchemy.
+is plain synchronous SQLAlchemy. Opening a store brings its database to the newest schema
+(`schema.py`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from choice.store.batching import InsertBatcher
 from choice.store.engine import make_engine
 from choice.store.records import AuditEvent, Interaction
 from choice.store.repository import AlreadyCompleted, NotFound, Repository
+from choice.store.schema import upgrade
 
 T = TypeVar("T")
 
@@ -27,6 +29,7 @@ __all__ = ["AlreadyCompleted", "AuditEvent", "Interaction", "NotFound", "Reposit
 class Store:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
+        upgrade(self.engine)
         self.repo = Repository(self.engine)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="choice-db-write")
         self._readers = ThreadPoolExecutor(4, thread_name_prefix="choice-db-read")

@@ -3,27 +3,27 @@
 SQLite runs in WAL mode with `synchronous=FULL` (an acknowledged answer survives a power
 cut) and a busy timeout. Write transactions start with `BEGIN IMMEDIATE` so a second
 process waits for the lock instead of failing on upgrade (see shared/NOTES.md).
+
+This module makes connections only; the schema is `schema.py`'s business.
 """
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlmodel import SQLModel
-
-from choice.store import tables  # noqa: F401 - registers the tables on SQLModel.metadata
 
 BUSY_TIMEOUT_MS = 10_000
 WRITE = {"immediate": True}
 """Execution options that mark a connection's transaction as a write (`BEGIN IMMEDIATE`)."""
+WAL_RETRY_SECONDS = 60.0
 
 
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
-        engine = create_engine(url, pool_pre_ping=True)
-        SQLModel.metadata.create_all(engine)
-        return engine
+        return create_engine(url, pool_pre_ping=True)
     engine = create_engine(
         url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
     )
@@ -33,9 +33,9 @@ def make_engine(url: str) -> Engine:
         # Let us issue BEGIN ourselves: pysqlite's implicit transactions start too late.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        _enable_wal(cursor)
+        cursor.execute("PRAGMA synchronous=FULL")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -45,5 +45,29 @@ def make_engine(url: str) -> Engine:
         if conn.get_execution_options().get("immediate"):
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
-    SQLModel.metadata.create_all(engine)
     return engine
+
+
+def _enable_wal(cursor: sqlite3.Cursor) -> None:
+    """Switch the file to WAL, retrying while another process holds it.
+
+    The switch needs an exclusive lock, and SQLite answers `database is locked` at once
+    instead of calling the busy handler (it already holds a shared lock, and waiting could
+    deadlock). Two processes opening a new file together hit it (shared/NOTES.md), so
+    retry; once the file is in WAL mode the pragma only reads and never waits.
+    """
+    deadline = time.monotonic() + WAL_RETRY_SECONDS
+    pause = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) and "busy" not in str(error):
+                raise
+            if time.monotonic() > deadline:
+                raise sqlite3.OperationalError(
+                    f"could not switch the database to WAL mode in {WAL_RETRY_SECONDS:.0f} s: "
+                    "another process keeps it locked; stop it and start again") from error
+        time.sleep(pause)  # another process holds the lock: there is nothing to wait on
+        pause = min(pause * 2, 0.1)

@@ -3,12 +3,18 @@
 Times are epoch seconds (REAL): the deadline scheduler compares them and the API turns them
 into ISO 8601. The full request and result are stored as JSON text, exactly as validated,
 so a restart brings back the same interaction.
+
+A change here is a change of schema: it needs an Alembic revision in the same commit
+(`scripts/new-migration`); tests/integration/test_migrations.py fails until the two agree.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import Index
 from sqlmodel import Field, SQLModel
+
+METADATA = SQLModel.metadata
+"""The tables below, as Alembic compares them with what the migrations made."""
 
 
 class InteractionRow(SQLModel, table=True):

@@ -1,0 +1,281 @@
+"""The schema's version: bring a database to the newest Alembic revision (head), one process
+at a time, and say where a database stands.
+
+Owns the migrations folder (`migrations/`, shipped inside the package), the cross-process
+lock around "read the version, migrate" (SQLite: the database's write lock, taken with
+`BEGIN IMMEDIATE`; PostgreSQL: a transaction-scoped advisory lock), recognising a database
+that choice-portal 0.1.0 made (its tables, no version table) and stamping it, and refusing
+a database that a newer version upgraded. It knows nothing of what the tables mean: the
+revisions under `migrations/versions/` and `tables.py` do.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, create_engine, inspect, make_url, text
+from sqlalchemy.exc import OperationalError
+
+from choice.store.engine import WRITE, make_engine
+
+log = logging.getLogger("choice.store")
+# Alembic says "Context impl SQLiteImpl." at INFO each time it reads the version, at every
+# start; our own line below says when something changed.
+logging.getLogger("alembic.runtime").setLevel(logging.WARNING)
+
+MIGRATIONS = Path(__file__).resolve().with_name("migrations")
+BASELINE = "0001"
+"""The revision equal to what choice-portal 0.1.0 made with `create_all` (no version table)."""
+BASELINE_COLUMNS = {
+    "interaction": {"id", "status", "title", "selection_mode", "interface", "agent", "project",
+                    "language", "placeholder_shown", "created_at", "expires_at", "completed_at",
+                    "request_json", "result_json"},
+    "audit_event": {"id", "interaction_id", "kind", "actor", "at", "detail_json"},
+    "preference": {"key", "value_json"},
+}
+LOCK_WAIT_SECONDS = 300.0
+"""How long a process waits for another one's upgrade before giving up."""
+PG_LOCK_KEY = 0x63686F6963650001
+"""The advisory lock that serialises upgrades on PostgreSQL ("choice" and 1, as 64 bits)."""
+
+
+class SchemaError(RuntimeError):
+    """The database cannot be brought to head: the message names it and says what to do."""
+
+
+@dataclass(frozen=True)
+class Version:
+    """Where a database stands."""
+
+    url: str
+    """The database, with any password hidden."""
+    revision: str | None
+    """The revision in `alembic_version`, or None when there is none."""
+    head: str
+    """The newest revision this installation knows."""
+    tables: frozenset[str]
+    """Which of the portal's tables exist."""
+    exists: bool = True
+    """False for a SQLite file that is not there yet."""
+
+    @property
+    def known(self) -> bool:
+        return self.revision is None or self.revision in _revisions()
+
+    @property
+    def unversioned(self) -> bool:
+        """The portal's tables without a version: made by choice-portal 0.1.0."""
+        return self.revision is None and bool(self.tables)
+
+    def describe(self) -> str:
+        """One line for an operator: where it stands and, if needed, what to do."""
+        if not self.exists:
+            return f"{self.url}: no database yet (the portal creates it at {self.head} on start)"
+        if not self.known:
+            return f"{self.url}: {_too_new(self)}"
+        if self.unversioned:
+            then = "" if self.head == BASELINE else f" and upgrades it to {self.head}"
+            return (f"{self.url}: no schema version (made by choice-portal 0.1.0); "
+                    f"`choice db upgrade` or starting the portal stamps it as {BASELINE}{then}")
+        if self.revision is None:
+            return f"{self.url}: empty; `choice db upgrade` or starting the portal creates it"
+        if self.revision == self.head:
+            return f"{self.url}: {self.revision} (head)"
+        return (f"{self.url}: {self.revision}, head is {self.head}; "
+                "`choice db upgrade` or starting the portal upgrades it")
+
+
+@dataclass(frozen=True)
+class Upgrade:
+    """What `upgrade` did."""
+
+    url: str
+    before: str | None
+    after: str
+    stamped: bool = False
+    """The database had no version (choice-portal 0.1.0) and was stamped as the baseline."""
+
+    def describe(self) -> str:
+        if self.before == self.after:
+            return f"{self.url}: already at {self.after} (head), nothing to do"
+        if self.stamped:
+            then = "(head)" if self.after == BASELINE else f"and upgraded to {self.after} (head)"
+            return f"{self.url}: recognised as choice-portal 0.1.0's, stamped {BASELINE} {then}"
+        return f"{self.url}: upgraded from {self.before or 'an empty database'} to {self.after} (head)"
+
+
+@functools.cache
+def _scripts() -> ScriptDirectory:
+    return ScriptDirectory(str(MIGRATIONS))
+
+
+@functools.cache
+def _revisions() -> frozenset[str]:
+    return frozenset(script.revision for script in _scripts().walk_revisions())
+
+
+def head() -> str:
+    found = _scripts().get_current_head()
+    assert found is not None, f"no migrations in {MIGRATIONS}"
+    return found
+
+
+def alembic_config(connection: Connection) -> Config:
+    """Alembic's configuration, built here (no alembic.ini): `env.py` runs on `connection`."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def read_version(conn: Connection) -> Version:
+    revision = MigrationContext.configure(conn).get_current_revision()
+    tables = frozenset(inspect(conn).get_table_names()) & BASELINE_COLUMNS.keys()
+    return Version(_shown(conn.engine), revision, head(), tables)
+
+
+def upgrade(engine: Engine) -> Upgrade:
+    """Bring the database to head; a no-op (one read, no lock) when it is there already.
+
+    `engine` comes from `engine.make_engine` (on SQLite its `BEGIN IMMEDIATE` is the lock).
+    Processes starting together queue on the lock; each reads the version again once it
+    holds the lock, so only the first migrates. Raises `SchemaError` for a database this
+    installation cannot serve, and changes nothing then.
+    """
+    with engine.connect() as conn:
+        version = read_version(conn)
+    _check_known(version)
+    if version.revision == version.head:
+        return Upgrade(version.url, version.revision, version.head)
+    with _locked(engine) as conn:
+        version = read_version(conn)
+        _check_known(version)
+        if version.revision == version.head:  # another process did it while we waited
+            return Upgrade(version.url, version.revision, version.head)
+        config = alembic_config(conn)
+        if version.unversioned:
+            _check_baseline(conn, version)
+            command.stamp(config, BASELINE)
+        command.upgrade(config, "head")
+    done = Upgrade(version.url, version.revision, version.head, stamped=version.unversioned)
+    log.info("database %s", done.describe())
+    return done
+
+
+def upgrade_url(url: str) -> Upgrade:
+    """`upgrade` for a URL (`choice db upgrade`)."""
+    engine = make_engine(url)
+    try:
+        return upgrade(engine)
+    finally:
+        engine.dispose()
+
+
+def current(url: str) -> Version:
+    """Where the database at `url` stands, changing nothing (not even creating the file)."""
+    parsed = make_url(url)
+    shown = parsed.render_as_string(hide_password=True)
+    on_disk = parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:")
+    if on_disk and not Path(str(parsed.database)).exists():
+        return Version(shown, None, head(), frozenset(), exists=False)
+    engine = create_engine(url)  # plain: none of make_engine's pragmas, nothing written
+    try:
+        with engine.connect() as conn:
+            return read_version(conn)
+    finally:
+        engine.dispose()
+
+
+@contextmanager
+def _locked(engine: Engine) -> Iterator[Connection]:
+    """A connection inside a transaction that holds the upgrade lock; commits on exit."""
+    if engine.dialect.name == "sqlite":
+        with _sqlite_write_lock(engine) as conn:
+            yield conn
+        return
+    with engine.connect() as conn, conn.begin():
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_LOCK_KEY})
+        else:  # no portable lock: run the same steps, and hope for one portal at a time
+            log.warning("no upgrade lock for %s: start one portal at a time", engine.dialect.name)
+        yield conn
+
+
+@contextmanager
+def _sqlite_write_lock(engine: Engine) -> Iterator[Connection]:
+    """`BEGIN IMMEDIATE` takes the write lock of the file, across processes; readers go on
+    (WAL). SQLite's own wait is the busy timeout (10 s); an upgrade may take longer."""
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        conn = engine.connect()
+        conn.execution_options(**WRITE)
+        try:
+            transaction = conn.begin()
+            break
+        except OperationalError as error:
+            conn.close()
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise SchemaError(f"{_shown(engine)}: could not take the database's write lock "
+                                  f"to upgrade it ({error.orig}); is another program holding "
+                                  "it? Stop it and start again.") from error
+            log.info("waiting for another process to finish upgrading %s", _shown(engine))
+    try:
+        with transaction:
+            yield conn
+    finally:
+        conn.close()
+
+
+def _check_known(version: Version) -> None:
+    if not version.known:
+        raise SchemaError(f"{version.url}: {_too_new(version)}")
+
+
+def _too_new(version: Version) -> str:
+    return (f"schema revision {version.revision!r} is unknown to choice-portal {_installed()} "
+            f"(which knows up to {version.head}): a newer version upgraded this database. "
+            "Upgrade choice-portal (e.g. `uv tool upgrade choice-portal` or "
+            "`pip install -U choice-portal`), or point CHOICE_DB_URL at another database.")
+
+
+def _check_baseline(conn: Connection, version: Version) -> None:
+    """A database without a version is stamped only if it really is 0.1.0's schema."""
+    inspector = inspect(conn)
+    problems = []
+    for table, expected in BASELINE_COLUMNS.items():
+        if table not in version.tables:
+            problems.append(f"table {table} is missing")
+            continue
+        found = {column["name"] for column in inspector.get_columns(table)}
+        if found != expected:
+            missing, extra = sorted(expected - found), sorted(found - expected)
+            problems.append(f"table {table} " + "; ".join(
+                part for part in (missing and f"lacks {', '.join(missing)}",
+                                  extra and f"has unknown {', '.join(extra)}") if part))
+    if problems:
+        raise SchemaError(
+            f"{version.url} has no schema version and is not a database that choice-portal "
+            f"0.1.0 made ({'; '.join(problems)}). Nothing was changed. Point CHOICE_DB_URL "
+            "(or CHOICE_DATA_DIR) at the portal's own database, or restore a backup.")
+
+
+def _installed() -> str:
+    try:
+        return metadata.version("choice-portal")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
+
+
+def _shown(engine: Engine) -> str:
+    return engine.url.render_as_string(hide_password=True)

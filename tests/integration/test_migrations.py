@@ -1,0 +1,230 @@
+"""Schema migrations: a database made by choice-portal 0.1.0 upgrades in place with nothing
+lost, a new one is made at head, and processes starting together migrate once.
+
+`tests/fixtures/choice-0.1.0.db` was made by 0.1.0's own code; its rows are listed in
+`choice-0.1.0.json` (see `tests/fixtures/make_v0_database.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine
+
+from choice.config import Settings
+from choice.store import Store
+from choice.store.engine import make_engine
+from choice.store.schema import SchemaError, current, head, upgrade, upgrade_url
+from choice.store.tables import METADATA
+from tests.portal_process import PortalProcess
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+V0_DATABASE = FIXTURES / "choice-0.1.0.db"
+V0_ROWS: dict[str, Any] = json.loads((FIXTURES / "choice-0.1.0.json").read_text())
+TABLES = ("interaction", "audit_event", "preference")
+
+
+def rows(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """Every row, read the way the fixture script read them."""
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        conn.row_factory = sqlite3.Row
+        return {table: [dict(row) for row in conn.execute(f"SELECT * FROM {table} ORDER BY 1")]
+                for table in TABLES}
+
+
+def version_in(path: Path) -> list[str]:
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        return [row[0] for row in conn.execute("SELECT version_num FROM alembic_version")]
+
+
+def schema_of(path: Path) -> set[tuple[str, str]]:
+    """The tables and indexes as SQLite stores their DDL (the version table left out)."""
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        return {(name, sql) for name, sql in conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL "
+            "AND name != 'alembic_version'")}
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def v0_copy(isolated_env: Path) -> Path:
+    isolated_env.mkdir(parents=True, exist_ok=True)
+    copy = isolated_env / "choice.db"
+    shutil.copyfile(V0_DATABASE, copy)
+    return copy
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Any:
+    made = make_engine(sqlite_url(tmp_path / "fresh.db"))
+    yield made
+    made.dispose()
+
+
+# -- 0.1.0's database --------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_a_0_1_0_database_keeps_every_row_and_its_pending_question_can_be_answered(
+        v0_copy: Path) -> None:
+    assert rows(v0_copy) == {table: V0_ROWS[table] for table in TABLES}  # the fixture is intact
+    # The fixture's answered questions are from 2026: retention must not be what is tested.
+    portal = PortalProcess(v0_copy.parent, CHOICE_RETENTION_DAYS="36500").start()
+    try:
+        assert version_in(v0_copy) == [head()]
+        assert rows(v0_copy) == {table: V0_ROWS[table] for table in TABLES}
+        client = portal.client()
+        listed = {row["interaction_id"] for row in client.list("all", 50)["interactions"]}
+        assert listed == {row["id"] for row in V0_ROWS["interaction"]}
+        status, result = client.request(
+            "POST", f"/api/interactions/{V0_ROWS['answer']}/response", {"selected_ids": ["lite"]})
+        assert status == 200, result
+        assert (result["status"], result["selected_ids"]) == ("submitted", ["lite"])
+        assert client.poll(V0_ROWS["answer"], wait=0)["selected_labels"] == ["SQLite"]
+    finally:
+        portal.stop()
+    after = rows(v0_copy)
+    answered = next(r for r in after["interaction"] if r["id"] == V0_ROWS["answer"])
+    assert answered["status"] == "submitted"
+    assert [r for r in after["interaction"] if r["id"] != V0_ROWS["answer"]] == \
+        [r for r in V0_ROWS["interaction"] if r["id"] != V0_ROWS["answer"]]
+    assert after["audit_event"][:len(V0_ROWS["audit_event"])] == V0_ROWS["audit_event"]
+    assert [e["kind"] for e in after["audit_event"][len(V0_ROWS["audit_event"]):]] == ["answered"]
+    assert after["preference"] == V0_ROWS["preference"]
+
+
+def test_a_0_1_0_database_is_stamped_not_recreated(v0_copy: Path, tmp_path: Path) -> None:
+    done = upgrade_url(sqlite_url(v0_copy))
+    assert (done.before, done.after, done.stamped) == (None, head(), True)
+    assert rows(v0_copy) == {table: V0_ROWS[table] for table in TABLES}
+    fresh = tmp_path / "fresh.db"
+    upgrade_url(sqlite_url(fresh))
+    assert schema_of(v0_copy) == schema_of(fresh)  # 0.1.0's tables are the baseline exactly
+
+
+def test_tables_that_are_not_0_1_0s_are_refused_and_left_alone(v0_copy: Path) -> None:
+    with sqlite3.connect(v0_copy) as conn:
+        conn.execute("ALTER TABLE preference ADD COLUMN note TEXT")
+    before = schema_of(v0_copy)
+    with pytest.raises(SchemaError, match="table preference has unknown note") as refused:
+        upgrade_url(sqlite_url(v0_copy))
+    assert "CHOICE_DB_URL" in str(refused.value)
+    assert schema_of(v0_copy) == before
+    assert current(sqlite_url(v0_copy)).revision is None
+
+
+def test_a_database_from_a_newer_version_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    path = tmp_path / "newer.db"
+    upgrade_url(sqlite_url(path))
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '9999_from_the_future'")
+    with pytest.raises(SchemaError, match="'9999_from_the_future' is unknown") as refused:
+        Store(sqlite_url(path))
+    assert "Upgrade choice-portal" in str(refused.value)
+    assert version_in(path) == ["9999_from_the_future"]
+
+
+# -- fresh databases, and doing it twice ----------------------------------------------------
+
+def test_a_fresh_data_dir_is_created_at_head(isolated_env: Path) -> None:
+    settings = Settings.from_env()
+    settings.prepare_data_dir()
+    Store(settings.db_url).close()
+    assert version_in(isolated_env / "choice.db") == [head()]
+    assert current(settings.db_url).describe().endswith(f"{head()} (head)")
+
+
+def test_a_second_upgrade_changes_nothing(engine: Engine) -> None:
+    first = upgrade(engine)
+    assert (first.before, first.after) == (None, head())
+    with engine.connect() as conn:
+        data_version = conn.exec_driver_sql("PRAGMA data_version").scalar()
+        second = upgrade(engine)
+        # data_version moves when another connection commits a change to the file
+        assert conn.exec_driver_sql("PRAGMA data_version").scalar() == data_version
+    assert (second.before, second.after, second.stamped) == (head(), head(), False)
+
+
+def test_the_tables_match_what_the_migrations_make(engine: Engine) -> None:
+    upgrade(engine)
+    with engine.connect() as conn:
+        differences = compare_metadata(MigrationContext.configure(conn), METADATA)
+    assert differences == [], "tables.py and the migrations differ: add a revision " \
+        "(scripts/new-migration)"
+
+
+def _upgrade_in_child(url: str, start: Any, outcomes: Any) -> None:
+    start.wait()
+    try:
+        done = upgrade_url(url)
+        outcomes.put(("ok", done.before))
+    except Exception as error:  # reported to the parent, which fails the test with it
+        outcomes.put(("error", repr(error)))
+
+
+@pytest.mark.slow
+def test_processes_migrating_a_fresh_file_at_once_migrate_it_once(tmp_path: Path) -> None:
+    """Forked after the imports, so each round costs what the race costs, not start-up."""
+    fork = multiprocessing.get_context("fork")
+    for round_ in range(10):
+        path = tmp_path / f"race-{round_}.db"
+        start, outcomes = fork.Barrier(4), fork.Queue()
+        children = [fork.Process(target=_upgrade_in_child, args=(sqlite_url(path), start, outcomes))
+                    for _ in range(4)]
+        for child in children:
+            child.start()
+        results = sorted((outcomes.get(timeout=60) for _ in children), key=str)
+        for child in children:
+            child.join(timeout=10)
+        assert [kind for kind, _ in results] == ["ok"] * 4, results
+        assert sorted(str(before) for _, before in results) == ["0001"] * 3 + ["None"], results
+        assert version_in(path) == [head()]
+
+
+# -- the operator's commands ------------------------------------------------------------------
+
+def choice_db(action: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "choice.cli", "db", action],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_choice_db_current_and_upgrade_say_where_the_database_stands(v0_copy: Path) -> None:
+    before = choice_db("current")
+    assert before.returncode == 0 and "no schema version (made by choice-portal 0.1.0)" \
+        in before.stdout
+    upgraded = choice_db("upgrade")
+    assert upgraded.returncode == 0
+    assert "recognised as choice-portal 0.1.0's, stamped 0001" in upgraded.stdout
+    again = choice_db("upgrade")
+    assert again.stdout.strip().endswith(f"already at {head()} (head), nothing to do")
+    assert choice_db("current").stdout.strip().endswith(f": {head()} (head)")
+    assert rows(v0_copy) == {table: V0_ROWS[table] for table in TABLES}
+
+
+def test_choice_db_current_creates_nothing(isolated_env: Path) -> None:
+    shown = choice_db("current")
+    assert shown.returncode == 0 and "no database yet" in shown.stdout
+    assert not isolated_env.exists()
+
+
+def test_choice_db_names_a_newer_revision_and_fails(v0_copy: Path) -> None:
+    upgrade_url(sqlite_url(v0_copy))
+    with sqlite3.connect(v0_copy) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = 'abcdef'")
+    for action in ("current", "upgrade"):
+        shown = choice_db(action)
+        assert shown.returncode == 1
+        assert "'abcdef' is unknown" in shown.stdout + shown.stderr
+        assert "Traceback" not in shown.stderr

@@ -1,0 +1,54 @@
+"""The plain records (`store/records.py`) and the ORM tables (`store/tables.py`) describe the
+same rows: a column added to one and not the other would be lost on the way in or out."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any
+
+import pytest
+from sqlalchemy import Column
+
+from choice.store.records import AuditEvent, Interaction
+from choice.store.tables import AuditEventRow, InteractionRow
+
+PAIRS = [(Interaction, InteractionRow), (AuditEvent, AuditEventRow)]
+
+
+def columns_of(table: Any) -> dict[str, Column[Any]]:
+    return {column.name: column for column in table.__table__.columns}
+
+
+def plain_type(hint: Any) -> tuple[type, bool]:
+    """`str | None` -> (str, True); `float` -> (float, False)."""
+    args = typing.get_args(hint)
+    if isinstance(hint, types.UnionType) and type(None) in args:
+        (inner,) = [arg for arg in args if arg is not type(None)]
+        return inner, True
+    return hint, False
+
+
+@pytest.mark.parametrize(("record", "table"), PAIRS, ids=lambda p: p.__name__)
+def test_a_record_has_exactly_the_columns_of_its_table(record: type, table: Any) -> None:
+    assert {f.name for f in dataclasses.fields(record)} == set(columns_of(table))
+
+
+@pytest.mark.parametrize(("record", "table"), PAIRS, ids=lambda p: p.__name__)
+def test_a_field_that_may_be_none_is_a_nullable_column_and_back(record: type, table: Any) -> None:
+    columns, hints = columns_of(table), typing.get_type_hints(record)
+    for field in dataclasses.fields(record):
+        column = columns[field.name]
+        _, optional = plain_type(hints[field.name])
+        database_fills_it = column.primary_key and column.autoincrement in (True, "auto")
+        if field.default is None or optional:
+            assert column.nullable or database_fills_it, f"{field.name}: None for NOT NULL"
+        if column.nullable:
+            assert optional and field.default is None, f"{field.name}: nullable, needs None"
+
+
+@pytest.mark.parametrize(("record", "table"), PAIRS, ids=lambda p: p.__name__)
+def test_a_field_has_the_type_of_its_column(record: type, table: Any) -> None:
+    declared = {name: info.annotation for name, info in table.model_fields.items()}
+    assert typing.get_type_hints(record) == declared
