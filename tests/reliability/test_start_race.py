@@ -1,12 +1,19 @@
 """The first start is a race: MCP clients launched together on a new data dir each start a
-portal through `choice mcp`. Exactly one token may come out of it.
+portal through `choice mcp`. Exactly one portal may serve, with one token, one schema, and
+every client's calls answered; nothing else may be left behind.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import multiprocessing
+import os
+import signal
 import stat
 import threading
+import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -14,6 +21,10 @@ from typing import Any
 import pytest
 
 from choice.api_token import TokenFileError, ensure_token, read_token
+from choice.portal_client import PortalClient
+from tests.mcp.bridge_process import BridgeProcess, bridge_env
+from tests.portal_process import free_port
+from tests.tally import record
 
 # -- the token ---------------------------------------------------------------------------------
 
@@ -62,3 +73,115 @@ def test_an_empty_token_file_is_an_error_that_says_what_to_do(tmp_path: Path) ->
         ensure_token(path)
     assert str(path) in str(error.value)
     assert path.read_text() == ""
+
+
+# -- ten bridges at once, twenty times ----------------------------------------------------------
+
+BRIDGES = 10
+ROUNDS = 20
+CALL_TIMEOUT = 60.0
+# A poll of an id that does not exist: answered at once, and only by the portal.
+UNKNOWN_POLL = {"name": "provide_choice", "arguments": {"session_id": "nosuchinteraction"}}
+
+
+def session(bridge: BridgeProcess) -> list[dict[str, Any]]:
+    """What an MCP client does first: initialize, list the tools, call one."""
+    return [bridge.initialize(), bridge.request("tools/list", timeout=CALL_TIMEOUT),
+            bridge.request("tools/call", UNKNOWN_POLL, timeout=CALL_TIMEOUT)]
+
+
+def portals_of(data_dir: Path) -> set[int]:
+    """Live processes serving (or starting to serve) this data dir: found by their
+    environment, so that only the portals this test started are counted and stopped."""
+    marker = f"CHOICE_DATA_DIR={data_dir}".encode()
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            serving = b"serve" in (entry / "cmdline").read_bytes().split(b"\0")
+            ours = marker in (entry / "environ").read_bytes().split(b"\0")
+            zombie = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()[0] == b"Z"
+            if serving and ours and not zombie:
+                found.add(int(entry.name))
+        except OSError:  # it exited meanwhile, or is not ours to read
+            continue
+    return found
+
+
+def listeners_on(port: int) -> int:
+    """How many sockets listen on this TCP port (IPv4 and IPv6)."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            next(lines)
+            for line in lines:
+                local, state = line.split()[1], line.split()[3]
+                if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:
+                    count += 1
+    return count
+
+
+def wait_for(condition: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout} s")
+        time.sleep(0.05)  # other processes' exits: nothing to wait on but /proc
+
+
+def stop(pids: set[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def started_portals() -> Iterator[list[Path]]:
+    """Data dirs whose portals this test started; every one is killed at the end."""
+    data_dirs: list[Path] = []
+    yield data_dirs
+    for data_dir in data_dirs:
+        stop(portals_of(data_dir))
+
+
+def race_round(data_dir: Path, port: int) -> None:
+    bridges = [BridgeProcess(bridge_env(data_dir, port)) for _ in range(BRIDGES)]
+    try:
+        with ThreadPoolExecutor(BRIDGES) as pool:
+            sessions = list(pool.map(session, bridges))
+        for bridge in bridges:
+            bridge.close()
+    finally:
+        for bridge in bridges:
+            bridge.kill()
+    for initialized, listed, called in sessions:
+        assert "result" in initialized, initialized
+        assert {t["name"] for t in listed["result"]["tools"]} >= {"provide_choice"}
+        assert "result" in called, called  # answered by the portal, not a bridge's error
+        assert called["result"].get("isError") is True
+        assert "nosuchinteraction" in json.dumps(called["result"])
+    token = read_token(data_dir / "token")
+    assert token is not None
+    assert sorted(p.name for p in data_dir.iterdir() if "token" in p.name) == ["token"]
+    serving = PortalClient(f"http://127.0.0.1:{port}", token)
+    assert serving.call("GET", "/api/interactions?limit=1")["interactions"] == []  # token works
+    pid = serving.call("GET", "/healthz")["pid"]
+    wait_for(lambda: portals_of(data_dir) == {pid}, 30, "only the serving portal is left")
+    assert listeners_on(port) == 1
+    log = (data_dir / "portal.log").read_text()
+    for failure in ("Traceback", "already exists", "database is locked"):
+        assert failure not in log, log
+    assert log.count("Waiting for application startup") == 1, log  # one portal got that far
+
+
+@pytest.mark.slow
+def test_ten_bridges_started_at_once_share_one_portal_twenty_times(
+        tmp_path: Path, started_portals: list[Path]) -> None:
+    for round_ in range(ROUNDS):
+        data_dir = tmp_path / f"round-{round_}"
+        started_portals.append(data_dir)
+        race_round(data_dir, free_port())
+        stop(portals_of(data_dir))
+        # each bridge's three requests (initialize, tools/list, tools/call) were answered
+        record("reliability", "First start race", tried=BRIDGES * 3, acknowledged=BRIDGES * 3)
