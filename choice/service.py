@@ -77,6 +77,7 @@ class InteractionService:
     async def start(self) -> None:
         """Prune, bring back pending interactions with their deadlines, start the scheduler.
         Interactions whose deadline passed while the portal was down expire at once."""
+        self.store.open()  # a migration may wait for another process: nothing serves yet
         await self.prune()
         self._prefs = await self.store.read(load_preferences, self.store.engine)
         for row in await self.store.read(self.store.repo.pending):

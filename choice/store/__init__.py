@@ -3,8 +3,8 @@
 `Store` runs every database call off the event loop: writes on one dedicated thread (SQLite
 has one writer anyway, and one thread means no lock waits inside this process), reads on a
 small pool; new interactions are group-committed (`batching.py`). The repository below it
-is plain synchronous SQLAlchemy. Opening a store brings its database to the newest schema
-(`schema.py`).
+is plain synchronous SQLAlchemy. Making a `Store` touches nothing on disk; `open()` brings
+its database to the newest schema (`schema.py`, under a lock shared with other processes).
 """
 
 from __future__ import annotations
@@ -29,11 +29,18 @@ __all__ = ["AlreadyCompleted", "AuditEvent", "Interaction", "NotFound", "Reposit
 class Store:
     def __init__(self, url: str) -> None:
         self.engine = make_engine(url)
-        upgrade(self.engine)
+        self._opened = False
         self.repo = Repository(self.engine)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="choice-db-write")
         self._readers = ThreadPoolExecutor(4, thread_name_prefix="choice-db-read")
         self._batcher = InsertBatcher(self.repo, self._writer.submit)
+
+    def open(self) -> Store:
+        """Create or upgrade the database (a no-op once done); before any other call."""
+        if not self._opened:
+            upgrade(self.engine)
+            self._opened = True
+        return self
 
     async def write(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return await self._run(self._writer, fn, *args, **kwargs)

@@ -131,7 +131,7 @@ def test_a_database_from_a_newer_version_is_refused_with_what_to_do(tmp_path: Pa
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE alembic_version SET version_num = '9999_from_the_future'")
     with pytest.raises(SchemaError, match="'9999_from_the_future' is unknown") as refused:
-        Store(sqlite_url(path))
+        Store(sqlite_url(path)).open()
     assert "Upgrade choice-portal" in str(refused.value)
     assert version_in(path) == ["9999_from_the_future"]
 
@@ -141,7 +141,7 @@ def test_a_database_from_a_newer_version_is_refused_with_what_to_do(tmp_path: Pa
 def test_a_fresh_data_dir_is_created_at_head(isolated_env: Path) -> None:
     settings = Settings.from_env()
     settings.prepare_data_dir()
-    Store(settings.db_url).close()
+    Store(settings.db_url).open().close()
     assert version_in(isolated_env / "choice.db") == [head()]
     assert current(settings.db_url).describe().endswith(f"{head()} (head)")
 

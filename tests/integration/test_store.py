@@ -19,7 +19,7 @@ def created(interaction_id: str) -> list[AuditEvent]:
 
 
 async def test_concurrent_inserts_are_all_committed(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'choice.db'}")
+    store = Store(f"sqlite:///{tmp_path / 'choice.db'}").open()
     try:
         ids = [f"id{i}" for i in range(40)]
         await asyncio.gather(*(store.insert(interaction(i), created(i)) for i in ids))
@@ -30,7 +30,7 @@ async def test_concurrent_inserts_are_all_committed(tmp_path: Path) -> None:
 
 
 async def test_a_failing_row_fails_only_its_own_insert(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'choice.db'}")
+    store = Store(f"sqlite:///{tmp_path / 'choice.db'}").open()
     try:
         await store.insert(interaction("taken"), created("taken"))
         outcomes = await asyncio.gather(
@@ -47,7 +47,7 @@ async def test_a_failing_row_fails_only_its_own_insert(tmp_path: Path) -> None:
 
 
 async def test_insert_with_a_limit_reports_the_stored_count(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'choice.db'}")
+    store = Store(f"sqlite:///{tmp_path / 'choice.db'}").open()
     try:
         for index in range(3):
             await store.insert(interaction(f"p{index}"), [])
