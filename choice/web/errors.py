@@ -67,7 +67,7 @@ def _validation(_: Request[Any, Any, Any], exc: ValidationException) -> Response
                                            "message": str(exc.detail)}])
 
 
-def _http(max_body_bytes: int) -> ExceptionHandler:
+def _http(max_body_bytes: int) -> ExceptionHandler[HTTPException]:
     def handle(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
         code = _CODES.get(exc.status_code, "error")
         message = str(exc.detail)

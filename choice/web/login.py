@@ -66,7 +66,8 @@ async def login_form(request: Request[Any, Any, Any], service: Service, assets: 
     return login_page(service, assets, target, N_("That token is not this portal's token."))
 
 
-def login_required_handler(service: InteractionService, assets: Assets) -> ExceptionHandler:
+def login_required_handler(service: InteractionService, assets: Assets
+                           ) -> ExceptionHandler[LoginRequired]:
     """Pages without a session show the sign-in page; partials and sockets get a plain 401.
     Made by the app factory: an exception handler gets no dependency injection."""
 

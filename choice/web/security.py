@@ -8,10 +8,12 @@ and WebSocket hijacking; the bearer token keeps other local users' agents out of
 from __future__ import annotations
 
 import json
+from typing import Any
 from urllib.parse import urlsplit
 
 from litestar.connection import ASGIConnection
 from litestar.datastructures import MutableScopeHeaders
+from litestar.enums import ScopeType
 from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 from litestar.types import ASGIApp, BeforeMessageSendHookHandler, Message, Receive, Scope, Send
@@ -65,7 +67,7 @@ class RequestGuard:
             scope["auth"] = self.credentials.access(ASGIConnection(scope))  # for the guards
             with self.activity.request():
                 await self.app(scope, receive, send)
-        elif scope["type"] == "websocket":
+        elif scope["type"] == ScopeType.WEBSOCKET:
             await send({"type": "websocket.close", "code": 1008, "reason": refusal[2]})
         else:
             await send_error(send, *refusal)
@@ -76,7 +78,7 @@ class RequestGuard:
             return 421, "host_not_allowed", (
                 "this Host is not one the portal answers to: use http://127.0.0.1 or "
                 "http://localhost, or add the name to CHOICE_ALLOWED_HOSTS.")
-        writes = scope["type"] == "websocket" or scope.get("method", "GET") not in SAFE_METHODS
+        writes = scope["type"] == ScopeType.WEBSOCKET or scope.get("method", "GET") not in SAFE_METHODS
         if not writes:
             return None
         if headers.get("sec-fetch-site") == "cross-site":
@@ -133,7 +135,7 @@ async def send_error(send: Send, status: int, code: str, message: str,
     await send({"type": "http.response.body", "body": body.encode(), "more_body": False})
 
 
-async def bearer_token_guard(connection: ASGIConnection, _handler: BaseRouteHandler) -> None:
+async def bearer_token_guard(connection: ASGIConnection[Any, Any, Any, Any], _handler: BaseRouteHandler) -> None:
     """Litestar guard for `/api`: `Authorization: Bearer <token>` from `<data dir>/token`,
     or a signed-in portal page's session cookie (same-origin, checked above).
     Async on purpose: Litestar runs a sync guard on a worker thread, on every request."""
