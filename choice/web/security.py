@@ -135,7 +135,8 @@ async def send_error(send: Send, status: int, code: str, message: str,
     await send({"type": "http.response.body", "body": body.encode(), "more_body": False})
 
 
-async def bearer_token_guard(connection: ASGIConnection[Any, Any, Any, Any], _handler: BaseRouteHandler) -> None:
+async def bearer_token_guard(connection: ASGIConnection[Any, Any, Any, Any],
+                             _handler: BaseRouteHandler) -> None:
     """Litestar guard for `/api`: `Authorization: Bearer <token>` from `<data dir>/token`,
     or a signed-in portal page's session cookie (same-origin, checked above).
     Async on purpose: Litestar runs a sync guard on a worker thread, on every request."""
