@@ -19,15 +19,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, inspect, make_url, text
 from sqlalchemy.exc import OperationalError
 
 from choice.store.engine import WRITE, make_engine
+
+if TYPE_CHECKING:  # Alembic costs ~10 MB and is loaded only when a database must change
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
 
 log = logging.getLogger("choice.store")
 # Alembic says "Context impl SQLiteImpl." at INFO each time it reads the version, at every
@@ -35,6 +36,9 @@ log = logging.getLogger("choice.store")
 logging.getLogger("alembic.runtime").setLevel(logging.WARNING)
 
 MIGRATIONS = Path(__file__).resolve().with_name("migrations")
+HEAD = "0001"
+"""The newest revision under `migrations/versions/` (a test holds them equal): a database
+already there is recognised with one query, without loading Alembic."""
 BASELINE = "0001"
 """The revision equal to what choice-portal 0.1.0 made with `create_all` (no version table)."""
 BASELINE_COLUMNS = {
@@ -117,6 +121,8 @@ class Upgrade:
 
 @functools.cache
 def _scripts() -> ScriptDirectory:
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory(str(MIGRATIONS))
 
 
@@ -133,6 +139,8 @@ def head() -> str:
 
 def alembic_config(connection: Connection) -> Config:
     """Alembic's configuration, built here (no alembic.ini): `env.py` runs on `connection`."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
@@ -140,6 +148,8 @@ def alembic_config(connection: Connection) -> Config:
 
 
 def read_version(conn: Connection) -> Version:
+    from alembic.runtime.migration import MigrationContext
+
     revision = MigrationContext.configure(conn).get_current_revision()
     tables = frozenset(inspect(conn).get_table_names()) & BASELINE_COLUMNS.keys()
     return Version(_shown(conn.engine), revision, head(), tables)
@@ -154,10 +164,14 @@ def upgrade(engine: Engine) -> Upgrade:
     installation cannot serve, and changes nothing then.
     """
     with engine.connect() as conn:
+        if _at_head(conn):  # every start but the first after an upgrade
+            return Upgrade(_shown(engine), HEAD, HEAD)
         version = read_version(conn)
     _check_known(version)
     if version.revision == version.head:
         return Upgrade(version.url, version.revision, version.head)
+    from alembic import command
+
     with _locked(engine) as conn:
         version = read_version(conn)
         _check_known(version)
@@ -171,6 +185,13 @@ def upgrade(engine: Engine) -> Upgrade:
     done = Upgrade(version.url, version.revision, version.head, stamped=version.unversioned)
     log.info("database %s", done.describe())
     return done
+
+
+def _at_head(conn: Connection) -> bool:
+    if not inspect(conn).has_table("alembic_version"):
+        return False
+    revisions = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    return list(revisions) == [HEAD]
 
 
 def upgrade_url(url: str) -> Upgrade:

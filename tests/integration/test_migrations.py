@@ -24,7 +24,7 @@ from sqlalchemy import Engine
 from choice.config import Settings
 from choice.store import Store
 from choice.store.engine import make_engine
-from choice.store.schema import SchemaError, current, head, upgrade, upgrade_url
+from choice.store.schema import HEAD, SchemaError, current, head, upgrade, upgrade_url
 from choice.store.tables import METADATA
 from tests.portal_process import PortalProcess
 
@@ -155,6 +155,20 @@ def test_a_second_upgrade_changes_nothing(engine: Engine) -> None:
         # data_version moves when another connection commits a change to the file
         assert conn.exec_driver_sql("PRAGMA data_version").scalar() == data_version
     assert (second.before, second.after, second.stamped) == (head(), head(), False)
+
+
+def test_head_is_the_newest_revision_on_disk() -> None:
+    assert head() == HEAD, "set HEAD in choice/store/schema.py to the new revision"
+
+
+def test_a_database_at_head_opens_without_loading_alembic(engine: Engine) -> None:
+    upgrade(engine)
+    url = str(engine.url)
+    probe = ("import sys; from choice.store import Store; Store(sys.argv[1]).open().close(); "
+             "print(sorted(m for m in sys.modules if m.startswith('alembic')))")
+    loaded = subprocess.run([sys.executable, "-c", probe, url], capture_output=True, text=True,
+                            check=True, timeout=60).stdout
+    assert loaded.strip() == "[]"  # ~10 MB of the portal's memory saved at every start
 
 
 def test_the_tables_match_what_the_migrations_make(engine: Engine) -> None:
