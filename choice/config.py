@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import platformdirs
@@ -89,6 +90,20 @@ class Settings:
         host = f"[{host}]" if ":" in host else host
         return f"http://{host}:{self.port}"
 
+    def environment_to_reach(self) -> dict[str, str]:
+        """The `CHOICE_*` variables another `choice` process (`choice answer`, an MCP
+        client's `choice mcp`) needs to reach this very portal: those that differ from the
+        defaults. Other loopback names and the wildcard addresses are reached through the
+        default host."""
+        default, env = _unconfigured(), {}
+        if self.port != default.port:
+            env["CHOICE_PORT"] = str(self.port)
+        if self.host not in (default.host, "localhost", "0.0.0.0", "::"):
+            env["CHOICE_HOST"] = self.host
+        if self.data_dir != default.data_dir:
+            env["CHOICE_DATA_DIR"] = str(self.data_dir)
+        return env
+
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
         env = dict(os.environ if env is None else env)
@@ -114,3 +129,9 @@ class Settings:
 
     def prepare_data_dir(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+
+@cache
+def _unconfigured() -> Settings:
+    """What `choice` uses with no `CHOICE_*` environment."""
+    return Settings.from_env({})

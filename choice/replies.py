@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import shlex
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from choice.clock import iso
@@ -15,27 +13,10 @@ from choice.config import Settings
 from choice.store.records import Interaction
 
 
-@cache
-def unconfigured() -> Settings:
-    """What `choice` uses with no `CHOICE_*` environment: the defaults live in `Settings`."""
-    return Settings.from_env({})
-
-
-def default_data_dir() -> Path:
-    return unconfigured().data_dir
-
-
 def terminal_command(settings: Settings, interaction_id: str) -> str:
     """Copy-paste ready, including the environment needed to reach this very portal (a
     `choice answer` without it would look for the default one)."""
-    env, default = [], unconfigured()
-    if settings.port != default.port:
-        env.append(f"CHOICE_PORT={settings.port}")
-    # Other loopback names and the wildcard addresses are reached through the default host.
-    if settings.host not in (default.host, "localhost", "0.0.0.0", "::"):
-        env.append(f"CHOICE_HOST={shlex.quote(settings.host)}")
-    if settings.data_dir != default.data_dir:
-        env.append(f"CHOICE_DATA_DIR={shlex.quote(str(settings.data_dir))}")
+    env = [f"{name}={shlex.quote(value)}" for name, value in settings.environment_to_reach().items()]
     return " ".join([*env, "choice", "answer", interaction_id])
 
 

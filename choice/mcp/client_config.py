@@ -18,16 +18,6 @@ from typing import Any
 
 from choice.api_token import ensure_token
 from choice.config import Settings
-from choice.replies import default_data_dir
-
-
-def _env(settings: Settings) -> dict[str, str]:
-    env = {}
-    if settings.port != 8765:
-        env["CHOICE_PORT"] = str(settings.port)
-    if settings.data_dir != default_data_dir():
-        env["CHOICE_DATA_DIR"] = str(settings.data_dir)
-    return env
 
 
 def choice_command() -> list[str]:
@@ -41,7 +31,8 @@ def choice_command() -> list[str]:
 def render(client: str, settings: Settings | None = None) -> str:
     settings = settings or Settings.from_env()
     settings.prepare_data_dir()
-    token, url, env = ensure_token(settings.token_path), f"{settings.base_url}/mcp", _env(settings)
+    token, url = ensure_token(settings.token_path), f"{settings.base_url}/mcp"
+    env = settings.environment_to_reach()
     program, *args = [*choice_command(), "mcp"]
     command: dict[str, Any] = {"command": program, "args": args, **({"env": env} if env else {})}
     http: dict[str, Any] = {"url": url, "headers": {"Authorization": f"Bearer {token}"}}
