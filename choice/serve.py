@@ -105,7 +105,8 @@ class BackgroundPortal:
         from choice.web.app import create_app
 
         self.settings = settings
-        self.server = uvicorn.Server(_config(create_app(settings), settings, "warning"))
+        app = create_app(settings, log_level="WARNING")
+        self.server = uvicorn.Server(_config(app, settings, "warning"))
         self.thread = threading.Thread(target=self.server.run, name="choice-portal", daemon=True)
 
     def start(self, timeout: float = 15.0) -> None:

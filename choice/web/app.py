@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from litestar import Litestar, asgi
 from litestar.config.compression import CompressionConfig
 from litestar.di import Provide
+from litestar.logging.config import LoggingConfig
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
@@ -61,8 +62,9 @@ def _constant(value: object) -> Provide:
 
 
 def create_app(settings: Settings | None = None, *,
-               clock: Callable[[], float] = now) -> Litestar:
-    """The portal. `clock` is the service's time (tests move it past a deadline)."""
+               clock: Callable[[], float] = now, log_level: str = "INFO") -> Litestar:
+    """The portal. `clock` is the service's time (tests move it past a deadline);
+    `log_level` WARNING keeps a portal inside `choice ask` from printing its start-up."""
     settings = settings or Settings.from_env()
     RESOURCES.check(SUPPORTED)
     for language in SUPPORTED:
@@ -96,6 +98,7 @@ def create_app(settings: Settings | None = None, *,
             store.close()
 
     return Litestar(
+        logging_config=LoggingConfig(root={"level": log_level, "handlers": ["queue_listener"]}),
         route_handlers=[
             InteractionController, SettingsController, create_login_link, stream, healthz,
             PageController, InteractionActions, save_settings, login, login_form,
