@@ -7,14 +7,14 @@ Several processes may create it at once (two MCP clients each starting a portal 
 data dir): the token is written whole to a private temporary file, which is then linked
 to its final name. A link never replaces a file, so exactly one process wins, and the file
 is complete from the moment it has its name; every other process reads the winner's.
+`secrets` and `tempfile` are imported only to create one: `secrets` loads OpenSSL's
+libcrypto (~3.7 MB), and `choice mcp`, which only reads the token, must stay small.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import secrets
-import tempfile
 from pathlib import Path
 
 
@@ -27,6 +27,9 @@ def ensure_token(path: Path) -> str:
     existing = read_token(path)
     if existing:
         return existing
+    import secrets
+    import tempfile
+
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     token = secrets.token_urlsafe(32)
     fd, written = tempfile.mkstemp(prefix=".token-", dir=path.parent)  # 0600

@@ -26,6 +26,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from types import FrameType
 from typing import IO, Any
 
+from choice.api_token import read_token
 from choice.config import Settings
 from choice.mcp import listing
 from choice.mcp.autostart import ensure_portal
@@ -62,12 +63,7 @@ class Bridge:
 
     def _portal(self) -> None:
         ensure_portal(self.settings)
-        # Read here, not with `api_token.read_token`: importing that module loads `secrets`,
-        # i.e. OpenSSL's libcrypto, ~3.7 MB of a bridge that must stay under 25 MB.
-        try:
-            self.token = self.settings.token_path.read_text().strip() or None
-        except FileNotFoundError:
-            self.token = None
+        self.token = read_token(self.settings.token_path)
 
     def ready(self) -> None:
         """Block until the portal answers and this bridge's session there is open."""
