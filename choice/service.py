@@ -12,7 +12,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from choice.clock import now
@@ -69,9 +69,9 @@ class InteractionService:
         self._prefs: Preferences | None = None
         self._retention: asyncio.Task[None] | None = None
         self._stored = 0
-        self._opened: set[str] = set()
         """How many interactions are stored, give or take other processes: the count limit
         is checked in the database only when this passes it."""
+        self._opened: set[str] = set()
 
     # -- lifecycle of the service itself -------------------------------------------------
     async def start(self) -> None:
@@ -241,8 +241,7 @@ class InteractionService:
             raise AlreadyCompleted(row)
         done, too_late = self._decide_in_time(row, self._answer(submission, interface, actor))
         if too_late:
-            raise AlreadyCompleted(replace(row, status=done.status, result_json=done.result_json,
-                                           completed_at=done.completed_at))
+            raise AlreadyCompleted(done.applied_to(row))
         return done
 
     async def cancel(self, interaction_id: str, note: str | None = None,

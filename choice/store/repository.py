@@ -63,6 +63,11 @@ class Completed:
     completed_at: float
     events: Sequence[AuditEvent] = field(default_factory=tuple)
 
+    def applied_to(self, row: Interaction) -> Interaction:
+        """The pending `row` as this completion leaves it."""
+        return replace(row, status=self.status, result_json=self.result_json,
+                       completed_at=self.completed_at)
+
 
 def _row(mapping: Any) -> Interaction:
     return Interaction(**mapping)
@@ -175,8 +180,7 @@ class Repository:
             finally:
                 cursor.close()
             # The row as just written, without reading it back (one query less per answer).
-            return replace(row, status=done.status, result_json=done.result_json,
-                           completed_at=done.completed_at)
+            return done.applied_to(row)
 
     def update_pending(
         self, interaction_id: str, values: dict[str, Any], events: Sequence[AuditEvent],
