@@ -12,7 +12,6 @@ import os
 import signal
 import stat
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -24,6 +23,7 @@ from choice.api_token import TokenFileError, ensure_token, read_token
 from choice.portal_client import PortalClient
 from tests.mcp.bridge_process import BridgeProcess, bridge_env
 from tests.portal_process import free_port
+from tests.reliability.faults import wait_until
 from tests.tally import record
 
 # -- the token ---------------------------------------------------------------------------------
@@ -122,14 +122,6 @@ def listeners_on(port: int) -> int:
     return count
 
 
-def wait_for(condition: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {timeout} s")
-        time.sleep(0.05)  # other processes' exits: nothing to wait on but /proc
-
-
 def stop(pids: set[int]) -> None:
     for pid in pids:
         with contextlib.suppress(ProcessLookupError):
@@ -167,7 +159,7 @@ def race_round(data_dir: Path, port: int) -> None:
     serving = PortalClient(f"http://127.0.0.1:{port}", token)
     assert serving.call("GET", "/api/interactions?limit=1")["interactions"] == []  # token works
     pid = serving.call("GET", "/healthz")["pid"]
-    wait_for(lambda: portals_of(data_dir) == {pid}, 30, "only the serving portal is left")
+    wait_until(lambda: portals_of(data_dir) == {pid}, 30, "only the serving portal is left")
     assert listeners_on(port) == 1
     log = (data_dir / "portal.log").read_text()
     for failure in ("Traceback", "already exists", "database is locked"):
