@@ -156,7 +156,8 @@ def wait_for_result(client: PortalClient, interaction_id: str) -> dict[str, Any]
                 raise
             time.sleep(1.0)  # the portal is restarting: retry at a gentle pace
             continue
-        if reply.get("status") != "pending":
+        if reply.get("status") not in ("pending", "widened"):  # contract.OPEN_STATUSES,
+            # spelled out: `choice ask` does not load pydantic to read two words
             return dict(reply)
 
 

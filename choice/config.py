@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import platformdirs
 
@@ -50,6 +51,35 @@ def _flag(env: dict[str, str], name: str, default: bool) -> bool:
     return raw.strip().lower() not in ("0", "false", "no", "off")
 
 
+def _choice(env: dict[str, str], name: str, allowed: tuple[str, ...]) -> str:
+    raw = (env.get(name) or allowed[0]).strip().lower()
+    if raw not in allowed:
+        raise SystemExit(f"{name}={raw!r} is not one of {', '.join(allowed)}.")
+    return raw
+
+
+def _http_url(env: dict[str, str], name: str) -> str | None:
+    raw = (env.get(name) or "").strip()
+    if not raw:
+        return None
+    parts = urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SystemExit(f"{name}={raw!r} is not an http(s) URL: e.g. https://choice.example.")
+    return raw
+
+
+def _public_url(env: dict[str, str]) -> str | None:
+    url = _http_url(env, "CHOICE_PUBLIC_URL")
+    if url is not None and (urlsplit(url).path not in ("", "/") or urlsplit(url).query):
+        raise SystemExit(f"CHOICE_PUBLIC_URL={url!r} must be the portal's root, with no path: "
+                         "e.g. https://choice.example.")
+    return url.rstrip("/") if url else None
+
+
+def _webhook_url(env: dict[str, str]) -> str | None:
+    return _http_url(env, "CHOICE_WEBHOOK_URL")
+
+
 @dataclass(frozen=True)
 class Settings:
     data_dir: Path
@@ -79,6 +109,24 @@ class Settings:
     idle_exit_seconds: int = 0
     """`CHOICE_IDLE_EXIT` (`choice serve --idle-exit`): stop after this long with nothing to
     do; 0 never. Portals that `choice mcp` starts on demand use it."""
+    public_url: str | None = None
+    """`CHOICE_PUBLIC_URL`: how teammates reach this portal (e.g. `https://choice.example`
+    behind a TLS proxy); the base of every link in pages and webhooks. Default `base_url`."""
+    webhook_url: str | None = None
+    """`CHOICE_WEBHOOK_URL`: where team messages are POSTed (widen, comments, reminders,
+    resolution); unset sends none."""
+    webhook_format: str = "json"
+    """`CHOICE_WEBHOOK_FORMAT`: `slack` (incoming-webhook text + blocks) or `json` (our event,
+    signed with `CHOICE_WEBHOOK_SECRET`)."""
+    webhook_secret: str | None = None
+    """`CHOICE_WEBHOOK_SECRET`: the HMAC-SHA256 key of `X-Choice-Signature-256`."""
+    reminder_minutes: int = 60
+    """`CHOICE_REMINDER_MINUTES`: remind the owner of a widened question idle this long."""
+
+    @property
+    def link_base(self) -> str:
+        """The base of links other people open: `CHOICE_PUBLIC_URL`, else `base_url`."""
+        return self.public_url or self.base_url
 
     @property
     def token_path(self) -> Path:
@@ -111,6 +159,9 @@ class Settings:
         extra_hosts = tuple(h.strip() for h in env.get("CHOICE_ALLOWED_HOSTS", "").split(",")
                             if h.strip())
         host = env.get("CHOICE_HOST") or "127.0.0.1"
+        public_url = _public_url(env)
+        if public_url is not None:  # the proxy forwards the public name as the Host
+            extra_hosts = (*extra_hosts, urlsplit(public_url).hostname or "")
         return cls(
             data_dir=data_dir,
             db_url=env.get("CHOICE_DB_URL") or f"sqlite:///{data_dir / 'choice.db'}",
@@ -123,6 +174,11 @@ class Settings:
             mcp_progress_seconds=_seconds(env, "CHOICE_MCP_PROGRESS_SECONDS", 15.0),
             idle_exit_seconds=_int(env, "CHOICE_IDLE_EXIT", 0, 0, 10_000_000),
             language=language_from_env(env.get("CHOICE_LANG")),
+            public_url=public_url,
+            webhook_url=_webhook_url(env),
+            webhook_format=_choice(env, "CHOICE_WEBHOOK_FORMAT", ("json", "slack")),
+            webhook_secret=env.get("CHOICE_WEBHOOK_SECRET") or None,
+            reminder_minutes=_int(env, "CHOICE_REMINDER_MINUTES", 60, 1, 10_080),
             allowed_hosts=("127.0.0.1", "localhost", "::1", *extra_hosts,
                            *((host,) if host not in ("0.0.0.0", "::") else ())),
         )

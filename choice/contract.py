@@ -10,18 +10,20 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 SelectionMode = Literal["single", "multi", "text_input", "hybrid"]
 OnTimeout = Literal["timeout", "submit_defaults", "cancel"]
 InterfaceChoice = Literal["auto", "web", "terminal"]
 Interface = Literal["web", "terminal"]
 Language = Literal["en", "zh"]
-Status = Literal["pending", "submitted", "auto_submitted", "cancelled", "timeout"]
+Status = Literal["pending", "widened", "submitted", "auto_submitted", "cancelled", "timeout"]
 ActionStatus = Literal["selected", "custom_input", "cancelled", "timeout"]
 SubmissionKind = Literal["manual", "auto", "timeout_default"]
 
 COMPLETED_STATUSES: tuple[Status, ...] = ("submitted", "auto_submitted", "cancelled", "timeout")
+OPEN_STATUSES: tuple[Status, ...] = ("pending", "widened")
+"""Still waiting for the owner's decision: `widened` is pending with teammates invited."""
 
 OPTION_ID_PATTERN = r"^[A-Za-z0-9_.-]{1,64}$"
 MAX_OPTIONS = 50
@@ -34,6 +36,9 @@ PLACEHOLDER_MAX = 500
 NOTE_MAX = 5_000
 CUSTOM_INPUT_MAX = 20_000
 CONTEXT_VALUE_MAX = 200
+WIDEN_HINT_MAX = 200
+NAME_MAX = 100
+TEAM_MAX = 100
 TIMEOUT_MIN = 10
 TIMEOUT_MAX = 86_400
 DEFAULT_TIMEOUT = 300
@@ -95,6 +100,10 @@ class ChoiceRequest(_Strict):
     interface: InterfaceChoice = "auto"
     language: Language | None = None
     context: RequestContext = Field(default_factory=RequestContext)
+    widen_hint: str | None = Field(
+        default=None, max_length=WIDEN_HINT_MAX,
+        description="One line suggesting the owner consult the team; shown dimmed above the "
+                    "question. Only the owner can widen: this is a hint, never an action.")
 
 
 class Submission(_Strict):
@@ -173,6 +182,35 @@ class Handoff(BaseModel):
     instructions: str
 
 
+class TeamMember(_Strict):
+    """One teammate the owner may widen a question to (settings' team list)."""
+
+    name: str = Field(min_length=1, max_length=NAME_MAX,
+                      description="Shown to everyone in the discussion; unique in the list.")
+    handle: str | None = Field(default=None, max_length=NAME_MAX,
+                               description="Chat handle, e.g. @alice, put in webhook messages.")
+    email: str | None = Field(default=None, max_length=254)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, name: str) -> str:
+        name = " ".join(name.split())
+        if not name or "," in name or not name.isprintable():
+            raise ValueError("a name needs a letter, and no commas (they separate names when "
+                             "the owner trims the audience) or control characters")
+        return name
+
+
+def _unique_names(team: list[TeamMember] | None) -> list[TeamMember] | None:
+    seen: set[str] = set()
+    for member in team or []:
+        if member.name.casefold() in seen:
+            raise ValueError(f"{member.name!r} is in the team list twice: names are matched "
+                             "case-insensitively, so give each person a distinct name")
+        seen.add(member.name.casefold())
+    return team
+
+
 class Preferences(_Strict):
     """What a user saves once and every interaction starts from."""
 
@@ -184,6 +222,8 @@ class Preferences(_Strict):
     single_submit: bool = False
     notifications: bool = True
     terminal_hints: bool = True
+    team: list[TeamMember] = Field(default_factory=list, max_length=TEAM_MAX)
+    _team_names = field_validator("team")(_unique_names)
 
 
 class PreferencesPatch(_Strict):
@@ -197,6 +237,8 @@ class PreferencesPatch(_Strict):
     single_submit: bool | None = None
     notifications: bool | None = None
     terminal_hints: bool | None = None
+    team: list[TeamMember] | None = Field(default=None, max_length=TEAM_MAX)
+    _team_names = field_validator("team")(_unique_names)
 
 
 class FieldError(BaseModel):

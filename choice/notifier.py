@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 ChangeKind = Literal[
-    "interaction.created", "interaction.completed", "interaction.updated", "interaction.opened"
+    "interaction.created", "interaction.completed", "interaction.updated", "interaction.opened",
+    "interaction.widened", "discussion.changed", "interaction.reminder",
 ]
 KINDS: tuple[ChangeKind, ...] = get_args(ChangeKind)
 SUBSCRIBER_QUEUE = 256
@@ -30,7 +31,8 @@ class Change:
 
 
 class Waiter:
-    """Set when its interaction completes; `row` then holds the completed row."""
+    """Set when its interaction completes, or is widened with `continue` (the agent is told
+    at once and carries on); `row` then holds the row as changed."""
 
     def __init__(self) -> None:
         self.event = asyncio.Event()
@@ -93,7 +95,8 @@ class LocalNotifier:
                 del self._waiters[interaction_id]
 
     def publish(self, change: Change) -> None:
-        if change.kind == "interaction.completed":
+        if change.kind == "interaction.completed" or (
+                change.kind == "interaction.widened" and change.data.get("mode") == "continue"):
             waiter = self._waiters.pop(change.interaction_id, None)
             if waiter is not None:
                 waiter.row = change.row

@@ -19,6 +19,7 @@ from choice.clock import now
 from choice.compat import Shape, parse_request
 from choice.config import Settings
 from choice.contract import (
+    OPEN_STATUSES,
     DeadlineChange,
     Interface,
     Preferences,
@@ -41,6 +42,7 @@ from choice.store.repository import (
     NotFound,
     Which,
 )
+from choice.team.service import TeamService
 
 log = logging.getLogger("choice.service")
 RETENTION_EVERY = 3600.0
@@ -72,6 +74,8 @@ class InteractionService:
         """How many interactions are stored, give or take other processes: the count limit
         is checked in the database only when this passes it."""
         self._opened: set[str] = set()
+        self.team = TeamService(self)
+        """Widening to teammates and their discussion (`choice/team/`)."""
 
     # -- lifecycle of the service itself -------------------------------------------------
     async def start(self) -> None:
@@ -137,7 +141,7 @@ class InteractionService:
         """The interaction once completed, or as it is when `seconds` run out."""
         with self.notifier.waiter(interaction_id) as waiter:
             row = await self.get(interaction_id)
-            if row.status != "pending" or seconds <= 0:
+            if row.status not in OPEN_STATUSES or seconds <= 0:
                 return row
             try:
                 await asyncio.wait_for(waiter.event.wait(), seconds)
@@ -237,7 +241,7 @@ class InteractionService:
         Past the deadline it raises `AlreadyCompleted` with the row as the expiry leaves it
         (the scheduler writes that; a check writes nothing, not even the expiry)."""
         row = await self.get(interaction_id)
-        if row.status != "pending":
+        if row.status not in OPEN_STATUSES:
             raise AlreadyCompleted(row)
         done, too_late = self._decide_in_time(row, self._answer(submission, interface, actor))
         if too_late:

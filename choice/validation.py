@@ -78,6 +78,9 @@ def check_rules(req: ChoiceRequest) -> list[FieldError]:
     errors += _check_bounds(req)
     errors += _check_defaults(req)
     errors += _check_mode_flags(req)
+    if req.widen_hint is not None and ("\n" in req.widen_hint or "\r" in req.widen_hint):
+        errors.append(_error("widen_hint", "one_line",
+                             "widen_hint is shown as one dimmed line: remove the line breaks."))
     return errors
 
 

@@ -22,10 +22,10 @@ from mcp.types import CallToolResult, ContentBlock, TextContent, Tool
 from starlette.applications import Starlette
 
 from choice.config import Settings
+from choice.contract import OPEN_STATUSES
 from choice.field_errors import InvalidInput
 from choice.mcp.output import output_schema
 from choice.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec
-from choice.replies import reply
 from choice.service import InteractionService
 from choice.store.records import Interaction
 from choice.store.repository import NotFound
@@ -47,10 +47,13 @@ def _text(message: str) -> list[ContentBlock]:
     return [TextContent(type="text", text=message)]
 
 
-def result_for(row: Interaction, settings: Settings, tool: str) -> CallToolResult:
+async def result_for(service: InteractionService, row: Interaction, tool: str) -> CallToolResult:
     """The result as structured content plus one line a model can read."""
-    body = reply(row, settings, poll_hint(tool, row.id))
-    if row.status == "pending":
+    body = await service.team.reply(row, poll_hint(tool, row.id))
+    if row.status == "widened":
+        line = (f"Widened: the human asked teammates (session_id {row.id}). "
+                f"{body['instructions']}")
+    elif row.status == "pending":
         line = (f"Pending: the human has not answered yet (session_id {row.id}). "
                 f"{body['instructions']}")
     else:
@@ -119,20 +122,24 @@ class PortalMCP(MCPServer):
             created = await service.create(arguments, spec.shape, actor="agent:mcp")
             row = created.row
             if row.interface == "terminal":  # the hand-off: nothing to wait for yet
-                return self._with_warnings(result_for(row, self._settings, spec.name),
+                return self._with_warnings(await result_for(service, row, spec.name),
                                            created.warnings)
         row = await self._wait(service, row, context)
         warnings = [] if session_id is not None else created.warnings
-        return self._with_warnings(result_for(row, self._settings, spec.name), warnings)
+        return self._with_warnings(await result_for(service, row, spec.name), warnings)
 
     async def _wait(self, service: InteractionService, row: Interaction,
                     context: Context[Any, Any] | None) -> Interaction:
         loop = asyncio.get_running_loop()
         started = loop.time()
         end = started + self._settings.mcp_wait_seconds
-        while row.status == "pending" and (left := end - loop.time()) > 0:
+        while row.status in OPEN_STATUSES and (left := end - loop.time()) > 0:
+            before = row.status
             row = await service.wait(row.id, min(self._settings.mcp_progress_seconds, left))
-            if row.status == "pending" and context is not None and end - loop.time() > 0:
+            if before == "pending" and row.status == "widened" \
+                    and await service.team.mode(row.id) == "continue":
+                break  # the owner widened it and let the agent carry on: say so now
+            if row.status in OPEN_STATUSES and context is not None and end - loop.time() > 0:
                 await context.report_progress(round(loop.time() - started, 1),
                                               message="Waiting for the human to answer")
         return row

@@ -38,7 +38,56 @@ class AuditEvent:
     id: int | None = None
 
 
-def values_of(record: Interaction | AuditEvent) -> dict[str, Any]:
+@dataclass(slots=True)
+class Widening:
+    interaction_id: str
+    mode: str
+    widened_at: float
+    widened_by: str
+    last_activity_at: float
+    note: str | None = None
+    reminded_at: float | None = None
+    summary_text: str | None = None
+    summary_source: str | None = None
+    rationale: str | None = None
+    deferred_at: float | None = None
+
+
+@dataclass(slots=True)
+class Participant:
+    id: str
+    interaction_id: str
+    name: str
+    secret_hash: str
+    invited_at: float
+    handle: str | None = None
+    email: str | None = None
+    opened_at: float | None = None
+    revoked_at: float | None = None
+
+
+@dataclass(slots=True)
+class Comment:
+    interaction_id: str
+    author: str
+    text: str
+    at: float
+    participant_id: str | None = None
+    id: int | None = None
+
+
+@dataclass(slots=True)
+class Vote:
+    participant_id: str
+    interaction_id: str
+    option_ids_json: str
+    at: float
+
+
+Record = Interaction | AuditEvent | Widening | Participant | Comment | Vote
+
+
+def values_of(record: Record) -> dict[str, Any]:
     """Column values for an INSERT (an unset autoincrement id is left to the database)."""
     values = {f.name: getattr(record, f.name) for f in fields(record)}
     if values.get("id") is None:

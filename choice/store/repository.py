@@ -1,8 +1,8 @@
 """Synchronous data access for interactions and audit events. Runs on the store's threads.
 
 Owns the transactions: a completion reads, decides and writes inside one `BEGIN IMMEDIATE`
-transaction with a conditional `UPDATE ... WHERE status = 'pending'`, so the first writer
-wins on any database and the loser changes nothing.
+transaction with a conditional `UPDATE ... WHERE status IN ('pending', 'widened')`, so the
+first writer wins on any database and the loser changes nothing.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine, bindparam, insert, select, update
+from sqlalchemy import Connection, Engine, bindparam, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError
 
+from choice.contract import OPEN_STATUSES
 from choice.store.compiled import Compiled, cursor_of
 from choice.store.engine import WRITE
 from choice.store.records import AuditEvent, Interaction, values_of
@@ -23,13 +24,14 @@ from choice.store.tables import AuditEventRow, InteractionRow
 
 INTERACTIONS = InteractionRow.__table__  # type: ignore[attr-defined]
 EVENTS = AuditEventRow.__table__  # type: ignore[attr-defined]
-Which = Literal["active", "completed", "all"]
+Which = Literal["active", "widened", "completed", "all"]
+IS_OPEN = or_(*(INTERACTIONS.c.status == status for status in OPEN_STATUSES))
+"""Open, as literals (not an expanding IN): `compiled.py` runs it without SQLAlchemy."""
 BY_ID = select(INTERACTIONS).where(INTERACTIONS.c.id == bindparam("interaction_id"))
 # The answer's statements, built once (building an UPDATE per call cost ~90 µs, more than
 # running it) and compiled per dialect for `complete`.
 FINISH = (update(INTERACTIONS)
-          .where(INTERACTIONS.c.id == bindparam("interaction_id"),
-                 INTERACTIONS.c.status == "pending")
+          .where(INTERACTIONS.c.id == bindparam("interaction_id"), IS_OPEN)
           .values(status=bindparam("new_status"), result_json=bindparam("new_result"),
                   completed_at=bindparam("new_completed_at")))
 ADD_EVENTS = insert(EVENTS)
@@ -94,6 +96,12 @@ class Repository:
         self._driver_error: type[Exception] = dialect.loaded_dbapi.Error
 
     @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """A write transaction on the writer's connection (the team repository's too)."""
+        with self._write() as conn:
+            yield conn
+
+    @contextmanager
     def _write(self) -> Iterator[Connection]:
         if self._writer is None:
             self._writer = self.engine.connect()
@@ -112,7 +120,8 @@ class Repository:
             self._writer = None
 
     @staticmethod
-    def _find(conn: Connection, interaction_id: str) -> Interaction:
+    def find(conn: Connection, interaction_id: str) -> Interaction:
+        """The row, inside the caller's transaction; `NotFound` if there is none."""
         found = conn.execute(BY_ID, {"interaction_id": interaction_id})
         mapping = found.mappings().first()
         if mapping is None:
@@ -120,7 +129,7 @@ class Repository:
         return _row(mapping)
 
     @staticmethod
-    def _add_events(conn: Connection, events: Sequence[AuditEvent]) -> None:
+    def add_events(conn: Connection, events: Sequence[AuditEvent]) -> None:
         if events:
             conn.execute(ADD_EVENTS, [values_of(e) for e in events])
 
@@ -131,25 +140,28 @@ class Repository:
         With `max_sessions`, also apply the count limit and return how many are stored."""
         with self._write() as conn:
             conn.execute(insert(INTERACTIONS), [values_of(row) for row, _ in new])
-            self._add_events(conn, [event for _, events in new for event in events])
+            self.add_events(conn, [event for _, events in new for event in events])
             return enforce_count_limit(conn, max_sessions) if max_sessions else None
 
     def get(self, interaction_id: str) -> Interaction:
         with self.engine.connect() as conn:
-            return self._find(conn, interaction_id)
+            return self.find(conn, interaction_id)
 
     def recent(self, which: Which, limit: int) -> list[Interaction]:
         query = select(INTERACTIONS)
         if which == "active":
-            query = query.where(INTERACTIONS.c.status == "pending")
+            query = query.where(IS_OPEN)
+        elif which == "widened":
+            query = query.where(INTERACTIONS.c.status == "widened")
         elif which == "completed":
-            query = query.where(INTERACTIONS.c.status != "pending")
+            query = query.where(~IS_OPEN)
         query = query.order_by(INTERACTIONS.c.created_at.desc()).limit(limit)
         with self.engine.connect() as conn:
             return [_row(m) for m in conn.execute(query).mappings()]
 
     def pending(self) -> list[Interaction]:
-        query = select(INTERACTIONS).where(INTERACTIONS.c.status == "pending")
+        """Every open interaction (pending or widened): the deadline scheduler's list."""
+        query = select(INTERACTIONS).where(IS_OPEN)
         with self.engine.connect() as conn:
             return [_row(m) for m in conn.execute(query).mappings()]
 
@@ -167,14 +179,14 @@ class Repository:
                 if found is None:
                     raise NotFound(interaction_id)
                 row = _row_of(found)
-                if row.status != "pending":
+                if row.status not in OPEN_STATUSES:
                     raise AlreadyCompleted(row)
                 done = decide(row)
                 self._finish_raw.run(cursor, {
                     "interaction_id": interaction_id, "new_status": done.status,
                     "new_result": done.result_json, "new_completed_at": done.completed_at})
                 if cursor.rowcount != 1:
-                    raise AlreadyCompleted(self._find(conn, interaction_id))
+                    raise AlreadyCompleted(self.find(conn, interaction_id))
                 if done.events:
                     self._events_raw.run_many(cursor, [values_of(e) for e in done.events])
             finally:
@@ -186,23 +198,24 @@ class Repository:
         self, interaction_id: str, values: dict[str, Any], events: Sequence[AuditEvent],
         due_after: float | None = None,
     ) -> Interaction:
-        """Change a pending interaction (deadline, interface); `AlreadyCompleted` if over.
+        """Change an open interaction (deadline, interface, status widened); `AlreadyCompleted`
+        if over.
         With `due_after` (now), only while its deadline is still ahead: `DeadlinePassed`
         otherwise, checked in the same transaction as the change."""
-        still_open = [INTERACTIONS.c.id == interaction_id, INTERACTIONS.c.status == "pending"]
+        still_open = [INTERACTIONS.c.id == interaction_id, IS_OPEN]
         if due_after is not None:
             still_open.append(INTERACTIONS.c.expires_at > due_after)
         with self._write() as conn:
             changed = conn.execute(update(INTERACTIONS).where(*still_open).values(**values))
-            row = self._find(conn, interaction_id)
+            row = self.find(conn, interaction_id)
             if changed.rowcount != 1:
-                raise DeadlinePassed(row) if row.status == "pending" else AlreadyCompleted(row)
-            self._add_events(conn, events)
+                raise DeadlinePassed(row) if row.status in OPEN_STATUSES else AlreadyCompleted(row)
+            self.add_events(conn, events)
             return row
 
     def append_event(self, event: AuditEvent) -> None:
         with self._write() as conn:
-            self._add_events(conn, [event])
+            self.add_events(conn, [event])
 
     def events(self, interaction_id: str) -> list[AuditEvent]:
         query = (select(EVENTS).where(EVENTS.c.interaction_id == interaction_id)

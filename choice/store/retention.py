@@ -1,5 +1,7 @@
 """Retention: completed interactions older than N days go, and beyond the count limit the
-oldest completed go first. Pending interactions are never dropped, whatever the limits.
+oldest completed go first. Open interactions (pending, widened) are never dropped, whatever
+the limits. An interaction goes with everything of it: audit trail, widening, participants,
+comments, votes, webhook messages.
 
 Runs inside the caller's write transaction: on start, hourly, and on an insert that takes
 the count past the limit.
@@ -9,17 +11,30 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, delete, func, select
 
-from choice.store.tables import AuditEventRow, InteractionRow
+from choice.contract import OPEN_STATUSES
+from choice.store.tables import (
+    AuditEventRow,
+    CommentRow,
+    InteractionRow,
+    OutboxRow,
+    ParticipantRow,
+    VoteRow,
+    WideningRow,
+)
 
 INTERACTIONS = InteractionRow.__table__  # type: ignore[attr-defined]
 EVENTS = AuditEventRow.__table__  # type: ignore[attr-defined]
+BELONGINGS = [getattr(table, "__table__") for table in  # noqa: B009 - SQLModel types it loosely
+              (AuditEventRow, WideningRow, ParticipantRow, CommentRow, VoteRow, OutboxRow)]
+"""Every table whose rows belong to one interaction (an `interaction_id` column)."""
 DAY = 86_400.0
 
 
 def _delete(conn: Connection, ids: list[str]) -> list[str]:
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
-        conn.execute(delete(EVENTS).where(EVENTS.c.interaction_id.in_(chunk)))
+        for table in BELONGINGS:
+            conn.execute(delete(table).where(table.c.interaction_id.in_(chunk)))
         conn.execute(delete(INTERACTIONS).where(INTERACTIONS.c.id.in_(chunk)))
     return ids
 
@@ -33,7 +48,7 @@ def enforce_count_limit(conn: Connection, max_sessions: int) -> int:
         return total
     oldest = conn.execute(
         select(INTERACTIONS.c.id)
-        .where(INTERACTIONS.c.status != "pending")
+        .where(INTERACTIONS.c.status.not_in(OPEN_STATUSES))
         .order_by(INTERACTIONS.c.created_at)
         .limit(excess)
     ).scalars().all()
@@ -44,7 +59,7 @@ def prune(conn: Connection, now: float, retention_days: int, max_sessions: int) 
     """Both rules at once; returns how many interactions are stored now."""
     expired = conn.execute(
         select(INTERACTIONS.c.id).where(
-            INTERACTIONS.c.status != "pending",
+            INTERACTIONS.c.status.not_in(OPEN_STATUSES),
             INTERACTIONS.c.completed_at < now - retention_days * DAY,
         )
     ).scalars().all()

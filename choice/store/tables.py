@@ -1,4 +1,6 @@
-"""The database tables (SQLModel): interactions, their audit events, and preferences.
+"""The database tables (SQLModel): interactions, their audit events, preferences, and the
+team side of a widened interaction (its widening, participants, comments, votes) with the
+webhook outbox.
 
 Times are epoch seconds (REAL): the deadline scheduler compares them and the API turns them
 into ISO 8601. The full request and result are stored as JSON text, exactly as validated,
@@ -56,3 +58,88 @@ class PreferenceRow(SQLModel, table=True):
 
     key: str = Field(primary_key=True, max_length=64)
     value_json: str
+
+
+class WideningRow(SQLModel, table=True):
+    """An interaction the owner widened to teammates: one row, written with the status
+    change to `widened`. The review columns belong to the write-back step (seed §5–6):
+    what the owner accepted or deferred, and from where (`summary_source`)."""
+
+    __tablename__ = "widening"
+
+    interaction_id: str = Field(primary_key=True, max_length=32)
+    mode: str = Field(max_length=16)
+    """`block` (the agent keeps waiting) or `continue` (it was told at once and moved on)."""
+    note: str | None = None
+    widened_at: float
+    widened_by: str = Field(max_length=64)
+    last_activity_at: float
+    """The widening, or the newest comment or vote: reminders count idle time from here."""
+    reminded_at: float | None = None
+    """When the owner was last reminded; one reminder per idle period."""
+    summary_text: str | None = None
+    summary_source: str | None = Field(default=None, max_length=32)
+    """discussion (accepted as summarised), owner_override (materially edited), manual."""
+    rationale: str | None = None
+    deferred_at: float | None = None
+
+
+class ParticipantRow(SQLModel, table=True):
+    """A teammate invited to one widened interaction. The link's secret is stored only as
+    its SHA-256; the secret itself is shown once, to the owner who widened."""
+
+    __tablename__ = "participant"
+    __table_args__ = (Index("ix_participant_secret_hash", "secret_hash", unique=True),)
+
+    id: str = Field(primary_key=True, max_length=32)
+    interaction_id: str = Field(index=True, max_length=32)
+    name: str = Field(max_length=100)
+    handle: str | None = Field(default=None, max_length=100)
+    email: str | None = Field(default=None, max_length=254)
+    secret_hash: str = Field(max_length=64)
+    invited_at: float
+    opened_at: float | None = None
+    revoked_at: float | None = None
+
+
+class CommentRow(SQLModel, table=True):
+    """One message of a widened interaction's discussion."""
+
+    __tablename__ = "comment"
+
+    id: int | None = Field(default=None, primary_key=True)
+    interaction_id: str = Field(index=True, max_length=32)
+    participant_id: str | None = Field(default=None, max_length=32)
+    """None when the owner wrote it."""
+    author: str = Field(max_length=100)
+    text: str
+    at: float
+
+
+class VoteRow(SQLModel, table=True):
+    """A participant's current vote (changeable: one row per participant)."""
+
+    __tablename__ = "vote"
+
+    participant_id: str = Field(primary_key=True, max_length=32)
+    interaction_id: str = Field(index=True, max_length=32)
+    option_ids_json: str
+    at: float
+
+
+class OutboxRow(SQLModel, table=True):
+    """A webhook message waiting to be delivered (or delivered, or given up on)."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_due", "delivered_at", "failed_at", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    interaction_id: str | None = Field(default=None, max_length=32)
+    kind: str = Field(max_length=32)
+    payload_json: str
+    created_at: float
+    attempts: int = 0
+    next_attempt_at: float
+    delivered_at: float | None = None
+    failed_at: float | None = None
+    last_error: str | None = None

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from choice.clock import parse_iso
 from choice.config import Settings
-from choice.contract import FieldError, Submission
+from choice.contract import OPEN_STATUSES, FieldError, Submission
 from choice.field_errors import InvalidInput
 from choice.i18n import translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
@@ -131,7 +131,7 @@ class Session:
         if event.kind == "connected":  # catch up on what happened before the stream listened
             with contextlib.suppress(PortalError, PortalUnreachable):
                 detail = self.client.detail(self.question.id)
-                if detail["status"] != "pending":
+                if detail["status"] not in OPEN_STATUSES:
                     return self.closed_elsewhere(str(detail["status"]))
                 screen.expires_at = parse_iso(detail["expires_at"])
         elif event.expires_at is not None:
@@ -211,7 +211,7 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
     settings = settings or Settings.from_env()
     try:
         detail = client.detail(interaction_id)
-        if detail["status"] != "pending":
+        if detail["status"] not in OPEN_STATUSES:
             _ = translator(detail.get("language") or "en")
             line = _("Already finished elsewhere:") + " " + outcome(detail.get("result") or {}, _)
             print(safe_text(line, keep_newlines=False), file=out)

@@ -14,7 +14,7 @@ from litestar.plugins.htmx import ClientRefresh, HTMXRequest, HTMXTemplate
 from litestar.response import Redirect
 
 from choice.clock import iso
-from choice.contract import DeadlineChange, FieldError
+from choice.contract import OPEN_STATUSES, DeadlineChange, FieldError
 from choice.endings import request_of
 from choice.field_errors import InvalidInput
 from choice.i18n import N_
@@ -74,7 +74,7 @@ class InteractionActions(Controller):
         shown = Shown(request, service, assets, lists)
         form = await read_form(request)
         row = await service.get(interaction_id)
-        if row.status != "pending":
+        if row.status not in OPEN_STATUSES:
             return await shown.show(row, 409, notice=ELSEWHERE)
         draft, action = draft_from(form, request_of(row)), first(form, "action", "submit")
         if action == "back":

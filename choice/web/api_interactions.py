@@ -15,6 +15,7 @@ from litestar.params import FromPath, JSONBody
 from choice.clock import iso
 from choice.compat import HitlRequest, RequestUserChoice
 from choice.contract import (
+    OPEN_STATUSES,
     CancelBody,
     ChoiceRequest,
     DeadlineChange,
@@ -72,7 +73,7 @@ RESPONDED = {200: described(Reply | CheckedAnswer, "The result; with `dry_run`, 
 
 def poll_hint(interaction_id: str) -> str:
     return (f"Poll GET /api/interactions/{interaction_id}?wait=60 until status is no longer "
-            "'pending'.")
+            "'pending' or 'widened'.")
 
 
 class InteractionController(Controller):
@@ -96,15 +97,16 @@ class InteractionController(Controller):
         row = created.row
         if seconds:
             row = await while_connected(request, service.wait(row.id, seconds))
-        body = {**reply(row, service.settings, poll_hint(row.id)), "warnings": created.warnings}
-        return Response(body, status_code=201 if row.status == "pending" else 200)
+        body = {**await service.team.reply(row, poll_hint(row.id)), "warnings": created.warnings}
+        return Response(body, status_code=201 if row.status in OPEN_STATUSES else 200)
 
     @get("/", responses=LISTED)
     async def list_interactions(
         self, service: Service,
         status: StatusFilter = "all", limit: Limit = 50,
     ) -> dict[str, Any]:
-        """Newest first. `active` = pending; `completed` = every other status."""
+        """Newest first. `active` = pending or widened; `widened` = waiting on the team (the
+        end-of-run pending pass); `completed` = every other status."""
         rows = await service.recent(status, check_limit(limit))
         return {"interactions": [listing(row) for row in rows]}
 
@@ -113,7 +115,7 @@ class InteractionController(Controller):
                    service: Service, wait: Wait = None) -> dict[str, Any]:
         """The result, or `status: pending` when the wait window (<= 60 s) ends first."""
         row = await while_connected(request, service.wait(interaction_id, check_wait(wait)))
-        return reply(row, service.settings, poll_hint(row.id))
+        return await service.team.reply(row, poll_hint(row.id))
 
     @get("/{interaction_id:str}/events", operation_id="interactionEvents", responses=EVENTS)
     async def events(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:

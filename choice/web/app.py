@@ -37,7 +37,9 @@ from choice.store import Store
 from choice.web.actions import InteractionActions, save_settings
 from choice.web.api_interactions import InteractionController
 from choice.web.api_login_links import create_login_link
+from choice.web.api_participant import ParticipantController
 from choice.web.api_settings import SettingsController
+from choice.web.api_team import TeamController
 from choice.web.assets import SKIP_COMPRESSION, Assets, bundle
 from choice.web.auth import Credentials, LoginCodes, LoginRequired
 from choice.web.errors import exception_handlers
@@ -100,7 +102,8 @@ def create_app(settings: Settings | None = None, *,
     return Litestar(
         logging_config=LoggingConfig(root={"level": log_level, "handlers": ["queue_listener"]}),
         route_handlers=[
-            InteractionController, SettingsController, create_login_link, stream, healthz,
+            InteractionController, TeamController, ParticipantController, SettingsController,
+            create_login_link, stream, healthz,
             PageController, InteractionActions, save_settings, login, login_form,
             choice_socket, portal_socket, bundle,
             asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp),

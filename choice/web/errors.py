@@ -13,15 +13,19 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.types import ExceptionHandler, ExceptionHandlersMap
 
+from choice.contract import OPEN_STATUSES
 from choice.field_errors import InvalidInput
 from choice.replies import listing
 from choice.store.repository import AlreadyCompleted, NotFound
+from choice.store.team import AlreadyWidened, NotWidened
+from choice.team.service import RateLimited, UnknownLink
 from choice.web.query import HINTS
 
 log = logging.getLogger("choice.web")
 
 _CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-          405: "method_not_allowed", 413: "too_large", 415: "unsupported_media_type"}
+          405: "method_not_allowed", 413: "too_large", 415: "unsupported_media_type",
+          429: "rate_limited"}
 
 
 def error_response(status: int, errors: list[dict[str, Any]], **extra: Any) -> Response[Any]:
@@ -49,6 +53,42 @@ def _already_completed(_: Request[Any, Any, Any], exc: AlreadyCompleted) -> Resp
                    "The result below is what stands.",
     }], interaction=listing(row),
         result=json.loads(row.result_json) if row.result_json else None)
+
+
+def _already_widened(_: Request[Any, Any, Any], exc: AlreadyWidened) -> Response[Any]:
+    return error_response(409, [{
+        "field": "interaction_id", "code": "already_widened",
+        "message": "this question is already widened: nothing was changed. See who was "
+                   "invited with GET /api/interactions/{id}/team; withdraw a link with "
+                   "DELETE /api/interactions/{id}/participants/{participant_id}.",
+    }], interaction=listing(exc.row))
+
+
+def _discussion_closed(_: Request[Any, Any, Any], exc: NotWidened) -> Response[Any]:
+    over = exc.row.status not in OPEN_STATUSES
+    return error_response(409, [{
+        "field": "interaction_id", "code": "discussion_closed",
+        "message": (f"the discussion has ended (the question is {exc.row.status}): nothing "
+                    "was added." if over else
+                    "this question is not widened: there is no discussion to add to."),
+    }], interaction_status=exc.row.status)
+
+
+def _unknown_link(_: Request[Any, Any, Any], _exc: UnknownLink) -> Response[Any]:
+    return error_response(404, [{
+        "field": "link", "code": "unknown_link",
+        "message": "this link does not open anything (mistyped, or withdrawn by the person "
+                   "who invited you): ask them for a new one.",
+    }])
+
+
+def _rate_limited(_: Request[Any, Any, Any], exc: RateLimited) -> Response[Any]:
+    response = error_response(429, [{
+        "field": "text", "code": "rate_limited",
+        "message": f"too many comments in a minute: wait {exc.retry_after} s and send it again.",
+    }])
+    response.headers["retry-after"] = str(exc.retry_after)
+    return response
 
 
 def _validation(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:
@@ -98,6 +138,10 @@ def exception_handlers(max_body_bytes: int) -> ExceptionHandlersMap:
         InvalidInput: _invalid,
         NotFound: _not_found,
         AlreadyCompleted: _already_completed,
+        AlreadyWidened: _already_widened,
+        NotWidened: _discussion_closed,
+        UnknownLink: _unknown_link,
+        RateLimited: _rate_limited,
         ValidationException: _validation,
         HTTPException: _http(max_body_bytes),
         Exception: _unexpected,

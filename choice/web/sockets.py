@@ -18,6 +18,7 @@ from litestar.params import FromPath
 
 from choice.bidi import closed_bidi
 from choice.clock import now
+from choice.contract import OPEN_STATUSES
 from choice.notifier import Change, ChangeKind, Subscription
 from choice.service import InteractionService
 from choice.store.records import Interaction
@@ -84,7 +85,7 @@ async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionSer
                 await socket.close(code=GONE, reason="no such interaction")
                 return
             await socket.send_json(state_message(row))
-            if row.status == "pending":
+            if row.status in OPEN_STATUSES:
                 await service.mark_opened(row.id, "web", "human:web")
         reader = asyncio.create_task(_drain(socket, subscription.queue))
         try:
@@ -112,7 +113,7 @@ async def _push(socket: WebSocket[Any, Any, Any], subscription: Subscription,
                 list_held, next_list = False, clock() + LIST_SECONDS
                 subscription.reopen()
                 await socket.send_json(LIST)
-            elif row is not None and row.status == "pending":
+            elif row is not None and row.status in OPEN_STATUSES:
                 await socket.send_json(state_message(row))
             continue
         if change is None:

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from choice.contract import ChoiceRequest, FieldError, Preferences
+from choice.contract import OPEN_STATUSES, ChoiceRequest, FieldError, Preferences
 from choice.endings import request_of
 from choice.store.records import Interaction
 
@@ -58,7 +58,7 @@ class InteractionView:
 
     @property
     def pending(self) -> bool:
-        return self.row.status == "pending"
+        return self.row.status in OPEN_STATUSES
 
     @property
     def selected_options(self) -> list[OptionView]:
@@ -78,7 +78,7 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
         for index, o in enumerate(request.options, start=1)
     ]
     result = json.loads(row.result_json) if row.result_json else None
-    if row.status != "pending":
+    if row.status not in OPEN_STATUSES:
         stage = "outcome"
     return InteractionView(
         row=row, request=request, stage=stage or "form", options=options, draft=draft,

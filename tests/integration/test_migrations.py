@@ -203,7 +203,7 @@ def test_processes_migrating_a_fresh_file_at_once_migrate_it_once(tmp_path: Path
         for child in children:
             child.join(timeout=10)
         assert [kind for kind, _ in results] == ["ok"] * 4, results
-        assert sorted(str(before) for _, before in results) == ["0001"] * 3 + ["None"], results
+        assert sorted(str(before) for _, before in results) == [head()] * 3 + ["None"], results
         assert version_in(path) == [head()]
 
 

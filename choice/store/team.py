@@ -1,0 +1,187 @@
+"""Synchronous data access for the team side of an interaction: widening it, its
+participants, their comments and votes. Runs on the store's threads, writes on its writer.
+
+Owns the transactions: widening flips the interaction from `pending` to `widened` and adds
+the participants in one transaction, so a question is widened once or not at all; a comment
+or a vote is written only while the interaction is still `widened` (checked in the same
+transaction), so nothing is added to a discussion that has ended.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, delete, func, insert, select, update
+
+from choice.store.records import (
+    AuditEvent,
+    Comment,
+    Interaction,
+    Participant,
+    Vote,
+    Widening,
+    values_of,
+)
+from choice.store.repository import INTERACTIONS, AlreadyCompleted, DeadlinePassed, Repository
+from choice.store.tables import CommentRow, ParticipantRow, VoteRow, WideningRow
+
+WIDENINGS = WideningRow.__table__  # type: ignore[attr-defined]
+PARTICIPANTS = ParticipantRow.__table__  # type: ignore[attr-defined]
+COMMENTS = CommentRow.__table__  # type: ignore[attr-defined]
+VOTES = VoteRow.__table__  # type: ignore[attr-defined]
+
+
+class AlreadyWidened(AlreadyCompleted):
+    """Widening an interaction that is already widened: nothing changed."""
+
+
+class NotWidened(AlreadyCompleted):
+    """A team action (comment, vote) on an interaction that is not widened (any more)."""
+
+
+class TeamRepository:
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
+        self.engine = repo.engine
+
+    # -- writes (the store's writer thread) ------------------------------------------------
+    def widen(self, widening: Widening, participants: Sequence[Participant],
+              events: Sequence[AuditEvent], expires_at: float, at: float) -> Interaction:
+        """Flip a pending interaction to `widened` with its participants, in one transaction.
+        `AlreadyWidened`, `AlreadyCompleted`, or `DeadlinePassed` (still pending, deadline
+        gone: the expiry decides) change nothing."""
+        interaction_id = widening.interaction_id
+        with self.repo.transaction() as conn:
+            changed = conn.execute(
+                update(INTERACTIONS)
+                .where(INTERACTIONS.c.id == interaction_id, INTERACTIONS.c.status == "pending",
+                       INTERACTIONS.c.expires_at > at)
+                .values(status="widened", expires_at=expires_at))
+            row = self.repo.find(conn, interaction_id)
+            if changed.rowcount != 1:
+                if row.status == "widened":
+                    raise AlreadyWidened(row)
+                raise DeadlinePassed(row) if row.status == "pending" else AlreadyCompleted(row)
+            conn.execute(insert(WIDENINGS), [values_of(widening)])
+            conn.execute(insert(PARTICIPANTS), [values_of(p) for p in participants])
+            self.repo.add_events(conn, events)
+            return row
+
+    def _still_widened(self, conn: Connection, interaction_id: str) -> Interaction:
+        row = self.repo.find(conn, interaction_id)
+        if row.status != "widened":
+            raise NotWidened(row)
+        return row
+
+    def _touch(self, conn: Connection, interaction_id: str, at: float) -> None:
+        conn.execute(update(WIDENINGS).where(WIDENINGS.c.interaction_id == interaction_id)
+                     .values(last_activity_at=at))
+
+    def add_comment(self, comment: Comment, events: Sequence[AuditEvent]) -> Comment:
+        with self.repo.transaction() as conn:
+            self._still_widened(conn, comment.interaction_id)
+            written = conn.execute(insert(COMMENTS).values(**values_of(comment)))
+            comment.id = int(written.inserted_primary_key[0])  # type: ignore[index]
+            self._touch(conn, comment.interaction_id, comment.at)
+            self.repo.add_events(conn, events)
+            return comment
+
+    def set_vote(self, vote: Vote, events: Sequence[AuditEvent]) -> None:
+        """Replace the participant's vote (an empty list withdraws it)."""
+        with self.repo.transaction() as conn:
+            self._still_widened(conn, vote.interaction_id)
+            conn.execute(delete(VOTES).where(VOTES.c.participant_id == vote.participant_id))
+            if json.loads(vote.option_ids_json):
+                conn.execute(insert(VOTES).values(**values_of(vote)))
+            self._touch(conn, vote.interaction_id, vote.at)
+            self.repo.add_events(conn, events)
+
+    def mark_opened(self, participant_id: str, at: float, events: Sequence[AuditEvent]) -> bool:
+        """The first time a participant opens their link; False (nothing written) after."""
+        with self.repo.transaction() as conn:
+            changed = conn.execute(
+                update(PARTICIPANTS)
+                .where(PARTICIPANTS.c.id == participant_id, PARTICIPANTS.c.opened_at.is_(None))
+                .values(opened_at=at))
+            if changed.rowcount != 1:
+                return False
+            self.repo.add_events(conn, events)
+            return True
+
+    def revoke(self, interaction_id: str, participant_id: str, at: float,
+               events: Sequence[AuditEvent]) -> bool:
+        """Withdraw one participant's link; False if it was not theirs or already withdrawn."""
+        with self.repo.transaction() as conn:
+            changed = conn.execute(
+                update(PARTICIPANTS)
+                .where(PARTICIPANTS.c.id == participant_id,
+                       PARTICIPANTS.c.interaction_id == interaction_id,
+                       PARTICIPANTS.c.revoked_at.is_(None))
+                .values(revoked_at=at))
+            if changed.rowcount != 1:
+                return False
+            self.repo.add_events(conn, events)
+            return True
+
+    def update_widening(self, interaction_id: str, values: dict[str, Any],
+                        events: Sequence[AuditEvent] = ()) -> None:
+        """Change the widening's bookkeeping (e.g. `reminded_at`), with its audit events."""
+        with self.repo.transaction() as conn:
+            conn.execute(update(WIDENINGS).where(WIDENINGS.c.interaction_id == interaction_id)
+                         .values(**values))
+            self.repo.add_events(conn, events)
+
+    # -- reads (any thread) ------------------------------------------------------------------
+    def widening(self, interaction_id: str) -> Widening | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(WIDENINGS).where(
+                WIDENINGS.c.interaction_id == interaction_id)).mappings().first()
+        return Widening(**found) if found is not None else None
+
+    def widenings(self, interaction_ids: Sequence[str]) -> dict[str, Widening]:
+        if not interaction_ids:
+            return {}
+        with self.engine.connect() as conn:
+            found = conn.execute(select(WIDENINGS).where(
+                WIDENINGS.c.interaction_id.in_(list(interaction_ids)))).mappings().all()
+        return {m["interaction_id"]: Widening(**m) for m in found}
+
+    def open_widenings(self) -> list[Widening]:
+        """The widenings of interactions still widened (reminders look at these)."""
+        query = (select(WIDENINGS).join(INTERACTIONS, INTERACTIONS.c.id == WIDENINGS.c.interaction_id)
+                 .where(INTERACTIONS.c.status == "widened"))
+        with self.engine.connect() as conn:
+            return [Widening(**m) for m in conn.execute(query).mappings()]
+
+    def participants(self, interaction_id: str) -> list[Participant]:
+        query = (select(PARTICIPANTS).where(PARTICIPANTS.c.interaction_id == interaction_id)
+                 .order_by(PARTICIPANTS.c.invited_at, PARTICIPANTS.c.name))
+        with self.engine.connect() as conn:
+            return [Participant(**m) for m in conn.execute(query).mappings()]
+
+    def participant_by_secret_hash(self, secret_hash: str) -> Participant | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(PARTICIPANTS).where(
+                PARTICIPANTS.c.secret_hash == secret_hash)).mappings().first()
+        return Participant(**found) if found is not None else None
+
+    def comments(self, interaction_id: str, newest: int | None = None) -> tuple[list[Comment], int]:
+        """The thread oldest first (only the `newest` N if given), and how many there are."""
+        base = select(COMMENTS).where(COMMENTS.c.interaction_id == interaction_id)
+        with self.engine.connect() as conn:
+            if newest is None:
+                found = [Comment(**m) for m in
+                         conn.execute(base.order_by(COMMENTS.c.id)).mappings()]
+                return found, len(found)
+            found = [Comment(**m) for m in
+                     conn.execute(base.order_by(COMMENTS.c.id.desc()).limit(newest)).mappings()]
+            total = int(conn.execute(select(func.count()).select_from(COMMENTS).where(
+                COMMENTS.c.interaction_id == interaction_id)).scalar_one())
+        return list(reversed(found)), total
+
+    def votes(self, interaction_id: str) -> list[Vote]:
+        query = select(VOTES).where(VOTES.c.interaction_id == interaction_id)
+        with self.engine.connect() as conn:
+            return [Vote(**m) for m in conn.execute(query).mappings()]

@@ -1,0 +1,91 @@
+"""The shapes of the team side: what the owner sends to widen, what a participant sends
+(a comment, a vote), and what comes back (participants, the discussion, the tally).
+
+Shapes only, like `choice.contract`: the rules that need the interaction live in
+`team/service.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from choice.contract import MAX_OPTIONS, NAME_MAX, TEAM_MAX, TIMEOUT_MAX, TIMEOUT_MIN
+
+WidenMode = Literal["block", "continue"]
+COMMENT_MAX = 4_000
+WIDEN_NOTE_MAX = 2_000
+DISCUSSION_MESSAGES_MAX = 50
+"""The seed's DiscussionData cap (context-window limit of the model that summarises)."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class WidenRequest(_Strict):
+    """`POST /api/interactions/{id}/widen`: who to invite, and whether the agent waits."""
+
+    audience: list[str] | None = Field(
+        default=None, max_length=TEAM_MAX,
+        description="Names to invite, matched case-insensitively against the team list; a "
+                    "name not on it is invited anyway (with a warning). Leave out for the "
+                    "whole team.")
+    mode: WidenMode = Field(
+        default="block",
+        description="`block`: the agent keeps waiting. `continue`: its waiting call returns "
+                    "at once with action_status 'widened'; it polls later for the result.")
+    note: str | None = Field(default=None, max_length=WIDEN_NOTE_MAX,
+                             description="A line for the team, shown above the question.")
+    timeout_seconds: int | None = Field(
+        default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX,
+        description="Give the team this long from now; never shortens the deadline.")
+
+
+class CommentBody(_Strict):
+    text: str = Field(min_length=1, max_length=COMMENT_MAX)
+
+
+class VoteBody(_Strict):
+    option_ids: list[str] = Field(
+        max_length=MAX_OPTIONS,
+        description="The options this participant backs (an empty list withdraws the vote).")
+
+
+class ParticipantOut(BaseModel):
+    """A participant as the owner sees them (the link only in the widen reply)."""
+
+    participant_id: str
+    name: str = Field(max_length=NAME_MAX)
+    handle: str | None = None
+    invited_at: str
+    opened_at: str | None = None
+    revoked: bool = False
+    link: str | None = None
+
+
+class MessageOut(BaseModel):
+    id: int
+    author: str
+    participant_id: str | None
+    text: str
+    at: str
+
+
+class TallyOut(BaseModel):
+    option_id: str
+    label: str
+    votes: int
+    voters: list[str]
+
+
+class DiscussionData(BaseModel):
+    """The seed's DiscussionData (§5, for the write-back step): `messages` are at most 50,
+    the newest, each `[Name] text`; `truncated` when there were more."""
+
+    participants: list[str]
+    message_count: int
+    messages: list[str] = Field(max_length=DISCUSSION_MESSAGES_MAX)
+    truncated: bool
+    thread_url: str | None

@@ -1,0 +1,74 @@
+"""What a discussion looks like as JSON: to a participant (`GET /api/d/<secret>`, and the
+participant page's context) and to the owner (`GET /api/interactions/{id}/team`).
+
+A participant sees the question, the people invited (names only), the thread, the tally,
+their own vote, and once it is over the outcome (status and the chosen labels, not the
+owner's notes). Never a link, an id of another interaction, or anything of the owner's.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from choice.clock import iso
+from choice.store.records import Participant
+from choice.team.service import Discussion
+
+
+def question_of(discussion: Discussion) -> dict[str, Any]:
+    request = discussion.request
+    return {
+        "title": request.title, "prompt": request.prompt,
+        "selection_mode": request.selection_mode,
+        "max_selections": request.max_selections,
+        "options": [{"id": o.id, "label": o.label, "description": o.description,
+                     "recommended": o.recommended, "rationale": o.rationale}
+                    for o in request.options],
+    }
+
+
+def outcome_of(discussion: Discussion) -> dict[str, Any] | None:
+    row = discussion.row
+    if row.result_json is None:
+        return None
+    result = json.loads(row.result_json)
+    return {"status": row.status, "selected_ids": result.get("selected_ids", []),
+            "selected_labels": result.get("selected_labels", []),
+            "completed_at": result.get("completed_at")}
+
+
+def _common(discussion: Discussion) -> dict[str, Any]:
+    widening = discussion.widening
+    return {
+        "interaction_id": discussion.row.id,
+        "status": discussion.row.status,
+        "open": discussion.is_open,
+        "expires_at": iso(discussion.row.expires_at),
+        "note": widening.note if widening else None,
+        "widened_at": iso(widening.widened_at) if widening else None,
+        "question": question_of(discussion),
+        "messages": [m.model_dump() for m in discussion.messages()],
+        "tally": [t.model_dump() for t in discussion.tally()],
+        "outcome": outcome_of(discussion),
+    }
+
+
+def participant_payload(discussion: Discussion, me: Participant) -> dict[str, Any]:
+    body = _common(discussion)
+    body.pop("interaction_id")  # the participant needs no handle on the owner's API
+    for message in body["messages"]:
+        message.pop("participant_id")
+    return {**body, "you": {"name": me.name, "vote": discussion.vote_of(me.id)},
+            "participants": [p.name for p in discussion.participants if p.revoked_at is None]}
+
+
+def owner_payload(discussion: Discussion) -> dict[str, Any]:
+    widening = discussion.widening
+    return {**_common(discussion), "mode": widening.mode if widening else None,
+            "participants": [{
+                "participant_id": p.id, "name": p.name, "handle": p.handle,
+                "invited_at": iso(p.invited_at),
+                "opened_at": iso(p.opened_at) if p.opened_at else None,
+                "revoked": p.revoked_at is not None, "vote": discussion.vote_of(p.id),
+            } for p in discussion.participants]}

@@ -1,0 +1,339 @@
+"""TeamService: widening a pending interaction to teammates, and what they do with it
+(open their link, comment, vote), the owner's side of it (who opened, revoke), and what an
+agent or the write-back step reads back (the widened reply, DiscussionData).
+
+Reached as `InteractionService.team`; it shares the interaction service's store, clock,
+deadlines and notifier, and follows the same order of work: persist (one transaction, with
+its audit events), then publish. Answering, cancelling and expiring a widened interaction
+are the interaction service's (an answer from the owner ends the discussion).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from choice.clock import iso
+from choice.contract import ChoiceRequest, FieldError
+from choice.endings import audit, request_of
+from choice.field_errors import InvalidInput
+from choice.notifier import Change
+from choice.replies import interaction_url, listing, reply
+from choice.store import Store
+from choice.store.records import Comment, Interaction, Participant, Vote, Widening
+from choice.store.repository import AlreadyCompleted, DeadlinePassed
+from choice.store.team import TeamRepository
+from choice.team.audience import choose_audience
+from choice.team.links import new_secret, participant_path, same_hash, secret_hash, well_formed
+from choice.team.models import (
+    DISCUSSION_MESSAGES_MAX,
+    CommentBody,
+    DiscussionData,
+    MessageOut,
+    ParticipantOut,
+    TallyOut,
+    VoteBody,
+    WidenRequest,
+)
+
+if TYPE_CHECKING:
+    from choice.service import InteractionService
+
+COMMENTS_PER_MINUTE = 20
+"""Per participant: a person typing never reaches it; a runaway bot does."""
+OWNER = "owner"
+
+
+class UnknownLink(LookupError):
+    """No participant has this link, or the owner withdrew it: answered as a 404."""
+
+
+class RateLimited(Exception):
+    def __init__(self, retry_after: float) -> None:
+        self.retry_after = max(1, round(retry_after))
+        super().__init__(f"retry after {self.retry_after} s")
+
+
+@dataclass(frozen=True)
+class Invited:
+    """What widening returns to the owner: the row, each participant with their link
+    (shown this once: only its hash is stored), and any warnings."""
+
+    row: Interaction
+    widening: Widening
+    participants: list[ParticipantOut]
+    warnings: list[str]
+
+
+@dataclass(frozen=True)
+class Discussion:
+    """Everything a page or a JSON reply shows about one widened interaction."""
+
+    row: Interaction
+    request: ChoiceRequest
+    widening: Widening | None
+    participants: list[Participant]
+    comments: list[Comment]
+    votes: list[Vote]
+
+    @property
+    def is_open(self) -> bool:
+        """Comments and votes are taken (the interaction is still widened)."""
+        return self.row.status == "widened"
+
+    def names(self) -> dict[str, str]:
+        return {p.id: p.name for p in self.participants}
+
+    def vote_of(self, participant_id: str) -> list[str]:
+        for vote in self.votes:
+            if vote.participant_id == participant_id:
+                return list(json.loads(vote.option_ids_json))
+        return []
+
+    def tally(self) -> list[TallyOut]:
+        names = self.names()
+        voters: dict[str, list[str]] = {option.id: [] for option in self.request.options}
+        for vote in sorted(self.votes, key=lambda v: v.at):
+            for option_id in json.loads(vote.option_ids_json):
+                if option_id in voters:
+                    voters[option_id].append(names.get(vote.participant_id, "?"))
+        return [TallyOut(option_id=o.id, label=o.label, votes=len(voters[o.id]),
+                         voters=voters[o.id]) for o in self.request.options]
+
+    def messages(self) -> list[MessageOut]:
+        return [MessageOut(id=c.id or 0, author=c.author, participant_id=c.participant_id,
+                           text=c.text, at=iso(c.at)) for c in self.comments]
+
+
+def participant_out(p: Participant, link: str | None = None) -> ParticipantOut:
+    return ParticipantOut(participant_id=p.id, name=p.name, handle=p.handle,
+                          invited_at=iso(p.invited_at),
+                          opened_at=iso(p.opened_at) if p.opened_at else None,
+                          revoked=p.revoked_at is not None, link=link)
+
+
+def _error(field: str, code: str, message: str) -> InvalidInput:
+    return InvalidInput([FieldError(field=field, code=code, message=message)])
+
+
+class TeamService:
+    def __init__(self, interactions: InteractionService) -> None:
+        self.interactions = interactions
+        self.repo = TeamRepository(interactions.store.repo)
+        self._recent_comments: dict[str, deque[float]] = {}
+
+    @property
+    def _store(self) -> Store:
+        return self.interactions.store
+
+    def _publish(self, kind: Any, row: Interaction, **data: Any) -> None:
+        self.interactions.notifier.publish(Change(kind, row.id, {**listing(row), **data}, row))
+
+    # -- the owner -------------------------------------------------------------------------
+    async def widen(self, interaction_id: str, asked: WidenRequest,
+                    actor: str = "human:owner") -> Invited:
+        """Invite the audience to a pending interaction. `InvalidInput` for a bad audience,
+        `AlreadyWidened` / `AlreadyCompleted` / `NotFound` otherwise; nothing changes then."""
+        row = await self.interactions.get(interaction_id)  # NotFound before input errors
+        prefs = await self.interactions.preferences()
+        audience = choose_audience(prefs.team, asked.audience)
+        note = asked.note.strip() if asked.note and asked.note.strip() else None
+        at = self.interactions.clock()
+        expires_at, warnings = row.expires_at, list(audience.warnings)
+        if asked.timeout_seconds is not None:
+            wanted = at + asked.timeout_seconds
+            if wanted >= row.expires_at:
+                expires_at = wanted
+            else:
+                warnings.append("timeout_seconds would shorten the deadline: it was kept at "
+                                f"{iso(row.expires_at)}.")
+        links: dict[str, str] = {}
+        participants = []
+        for member in audience.members:
+            secret = new_secret()
+            participant = Participant(
+                id=secrets.token_hex(8), interaction_id=row.id, name=member.name,
+                handle=member.handle, email=member.email, secret_hash=secret_hash(secret),
+                invited_at=at)
+            participants.append(participant)
+            links[participant.id] = self.link(secret)
+        widening = Widening(interaction_id=row.id, mode=asked.mode, note=note, widened_at=at,
+                            widened_by=actor, last_activity_at=at)
+        events = [audit(row.id, "widened", actor, {
+            "mode": asked.mode, "audience": [p.name for p in participants],
+            "note": note is not None, "expires_at": iso(expires_at)}, at)]
+        events += [audit(row.id, "participant_invited", actor,
+                         {"participant_id": p.id, "name": p.name}, at) for p in participants]
+        if expires_at != row.expires_at:
+            events.append(audit(row.id, "deadline_changed", actor,
+                                {"from": row.expires_at, "to": expires_at}, at))
+        try:
+            row = await self._store.write(self.repo.widen, widening, participants, events,
+                                          expires_at, at)
+        except DeadlinePassed:  # as for a late answer: the expiry is what ends it
+            await self.interactions.expire(interaction_id)
+            raise AlreadyCompleted(await self.interactions.get(interaction_id)) from None
+        self.interactions.deadlines.schedule(row.id, row.expires_at)
+        self._publish("interaction.widened", row, mode=asked.mode)
+        return Invited(row, widening, [participant_out(p, links[p.id]) for p in participants],
+                       warnings)
+
+    def link(self, secret: str) -> str:
+        return f"{self.interactions.settings.link_base}{participant_path(secret)}"
+
+    async def revoke(self, interaction_id: str, participant_id: str,
+                     actor: str = "human:owner") -> None:
+        """Withdraw one participant's link; `UnknownLink` if not theirs or already gone."""
+        row = await self.interactions.get(interaction_id)
+        at = self.interactions.clock()
+        event = audit(row.id, "participant_revoked", actor, {"participant_id": participant_id}, at)
+        if not await self._store.write(self.repo.revoke, row.id, participant_id, at, [event]):
+            raise UnknownLink(participant_id)
+        self._publish("discussion.changed", row, change="revoked", participant_id=participant_id)
+
+    async def discussion(self, interaction_id: str) -> Discussion:
+        row = await self.interactions.get(interaction_id)
+        return await self._discussion(row)
+
+    async def _discussion(self, row: Interaction) -> Discussion:
+        read = self._store.read
+        widening = await read(self.repo.widening, row.id)
+        participants = await read(self.repo.participants, row.id)
+        comments, _count = await read(self.repo.comments, row.id)
+        votes = await read(self.repo.votes, row.id)
+        return Discussion(row, request_of(row), widening, participants, comments, votes)
+
+    async def discussion_data(self, interaction_id: str) -> DiscussionData:
+        """The seed's DiscussionData, for the write-back step (and agents)."""
+        row = await self.interactions.get(interaction_id)
+        participants = await self._store.read(self.repo.participants, row.id)
+        comments, count = await self._store.read(self.repo.comments, row.id,
+                                                 DISCUSSION_MESSAGES_MAX)
+        return DiscussionData(
+            participants=[p.name for p in participants], message_count=count,
+            messages=[f"[{c.author}] {c.text}" for c in comments],
+            truncated=count > len(comments),
+            thread_url=f"{self.interactions.settings.link_base}/choice/{row.id}")
+
+    async def mode(self, interaction_id: str) -> str | None:
+        """`block` or `continue` for a widened interaction, None if it was never widened."""
+        widening = await self._store.read(self.repo.widening, interaction_id)
+        return widening.mode if widening else None
+
+    async def reply(self, row: Interaction, poll_hint: str) -> dict[str, Any]:
+        """What an agent gets for any interaction: `replies.reply`, or while widened the
+        widened reply (who was invited, whether it may carry on)."""
+        if row.status == "widened":
+            return await self.widened_reply(row, poll_hint)
+        return reply(row, self.interactions.settings, poll_hint)
+
+    async def widened_reply(self, row: Interaction, poll_hint: str) -> dict[str, Any]:
+        """What an agent gets for a widened interaction that has no result yet."""
+        widening = await self._store.read(self.repo.widening, row.id)
+        participants = await self._store.read(self.repo.participants, row.id)
+        names = [p.name for p in participants if p.revoked_at is None]
+        mode = widening.mode if widening else "block"
+        return {
+            "interaction_id": row.id, "session_id": row.id, "status": "widened",
+            "action_status": "widened", "mode": mode, "participants": names,
+            "url": interaction_url(self.interactions.settings, row.id),
+            "expires_at": iso(row.expires_at),
+            "instructions": (
+                f"The human widened this question to {len(names)} teammate(s) "
+                f"({', '.join(names)}); the owner will decide after the discussion. "
+                + ("You may carry on with other work; " if mode == "continue" else "")
+                + f"{poll_hint} An answer given between polls is kept."),
+        }
+
+    # -- participants ------------------------------------------------------------------------
+    async def participant(self, secret: str) -> Participant:
+        """The participant this link belongs to; `UnknownLink` for anything else (a
+        malformed secret, an unknown one, a withdrawn one), all alike."""
+        if not well_formed(secret):
+            raise UnknownLink("")
+        found = await self._store.read(self.repo.participant_by_secret_hash, secret_hash(secret))
+        if found is None or not same_hash(found.secret_hash, secret) or found.revoked_at:
+            raise UnknownLink("")
+        return found
+
+    async def open_link(self, participant: Participant) -> Discussion:
+        """What the participant's page shows; the first opening is audited."""
+        discussion = await self.discussion(participant.interaction_id)
+        if participant.opened_at is None and discussion.is_open:
+            at = self.interactions.clock()
+            event = audit(participant.interaction_id, "participant_opened",
+                          f"participant:{participant.id}", {"name": participant.name}, at)
+            if await self._store.write(self.repo.mark_opened, participant.id, at, [event]):
+                participant.opened_at = at
+                self._publish("discussion.changed", discussion.row, change="opened",
+                              participant_id=participant.id)
+        return discussion
+
+    def _check_rate(self, author_key: str) -> None:
+        window = self._recent_comments.setdefault(author_key, deque())
+        current = time.monotonic()
+        while window and window[0] <= current - 60:
+            window.popleft()
+        if len(window) >= COMMENTS_PER_MINUTE:
+            raise RateLimited(window[0] + 60 - current)
+        window.append(current)
+
+    async def comment(self, interaction_id: str, body: CommentBody,
+                      participant: Participant | None = None) -> Comment:
+        """A message in the discussion, from a participant or (None) the owner."""
+        text = body.text.strip()
+        if not text:
+            raise _error("text", "blank", "the comment is only whitespace: write something.")
+        row = await self.interactions.get(interaction_id)
+        self._check_rate(participant.id if participant else OWNER)
+        at = self.interactions.clock()
+        author = participant.name if participant else "Owner"
+        actor = f"participant:{participant.id}" if participant else "human:owner"
+        comment = Comment(interaction_id=row.id, author=author, text=text, at=at,
+                          participant_id=participant.id if participant else None)
+        event = audit(row.id, "comment_added", actor, {"length": len(text)}, at)
+        comment = await self._store.write(self.repo.add_comment, comment, [event])
+        self._publish("discussion.changed", row, change="comment", comment_id=comment.id,
+                      author=author)
+        return comment
+
+    async def vote(self, participant: Participant, body: VoteBody) -> list[str]:
+        """Replace the participant's vote; the ids come back in option order."""
+        row = await self.interactions.get(participant.interaction_id)
+        request = request_of(row)
+        chosen = _checked_vote(request, body.option_ids)
+        at = self.interactions.clock()
+        vote = Vote(participant_id=participant.id, interaction_id=row.id,
+                    option_ids_json=json.dumps(chosen), at=at)
+        event = audit(row.id, "vote_cast", f"participant:{participant.id}",
+                      {"option_ids": chosen}, at)
+        await self._store.write(self.repo.set_vote, vote, [event])
+        self._publish("discussion.changed", row, change="vote", participant_id=participant.id)
+        return chosen
+
+
+def _checked_vote(request: ChoiceRequest, option_ids: Sequence[str]) -> list[str]:
+    if not request.options:
+        raise _error("option_ids", "no_options",
+                     "this question has no options to vote on: say what you think in a comment.")
+    known = [option.id for option in request.options]
+    errors = [FieldError(field=f"option_ids[{i}]", code="unknown_option",
+                         message=f"no option has the id {option_id[:64]!r}: use one of "
+                                 f"{', '.join(known[:10])}.")
+              for i, option_id in enumerate(option_ids) if option_id not in known]
+    if len(set(option_ids)) != len(option_ids):
+        errors.append(FieldError(field="option_ids", code="duplicate",
+                                 message="an option is named twice: name each once."))
+    most = 1 if request.selection_mode == "single" else (request.max_selections or len(known))
+    if len(set(option_ids)) > most:
+        errors.append(FieldError(field="option_ids", code="too_many",
+                                 message=f"this question takes at most {most} option(s): "
+                                         "vote for fewer."))
+    if errors:
+        raise InvalidInput(errors)
+    return [option_id for option_id in known if option_id in option_ids]
