@@ -24,7 +24,15 @@ from sqlalchemy import Engine
 from choice.config import Settings
 from choice.store import Store
 from choice.store.engine import make_engine
-from choice.store.schema import HEAD, SchemaError, current, head, upgrade, upgrade_url
+from choice.store.schema import (
+    HEAD,
+    SchemaError,
+    alembic_config,
+    current,
+    head,
+    upgrade,
+    upgrade_url,
+)
 from choice.store.tables import METADATA
 from tests.portal_process import PortalProcess
 
@@ -242,3 +250,52 @@ def test_choice_db_names_a_newer_revision_and_fails(v0_copy: Path) -> None:
         assert shown.returncode == 1
         assert "'abcdef' is unknown" in shown.stdout + shown.stderr
         assert "Traceback" not in shown.stderr
+
+
+# -- 0002: the team tables, on a database the previous release made -------------------------
+
+def _at_0001(path: Path) -> None:
+    """What the release before team mode leaves: 0.1.0's rows, stamped 0001 by Alembic."""
+    from alembic import command
+
+    shutil.copyfile(V0_DATABASE, path)
+    engine = make_engine(sqlite_url(path))
+    try:
+        with engine.begin() as conn:
+            command.stamp(alembic_config(conn), "0001")
+    finally:
+        engine.dispose()
+
+
+def test_0002_adds_the_team_tables_and_keeps_every_row(isolated_env: Path) -> None:
+    isolated_env.mkdir(parents=True, exist_ok=True)
+    path = isolated_env / "choice.db"
+    _at_0001(path)
+    assert version_in(path) == ["0001"]
+    done = upgrade_url(sqlite_url(path))
+    assert (done.before, done.after) == ("0001", head())
+    assert rows(path) == {table: V0_ROWS[table] for table in TABLES}
+    with sqlite3.connect(path) as conn:
+        tables = {name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"widening", "participant", "comment", "vote", "outbox"} <= tables
+
+
+@pytest.mark.slow
+def test_a_pending_question_of_the_previous_release_can_be_widened(isolated_env: Path) -> None:
+    isolated_env.mkdir(parents=True, exist_ok=True)
+    _at_0001(isolated_env / "choice.db")
+    portal = PortalProcess(isolated_env, CHOICE_RETENTION_DAYS="36500").start()
+    try:
+        client = portal.client()
+        status, invited = client.request(
+            "POST", f"/api/interactions/{V0_ROWS['answer']}/widen",
+            {"audience": ["Alice"], "mode": "continue"})
+        assert status == 201, invited
+        secret = invited["participants"][0]["link"].rsplit("/d/", 1)[1]
+        status, _ = client.request("POST", f"/api/d/{secret}/comments", {"text": "SQLite."})
+        assert status == 201
+        assert client.poll(V0_ROWS["answer"], wait=0)["status"] == "widened"
+    finally:
+        portal.stop()
+    assert version_in(isolated_env / "choice.db") == [head()]
