@@ -19,7 +19,7 @@ from choice.service import InteractionService
 from choice.web.view_models import ListView, split_for_list
 
 FRESH_SECONDS = 30
-LIST_CHANGES = ("interaction.created", "interaction.completed")
+LIST_CHANGES = ("interaction.created", "interaction.completed", "interaction.widened")
 
 
 @dataclass(frozen=True)
