@@ -14,7 +14,7 @@ import json
 import secrets
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -126,6 +126,10 @@ class TeamService:
         self.interactions = interactions
         self.repo = TeamRepository(interactions.store.repo)
         self._recent_comments: dict[str, deque[float]] = {}
+        self.on_widened: list[Callable[[Invited], None]] = []
+        """Told of each widening once stored, with the participants' links (only their
+        hashes are stored, so this is the one chance): the webhook outbox persists the
+        invitation. Called inside `widen`: must not block, and the links go no further."""
 
     @property
     def _store(self) -> Store:
@@ -180,8 +184,11 @@ class TeamService:
             raise AlreadyCompleted(await self.interactions.get(interaction_id)) from None
         self.interactions.deadlines.schedule(row.id, row.expires_at)
         self._publish("interaction.widened", row, mode=asked.mode)
-        return Invited(row, widening, [participant_out(p, links[p.id]) for p in participants],
-                       warnings)
+        invited = Invited(row, widening,
+                          [participant_out(p, links[p.id]) for p in participants], warnings)
+        for announce in self.on_widened:
+            announce(invited)
+        return invited
 
     def link(self, secret: str) -> str:
         return f"{self.interactions.settings.link_base}{participant_path(secret)}"
