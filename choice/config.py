@@ -122,6 +122,13 @@ class Settings:
     """`CHOICE_WEBHOOK_SECRET`: the HMAC-SHA256 key of `X-Choice-Signature-256`."""
     reminder_minutes: int = 60
     """`CHOICE_REMINDER_MINUTES`: remind the owner of a widened question idle this long."""
+    webhook_retry_seconds: float = 2.0
+    """`CHOICE_WEBHOOK_RETRY_SECONDS`: the backoff before the first retry (at most; full
+    jitter), doubling per attempt up to 10 minutes. Tests shorten it."""
+    webhook_coalesce_seconds: float = 10.0
+    """`CHOICE_WEBHOOK_COALESCE_SECONDS`: comments this close together go out as one message."""
+    reminder_scan_seconds: float = 30.0
+    """How often the reminder scheduler looks for idle widened questions (tests shorten it)."""
 
     @property
     def link_base(self) -> str:
@@ -179,6 +186,8 @@ class Settings:
             webhook_format=_choice(env, "CHOICE_WEBHOOK_FORMAT", ("json", "slack")),
             webhook_secret=env.get("CHOICE_WEBHOOK_SECRET") or None,
             reminder_minutes=_int(env, "CHOICE_REMINDER_MINUTES", 60, 1, 10_080),
+            webhook_retry_seconds=_seconds(env, "CHOICE_WEBHOOK_RETRY_SECONDS", 2.0),
+            webhook_coalesce_seconds=_seconds(env, "CHOICE_WEBHOOK_COALESCE_SECONDS", 10.0),
             allowed_hosts=("127.0.0.1", "localhost", "::1", *extra_hosts,
                            *((host,) if host not in ("0.0.0.0", "::") else ())),
         )
