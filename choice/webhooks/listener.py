@@ -1,0 +1,112 @@
+"""What the portal tells the team's webhook, and when: the bridge from the service's changes
+to the outbox. Installed only when `CHOICE_WEBHOOK_URL` is set (`webhooks_for`).
+
+- a widening: `TeamService.on_widened` hands over the participants' links (they exist only
+  in the widen reply; the database keeps their hashes), so the invitation can carry them;
+- a comment (`discussion.changed`, change `comment`): folded into a coalesced message;
+- a reminder (`interaction.reminder`, from `team/reminders.py`);
+- the end of a widened interaction (`interaction.completed` with a widening): the outcome.
+
+The notifier calls listeners inside `publish`, on the request's path: each one only
+schedules a task (the enqueue is a database write) and returns. `stop()` lets the tasks
+already scheduled finish, so a change published before shutdown still reaches the outbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
+
+from choice.config import Settings
+from choice.notifier import Change
+from choice.team.service import Invited
+from choice.webhooks import messages
+from choice.webhooks.outbox import Outbox
+from choice.webhooks.sender import RetryPolicy
+
+if TYPE_CHECKING:
+    from choice.service import InteractionService
+
+log = logging.getLogger("choice.webhooks")
+DRAIN_SECONDS = 5.0
+
+
+class WebhookListener:
+    def __init__(self, service: InteractionService, outbox: Outbox, settings: Settings) -> None:
+        self.service = service
+        self.outbox = outbox
+        self.link_base = settings.link_base
+        self.window = settings.webhook_coalesce_seconds
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- hooks (inside publish / widen: schedule, never wait) --------------------------------
+    def __call__(self, change: Change) -> None:
+        if change.kind == "discussion.changed" and change.data.get("change") == "comment":
+            self._later(self._comment(change))
+        elif change.kind == "interaction.reminder":
+            self._later(self._reminder(change.interaction_id))
+        elif change.kind == "interaction.completed":
+            self._later(self._resolved(change.interaction_id))
+
+    def invited(self, invited: Invited) -> None:
+        event = messages.widened(invited, self.link_base)
+        self._later(self._enqueue(invited.row.id, event))
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a webhook message could not be queued", exc_info=task.exception())
+
+    # -- the work (a task each) ----------------------------------------------------------------
+    async def _enqueue(self, interaction_id: str, event: messages.Event) -> None:
+        await self.outbox.enqueue(interaction_id, event)
+
+    async def _comment(self, change: Change) -> None:
+        comment_id = change.data.get("comment_id")
+        if change.row is not None and isinstance(comment_id, int):
+            await self.outbox.add_comment(change.row, comment_id, self.link_base, self.window)
+
+    async def _reminder(self, interaction_id: str) -> None:
+        discussion = await self.service.team.discussion(interaction_id)
+        event = messages.reminder(discussion, self.link_base, self.service.clock())
+        await self.outbox.enqueue(interaction_id, event)
+
+    async def _resolved(self, interaction_id: str) -> None:
+        team = self.service.team
+        if await self.service.store.read(team.repo.widening, interaction_id) is None:
+            return  # never widened: nobody on the team is waiting to hear
+        discussion = await team.discussion(interaction_id)
+        await self.outbox.enqueue(interaction_id, messages.resolved(discussion, self.link_base))
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    def start(self) -> None:
+        self.outbox.start()
+
+    async def stop(self) -> None:
+        """Let the enqueues already scheduled land (bounded), then stop delivering."""
+        if self._tasks:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    asyncio.gather(*self._tasks, return_exceptions=True), DRAIN_SECONDS)
+        await self.outbox.stop()
+
+
+def webhooks_for(service: InteractionService, settings: Settings) -> WebhookListener | None:
+    """Wire the webhook into `service` when `CHOICE_WEBHOOK_URL` is set (else None)."""
+    if not settings.webhook_url:
+        return None
+    outbox = Outbox(service.store, settings.webhook_url, settings.webhook_format,
+                    settings.webhook_secret, service.clock,
+                    RetryPolicy(base=settings.webhook_retry_seconds))
+    listener = WebhookListener(service, outbox, settings)
+    service.notifier.listen(listener)
+    service.team.on_widened.append(listener.invited)
+    return listener

@@ -1,0 +1,115 @@
+"""The team messages a webhook carries, as our event JSON (format-neutral; `formats.py` turns
+one into a Slack message or a signed JSON body at send time).
+
+Four kinds: `interaction.widened` (the question, the note, the mode, the deadline and each
+participant with THEIR LINK), `discussion.comments` (coalesced: the count and the newest few
+texts, shortened), `interaction.reminder` (idle since when, who opened and voted) and
+`interaction.resolved` (answered, cancelled or timed out, and the chosen labels).
+
+Every event has an `id` made once, at enqueue: a receiver that sees it twice (a retry after
+a lost reply) can drop the copy. Pure functions: no database, no network, no clock.
+Everything in an event except our own field names is untrusted text (a model's question,
+a participant's comment); escaping it is the format's job.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any, Literal
+
+from choice.clock import iso
+from choice.endings import request_of
+from choice.store.records import Comment, Interaction
+from choice.team.service import Discussion, Invited
+
+EventKind = Literal["interaction.widened", "discussion.comments", "interaction.reminder",
+                    "interaction.resolved"]
+Event = dict[str, Any]
+NEWEST_COMMENTS = 3
+"""How many comment texts one coalesced message quotes (the count covers the rest)."""
+COMMENT_CHARS = 280
+PROMPT_CHARS = 1_000
+
+
+def shortened(text: str, limit: int) -> str:
+    """One paragraph at most `limit` characters, an ellipsis where it was cut."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def _question(row: Interaction, link_base: str) -> dict[str, Any]:
+    request = request_of(row)
+    return {
+        "interaction_id": row.id, "title": request.title,
+        "prompt": shortened(request.prompt, PROMPT_CHARS),
+        "options": [{"id": o.id, "label": o.label, "recommended": o.recommended}
+                    for o in request.options],
+        "expires_at": iso(row.expires_at),
+        "url": f"{link_base}/choice/{row.id}",
+    }
+
+
+def _event(kind: EventKind, row: Interaction, link_base: str, at: float,
+           **fields: Any) -> Event:
+    return {"id": secrets.token_hex(16), "type": kind, "at": iso(at),
+            "question": _question(row, link_base), **fields}
+
+
+def widened(invited: Invited, link_base: str) -> Event:
+    """The invitation: carries every participant's link, a capability (see `outbox.py`)."""
+    widening = invited.widening
+    return _event("interaction.widened", invited.row, link_base, widening.widened_at,
+                  mode=widening.mode, note=widening.note,
+                  participants=[{"name": p.name, "handle": p.handle, "link": p.link}
+                                for p in invited.participants])
+
+
+def comments(row: Interaction, link_base: str, comment: Comment) -> Event:
+    """The first comment of a coalescing window; `add_comment` adds the next ones."""
+    event = _event("discussion.comments", row, link_base, comment.at, count=0, comments=[])
+    return add_comment(event, comment)
+
+
+def add_comment(event: Event, comment: Comment) -> Event:
+    quoted = [*event["comments"], {"author": comment.author, "at": iso(comment.at),
+                                   "text": shortened(comment.text, COMMENT_CHARS)}]
+    return {**event, "at": iso(comment.at), "count": event["count"] + 1,
+            "comments": quoted[-NEWEST_COMMENTS:]}
+
+
+def _tally(discussion: Discussion) -> list[dict[str, Any]]:
+    return [{"option_id": t.option_id, "label": t.label, "votes": t.votes}
+            for t in discussion.tally()]
+
+
+def reminder(discussion: Discussion, link_base: str, at: float) -> Event:
+    row, widening = discussion.row, discussion.widening
+    idle_since = widening.last_activity_at if widening else row.created_at
+    invited = [p for p in discussion.participants if p.revoked_at is None]
+    return _event("interaction.reminder", row, link_base, at,
+                  idle_since=iso(idle_since), idle_minutes=int((at - idle_since) // 60),
+                  participants=len(invited),
+                  opened=sum(1 for p in invited if p.opened_at is not None),
+                  voted=len({v.participant_id for v in discussion.votes}),
+                  comments=len(discussion.comments), tally=_tally(discussion))
+
+
+def outcome(row: Interaction) -> str:
+    """`answered`, `cancelled` or `timed_out` (a cancel at the deadline is a time-out: the
+    request asked to cancel then; a person's cancel is always before it)."""
+    if row.status == "submitted":
+        return "answered"
+    if row.status == "cancelled" and (row.completed_at or 0) < row.expires_at:
+        return "cancelled"
+    return "timed_out"
+
+
+def resolved(discussion: Discussion, link_base: str) -> Event:
+    """The owner's decision as a participant's page shows it: the labels, not the notes."""
+    row = discussion.row
+    result = json.loads(row.result_json or "{}")
+    return _event("interaction.resolved", row, link_base, row.completed_at or row.created_at,
+                  status=row.status, outcome=outcome(row),
+                  selected_labels=result.get("selected_labels", []),
+                  tally=_tally(discussion))
