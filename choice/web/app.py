@@ -4,8 +4,9 @@
 (the API token), the store and the `InteractionService`, the Jinja environment, the asset
 bundles, the rendered-list cache. Handlers receive them through dependency injection
 (`web/deps.py`); the request guard and the sign-in page's exception handler get theirs from
-here. The lifespan starts the service (which brings back pending interactions) and the MCP
-mount, and stops and closes them at shutdown.
+here. The lifespan starts the service (which brings back pending interactions), the reminder
+scheduler, the webhook outbox (when `CHOICE_WEBHOOK_URL` is set) and the MCP mount, and stops
+and closes them at shutdown.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from choice.i18n import SUPPORTED, catalog
 from choice.resources import RESOURCES
 from choice.service import InteractionService
 from choice.store import Store
+from choice.team.reminders import ReminderScheduler
 from choice.web.actions import InteractionActions, save_settings
 from choice.web.api_interactions import InteractionController
 from choice.web.api_login_links import create_login_link
@@ -55,6 +57,7 @@ from choice.web.sockets import choice_socket, portal_socket
 from choice.web.stream import stream
 from choice.web.tabs import BrowserOpener, Tabs
 from choice.web.templating import make_environment
+from choice.webhooks.listener import webhooks_for
 
 log = logging.getLogger("choice")
 
@@ -82,10 +85,15 @@ def create_app(settings: Settings | None = None, *,
     service.notifier.listen(BrowserOpener(settings, tabs, codes))
     service.notifier.listen(lists)
     mcp = McpMount(service, settings)
+    webhooks = webhooks_for(service, settings)  # None without CHOICE_WEBHOOK_URL
+    reminders = ReminderScheduler(service, settings)
 
     @asynccontextmanager
     async def lifespan(_app: Litestar) -> AsyncIterator[None]:
         await service.start()
+        reminders.start()
+        if webhooks is not None:
+            webhooks.start()  # delivers what a previous run left in the outbox too
         idle = None
         if settings.idle_exit_seconds:
             idle = asyncio.create_task(exit_when_idle(
@@ -96,7 +104,10 @@ def create_app(settings: Settings | None = None, *,
         finally:
             if idle is not None:
                 idle.cancel()
+            await reminders.stop()
             await service.stop()
+            if webhooks is not None:  # after everything that publishes: its enqueues land
+                await webhooks.stop()
             store.close()
 
     return Litestar(
