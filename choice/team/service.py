@@ -14,7 +14,7 @@ import json
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -126,10 +126,11 @@ class TeamService:
         self.interactions = interactions
         self.repo = TeamRepository(interactions.store.repo)
         self._recent_comments: dict[str, deque[float]] = {}
-        self.on_widened: list[Callable[[Invited], None]] = []
+        self.on_widened: list[Callable[[Invited], Awaitable[None]]] = []
         """Told of each widening once stored, with the participants' links (only their
-        hashes are stored, so this is the one chance): the webhook outbox persists the
-        invitation. Called inside `widen`: must not block, and the links go no further."""
+        hashes are stored, so this is the one chance): the webhook outbox queues the
+        invitation, awaited so the owner's reply comes after it is stored. A hook must be
+        quick and must not raise (the widening is done; the links must reach the owner)."""
 
     @property
     def _store(self) -> Store:
@@ -187,7 +188,7 @@ class TeamService:
         invited = Invited(row, widening,
                           [participant_out(p, links[p.id]) for p in participants], warnings)
         for announce in self.on_widened:
-            announce(invited)
+            await announce(invited)
         return invited
 
     def link(self, secret: str) -> str:

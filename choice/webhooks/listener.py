@@ -2,14 +2,16 @@
 to the outbox. Installed only when `CHOICE_WEBHOOK_URL` is set (`webhooks_for`).
 
 - a widening: `TeamService.on_widened` hands over the participants' links (they exist only
-  in the widen reply; the database keeps their hashes), so the invitation can carry them;
+  in the widen reply; the database keeps their hashes), so the invitation can carry them.
+  It is awaited: the owner's 201 comes after the invitation is stored;
 - a comment (`discussion.changed`, change `comment`): folded into a coalesced message;
 - a reminder (`interaction.reminder`, from `team/reminders.py`);
 - the end of a widened interaction (`interaction.completed` with a widening): the outcome.
 
-The notifier calls listeners inside `publish`, on the request's path: each one only
-schedules a task (the enqueue is a database write) and returns. `stop()` lets the tasks
-already scheduled finish, so a change published before shutdown still reaches the outbox.
+The notifier calls listeners inside `publish`, on the request's path: for the other three
+the listener only schedules a task (the enqueue is a database write) and returns, so a
+comment's reply does not wait for it. `stop()` lets the tasks already scheduled finish, so a
+change published before shutdown still reaches the outbox.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class WebhookListener:
         self.window = settings.webhook_coalesce_seconds
         self._tasks: set[asyncio.Task[None]] = set()
 
-    # -- hooks (inside publish / widen: schedule, never wait) --------------------------------
+    # -- hooks (inside publish: schedule, never wait; and the widen hook) -------------------
     def __call__(self, change: Change) -> None:
         if change.kind == "discussion.changed" and change.data.get("change") == "comment":
             self._later(self._comment(change))
@@ -51,9 +53,14 @@ class WebhookListener:
         elif change.kind == "interaction.completed":
             self._later(self._resolved(change.interaction_id))
 
-    def invited(self, invited: Invited) -> None:
-        event = messages.widened(invited, self.link_base)
-        self._later(self._enqueue(invited.row.id, event))
+    async def invited(self, invited: Invited) -> None:
+        """Awaited by `widen` (one insert, ~1 ms): once the owner has the links, so has the
+        outbox. A failure is logged, never raised: the widening itself is done."""
+        try:
+            await self.outbox.enqueue(invited.row.id, messages.widened(invited, self.link_base))
+        except Exception:
+            log.exception("the invitation to %s could not be queued for the webhook",
+                          invited.row.id)
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -66,9 +73,6 @@ class WebhookListener:
             log.error("a webhook message could not be queued", exc_info=task.exception())
 
     # -- the work (a task each) ----------------------------------------------------------------
-    async def _enqueue(self, interaction_id: str, event: messages.Event) -> None:
-        await self.outbox.enqueue(interaction_id, event)
-
     async def _comment(self, change: Change) -> None:
         comment_id = change.data.get("comment_id")
         if change.row is not None and isinstance(comment_id, int):

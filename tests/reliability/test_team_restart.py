@@ -65,6 +65,8 @@ def test_a_restart_mid_discussion_loses_no_comment_vote_participant_or_webhook(
     widened = owner.call("POST", f"/api/interactions/{iid}/widen",
                          {"mode": "continue", "timeout_seconds": 3600})
     links = {p["name"]: p["link"] for p in widened["participants"]}
+    assert kinds(outbox_rows(isolated_env)) == ["interaction.widened"], \
+        "the owner has the links only once the invitation is stored"
     them = participants(portal)
     for name, link in links.items():
         them.call("POST", f"{api(link)}/comments", {"text": f"{name} thinks {VOTES[name][0]}"})
@@ -82,8 +84,11 @@ def test_a_restart_mid_discussion_loses_no_comment_vote_participant_or_webhook(
 
     receiver.answer(200)
     portal.start()
+    # Bounded past the lease (timeout 10 s + 5 s): a kill can land during an attempt, which
+    # is then due again only when its lease runs out.
     receiver.wait_until(lambda got: {"interaction.widened", "discussion.comments"}
-                        <= {r.event_type for r in receiver.delivered()}, what="the queued messages")
+                        <= {r.event_type for r in receiver.delivered()}, timeout=40,
+                        what="the queued messages")
     ids_before = {row["kind"]: json.loads(row["payload_json"])["id"] for row in queued}
     assert {r.event_type: r.headers["x-choice-delivery"] for r in receiver.delivered()} == ids_before
     comments = receiver.delivered("discussion.comments")[0].json
