@@ -107,8 +107,14 @@ def _ask_expiring(client: PortalClient, ledger: Ledger, cycle: int) -> None:
     """One question whose deadline passes while the portal is down (or just after it is back):
     the restarted portal must expire it, which only a restored deadline does."""
     iid = client.create(question(f"k9 {cycle} expiring", OPTIONS))["interaction_id"]
-    deadline = iso(time.time() + 1.3)  # a deadline may be moved to no less than 1 s from now
-    moved = client.call("PATCH", f"/api/interactions/{iid}", {"expires_at": deadline})
+    for _ in range(5):  # a deadline may be moved to no less than 1 s from now: on a loaded
+        # machine the PATCH can arrive after that margin is gone (422); ask again from now
+        deadline = iso(time.time() + 1.3)
+        status, moved = client.request("PATCH", f"/api/interactions/{iid}",
+                                       {"expires_at": deadline})
+        if status != 422:
+            break
+    assert status == 200, (status, moved)
     ledger.created[iid] = moved["expires_at"]
     ledger.expiring.append(iid)
 
