@@ -3,8 +3,9 @@
 TypeScript-SDK clients (what most IDE clients embed) validate `structuredContent` against a
 listed `outputSchema`, errors included (shared/NOTES.md), so the schema must admit every
 shape `server.py` returns, and no more than those: the outcome (a result with its lifecycle
-`status`), the pending or terminal hand-off (where the human answers, how to poll), and the
-field errors of a refused request. A call that asked a question may add `warnings`.
+`status`), the pending or terminal hand-off (where the human answers, how to poll), the
+widened reply (teammates were invited; poll later), and the field errors of a refused
+request. A call that asked a question may add `warnings`. `list_pending` lists its own.
 
 Built from the contract's reply models, which the HTTP API's `/schema` documents too, so
 both describe one shape. Must not build any reply itself: `choice.replies` does.
@@ -17,7 +18,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from choice.contract import FieldError, Handoff, Outcome
+from choice.mcp.pending import PendingList
 from choice.schemas import inline_schema
+from choice.team.models import WidenedReply
 
 WARNINGS = {
     "type": "array", "items": {"type": "string"},
@@ -32,11 +35,16 @@ class Refused(BaseModel):
 
 
 def output_schema() -> dict[str, Any]:
-    """One object schema: any of the outcome, the hand-off, the refusal."""
+    """One object schema: any of the outcome, the hand-off, the widened reply, the refusal."""
     branches = []
-    for model in (Outcome, Handoff):
+    for model in (Outcome, Handoff, WidenedReply):
         branch = inline_schema(model)
         branch["properties"]["warnings"] = WARNINGS
         branches.append(branch)
     branches.append(inline_schema(Refused))
     return {"type": "object", "anyOf": branches}
+
+
+def pending_output_schema() -> dict[str, Any]:
+    """`list_pending`: the open questions, or the refusal of a bad filter."""
+    return {"type": "object", "anyOf": [inline_schema(PendingList), inline_schema(Refused)]}

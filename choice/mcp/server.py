@@ -1,10 +1,13 @@
-"""The portal's MCP server: `provide_choice`, `hitl_request`, `request_user_choice`.
+"""The portal's MCP server: `provide_choice`, `hitl_request`, `request_user_choice`, and
+`list_pending`.
 
 Tools call the same `InteractionService` as the HTTP API, in-process. A call waits for the
 human for at most `CHOICE_MCP_WAIT_SECONDS` (default 50: under the 60 s request timeout of
 TypeScript-SDK clients), sends a progress notification every 15 s when the client asked for
 progress (that resets idle timers such as Claude Code's), then answers `pending` with a
-`session_id` to poll with. Agents ask; no tool can answer.
+`session_id` to poll with. When the owner widens the question to teammates with mode
+`continue`, the waiting call answers `widened` at once (the agent carries on and polls
+later); with `block` it keeps waiting. Agents ask; no tool can answer or widen.
 """
 
 from __future__ import annotations
@@ -24,8 +27,17 @@ from starlette.applications import Starlette
 from choice.config import Settings
 from choice.contract import OPEN_STATUSES
 from choice.field_errors import InvalidInput
-from choice.mcp.output import output_schema
-from choice.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec
+from choice.mcp.output import output_schema, pending_output_schema
+from choice.mcp.pending import pending_list
+from choice.mcp.tools import (
+    LIST_PENDING,
+    LIST_PENDING_DESCRIPTION,
+    LIST_PENDING_INPUT,
+    LIST_PENDING_TITLE,
+    TOOLS,
+    TOOLS_BY_NAME,
+    ToolSpec,
+)
 from choice.service import InteractionService
 from choice.store.records import Interaction
 from choice.store.repository import NotFound
@@ -34,7 +46,9 @@ log = logging.getLogger("choice.mcp")
 INSTRUCTIONS = (
     "This server lets you ask the human a question and get a structured answer. Ask "
     "instead of guessing when there are several viable paths, an action is destructive, or "
-    "configuration is missing; put the task context and your reason in `prompt`."
+    "configuration is missing; put the task context and your reason in `prompt`. The human "
+    "may widen a question to teammates: a 'widened' reply is not an answer; poll it later "
+    "with its session_id, and call list_pending before you finish."
 )
 
 
@@ -51,8 +65,11 @@ async def result_for(service: InteractionService, row: Interaction, tool: str) -
     """The result as structured content plus one line a model can read."""
     body = await service.team.reply(row, poll_hint(tool, row.id))
     if row.status == "widened":
-        line = (f"Widened: the human asked teammates (session_id {row.id}). "
-                f"{body['instructions']}")
+        carry_on = ("carry on with work that does not depend on it, and poll later"
+                    if body["mode"] == "continue" else "poll again to keep waiting")
+        line = (f"Widened ({body['mode']}): the human asked teammates to discuss this question "
+                f"and decides afterwards (session_id {row.id}); {carry_on}. Do not ask it "
+                f"again. {body['instructions']}")
     elif row.status == "pending":
         line = (f"Pending: the human has not answered yet (session_id {row.id}). "
                 f"{body['instructions']}")
@@ -78,6 +95,10 @@ class PortalMCP(MCPServer):
         self._tools = [Tool(name=t.name, title=t.title, description=t.description,
                             input_schema=t.input_schema(), output_schema=output_schema())
                        for t in TOOLS]
+        self._tools.append(Tool(name=LIST_PENDING, title=LIST_PENDING_TITLE,
+                                description=LIST_PENDING_DESCRIPTION,
+                                input_schema=LIST_PENDING_INPUT,
+                                output_schema=pending_output_schema()))
 
     def streamable_http_app(self, **options: Any) -> Starlette:
         """The SDK's app with the portal's body limit: `/mcp` refuses what `/api` refuses
@@ -98,10 +119,13 @@ class PortalMCP(MCPServer):
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> CallToolResult:
         spec = TOOLS_BY_NAME.get(name)
-        if spec is None:
+        if spec is None and name != LIST_PENDING:
             return CallToolResult(content=_text(f"Unknown tool {name!r}: use "
-                                                + ", ".join(TOOLS_BY_NAME)), is_error=True)
+                                                + ", ".join([*TOOLS_BY_NAME, LIST_PENDING])),
+                                  is_error=True)
         try:
+            if spec is None:
+                return await self._list_pending(dict(arguments or {}))
             return await self._ask_or_poll(spec, dict(arguments), context)
         except InvalidInput as errors:
             return invalid(errors)
@@ -128,20 +152,39 @@ class PortalMCP(MCPServer):
         warnings = [] if session_id is not None else created.warnings
         return self._with_warnings(await result_for(service, row, spec.name), warnings)
 
+    async def _list_pending(self, arguments: dict[str, Any]) -> CallToolResult:
+        listed = await pending_list(self._service(), arguments)
+        lines = [listed.instructions] + [
+            f"- {entry.session_id} [{entry.status}"
+            + (f", {entry.mode}, with {', '.join(entry.participants)}" if entry.mode else "")
+            + f"] {entry.title}" for entry in listed.interactions]
+        return CallToolResult(content=_text("\n".join(lines)),
+                              structured_content=listed.model_dump())
+
     async def _wait(self, service: InteractionService, row: Interaction,
                     context: Context[Any, Any] | None) -> Interaction:
         loop = asyncio.get_running_loop()
         started = loop.time()
         end = started + self._settings.mcp_wait_seconds
-        while row.status in OPEN_STATUSES and (left := end - loop.time()) > 0:
-            before = row.status
-            row = await service.wait(row.id, min(self._settings.mcp_progress_seconds, left))
-            if before == "pending" and row.status == "widened" \
-                    and await service.team.mode(row.id) == "continue":
-                break  # the owner widened it and let the agent carry on: say so now
-            if row.status in OPEN_STATUSES and context is not None and end - loop.time() > 0:
-                await context.report_progress(round(loop.time() - started, 1),
-                                              message="Waiting for the human to answer")
+        asked_pending = row.status == "pending"
+        # Registered for the whole call, not only inside each window: a `continue` widen
+        # published while a progress notification goes out would otherwise wake nobody,
+        # and the next window would wait it out in full (the row is still open).
+        with service.notifier.waiter(row.id) as woken:
+            while row.status in OPEN_STATUSES and (left := end - loop.time()) > 0:
+                if woken.event.is_set():  # heard between two windows: no need to wait
+                    woken.event.clear()
+                    row = await service.get(row.id)
+                else:
+                    row = await service.wait(row.id, min(self._settings.mcp_progress_seconds, left))
+                if asked_pending and row.status == "widened" \
+                        and await service.team.mode(row.id) == "continue":
+                    break  # the owner widened it and let the agent carry on: say so now
+                if row.status in OPEN_STATUSES and context is not None and end - loop.time() > 0:
+                    await context.report_progress(
+                        round(loop.time() - started, 1),
+                        message=("Waiting for the team's discussion and the human's decision"
+                                 if row.status == "widened" else "Waiting for the human to answer"))
         return row
 
     @staticmethod

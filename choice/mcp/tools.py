@@ -1,9 +1,11 @@
-"""What the agent sees: the three tools, their descriptions and input schemas.
+"""What the agent sees: the three asking tools and `list_pending`, their descriptions and
+input schemas.
 
-The schemas come from the contract models (`contract.ChoiceRequest`, the compatibility
-shapes in `compat.py`), plus `session_id` to poll an interaction instead of creating one.
-No `required` list: a poll needs only `session_id`, and the portal's own validation gives
-better errors than a client-side schema check.
+The asking tools' schemas come from the contract models (`contract.ChoiceRequest`, the
+compatibility shapes in `compat.py`), plus `session_id` to poll an interaction instead of
+creating one. No `required` list: a poll needs only `session_id`, and the portal's own
+validation gives better errors than a client-side schema check. `list_pending` is the
+end-of-run pass (seed §7): what is still open, each with the `session_id` to poll.
 """
 
 from __future__ import annotations
@@ -27,7 +29,11 @@ HOW_IT_WAITS = (
     "The call waits for the human for up to about a minute. If it returns status "
     "'pending', call the same tool again with only `session_id` to keep waiting: an answer "
     "given in between is kept. If the result is 'timeout' or 'cancelled', the human did not "
-    "choose: do not ask the same question again in a loop."
+    "choose: do not ask the same question again in a loop. "
+    "Status 'widened' is not an answer: the human asked teammates to discuss the question "
+    "and decides afterwards. With mode 'continue' carry on with work that does not depend on "
+    "the answer and poll later with `session_id`; with mode 'block' poll again now. Never ask "
+    "a widened question again: before you finish, call list_pending and poll each open one."
 )
 SESSION_ID = {
     "type": "string",
@@ -78,3 +84,21 @@ TOOLS = (
     ),
 )
 TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}
+
+LIST_PENDING = "list_pending"
+LIST_PENDING_TITLE = "List the questions still open"
+LIST_PENDING_DESCRIPTION = (
+    "The questions still waiting for the human (newest first, at most 100): 'pending' (not "
+    "answered yet) and 'widened' (the human asked teammates and decides after their "
+    "discussion), each with its session_id, title, status, mode, participants and deadline. "
+    "Call it at the end of your run, then call provide_choice with only the session_id of "
+    "each one you still need, to collect the final result: never ask those questions again. "
+    "`status` narrows the list to 'pending' or 'widened' ('active', the default, is both)."
+)
+LIST_PENDING_INPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {"status": {
+        "type": "string", "enum": ["active", "pending", "widened"], "default": "active",
+        "description": "'active' (pending and widened), 'pending' or 'widened'."}},
+    "additionalProperties": False,
+}

@@ -80,6 +80,23 @@ class TallyOut(BaseModel):
     voters: list[str]
 
 
+class WidenedReply(BaseModel):
+    """What an agent gets while a widened question has no result yet (HTTP poll, MCP tool,
+    `choice ask`): who was invited, and with `mode: continue` that it may carry on and
+    poll later with `session_id` (`TeamService.widened_reply` builds it)."""
+
+    interaction_id: str
+    session_id: str = Field(description="Poll with this id for the final result.")
+    status: Literal["widened"]
+    action_status: Literal["widened"] = Field(
+        description="Not a result: the owner asked teammates and decides after the discussion.")
+    mode: WidenMode
+    participants: list[str] = Field(description="The names invited (links withdrawn left out).")
+    url: str
+    expires_at: str
+    instructions: str
+
+
 class DiscussionData(BaseModel):
     """The seed's DiscussionData (§5, for the write-back step): `messages` are at most 50,
     the newest, each `[Name] text`; `truncated` when there were more."""

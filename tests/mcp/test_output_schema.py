@@ -1,7 +1,8 @@
 """Every `structuredContent` a tool returns validates against the `outputSchema` it lists,
 as a TypeScript-SDK client checks it: outcomes of each kind, the pending and the terminal
-hand-off, warnings, and the field errors of a refused request (the SDK's Python client
-skips errors; TypeScript clients do not). Each shape must also use only the properties of
+hand-off, the widened reply (`block` and `continue`), `list_pending`'s list, warnings, and
+the field errors of a refused request (the SDK's Python client skips errors; TypeScript
+clients do not). Each shape must also use only the properties of
 the branch it matches, so the schema documents every field an agent gets.
 """
 
@@ -100,6 +101,21 @@ async def deadline_endings(portal: PortalProcess, session: ClientSession, shapes
     await asyncio.gather(*(ending(kind) for kind in ("timeout", "submit_defaults", "cancel")))
 
 
+async def widened_and_listed(portal: PortalProcess, session: ClientSession, shapes: Shapes) -> None:
+    """Widened replies (each mode, polled once the widen is in), and `list_pending`'s."""
+    client = portal.client()
+    for mode in ("block", "continue"):
+        iid = (await asyncio.to_thread(client.create, ask()))["interaction_id"]
+        await asyncio.to_thread(client.call, "POST", f"/api/interactions/{iid}/widen",
+                                {"audience": ["Alice", "Bob"], "mode": mode})
+        content = await call(session, shapes, f"widened: {mode}", "provide_choice",
+                             {"session_id": iid})
+        assert content["status"] == "widened" and content["mode"] == mode
+    listed = await call(session, shapes, "list_pending", "list_pending", {})
+    assert {entry["status"] for entry in listed["interactions"]} == {"pending", "widened"}
+    await call(session, shapes, "list_pending refused", "list_pending", {"status": "all"})
+
+
 async def test_every_structured_content_matches_the_listed_output_schema(
         portal: PortalProcess) -> None:
     shapes: Shapes = {}
@@ -107,9 +123,11 @@ async def test_every_structured_content_matches_the_listed_output_schema(
         schemas = {tool.name: tool.output_schema for tool in (await session.list_tools()).tools}
         await outcomes_and_handoffs(portal, session, shapes)
         await deadline_endings(portal, session, shapes)
+        await widened_and_listed(portal, session, shapes)
     assert all(schemas.values()), "every tool lists an outputSchema"
     statuses = {content.get("status") for _, content in shapes.values()}
-    assert statuses == {"submitted", "auto_submitted", "cancelled", "timeout", "pending", None}
+    assert statuses == {"submitted", "auto_submitted", "cancelled", "timeout", "pending",
+                        "widened", None}
     assert "warnings" in shapes["selected, with warnings"][1]
     problems = {name: found for name, (tool, content) in shapes.items()
                 if (found := check(schemas[tool], content))}  # type: ignore[arg-type]
@@ -121,5 +139,8 @@ async def test_the_schema_refuses_what_no_tool_returns(portal: PortalProcess) ->
         schema = (await session.list_tools()).tools[0].output_schema
     assert schema is not None
     for wrong in ({}, {"status": "pending"}, {"errors": "none"},
-                  {"interaction_id": "x", "status": "pending", "interface": "web"}):
+                  {"interaction_id": "x", "status": "pending", "interface": "web"},
+                  {"interaction_id": "x", "session_id": "x", "status": "widened",
+                   "action_status": "widened", "mode": "later", "participants": [],
+                   "url": "u", "expires_at": "t", "instructions": "i"}):
         assert check(schema, wrong), wrong

@@ -1,0 +1,83 @@
+"""`list_pending`: the end-of-run pass of an agent (seed §7). What is still open, pending
+or widened, each with the `session_id` to poll for the final result.
+
+Reads only, through the interaction service and its team repository (the same rows
+`GET /api/interactions?status=...` lists); it must not change anything, and it gives no
+link or secret of a participant: only names.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from choice.clock import iso
+from choice.contract import FieldError
+from choice.field_errors import InvalidInput
+from choice.service import InteractionService
+from choice.team.models import WidenMode
+
+PendingFilter = Literal["active", "pending", "widened"]
+FILTERS: tuple[PendingFilter, ...] = ("active", "pending", "widened")
+LIMIT = 100
+
+
+class PendingEntry(BaseModel):
+    session_id: str = Field(description="Call provide_choice with only this to poll it.")
+    title: str
+    status: Literal["pending", "widened"]
+    mode: WidenMode | None = Field(description="How it was widened; null while pending.")
+    participants: list[str] = Field(description="The teammates invited (none while pending).")
+    expires_at: str
+    created_at: str
+    agent: str | None
+    project: str | None
+
+
+class PendingList(BaseModel):
+    """The structured content of `list_pending`."""
+
+    interactions: list[PendingEntry]
+    instructions: str
+
+
+def _status(arguments: dict[str, object]) -> PendingFilter:
+    unknown = sorted(set(arguments) - {"status"})
+    wanted = arguments.get("status", "active")
+    errors = [FieldError(field=name, code="unknown_field",
+                         message=f"list_pending takes only `status`: leave {name!r} out.")
+              for name in unknown]
+    if wanted not in FILTERS:
+        errors.append(FieldError(field="status", code="invalid_choice",
+                                 message="status must be 'active' (pending and widened), "
+                                         "'pending' or 'widened'."))
+    if errors:
+        raise InvalidInput(errors)
+    return wanted  # type: ignore[return-value]
+
+
+async def pending_list(service: InteractionService, arguments: dict[str, object]) -> PendingList:
+    """The open interactions the filter in `arguments` names; `InvalidInput` for a bad one."""
+    status = _status(arguments)
+    rows = await service.recent("widened" if status == "widened" else "active", LIMIT)
+    rows = [row for row in rows if status != "pending" or row.status == "pending"]
+    team = service.team
+    widened = [row.id for row in rows if row.status == "widened"]
+    widenings = await service.store.read(team.repo.widenings, widened)
+    names = {}
+    for interaction_id in widened:
+        participants = await service.store.read(team.repo.participants, interaction_id)
+        names[interaction_id] = [p.name for p in participants if p.revoked_at is None]
+    entries = [PendingEntry(
+        session_id=row.id, title=row.title, status=row.status,  # type: ignore[arg-type]
+        mode=widenings[row.id].mode if row.id in widenings else None,  # type: ignore[arg-type]
+        participants=names.get(row.id, []), expires_at=iso(row.expires_at),
+        created_at=iso(row.created_at), agent=row.agent, project=row.project) for row in rows]
+    if entries:
+        instructions = (f"{len(entries)} question(s) still open. For each one you still need, "
+                        'call provide_choice with only {"session_id": ...} to collect the '
+                        "final result; do not ask them again.")
+    else:
+        instructions = "Nothing is open: every question has its final result."
+    return PendingList(interactions=entries, instructions=instructions)
