@@ -33,6 +33,7 @@ from choice.web.openapi import (
     CheckedAnswer,
     CreatedHandoff,
     CreatedOutcome,
+    CreatedWidened,
     Detail,
     InteractionList,
     Reply,
@@ -56,11 +57,14 @@ from choice.web.security import BEARER, bearer_token_guard
 # What each operation answers, for the schema at /schema (the handlers return plain dicts).
 AFTER_CREATE = interaction_links("pollInteraction", "respondToInteraction", "cancelInteraction",
                                  "changeDeadline", "interactionEvents", "interactionDetail")
-CREATED = {201: described(CreatedHandoff, "Asked: where the human answers and how to poll."),
+CREATED = {201: described(CreatedHandoff | CreatedWidened,
+                          "Asked: where the human answers and how to poll (or, widened "
+                          "with `continue` within `wait`, who was invited)."),
            200: described(CreatedOutcome, "Answered within `wait`: the result."),
            **errors(*BODY_ERRORS)}
 LISTED = {200: described(InteractionList, "Newest first."), **errors(422)}
-POLLED = {200: described(Reply, "The result, or the hand-off while pending."), **errors(404, 422)}
+POLLED = {200: described(Reply, "The result, or the hand-off while pending or widened."),
+          **errors(404, 422)}
 EVENTS = {200: described(AuditTrail, "The audit trail, oldest first."), **errors(404)}
 DETAIL = {200: described(Detail, "The question as validated, and its result once over."),
           **errors(404)}
@@ -141,7 +145,7 @@ class InteractionController(Controller):
                                service: Service) -> dict[str, Any]:
         """Continue a pending interaction in the other interface (audited)."""
         row = await service.switch_interface(interaction_id, data.interface, "human:terminal")
-        return reply(row, service.settings, poll_hint(row.id))
+        return await service.team.reply(row, poll_hint(row.id))
 
     @post("/{interaction_id:str}/opened", status_code=204, before_request=check_json_data,
           responses=errors(404, *BODY_ERRORS))
@@ -185,4 +189,4 @@ class InteractionController(Controller):
                               service: Service) -> dict[str, Any]:
         """Move the deadline: `timeout_seconds` (from creation) or `expires_at`."""
         row = await service.set_deadline(interaction_id, data, actor="human:api")
-        return reply(row, service.settings, poll_hint(row.id))
+        return await service.team.reply(row, poll_hint(row.id))  # widened: who is invited

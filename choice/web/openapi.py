@@ -32,6 +32,7 @@ from choice.contract import (
     Status,
 )
 from choice.schemas import inline_schema
+from choice.team.models import WidenedReply
 
 
 def body_of(*models: type[BaseModel], required: bool = True,
@@ -72,6 +73,12 @@ class CheckedAnswer(ChoiceResult):
 
 
 class CreatedHandoff(Handoff):
+    warnings: list[str]
+
+
+class CreatedWidened(WidenedReply):
+    """Widened with `continue` within `wait`: the agent may carry on and poll later."""
+
     warnings: list[str]
 
 
@@ -122,7 +129,7 @@ class ErrorBody(BaseModel):
     result: ChoiceResult | None = None
 
 
-Reply = Handoff | Outcome
+Reply = Handoff | WidenedReply | Outcome
 
 ERRORS = {
     400: "The request could not be read.",
