@@ -68,12 +68,34 @@ def _http_url(env: dict[str, str], name: str) -> str | None:
     return raw
 
 
+def origin_of(url: str) -> str | None:
+    """`https://Choice.example:443/` -> `https://choice.example`: scheme, host and a port
+    only when not the scheme's default, as a browser writes `Origin`; None for anything
+    that is not a bare origin (a path, a query, credentials, a malformed port)."""
+    parts = urlsplit(url.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    if (parts.scheme not in ("http", "https") or not parts.hostname or parts.username
+            or parts.password or parts.path not in ("", "/") or parts.query or parts.fragment):
+        return None
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
+
+
 def _public_url(env: dict[str, str]) -> str | None:
+    """The public root, written as a browser writes its `Origin`: links start with it and
+    the Origin check compares with it."""
     url = _http_url(env, "CHOICE_PUBLIC_URL")
-    if url is not None and (urlsplit(url).path not in ("", "/") or urlsplit(url).query):
-        raise SystemExit(f"CHOICE_PUBLIC_URL={url!r} must be the portal's root, with no path: "
-                         "e.g. https://choice.example.")
-    return url.rstrip("/") if url else None
+    if url is None:
+        return None
+    origin = origin_of(url)
+    if origin is None:
+        raise SystemExit(f"CHOICE_PUBLIC_URL={url!r} must be the portal's root (a scheme, a "
+                         "host, maybe a port; no path): e.g. https://choice.example.")
+    return origin
 
 
 def _webhook_url(env: dict[str, str]) -> str | None:

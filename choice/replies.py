@@ -21,8 +21,10 @@ def terminal_command(settings: Settings, interaction_id: str) -> str:
 
 
 def interaction_url(settings: Settings, interaction_id: str) -> str:
-    """The bare page URL: it carries no secret (the browser logs in through /login)."""
-    return f"{settings.base_url}/choice/{interaction_id}"
+    """The bare page URL: it carries no secret (the browser logs in through /login). Under
+    `CHOICE_PUBLIC_URL` it is the public one: the owner may read it on another machine,
+    and it agrees with the links in webhooks and DiscussionData's `thread_url`."""
+    return f"{settings.link_base}/choice/{interaction_id}"
 
 
 def handoff(row: Interaction, settings: Settings, poll_hint: str) -> dict[str, Any]:

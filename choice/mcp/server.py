@@ -196,10 +196,12 @@ class PortalMCP(MCPServer):
 
 
 def security_for(settings: Settings) -> TransportSecuritySettings:
-    """The SDK's own DNS-rebinding guard, agreeing with the portal's allowlist."""
+    """The SDK's own DNS-rebinding guard, agreeing with the portal's allowlist (the public
+    origin of `CHOICE_PUBLIC_URL` included)."""
     hosts = [f"[{h}]" if ":" in h else h for h in settings.allowed_hosts]
+    public = [settings.public_url] if settings.public_url else []  # already an origin
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True,
         allowed_hosts=[*hosts, *(f"{h}:*" for h in hosts)],
-        allowed_origins=[f"http://{h}:*" for h in hosts] + [f"http://{h}" for h in hosts],
+        allowed_origins=[f"http://{h}:*" for h in hosts] + [f"http://{h}" for h in hosts] + public,
     )

@@ -3,6 +3,8 @@
 Localhost is not a trust boundary: a web page the user visits can reach 127.0.0.1. Host
 checking stops DNS rebinding; the Origin / Sec-Fetch-Site check stops cross-site writes
 and WebSocket hijacking; the bearer token keeps other local users' agents out of `/api`.
+Behind a TLS proxy (`CHOICE_PUBLIC_URL=https://choice.example`) the public origin is ours
+too, and the only origin that speaks for the public name.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 from litestar.types import ASGIApp, BeforeMessageSendHookHandler, Message, Receive, Scope, Send
 
+from choice.config import origin_of
 from choice.web.auth import Access, Credentials
 from choice.web.idle import Activity
 
@@ -51,11 +54,13 @@ class RequestGuard:
     what an accepted request proved (`connection.auth`, an `auth.Access`) for the guards."""
 
     def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...], credentials: Credentials,
-                 activity: Activity | None = None) -> None:
+                 activity: Activity | None = None, public_url: str | None = None) -> None:
         self.app = app
         self.allowed = {h.lower() for h in allowed_hosts}
         self.credentials = credentials
         self.activity = activity or Activity()
+        self.public_origin = origin_of(public_url) if public_url else None
+        self.public_host = (urlsplit(public_url).hostname or None) if public_url else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -90,15 +95,25 @@ class RequestGuard:
             # Our pages send Referrer-Policy: no-referrer, so a plain form post says
             # `Origin: null`; the browser-set Sec-Fetch-Site still vouches for it.
             return None
-        if not self.is_ours(origin, port or "80"):
+        if not self.is_ours(origin, host, port or "80"):
             return 403, "origin_not_allowed", (
                 "requests from another origin may not change anything here: use the "
                 "portal's own pages, or call the API without an Origin header.")
         return None
 
-    def is_ours(self, origin: str, port: str) -> bool:
+    def is_ours(self, origin: str, host: str, port: str) -> bool:
         """`http://127.0.0.1:8765` against the Host we answered to. A malformed Origin is
-        never ours (`http://127.0.0.1:8765.evil.example` has no number for a port)."""
+        never ours (`http://127.0.0.1:8765.evil.example` has no number for a port).
+
+        The public origin (`CHOICE_PUBLIC_URL`) is ours whatever Host the proxy forwards:
+        its `https://` and the proxy's port differ from what the portal listens on, so the
+        port comparison would refuse our own pages. A request for the public name is ours
+        only from that origin (not its `http://` twin, not another port)."""
+        if self.public_origin is not None:
+            if origin_of(origin) == self.public_origin:
+                return True
+            if host == self.public_host:
+                return False
         parts = urlsplit(origin)
         try:
             origin_port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)

@@ -1,0 +1,125 @@
+"""Team mode behind a TLS proxy (`CHOICE_PUBLIC_URL=https://choice.example`): the proxy
+forwards `Host: choice.example` to the portal's plain-HTTP port, and the browser says
+`Origin: https://choice.example`. That origin must be accepted on writes and socket
+handshakes (the port comparison alone would refuse it), every other one still refused,
+and every link the portal hands out must start with the public URL.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+from tests.portal_process import PortalProcess
+from tests.security.conftest import (
+    JSON,
+    MCP_ACCEPT,
+    ask,
+    bearer,
+    send,
+    signed_in,
+    state_of,
+)
+from tests.security.test_hosts_and_origins import handshake
+from tests.tally import record
+
+pytestmark = pytest.mark.slow
+
+PUBLIC = "https://choice.example"
+HOST = "choice.example"
+
+
+@pytest.fixture(scope="module")
+def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
+    process = PortalProcess(tmp_path_factory.mktemp("public-portal"),
+                            CHOICE_PUBLIC_URL=PUBLIC).start()
+    yield process
+    process.stop()
+
+
+FOREIGN = ["https://evil.example", "http://choice.example:1234", "https://choice.example.evil",
+           "http://choice.example", "https://choice.example:8443", "https://evil.example:443",
+           "https://choice.example@evil.example", "null"]
+"""Origins that must stay foreign: other sites, the public name on another scheme or port,
+names that start like it."""
+
+
+def question() -> str:
+    return json.dumps({"title": "Through the proxy", "prompt": "Context.",
+                       "options": [{"id": "a", "label": "A"}]})
+
+
+def test_the_public_origin_may_write_through_the_proxy(portal: PortalProcess) -> None:
+    iid = ask(portal)
+    headers = {**bearer(portal), **signed_in(portal), **JSON, "Origin": PUBLIC,
+               "Sec-Fetch-Site": "same-origin"}
+    created = send(portal, "POST", "/api/interactions", question(), headers, host=HOST)
+    assert created.status == 201, created.text
+    assert created.json()["url"].startswith(f"{PUBLIC}/choice/")
+    answered = send(portal, "POST", f"/api/interactions/{iid}/response",
+                    '{"selected_ids": ["a"]}', headers, host=HOST)
+    assert answered.status == 200, answered.text
+    # A proxy that forwards its upstream's name as the Host (nginx's default) still works.
+    moved = send(portal, "POST", "/api/interactions", question(), headers)
+    assert moved.status == 201, moved.text
+
+
+def test_the_public_origin_may_open_a_socket(portal: PortalProcess) -> None:
+    iid = ask(portal)
+    for path in (f"/ws/choice/{iid}", "/ws/portal"):
+        assert handshake(portal, path, host=HOST, origin=PUBLIC,
+                         headers=signed_in(portal)) == 101, path
+
+
+def test_the_mcp_guard_agrees_on_the_public_origin(portal: PortalProcess) -> None:
+    hello = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "public", "version": "1"}}})
+    headers = {**bearer(portal), **JSON, **MCP_ACCEPT}
+    ours = send(portal, "POST", "/mcp", hello, {**headers, "Origin": PUBLIC}, host=HOST)
+    assert ours.status == 200, ours.text
+    foreign = send(portal, "POST", "/mcp", hello, {**headers, "Origin": FOREIGN[0]}, host=HOST)
+    assert foreign.status == 403
+    record("security", "Public origin (CHOICE_PUBLIC_URL)", tried=1, refused=1)
+
+
+def test_every_other_origin_is_still_refused(portal: PortalProcess) -> None:
+    iid = ask(portal)
+    credentials = {**bearer(portal), **signed_in(portal)}
+    writes = [("POST", "/api/interactions", question()),
+              ("POST", f"/api/interactions/{iid}/response", '{"selected_ids": ["a"]}'),
+              ("POST", f"/api/interactions/{iid}/widen", '{"audience": ["Mallory"]}'),
+              ("PUT", "/api/settings", '{"timeout_seconds": 777}')]
+    before = state_of(portal, iid)
+    tried = 0
+    for origin in FOREIGN:
+        for host in (HOST, f"127.0.0.1:{portal.port}"):
+            for method, path, body in writes:
+                reply = send(portal, method, path, body,
+                             {**credentials, **JSON, "Origin": origin}, host=host)
+                assert reply.status == 403, (origin, host, path, reply.status)
+                tried += 1
+            if origin == "null" or "@" in origin:
+                continue  # not an origin a WebSocket client library sends
+            for path in (f"/ws/choice/{iid}", "/ws/portal"):
+                assert handshake(portal, path, host=host, origin=origin,
+                                 headers=signed_in(portal)) == 403, (origin, host, path)
+                tried += 1
+    assert state_of(portal, iid) == before
+    record("security", "Public origin (CHOICE_PUBLIC_URL)", tried=tried, refused=tried)
+
+
+def test_links_handed_out_start_with_the_public_url(portal: PortalProcess) -> None:
+    client = portal.client()
+    iid = ask(portal)
+    polled = client.call("GET", f"/api/interactions/{iid}")
+    widened = client.call("POST", f"/api/interactions/{iid}/widen",
+                          {"audience": ["Alice"], "mode": "continue"})
+    discussion = client.call("GET", f"/api/interactions/{iid}/discussion")
+    after = client.call("GET", f"/api/interactions/{iid}")
+    assert polled["url"] == f"{PUBLIC}/choice/{iid}"
+    assert widened["participants"][0]["link"].startswith(f"{PUBLIC}/d/")
+    assert discussion["thread_url"] == f"{PUBLIC}/choice/{iid}"
+    assert after["status"] == "widened" and after["url"] == f"{PUBLIC}/choice/{iid}"
