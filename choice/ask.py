@@ -142,10 +142,14 @@ def saved_language(client: PortalClient) -> str | None:
     return str(language) if language else None
 
 
-def wait_for_result(client: PortalClient, interaction_id: str) -> dict[str, Any]:
+def wait_for_result(client: PortalClient, interaction_id: str,
+                    on_widened: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Poll until the interaction is over. A portal restart in between loses nothing:
-    pending interactions come back, so keep trying for a while."""
+    pending interactions come back, so keep trying for a while. A widened question is not
+    over either (the owner decides after the team's discussion): `on_widened` hears the
+    first widened reply, and the polling goes on."""
     unreachable_since: float | None = None
+    widened_seen = False
     while True:
         try:
             reply = client.poll(interaction_id, wait=60)
@@ -156,6 +160,10 @@ def wait_for_result(client: PortalClient, interaction_id: str) -> dict[str, Any]
                 raise
             time.sleep(1.0)  # the portal is restarting: retry at a gentle pace
             continue
+        if reply.get("status") == "widened" and not widened_seen:
+            widened_seen = True
+            if on_widened is not None:
+                on_widened(reply)
         if reply.get("status") not in ("pending", "widened"):  # contract.OPEN_STATUSES,
             # spelled out: `choice ask` does not load pydantic to read two words
             return dict(reply)
@@ -203,7 +211,7 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
         _say("  " + _("over HTTP:") + f"       POST {client_path(client, interaction_id)} "
              '{"selected_ids": [...]}  ' + _("(with the bearer token from `choice token`)"))
     try:
-        result = wait_for_result(client, interaction_id)
+        result = wait_for_result(client, interaction_id, say_widened)
     except KeyboardInterrupt:
         client.cancel(interaction_id, "the asking command was interrupted")
         _say("choice ask: " + _("interrupted; the interaction was cancelled"))
@@ -216,6 +224,14 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
     print(json_for_terminal(result), flush=True)
     return {"cancelled": EXIT_CANCELLED, "timeout": EXIT_TIMEOUT}.get(
         str(result.get("action_status")), EXIT_ANSWERED)
+
+
+def say_widened(reply: dict[str, Any]) -> None:
+    """Once: the question went to teammates, and this command keeps waiting for the owner."""
+    names = ", ".join(safe_text(str(name), keep_newlines=False)
+                      for name in reply.get("participants") or [])
+    _say("choice ask: " + _("the question was widened to {names}: still waiting for the "
+                            "decision after their discussion").format(names=names or "-"))
 
 
 def client_path(client: PortalClient, interaction_id: str) -> str:
