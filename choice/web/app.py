@@ -49,6 +49,7 @@ from choice.web.health import VERSION, healthz
 from choice.web.idle import Activity, exit_when_idle
 from choice.web.js_messages import js_catalog
 from choice.web.list_cache import ListCache
+from choice.web.log_redaction import install as keep_links_out_of_logs
 from choice.web.login import login, login_form, login_required_handler
 from choice.web.mcp_mount import McpMount
 from choice.web.pages import PageController
@@ -71,6 +72,7 @@ def create_app(settings: Settings | None = None, *,
     """The portal. `clock` is the service's time (tests move it past a deadline);
     `log_level` WARNING keeps a portal inside `choice ask` from printing its start-up."""
     settings = settings or Settings.from_env()
+    keep_links_out_of_logs()
     RESOURCES.check(SUPPORTED)
     for language in SUPPORTED:
         catalog(language)  # read now: a broken catalog stops the start, not a page later
