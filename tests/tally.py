@@ -4,6 +4,9 @@ Tests in `tests/security/` and `tests/reliability/` call `record(area, ...)` wit
 actually did; `pytest_terminal_summary` (in `tests/conftest.py`) prints the table at the end
 of the run. Under pytest-xdist each worker hands its rows to the controller (`rows()` /
 `merge()`). The README's Security and Reliability tables are copied from that output.
+
+The team mode's defences (participant links, comments, votes, widening, the public origin)
+are security rows whose area starts with `Team: `, so they sort together in the table.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ TALLY: dict[str, Row] = {}
 def record(suite: str, area: str, *, tried: int = 0, refused: int = 0,
            acknowledged: int = 0, lost: int = 0) -> None:
     """Add to one row of the table. `suite` is "security" or "reliability"; `area` names
-    the defence or fault, e.g. "Host allowlist" or "kill -9 during writes"."""
+    the defence or fault, e.g. "Host allowlist", "Team: link scope" or "kill -9 during
+    writes"."""
     row = TALLY.setdefault(area, Row(suite))
     row.tried += tried
     row.refused += refused

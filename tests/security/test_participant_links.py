@@ -60,7 +60,7 @@ def test_secrets_are_long_and_neither_stored_nor_logged(portal: PortalProcess) -
         assert secret not in dump and secret not in events and secret not in log
     assert {who.stored_hash for who in invitees} <= stored  # kept, but only as a hash
     assert "/api/d/<link>" in log  # the access log is on, with the link redacted
-    record("security", "Participant secrets", tried=3 * len(links), refused=3 * len(links))
+    record("security", "Team: secrets stored and logged", tried=3 * len(links), refused=3 * len(links))
 
 
 def test_an_unknown_link_of_any_shape_gets_the_same_404(portal: PortalProcess) -> None:
@@ -90,7 +90,7 @@ def test_an_unknown_link_of_any_shape_gets_the_same_404(portal: PortalProcess) -
             assert reply.body == reference.body, (name, reply.text)
             assert field_errors(reply)[0]["code"] == "unknown_link"
             tried += 1
-    record("security", "Participant link oracle", tried=tried, refused=tried)
+    record("security", "Team: unknown-link oracle", tried=tried, refused=tried)
 
 
 def test_a_link_reaches_only_its_own_question(portal: PortalProcess) -> None:
@@ -126,7 +126,7 @@ def test_a_link_reaches_only_its_own_question(portal: PortalProcess) -> None:
     own = send(portal, "GET", mine.api).json()
     assert own["question"]["title"] == "Mine" and own["you"]["vote"] == ["a"]
     assert "interaction_id" not in own  # nothing to name the owner's API with
-    record("security", "Participant scope", tried=tried, refused=tried)
+    record("security", "Team: link scope", tried=tried, refused=tried)
 
 
 def test_a_link_writes_nothing_once_the_question_ends_but_still_shows_the_outcome(
@@ -149,7 +149,7 @@ def test_a_link_writes_nothing_once_the_question_ends_but_still_shows_the_outcom
         assert seen["outcome"]["selected_ids"] == ["b"]
     assert team_state(portal, ann.interaction_id) == before
     assert [m["text"] for m in before["team"]["messages"]] == ["Ann thinks a"]
-    record("security", "Participant revocation", tried=tried, refused=tried)
+    record("security", "Team: link revocation", tried=tried, refused=tried)
 
 
 def test_a_withdrawn_link_opens_nothing_and_the_others_keep_working(
@@ -171,5 +171,5 @@ def test_a_withdrawn_link_opens_nothing_and_the_others_keep_working(
                                    f"{ann.participant_id}",
                  headers={"Authorization": f"Bearer {portal.token}"})
     assert again.status == 404
-    record("security", "Participant revocation", tried=len(replies), refused=len(replies))
+    record("security", "Team: link revocation", tried=len(replies), refused=len(replies))
 

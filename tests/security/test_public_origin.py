@@ -82,7 +82,7 @@ def test_the_mcp_guard_agrees_on_the_public_origin(portal: PortalProcess) -> Non
     assert ours.status == 200, ours.text
     foreign = send(portal, "POST", "/mcp", hello, {**headers, "Origin": FOREIGN[0]}, host=HOST)
     assert foreign.status == 403
-    record("security", "Public origin (CHOICE_PUBLIC_URL)", tried=1, refused=1)
+    record("security", "Team: public origin", tried=1, refused=1)
 
 
 def test_every_other_origin_is_still_refused(portal: PortalProcess) -> None:
@@ -108,7 +108,7 @@ def test_every_other_origin_is_still_refused(portal: PortalProcess) -> None:
                                  headers=signed_in(portal)) == 403, (origin, host, path)
                 tried += 1
     assert state_of(portal, iid) == before
-    record("security", "Public origin (CHOICE_PUBLIC_URL)", tried=tried, refused=tried)
+    record("security", "Team: public origin", tried=tried, refused=tried)
 
 
 def test_links_handed_out_start_with_the_public_url(portal: PortalProcess) -> None:
