@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from choice.store.repository import AlreadyCompleted
 from choice.team.models import WidenRequest
 from choice.team.payloads import participant_payload
 from tests.integration.test_service import Portal, request
@@ -74,15 +73,3 @@ async def test_a_shorter_timeout_keeps_the_deadline_with_a_warning(portal: Porta
     service.deadlines.recheck()
     assert (await service.wait(row.id, 0.3)).status == "widened"
 
-
-async def test_widening_after_the_deadline_is_the_expiry_not_a_widen(portal: Portal) -> None:
-    service = portal.service
-    assert service is not None
-    row = (await service.create(request(timeout_seconds=10))).row
-    portal.clock.advance(11)  # past the deadline, before the scheduler has run
-    with pytest.raises(AlreadyCompleted) as late:
-        await service.team.widen(row.id, WidenRequest(audience=["Alice"], timeout_seconds=600))
-    assert late.value.row.status == "timeout"
-    kinds = [event.kind for event in await service.events(row.id)]
-    assert "widened" not in kinds and "participant_invited" not in kinds
-    assert await service.team.mode(row.id) is None
