@@ -20,10 +20,12 @@ from urllib.parse import quote
 
 import pytest
 
+from tests.integration.test_real_server import wait_until
 from tests.portal_process import PortalProcess
 from tests.security.conftest import JSON, Reply, field_errors, send
 from tests.security.team import Invitee, comment, team_state, vote, widened
 from tests.tally import record
+from tests.webhook_receiver import WebhookReceiver, outbox_rows
 
 pytestmark = pytest.mark.slow
 
@@ -61,6 +63,31 @@ def test_secrets_are_long_and_neither_stored_nor_logged(portal: PortalProcess) -
     assert {who.stored_hash for who in invitees} <= stored  # kept, but only as a hash
     assert "/api/d/<link>" in log  # the access log is on, with the link redacted
     record("security", "Team: secrets stored and logged", tried=3 * len(links), refused=3 * len(links))
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the webhook outbox keeps a delivered invitation's payload, every participant's link in "
+    "it, until retention; it must hold a link only until delivered (choice/webhooks)"))
+def test_a_delivered_invitation_leaves_no_link_in_the_database(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """With webhooks on, the invitation carries each link to the receiver through the
+    outbox: the links are stored until delivered (to survive a restart), not after."""
+    with WebhookReceiver() as receiver:
+        process = PortalProcess(tmp_path_factory.mktemp("webhook-portal"),
+                                CHOICE_WEBHOOK_URL=receiver.url,
+                                CHOICE_WEBHOOK_SECRET="shared").start()
+        try:
+            invitees = widened(process, ["Ann", "Ben"])
+            receiver.wait_until(lambda _: bool(receiver.delivered("interaction.widened")),
+                                what="the invitation")
+            sent = receiver.delivered("interaction.widened")[0].body.decode()
+            wait_until(lambda: all(row["delivered_at"] for row in outbox_rows(process.data_dir)))
+            with sqlite3.connect(process.data_dir / "choice.db") as db:
+                dump = "\n".join(db.iterdump())
+        finally:
+            process.stop()
+    assert all(who.secret in sent for who in invitees)  # the receiver got the links
+    assert [who.name for who in invitees if who.secret in dump] == []
 
 
 def test_an_unknown_link_of_any_shape_gets_the_same_404(portal: PortalProcess) -> None:
