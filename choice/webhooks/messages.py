@@ -56,6 +56,16 @@ def _event(kind: EventKind, row: Interaction, link_base: str, at: float,
             "question": _question(row, link_base), **fields}
 
 
+def without_links(payload_json: str) -> str:
+    """The stored event once it is settled (delivered or given up on): every participant's
+    link removed, so the outbox holds a capability only while it may still be sent."""
+    event = json.loads(payload_json)
+    for participant in event.get("participants") or []:
+        if isinstance(participant, dict) and "link" in participant:
+            participant["link"] = None
+    return json.dumps(event)
+
+
 def widened(invited: Invited, link_base: str) -> Event:
     """The invitation: carries every participant's link, a capability (see `outbox.py`)."""
     widening = invited.widening

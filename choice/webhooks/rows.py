@@ -21,7 +21,7 @@ from sqlalchemy import Connection, and_, exists, insert, select, update
 from choice.store.records import AuditEvent, Comment, Interaction
 from choice.store.repository import Repository
 from choice.store.tables import CommentRow, OutboxRow
-from choice.webhooks.messages import Event, add_comment, comments
+from choice.webhooks.messages import Event, add_comment, comments, without_links
 
 OUTBOX = OutboxRow.__table__  # type: ignore[attr-defined]
 COMMENTS = CommentRow.__table__  # type: ignore[attr-defined]
@@ -125,13 +125,20 @@ class OutboxRepository:
             return claimed
 
     def _settle(self, message_id: int, values: dict[str, Any],
-                events: Sequence[AuditEvent]) -> None:
+                events: Sequence[AuditEvent], final: bool = False) -> None:
+        """Write an attempt's outcome; a `final` one (delivered, given up) also drops the
+        participants' links from the stored event: nothing will send it again."""
         with self.repo.transaction() as conn:
+            if final:
+                payload = conn.execute(select(OUTBOX.c.payload_json)
+                                       .where(OUTBOX.c.id == message_id)).scalar()
+                if payload is not None:
+                    values = {**values, "payload_json": without_links(payload)}
             conn.execute(update(OUTBOX).where(OUTBOX.c.id == message_id).values(**values))
             self.repo.add_events(conn, events)
 
     def delivered(self, message_id: int, at: float, events: Sequence[AuditEvent]) -> None:
-        self._settle(message_id, {"delivered_at": at, "last_error": None}, events)
+        self._settle(message_id, {"delivered_at": at, "last_error": None}, events, final=True)
 
     def retry(self, message_id: int, next_at: float, error: str,
               events: Sequence[AuditEvent]) -> None:
@@ -139,7 +146,7 @@ class OutboxRepository:
 
     def failed(self, message_id: int, at: float, error: str,
                events: Sequence[AuditEvent]) -> None:
-        self._settle(message_id, {"failed_at": at, "last_error": error}, events)
+        self._settle(message_id, {"failed_at": at, "last_error": error}, events, final=True)
 
     # -- reads (any thread) ------------------------------------------------------------------
     def next_due(self) -> float | None:

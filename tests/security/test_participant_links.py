@@ -65,9 +65,6 @@ def test_secrets_are_long_and_neither_stored_nor_logged(portal: PortalProcess) -
     record("security", "Team: secrets stored and logged", tried=3 * len(links), refused=3 * len(links))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the webhook outbox keeps a delivered invitation's payload, every participant's link in "
-    "it, until retention; it must hold a link only until delivered (choice/webhooks)"))
 def test_a_delivered_invitation_leaves_no_link_in_the_database(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """With webhooks on, the invitation carries each link to the receiver through the
