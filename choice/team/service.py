@@ -226,7 +226,7 @@ class TeamService:
             participants=[p.name for p in participants], message_count=count,
             messages=[f"[{c.author}] {c.text}" for c in comments],
             truncated=count > len(comments),
-            thread_url=f"{self.interactions.settings.link_base}/choice/{row.id}")
+            thread_url=interaction_url(self.interactions.settings, row.id))
 
     async def mode(self, interaction_id: str) -> str | None:
         """`block` or `continue` for a widened interaction, None if it was never widened."""
@@ -254,7 +254,7 @@ class TeamService:
             "instructions": (
                 f"The human widened this question to {len(names)} teammate(s) "
                 f"({', '.join(names)}); the owner will decide after the discussion. "
-                + ("You may carry on with other work; " if mode == "continue" else "")
+                + ("You may carry on with other work meanwhile. " if mode == "continue" else "")
                 + f"{poll_hint} An answer given between polls is kept."),
         }
 
