@@ -1,6 +1,7 @@
 """What the human does on a page: submit (with the optional review step), cancel, and save
-settings. Each form post calls the same `InteractionService` as the API and answers with
-the swapped partial (HTMX) or the whole page (no script), never a second code path.
+settings (the preferences and the team list). Each form post calls the same
+`InteractionService` as the API and answers with the swapped partial (HTMX) or the whole
+page (no script), never a second code path.
 """
 
 from __future__ import annotations
@@ -24,10 +25,19 @@ from choice.store.repository import AlreadyCompleted
 from choice.web.assets import Assets
 from choice.web.auth import safe_next, session_guard
 from choice.web.deps import QuestionLists, Service, WebAssets
-from choice.web.forms import draft_from, first, preferences_from, read_form, submission_from
+from choice.web.forms import (
+    draft_from,
+    first,
+    preferences_from,
+    read_form,
+    submission_from,
+    team_from,
+    team_rows,
+)
 from choice.web.list_cache import ListCache
 from choice.web.page_context import base_context
 from choice.web.pages import VARY_ON_HTMX, page
+from choice.web.team_views import owner_team, team_context
 from choice.web.view_models import Draft, Stage, interaction_view
 
 ACTOR = "human:web"
@@ -46,19 +56,21 @@ class Shown:
 
     async def show(self, row: Interaction, status: int = 200, *, stage: Stage | None = None,
                    draft: Draft | None = None, errors: InvalidInput | None = None,
-                   notice: str | None = None) -> Response[Any]:
+                   notice: str | None = None, **extra: Any) -> Response[Any]:
+        """`extra` goes into the template context (a team form's error and typed text)."""
         service = self.service
         view = interaction_view(row, await service.preferences(), stage=stage, draft=draft,
-                                errors=errors.errors if errors else None, notice=notice)
+                                errors=errors.errors if errors else None, notice=notice,
+                                team=await owner_team(service, row))
         if self.request.htmx:
             return HTMXTemplate(template_name="partials/_interaction.html", status_code=status,
                                 headers=VARY_ON_HTMX,
                                 context={"view": view, "locale": service.language_for(row),
-                                         "prefs": await service.preferences()})
+                                         "prefs": await service.preferences(), **extra})
         if status == 200 and view.stage == "outcome":  # post/redirect/get
             return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
         context = await base_context(service, self.assets, self.lists, row)
-        context["view"] = view
+        context.update(extra, view=view)
         return page("choice.html", context, status, headers=VARY_ON_HTMX)
 
 
@@ -154,3 +166,26 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
                         headers=VARY_ON_HTMX,
                         context={"prefs": await service.preferences(), "saved_message": message,
                                  "locale": service.language_for(None)})
+
+
+@post("/settings/team", guards=[session_guard], include_in_schema=False)
+async def save_team(request: HTMXRequest, service: Service, assets: WebAssets,
+                    lists: QuestionLists) -> Response[Any]:
+    """The team list: rows of `team.name`, `team.handle`, `team.email`; `team.remove` holds
+    the indexes of rows to drop, and blank rows are skipped. A refused list (a duplicate
+    name, say) changes nothing and comes back as typed, with the field's error."""
+    rows = team_rows(await read_form(request))
+    try:
+        prefs = await service.update_preferences(team_from(rows))
+        shown, status = {**team_context(prefs.team), "saved_message": N_("Saved.")}, 200
+    except InvalidInput as invalid:
+        shown, status = team_context(rows, invalid.errors), 422
+    if not request.htmx and status == 200:
+        return Redirect(path="/settings#team", status_code=303, headers=VARY_ON_HTMX)
+    if not request.htmx:
+        context = await base_context(service, assets, lists)
+        context.update(shown, settings_page=True)
+        return page("settings.html", context, status, headers=VARY_ON_HTMX)
+    return HTMXTemplate(template_name="partials/_team_form.html", status_code=status,
+                        headers=VARY_ON_HTMX,
+                        context={**shown, "locale": service.language_for(None)})

@@ -36,7 +36,7 @@ from choice.resources import RESOURCES
 from choice.service import InteractionService
 from choice.store import Store
 from choice.team.reminders import ReminderScheduler
-from choice.web.actions import InteractionActions, save_settings
+from choice.web.actions import InteractionActions, save_settings, save_team
 from choice.web.api_interactions import InteractionController
 from choice.web.api_login_links import create_login_link
 from choice.web.api_participant import ParticipantController
@@ -44,6 +44,7 @@ from choice.web.api_settings import SettingsController
 from choice.web.api_team import TeamController
 from choice.web.assets import SKIP_COMPRESSION, Assets, bundle
 from choice.web.auth import Credentials, LoginCodes, LoginRequired
+from choice.web.discussion_feed import DiscussionFeeds
 from choice.web.errors import exception_handlers
 from choice.web.health import VERSION, healthz
 from choice.web.idle import Activity, exit_when_idle
@@ -53,10 +54,13 @@ from choice.web.log_redaction import install as keep_links_out_of_logs
 from choice.web.login import login, login_form, login_required_handler
 from choice.web.mcp_mount import McpMount
 from choice.web.pages import PageController
+from choice.web.participant_pages import ParticipantPages
+from choice.web.participant_socket import participant_socket
 from choice.web.security import RequestGuard, bearer_token_guard, protective_headers
 from choice.web.sockets import choice_socket, portal_socket
 from choice.web.stream import stream
 from choice.web.tabs import BrowserOpener, Tabs
+from choice.web.team_actions import TeamActions
 from choice.web.templating import make_environment
 from choice.webhooks.listener import webhooks_for
 
@@ -83,9 +87,10 @@ def create_app(settings: Settings | None = None, *,
     service = InteractionService(store, settings, clock=clock)
     env = make_environment()
     assets, tabs, codes, activity = Assets.build(), Tabs(), LoginCodes(), Activity()
-    lists = ListCache(env)
+    lists, feeds = ListCache(env), DiscussionFeeds(service, env)
     service.notifier.listen(BrowserOpener(settings, tabs, codes))
     service.notifier.listen(lists)
+    service.notifier.listen(feeds)
     mcp = McpMount(service, settings)
     webhooks = webhooks_for(service, settings)  # None without CHOICE_WEBHOOK_URL
     reminders = ReminderScheduler(service, settings)
@@ -117,15 +122,16 @@ def create_app(settings: Settings | None = None, *,
         route_handlers=[
             InteractionController, TeamController, ParticipantController, SettingsController,
             create_login_link, stream, healthz,
-            PageController, InteractionActions, save_settings, login, login_form,
-            choice_socket, portal_socket, bundle,
+            PageController, InteractionActions, TeamActions, save_settings, save_team,
+            login, login_form, ParticipantPages,
+            choice_socket, portal_socket, participant_socket, bundle,
             asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp),
         ],
         lifespan=[lifespan],
         dependencies={"service": _constant(service), "settings": _constant(settings),
                       "credentials": _constant(credentials), "assets": _constant(assets),
                       "lists": _constant(lists), "tabs": _constant(tabs),
-                      "codes": _constant(codes)},
+                      "codes": _constant(codes), "feeds": _constant(feeds)},
         middleware=[DefineMiddleware(RequestGuard, allowed_hosts=settings.allowed_hosts,
                                      credentials=credentials, activity=activity,
                                      public_url=settings.public_url)],

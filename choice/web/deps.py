@@ -1,5 +1,6 @@
 """Dependency injection: what the app factory builds once (the service, the settings, the
-credentials, the asset bundles, the rendered lists, the open tabs, the sign-in codes) for
+credentials, the asset bundles, the rendered lists, the open tabs, the sign-in codes, the
+participants' live feeds) for
 every handler that names it. Registered in `app.create_app`; nothing lives on `app.state`."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from choice.config import Settings
 from choice.service import InteractionService
 from choice.web.assets import Assets
 from choice.web.auth import Credentials, LoginCodes
+from choice.web.discussion_feed import DiscussionFeeds
 from choice.web.list_cache import ListCache
 from choice.web.tabs import Tabs
 
@@ -23,3 +25,4 @@ WebAssets: TypeAlias = NamedDependency[Assets]
 QuestionLists: TypeAlias = NamedDependency[ListCache]
 OpenTabs: TypeAlias = NamedDependency[Tabs]
 SignInCodes: TypeAlias = NamedDependency[LoginCodes]
+Feeds: TypeAlias = NamedDependency[DiscussionFeeds]

@@ -14,6 +14,7 @@ from litestar.exceptions import HTTPException
 
 from choice.contract import ChoiceRequest, PreferencesPatch, Submission
 from choice.field_errors import parse_model
+from choice.team.audience import is_cancel, split_names
 from choice.web.view_models import Draft
 
 Form = dict[str, list[str]]
@@ -71,3 +72,43 @@ def preferences_from(form: Form) -> PreferencesPatch:
     if timeout:
         values["timeout_seconds"] = int(timeout) if timeout.isdigit() else timeout
     return parse_model(PreferencesPatch, values)
+
+
+def widen_from(form: Form) -> tuple[dict[str, Any], bool]:
+    """The widen dialog as `WidenRequest` fields, and whether the owner typed `cancel`.
+    Names go through `team.audience.split_names`, as the terminal's line does; an empty
+    line means the whole team (no `audience`)."""
+    names = first(form, "names")
+    extra = first(form, "extra_seconds").strip()
+    values: dict[str, Any] = {"mode": first(form, "mode", "block") or "block",
+                              "note": first(form, "note").strip() or None}
+    if split_names(names):
+        values["audience"] = split_names(names)
+    if extra and extra != "0":
+        values["timeout_seconds"] = int(extra) if extra.isdigit() else extra
+    return values, is_cancel(names)
+
+
+TEAM_FIELDS = ("name", "handle", "email")
+
+
+def team_rows(form: Form) -> list[dict[str, str]]:
+    """The settings' team rows as typed (`team.name`, `team.handle`, `team.email`, one of
+    each per row, in order; `team.remove` holds the indexes of rows to drop)."""
+    columns = {name: form.get(f"team.{name}", []) for name in TEAM_FIELDS}
+    removed = set(form.get("team.remove", []))
+    rows = []
+    for index in range(max(len(values) for values in columns.values())):
+        row = {name: (values[index] if index < len(values) else "").strip()
+               for name, values in columns.items()}
+        if str(index) not in removed and any(row.values()):
+            rows.append(row)
+    return rows
+
+
+def team_from(rows: list[dict[str, str]]) -> PreferencesPatch:
+    """The team list to save; `InvalidInput` with `team[i].field` errors (the row's index in
+    `rows`) or a `team` error for a duplicate name."""
+    members = [{key: value for key, value in row.items() if value or key == "name"}
+               for row in rows]
+    return parse_model(PreferencesPatch, {"team": members})

@@ -20,6 +20,8 @@ from choice.web.view_models import ListView, split_for_list
 
 FRESH_SECONDS = 30
 LIST_CHANGES = ("interaction.created", "interaction.completed", "interaction.widened")
+"""What moves a line of the list (a new one, a status badge); a widened question reads
+"Waiting on team" there."""
 
 
 @dataclass(frozen=True)

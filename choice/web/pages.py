@@ -16,6 +16,7 @@ from litestar.response import Template
 from choice.web.auth import session_guard
 from choice.web.deps import QuestionLists, Service, WebAssets
 from choice.web.page_context import base_context
+from choice.web.team_views import owner_team, team_context
 from choice.web.view_models import interaction_view
 
 VARY_ON_HTMX = {"Vary": "HX-Request"}
@@ -45,14 +46,15 @@ class PageController(Controller):
                           interaction_id: FromPath[str]) -> Template:
         row = await service.get(interaction_id)
         context = await base_context(service, assets, lists, row)
-        context["view"] = interaction_view(row, context["prefs"])
+        context["view"] = interaction_view(row, context["prefs"],
+                                           team=await owner_team(service, row))
         return page("choice.html", context)
 
     @get("/settings")
     async def settings(self, service: Service, assets: WebAssets,
                        lists: QuestionLists) -> Template:
         context = await base_context(service, assets, lists)
-        context["settings_page"] = True
+        context.update(team_context(context["prefs"].team), settings_page=True)
         return page("settings.html", context)
 
     @get("/partials/interactions")
@@ -68,7 +70,8 @@ class PageController(Controller):
                                   interaction_id: FromPath[str]) -> HTMXTemplate:
         row = await service.get(interaction_id)
         return HTMXTemplate(template_name="partials/_interaction.html", context={
-            "view": interaction_view(row, await service.preferences()),
+            "view": interaction_view(row, await service.preferences(),
+                                     team=await owner_team(service, row)),
             "locale": service.language_for(row),
             "prefs": await service.preferences(),
         })

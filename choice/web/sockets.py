@@ -2,8 +2,11 @@
 
 On connect and on every change the server pushes the interaction's deadline (with its own
 clock, so the page can correct for skew) and re-syncs every few seconds; the page ticks
-locally in between. Every tab also hears list changes and new questions. The handshake
-needs the session cookie; its Origin is checked by `security.RequestGuard` before this.
+locally in between. Every tab also hears list changes, new questions and reminders of
+widened ones; a question's tab hears when its team discussion changed (`team`: the page
+refetches its panel). The handshake needs the session cookie; its Origin is checked by
+`security.RequestGuard` before this. (Participants' pages have their own socket:
+`participant_socket.py`.)
 """
 
 from __future__ import annotations
@@ -31,8 +34,11 @@ SYNC_SECONDS = 5.0
 LIST_SECONDS = 0.5
 """A tab hears `list` (refresh the question list) at most this often."""
 LIST: dict[str, Any] = {"type": "list"}
-SHOWN: tuple[ChangeKind, ...] = ("interaction.created", "interaction.completed", "interaction.updated")
+SHOWN: tuple[ChangeKind, ...] = ("interaction.created", "interaction.completed", "interaction.updated",
+                                 "interaction.widened", "interaction.reminder")
 """The changes a tab shows; `interaction.opened` (every socket that connects) is not one."""
+ENDED_FOR_LIST: tuple[ChangeKind, ...] = ("interaction.completed", "interaction.widened")
+"""Another question's change that only moves its line in the list (its status badge)."""
 UNAUTHORIZED, GONE = 4401, 4404
 
 
@@ -41,7 +47,7 @@ def state_message(row: Interaction) -> dict[str, Any]:
             "expires_at_ms": round(row.expires_at * 1000), "server_now_ms": round(now() * 1000)}
 
 
-async def _drain(socket: WebSocket[Any, Any, Any], wake: asyncio.Queue[Change | None]) -> None:
+async def drain(socket: WebSocket[Any, Any, Any], wake: asyncio.Queue[Any]) -> None:
     """Read (and ignore) what the page sends; when it goes away, end the send loop."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
@@ -55,13 +61,20 @@ def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] |
         if change.kind == "interaction.completed":
             return {"type": "status", "interaction_id": change.interaction_id,
                     "status": change.row.status}
-        if change.kind == "interaction.updated":
-            return state_message(change.row)
+        if change.kind in ("interaction.updated", "interaction.widened"):
+            return state_message(change.row)  # widening may move the deadline too
+        if change.kind == "discussion.changed":
+            return {"type": "team", "interaction_id": change.interaction_id,
+                    "change": change.data.get("change")}
+    if change.kind == "interaction.reminder":
+        title = change.data.get("title") or (change.row.title if change.row is not None else "")
+        return {"type": "reminder", "interaction_id": change.interaction_id,
+                "title": closed_bidi(str(title)), "path": f"/choice/{change.interaction_id}"}
     if change.kind == "interaction.created":
         title = closed_bidi(str(change.data.get("title") or ""))  # the page puts it in a sentence
         return {"type": "created", "interaction_id": change.interaction_id, "title": title,
                 "interface": change.data.get("interface"), "path": f"/choice/{change.interaction_id}"}
-    if change.kind == "interaction.completed":
+    if change.kind in ENDED_FOR_LIST:
         return LIST
     return None
 
@@ -74,9 +87,11 @@ async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionSer
         return
 
     def collapse(change: Change) -> bool:  # another question answered: only "refresh the list"
-        return change.kind == "interaction.completed" and change.interaction_id != interaction_id
+        return change.kind in ENDED_FOR_LIST and change.interaction_id != interaction_id
 
-    with tabs.connected(), service.notifier.subscribe(SHOWN, collapse) as subscription:
+    # A tab showing no question has no team panel: comments need not wake it.
+    kinds = (*SHOWN, "discussion.changed") if interaction_id is not None else SHOWN
+    with tabs.connected(), service.notifier.subscribe(kinds, collapse) as subscription:
         row: Interaction | None = None
         if interaction_id is not None:
             try:
@@ -87,7 +102,7 @@ async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionSer
             await socket.send_json(state_message(row))
             if row.status in OPEN_STATUSES:
                 await service.mark_opened(row.id, "web", "human:web")
-        reader = asyncio.create_task(_drain(socket, subscription.queue))
+        reader = asyncio.create_task(drain(socket, subscription.queue))
         try:
             await _push(socket, subscription, row, interaction_id)
         except (WebSocketDisconnect, RuntimeError):

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from choice.contract import OPEN_STATUSES, ChoiceRequest, FieldError, Preferences
 from choice.endings import request_of
 from choice.store.records import Interaction
+
+if TYPE_CHECKING:
+    from choice.web.team_views import DiscussionView
 
 Stage = Literal["form", "review", "outcome"]
 LIST_COMPLETED = 5
@@ -51,6 +54,8 @@ class InteractionView:
     errors: list[FieldError]
     result: dict[str, Any] | None
     notice: str | None = None
+    team: DiscussionView | None = None
+    """The team panel, once the question was widened (`team_actions.owner_team`)."""
 
     @property
     def input_type(self) -> str:
@@ -67,7 +72,8 @@ class InteractionView:
 
 def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | None = None,
                      draft: Draft | None = None, errors: list[FieldError] | None = None,
-                     notice: str | None = None) -> InteractionView:
+                     notice: str | None = None,
+                     team: DiscussionView | None = None) -> InteractionView:
     request = request_of(row)
     draft = draft or Draft()
     chosen = set(draft.selected if draft.selected is not None else request.default_selection_ids)
@@ -83,7 +89,7 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
     return InteractionView(
         row=row, request=request, stage=stage or "form", options=options, draft=draft,
         show_placeholder=bool(request.placeholder) and prefs.show_placeholder,
-        errors=errors or [], result=result, notice=notice,
+        errors=errors or [], result=result, notice=notice, team=team,
     )
 
 

@@ -56,13 +56,22 @@
     tick();
   }
 
+  /* Still open: pending, or widened to the team (the owner may answer at any time). */
+  P.isOpen = function (status) { return status === "pending" || status === "widened"; };
+  P.followDeadline = function (expiresAtMs, serverNowMs) {
+    var el = element();
+    if (el) el.setAttribute("data-expires-at", expiresAtMs);
+    follow(expiresAtMs, serverNowMs);
+  };
   P.on("deadline", function (m) {
     var root = P.interaction();
     if (!root || root.getAttribute("data-interaction-id") !== m.interaction_id) return;
-    if (m.status !== "pending") { P.reloadInteraction(); return; }
-    var el = element();
-    if (el) el.setAttribute("data-expires-at", m.expires_at_ms);
-    follow(m.expires_at_ms, m.server_now_ms);
+    if (!P.isOpen(m.status)) { P.reloadInteraction(); return; }
+    P.followDeadline(m.expires_at_ms, m.server_now_ms);
+    if (root.getAttribute("data-status") !== m.status) {  // just widened: panel and badge
+      P.reloadInteraction();
+      P.emit("list");
+    }
   });
   P.on("status", function (m) {
     var root = P.interaction();

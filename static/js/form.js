@@ -66,7 +66,7 @@
   }
 
   document.addEventListener("keydown", function (event) {
-    if (event.key !== "Escape") return;
+    if (event.key !== "Escape" || document.querySelector("dialog[open]")) return;
     var cancel = document.querySelector("[data-testid=cancel]");
     if (!cancel) return;
     cancel.open = true;

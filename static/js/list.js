@@ -23,7 +23,7 @@
 
   function idle() {
     var root = P.interaction();
-    return !root || root.getAttribute("data-status") !== "pending";
+    return !root || !P.isOpen(root.getAttribute("data-status"));
   }
 
   P.on("list", refresh);

@@ -1,4 +1,5 @@
-/* The page's socket: connect, reconnect with backoff, and hand each message to P.emit. */
+/* The page's socket: connect, reconnect with backoff, and hand each message to P.emit
+   (plus "connected" on every (re)connect, so a page can catch up on what it missed). */
 (function () {
   "use strict";
   var P = window.ChoicePortal;
@@ -11,7 +12,7 @@
     if (!P.config.ws_path) return;
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     var socket = new WebSocket(scheme + location.host + P.config.ws_path);
-    socket.addEventListener("open", function () { attempt = 0; status(""); });
+    socket.addEventListener("open", function () { attempt = 0; status(""); P.emit("connected"); });
     socket.addEventListener("message", function (event) {
       var message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
@@ -19,7 +20,7 @@
     });
     socket.addEventListener("close", function (event) {
       if (event.code === 4401) { location.reload(); return; }  // signed out: show the sign-in page
-      if (event.code === 4404) return;
+      if (event.code === 4404) { P.emit("gone"); return; }
       status(P.t("Reconnecting…"));
       setTimeout(connect, delays[Math.min(attempt++, delays.length - 1)]);
     });
