@@ -97,7 +97,8 @@ class TeamActions(Controller):
         if cancelled:
             if request.htmx:
                 return HTMXTemplate(template_name="partials/_empty.html", headers=VARY_ON_HTMX,
-                                    trigger_event=CANCELLED, after="receive", context={})
+                                    re_swap="none", trigger_event=CANCELLED, after="receive",
+                                    context={})
             return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
         typed = {"names": first(form, "names"), "mode": values["mode"],
                  "note": first(form, "note"), "extra_seconds": _seconds(form)}

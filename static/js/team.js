@@ -32,7 +32,8 @@
 
   document.addEventListener("htmx:afterSwap", function (event) {
     var box = dialog();
-    if (box && event.target && event.target.id === "widen-dialog-body") {
+    var from = event.detail && event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (box && event.target && event.target.id === "widen-dialog-body" && from && !box.contains(from)) {
       if (!box.open) box.showModal();
       var first = box.querySelector("[data-testid=widen-names], [data-testid=copy-link], [data-testid=widen-done]");
       if (first) first.focus();

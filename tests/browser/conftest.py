@@ -51,7 +51,8 @@ def open_page(browser: Browser, portal: PortalProcess) -> Iterator[OpenPage]:
               prepare: Callable[[Page], object] | None = None,
               context: BrowserContext | None = None, **options: Any) -> Page:
         if context is None:
-            context = browser.new_context(viewport=PHONE if phone else DESKTOP, **options)
+            options.setdefault("viewport", PHONE if phone else DESKTOP)
+            context = browser.new_context(**options)
             context.set_default_timeout(TIMEOUT_MS)
             contexts.append(context)
         page = context.new_page()
