@@ -31,6 +31,12 @@ def first(form: Form, name: str, default: str = "") -> str:
     return form.get(name, [default])[0]
 
 
+def typed_text(form: Form, name: str) -> str:
+    """A textarea's text with the CRLF line breaks browsers post turned into LF: what the
+    same words sent through the API would be."""
+    return first(form, name).replace("\r\n", "\n")
+
+
 def draft_from(form: Form, request: ChoiceRequest) -> Draft:
     known = [option.id for option in request.options]
     picked = set(form.get("selected", []))
@@ -81,7 +87,7 @@ def widen_from(form: Form) -> tuple[dict[str, Any], bool]:
     names = first(form, "names")
     extra = first(form, "extra_seconds").strip()
     values: dict[str, Any] = {"mode": first(form, "mode", "block") or "block",
-                              "note": first(form, "note").strip() or None}
+                              "note": typed_text(form, "note").strip() or None}
     if split_names(names):
         values["audience"] = split_names(names)
     if extra and extra != "0":

@@ -32,7 +32,7 @@ from choice.team.models import CommentBody, VoteBody
 from choice.team.service import RateLimited, UnknownLink
 from choice.web.assets import Assets
 from choice.web.deps import Service, WebAssets
-from choice.web.forms import first, read_form
+from choice.web.forms import first, read_form, typed_text
 from choice.web.js_messages import js_catalog
 from choice.web.pages import VARY_ON_HTMX
 from choice.web.team_views import participant_view
@@ -169,7 +169,7 @@ class ParticipantPages(Controller):
     async def comment(self, request: HTMXRequest, service: Service, assets: WebAssets,
                       secret: FromPath[str]) -> Response[Any]:
         form = await read_form(request)
-        lang, text = first(form, "lang") or None, first(form, "text")
+        lang, text = first(form, "lang") or None, typed_text(form, "text")
         reader = await self._reader(request, service, assets, secret, lang)
         if reader is None:
             return link_gone(service, assets, lang)

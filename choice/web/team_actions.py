@@ -30,7 +30,7 @@ from choice.web.actions import Shown
 from choice.web.assets import Assets
 from choice.web.auth import session_guard
 from choice.web.deps import QuestionLists, Service, WebAssets
-from choice.web.forms import first, read_form, widen_from
+from choice.web.forms import first, read_form, typed_text, widen_from
 from choice.web.list_cache import ListCache
 from choice.web.page_context import base_context
 from choice.web.pages import VARY_ON_HTMX, page
@@ -130,7 +130,7 @@ class TeamActions(Controller):
     async def comment(self, request: HTMXRequest, service: Service, assets: WebAssets,
                       lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         """The owner's own message in the discussion (`text`)."""
-        text = first(await read_form(request), "text")
+        text = typed_text(await read_form(request), "text")
         row = await service.get(interaction_id)
         shown: dict[str, Any] = {"comment_text": text}
         try:
