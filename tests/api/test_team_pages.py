@@ -67,6 +67,19 @@ def test_a_participant_page_needs_only_the_link_and_sets_no_cookie(web: Client) 
     for path in ("/", f"/choice/{iid}", "/settings", f"/choice/{iid}/team",
                  "/api/interactions", f"/api/interactions/{iid}"):
         assert web.get(path).status_code == 401, path
+    assert web.get(f"/d/{secrets['Bob']}").status_code == 200  # opened again: audited once
+    kinds = [e["kind"] for e in web.get(f"/api/interactions/{iid}/events",
+                                        headers=agent()).json()["events"]]
+    assert kinds.count("participant_opened") == 1
+
+
+def test_a_participant_form_from_another_site_is_refused(web: Client) -> None:
+    iid, secrets = widened(web)
+    for headers in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}):
+        refused = web.post(f"/d/{secrets['Bob']}/comment", content="text=forged",
+                           headers={**FORM, **headers})
+        assert refused.status_code == 403
+    assert web.get(f"/api/interactions/{iid}/team", headers=agent()).json()["messages"] == []
 
 
 def test_every_link_that_opens_nothing_gets_the_same_calm_404(web: Client) -> None:

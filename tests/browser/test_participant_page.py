@@ -167,4 +167,5 @@ def test_a_timed_out_question_says_so_and_what_on_timeout_did(
     expect(carol.get_by_test_id("team-outcome-choices")).to_have_text("SQLite")
     expect(carol.locator("form")).to_have_count(0)
     expect(owner.get_by_test_id("outcome")).to_be_visible(timeout=LIVE_MS)
-    expect(owner.get_by_test_id("team-mode")).to_contain_text("Closed")
+    expect(owner.get_by_test_id("team-mode")).to_have_text(
+        "The question timed out; the discussion is closed.")
