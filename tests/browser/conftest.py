@@ -14,7 +14,9 @@ from typing import Any, Protocol
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from choice.portal_client import PortalClient
 from tests.browser.support import DESKTOP, PHONE
+from tests.browser.team import TEAM
 from tests.portal_process import PortalProcess
 
 CHROMIUM = "/usr/bin/chromium"
@@ -37,6 +39,16 @@ def browser() -> Iterator[Browser]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def team_list(client: PortalClient) -> Iterator[None]:
+    """The team list the team-mode tests widen to (and English), put back afterwards: the
+    preferences are the module portal's."""
+    before = client.settings()
+    client.save_settings({"team": TEAM, "language": "en", "notifications": True})
+    yield
+    client.save_settings(before)
 
 
 @pytest.fixture

@@ -5,16 +5,16 @@ page, and a timed-out question says so and what its `on_timeout` did."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Page, expect
 
 from choice.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import iso_in, question, shoot
-from tests.browser.team import TEAM, comment, links, vote, widen
+from tests.browser.team import comment, links, vote, widen
 from tests.portal_process import PortalProcess
+
+pytestmark = pytest.mark.usefixtures("team_list")
 
 SCRIPT = "<script>window.__pwned=1</script>"
 IMG = '"><img src=x onerror="window.__pwned=2">'
@@ -22,12 +22,6 @@ RLO = "\u202e"
 LIVE_MS = 5_000
 
 
-@pytest.fixture(autouse=True)
-def team_list(client: PortalClient) -> Iterator[None]:
-    before = client.settings()
-    client.save_settings({"team": TEAM, "language": "en"})
-    yield
-    client.save_settings(before)
 
 
 def assert_nothing_ran(page: Page) -> None:

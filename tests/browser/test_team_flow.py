@@ -6,8 +6,6 @@ page shows the outcome with its forms gone. Screenshots of every screen, desktop
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -15,7 +13,6 @@ from choice.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question, shoot
 from tests.browser.team import (
-    TEAM,
     TEAM_DESKTOP,
     TEAM_PHONE,
     comment,
@@ -26,16 +23,12 @@ from tests.browser.team import (
 )
 from tests.portal_process import PortalProcess
 
+pytestmark = pytest.mark.usefixtures("team_list")
+
 LIVE_MS = 5_000
 """How long the owner's page may take to show what a participant did (it takes ms)."""
 
 
-@pytest.fixture(autouse=True)
-def team_list(client: PortalClient) -> Iterator[None]:
-    before = client.settings()
-    client.save_settings({"team": TEAM, "language": "en"})
-    yield
-    client.save_settings(before)
 
 
 def owner_tally(page: Page, option_id: str) -> str:

@@ -6,7 +6,6 @@ duplicate name)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
@@ -17,17 +16,13 @@ from tests.browser.support import question, shoot
 from tests.browser.team import TEAM, widen
 from tests.browser.test_countdown import RECORD_NOTIFICATIONS
 
+pytestmark = pytest.mark.usefixtures("team_list")
+
 CONNECTED = """document.addEventListener("choice:team-updated",
   () => { window.__teamRefreshed = true; });"""
 """The team panel refreshes itself once its socket (re)connects: proof the socket is open."""
 
 
-@pytest.fixture(autouse=True)
-def team_list(client: PortalClient) -> Iterator[None]:
-    before = client.settings()
-    client.save_settings({"team": TEAM, "language": "en", "notifications": True})
-    yield
-    client.save_settings(before)
 
 
 def test_a_reminder_notifies_and_says_the_team_is_still_discussing(
