@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from choice.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import iso_in, question, shoot
-from tests.browser.team import comment, links, vote, widen
+from tests.browser.team import TEAM_PHONE, comment, links, vote, widen
 from tests.portal_process import PortalProcess
 
 pytestmark = pytest.mark.usefixtures("team_list")
@@ -104,7 +104,7 @@ def test_the_page_speaks_the_questions_language(open_page: OpenPage,
 
 def test_a_link_that_opens_nothing_is_a_calm_404(open_page: OpenPage, client: PortalClient,
                                                  portal: PortalProcess) -> None:
-    page = open_page("/d/" + "A" * 32, signed_in=False)
+    page = open_page("/d/" + "A" * 32, signed_in=False, viewport=TEAM_PHONE)
     expect(page.get_by_test_id("link-gone")).to_be_visible()
     assert page.evaluate("document.title") == "This link opens nothing"
     response = page.request.get(f"{portal.base_url}/d/nonsense")
