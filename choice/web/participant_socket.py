@@ -30,15 +30,18 @@ FELL_BEHIND = 4408
 @websocket("/ws/d/{secret:str}")
 async def participant_socket(socket: WebSocket[Any, Any, Any], service: Service, feeds: Feeds,
                              secret: FromPath[str], lang: FromQuery[str | None] = None) -> None:
-    await socket.accept()  # then close with a code the page can read
     try:
         participant = await service.team.participant(secret)
         row = await service.get(participant.interaction_id)
     except (UnknownLink, NotFound):
-        await socket.close(code=GONE, reason="this link opens nothing")
+        await socket.accept()  # then close with a code the page can read (a refused
+        await socket.close(code=GONE, reason="this link opens nothing")  # handshake is 1006)
         return
     locale = chosen_language(service, row, lang)
+    # Watching before the handshake completes: a change the page could miss between its
+    # socket opening and its catch-up request is already queued here.
     with feeds.watch(row.id, participant.id, locale) as watcher:
+        await socket.accept()
         reader = asyncio.create_task(drain(socket, watcher.queue))
         try:
             await socket.send_json({"type": "deadline", "status": row.status,
