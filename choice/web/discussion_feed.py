@@ -20,7 +20,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jinja2 import Environment
@@ -162,6 +162,10 @@ class DiscussionFeeds:
             return None  # someone opened their link: nothing a participant sees changed
         revoked = frozenset(str(change.data.get("participant_id")) for change in changes
                             if change.data.get("change") == "revoked")
+        # Only the new comments are shaped and rendered: the thread may be hundreds long.
+        wanted = set(comment_ids)
+        discussion = replace(discussion, comments=[c for c in discussion.comments
+                                                   if c.id in wanted])
         texts = {locale: json.dumps({**message, "html": self._render(discussion, locale, parts)})
                  for locale in locales}
         return Push(texts, revoked=revoked)
