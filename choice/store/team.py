@@ -10,7 +10,7 @@ transaction), so nothing is added to a discussion that has ended.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
@@ -180,6 +180,15 @@ class TeamRepository:
             total = int(conn.execute(select(func.count()).select_from(COMMENTS).where(
                 COMMENTS.c.interaction_id == interaction_id)).scalar_one())
         return list(reversed(found)), total
+
+    def comments_by_id(self, interaction_id: str, ids: Collection[int]) -> list[Comment]:
+        """Only these comments of the thread, oldest first (a live update's new ones)."""
+        if not ids:
+            return []
+        query = (select(COMMENTS).where(COMMENTS.c.interaction_id == interaction_id,
+                                        COMMENTS.c.id.in_(list(ids))).order_by(COMMENTS.c.id))
+        with self.engine.connect() as conn:
+            return [Comment(**m) for m in conn.execute(query).mappings()]
 
     def votes(self, interaction_id: str) -> list[Vote]:
         query = select(VOTES).where(VOTES.c.interaction_id == interaction_id)

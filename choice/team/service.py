@@ -14,7 +14,7 @@ import json
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -204,15 +204,18 @@ class TeamService:
             raise UnknownLink(participant_id)
         self._publish("discussion.changed", row, change="revoked", participant_id=participant_id)
 
-    async def discussion(self, interaction_id: str) -> Discussion:
+    async def discussion(self, interaction_id: str,
+                         comment_ids: Collection[int] | None = None) -> Discussion:
+        """The whole discussion; with `comment_ids`, only those comments of the thread (a
+        live update needs the new ones, and a thread may be hundreds long)."""
         row = await self.interactions.get(interaction_id)
-        return await self._discussion(row)
-
-    async def _discussion(self, row: Interaction) -> Discussion:
         read = self._store.read
         widening = await read(self.repo.widening, row.id)
         participants = await read(self.repo.participants, row.id)
-        comments, _count = await read(self.repo.comments, row.id)
+        if comment_ids is None:
+            comments, _count = await read(self.repo.comments, row.id)
+        else:
+            comments = await read(self.repo.comments_by_id, row.id, comment_ids)
         votes = await read(self.repo.votes, row.id)
         return Discussion(row, request_of(row), widening, participants, comments, votes)
 

@@ -20,7 +20,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from jinja2 import Environment
@@ -142,16 +142,16 @@ class DiscussionFeeds:
                         locales: set[str]) -> Push | None:
         if any(change.kind == "interaction.completed" for change in changes):
             return Push(dict.fromkeys(locales, CLOSED))
-        try:
-            discussion = await self.service.team.discussion(interaction_id)
+        comment_ids = sorted({int(change.data["comment_id"]) for change in changes
+                              if change.data.get("change") == "comment"})
+        try:  # only the new comments are read, shaped and rendered: the thread may be long
+            discussion = await self.service.team.discussion(interaction_id, comment_ids)
         except NotFound:
             return Push(dict.fromkeys(locales, CLOSED))
         if not discussion.is_open:
             return Push(dict.fromkeys(locales, CLOSED))
         what = {change.data.get("change") for change in changes
                 if change.kind == "discussion.changed"}
-        comment_ids = sorted({int(change.data["comment_id"]) for change in changes
-                              if change.data.get("change") == "comment"})
         message: dict[str, Any] = {"type": "discussion", "comment_ids": comment_ids}
         if any(change.kind == "interaction.updated" for change in changes):
             message["deadline"] = {"expires_at_ms": round(discussion.row.expires_at * 1000),
@@ -162,10 +162,6 @@ class DiscussionFeeds:
             return None  # someone opened their link: nothing a participant sees changed
         revoked = frozenset(str(change.data.get("participant_id")) for change in changes
                             if change.data.get("change") == "revoked")
-        # Only the new comments are shaped and rendered: the thread may be hundreds long.
-        wanted = set(comment_ids)
-        discussion = replace(discussion, comments=[c for c in discussion.comments
-                                                   if c.id in wanted])
         texts = {locale: json.dumps({**message, "html": self._render(discussion, locale, parts)})
                  for locale in locales}
         return Push(texts, revoked=revoked)
