@@ -33,9 +33,13 @@ def outcome_of(discussion: Discussion) -> dict[str, Any] | None:
     if row.result_json is None:
         return None
     result = json.loads(row.result_json)
+    # The deadline ended it when it completed at (or after) its deadline: the service takes
+    # no answer after the deadline, so only the expiry completes a question then.
+    timed_out = row.status == "timeout" or (row.completed_at or 0) >= row.expires_at
     return {"status": row.status, "selected_ids": result.get("selected_ids", []),
             "selected_labels": result.get("selected_labels", []),
-            "completed_at": result.get("completed_at")}
+            "completed_at": result.get("completed_at"), "timed_out": timed_out,
+            "on_timeout": discussion.request.on_timeout if timed_out else None}
 
 
 def _common(discussion: Discussion) -> dict[str, Any]:
@@ -57,8 +61,8 @@ def _common(discussion: Discussion) -> dict[str, Any]:
 def participant_payload(discussion: Discussion, me: Participant) -> dict[str, Any]:
     body = _common(discussion)
     body.pop("interaction_id")  # the participant needs no handle on the owner's API
-    for message in body["messages"]:
-        message.pop("participant_id")
+    for message in body["messages"]:  # whose it is, not which participant row
+        message["by_owner"] = message.pop("participant_id") is None
     return {**body, "you": {"name": me.name, "vote": discussion.vote_of(me.id)},
             "participants": [p.name for p in discussion.participants if p.revoked_at is None]}
 

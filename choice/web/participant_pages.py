@@ -12,6 +12,7 @@ ever existed. This page must not link to the owner's pages.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,18 @@ from choice.web.forms import first, read_form, typed_text
 from choice.web.js_messages import js_catalog
 from choice.web.pages import VARY_ON_HTMX
 from choice.web.team_views import participant_view
+
+LINK_PREVIEW = re.compile(
+    r"bot\b|preview|facebookexternalhit|whatsapp|slack|skype|teams|embedly|iframely", re.I)
+"""User agents of chat apps' link previews: a link pasted in a channel is fetched by the
+app at once, which is not the person opening it (Slack's unfurls are off in our own
+webhook messages, but a person may paste a link anywhere)."""
+
+
+def is_link_preview(user_agent: str | None) -> bool:
+    """True for a chat app's preview fetch: its page is served, its opening not recorded."""
+    return bool(user_agent and LINK_PREVIEW.search(user_agent))
+
 
 CLOSED = N_("The discussion has ended: nothing was added.")
 VOTE_SAVED = N_("Your vote is saved.")
@@ -145,7 +158,7 @@ class ParticipantPages(Controller):
         reader = await self._reader(request, service, assets, secret, lang)
         if reader is None:
             return link_gone(service, assets, lang)
-        return await reader.show(opening=True)
+        return await reader.show(opening=not is_link_preview(request.headers.get("user-agent")))
 
     @get("/partial")
     async def partial(self, request: HTMXRequest, service: Service, assets: WebAssets,

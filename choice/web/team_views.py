@@ -108,8 +108,7 @@ class DiscussionView:
 
 def _messages(payload: dict[str, Any]) -> list[MessageView]:
     return [MessageView(id=m["id"], author=m["author"], text=m["text"], at=parse_iso(m["at"]),
-                        # a participant's payload has no ids: only the owner's view can tell
-                        by_owner="participant_id" in m and m["participant_id"] is None)
+                        by_owner=m["by_owner"] if "by_owner" in m else m["participant_id"] is None)
             for m in payload["messages"]]
 
 
@@ -126,12 +125,8 @@ def _ending(discussion: Discussion, payload: dict[str, Any]) -> Ending | None:
     outcome = payload["outcome"]
     if outcome is None:
         return None
-    row = discussion.row
-    # The deadline ended it when it completed at (or after) its deadline: the service takes
-    # no answer after the deadline, so only the expiry completes a question then.
-    timed_out = row.status == "timeout" or (row.completed_at or 0) >= row.expires_at
     return Ending(status=outcome["status"], labels=outcome["selected_labels"],
-                  timed_out=timed_out, on_timeout=discussion.request.on_timeout)
+                  timed_out=outcome["timed_out"], on_timeout=discussion.request.on_timeout)
 
 
 def _common(discussion: Discussion, payload: dict[str, Any], mine: list[str]) -> dict[str, Any]:

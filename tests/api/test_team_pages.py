@@ -262,3 +262,29 @@ def test_a_socket_for_a_link_that_opens_nothing_is_closed(web: Client) -> None:
             web.websocket_connect(f"/ws/d/{'A' * 32}") as socket:
         socket.receive_json()
     assert closed.value.code == 4404
+
+
+
+PREVIEWS = [
+    "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+    "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)",
+    "TelegramBot (like TwitterBot)", "WhatsApp/2.23.20.0", "facebookexternalhit/1.1",
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) SkypeUriPreview Preview/0.5",
+]
+BROWSER = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+           "Chrome/150.0.0.0 Safari/537.36")
+
+
+def test_a_chat_apps_link_preview_is_served_but_not_counted_as_opening(web: Client) -> None:
+    iid, secrets = widened(web)
+    for preview in PREVIEWS:
+        assert web.get(f"/d/{secrets['Bob']}", headers={"user-agent": preview}).status_code == 200
+
+    def opened() -> list[str]:
+        return [e["detail"]["name"] for e in web.get(
+            f"/api/interactions/{iid}/events", headers=agent()).json()["events"]
+            if e["kind"] == "participant_opened"]
+
+    assert opened() == []
+    assert web.get(f"/d/{secrets['Bob']}", headers={"user-agent": BROWSER}).status_code == 200
+    assert opened() == ["Bob"]
