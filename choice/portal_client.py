@@ -114,6 +114,18 @@ class PortalClient:
     def save_settings(self, changes: dict[str, Any]) -> Any:
         return self.call("PUT", "/api/settings", changes)
 
+    def widen(self, interaction_id: str, audience: list[str] | None, mode: str) -> Any:
+        """Invite teammates (`audience` None: the whole team list); the reply holds each
+        participant's link, shown this once."""
+        body: dict[str, Any] = {"mode": mode}
+        if audience:
+            body["audience"] = audience
+        return self.call("POST", f"/api/interactions/{interaction_id}/widen", body)
+
+    def team(self, interaction_id: str) -> Any:
+        """The owner's view of a widened question: participants, thread, tally."""
+        return self.call("GET", f"/api/interactions/{interaction_id}/team")
+
     def list(self, status: str = "all", limit: int = 20) -> Any:
         query = urlencode({"status": status, "limit": limit})
         return self.call("GET", f"/api/interactions?{query}")

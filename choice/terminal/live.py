@@ -1,5 +1,7 @@
-"""Listening to the portal while the terminal UI is open: a deadline moved elsewhere, or
-the interaction was answered, cancelled or timed out in another window.
+"""Listening to the portal while the terminal UI is open: a deadline moved elsewhere, the
+interaction was answered, cancelled or timed out in another window, or (once widened) the
+discussion moved: a comment, a vote, a link opened or withdrawn, a reminder that nothing
+has happened for a while.
 
 A daemon thread reads `GET /api/stream` (server-sent events) and queues what concerns our
 interaction; the UI loop takes from the queue between keys. Each time the stream (re)connects
@@ -25,9 +27,11 @@ RECONNECT_SECONDS = 1.0
 
 @dataclass(frozen=True)
 class LiveEvent:
-    kind: Literal["connected", "deadline", "completed"]
+    kind: Literal["connected", "deadline", "completed", "team", "reminder"]
     expires_at: float | None = None
     status: str | None = None
+    change: str | None = None
+    """For `team`: comment, vote, opened, revoked, or widened (here or in another window)."""
 
 
 class Live:
@@ -76,3 +80,9 @@ class Live:
             self.events.put(LiveEvent("completed", status=change.get("status")))
         elif kind == "interaction.updated" and change.get("expires_at"):
             self.events.put(LiveEvent("deadline", expires_at=parse_iso(change["expires_at"])))
+        elif kind == "interaction.widened":
+            self.events.put(LiveEvent("team", change="widened"))
+        elif kind == "discussion.changed":
+            self.events.put(LiveEvent("team", change=str(change.get("change") or "")))
+        elif kind == "interaction.reminder":
+            self.events.put(LiveEvent("reminder"))

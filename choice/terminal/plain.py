@@ -1,22 +1,37 @@
 """The plain-line fallback: pipes, `TERM=dumb`, `--plain`, or when curses cannot start.
 
 Numbered options, the default in brackets, one answer per line from stdin (so a script
-can answer), `!cancel [why]` to cancel. It produces the same `Effect`s as the curses UI.
+can answer), `!cancel [why]` to cancel, `w` to widen it to the team (seed §1.2: the
+`Audience >` and `[b/c]` prompts follow), and once widened `f` to show the discussion
+again. It produces the same `Effect`s as the curses UI.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Callable
 from typing import IO
 
 from choice.field_errors import InvalidInput
 from choice.i18n import Translator
+from choice.terminal.panels import (
+    audience_box,
+    audience_confirmed,
+    discussion_lines,
+    invited_box,
+    link_lines,
+    mode_question,
+    votes_text,
+    waiting_box,
+    warning_lines,
+)
 from choice.terminal.question import Question
 from choice.terminal.state import AnswerState, Effect
 from choice.terminal.text import safe_text
 
 MAX_ATTEMPTS = 5
+PLAIN_MESSAGES = 10  # the newest messages `f` prints (the full-screen UI shows fewer)
 
 
 def _print(out: IO[str], text: str = "") -> None:
@@ -36,8 +51,14 @@ def _read(read: IO[str], out: IO[str]) -> str | None:
     return line.rstrip("\n")
 
 
+def _cols() -> int:
+    return shutil.get_terminal_size((80, 24)).columns
+
+
 def show(question: Question, out: IO[str], _: Callable[[str], str]) -> None:
     _print(out, question.title)
+    if question.widen_hint:  # the agent's suggestion, marked as such: never an action
+        _print(out, _("Agent's hint:") + " " + question.widen_hint)
     _print(out, question.prompt)
     for number, option in enumerate(question.options, start=1):
         badge = f" ({_('recommended')})" if option.recommended else ""
@@ -45,7 +66,8 @@ def show(question: Question, out: IO[str], _: Callable[[str], str]) -> None:
         _print(out, f"  {number}) {option.label}{badge}{about}".replace("\n", " "))
 
 
-def prompt_line(question: Question, _: Translator) -> str:
+def prompt_line(question: Question, _: Translator, *, widen: bool = False,
+                widened: bool = False) -> str:
     defaults = [str(i) for i, o in enumerate(question.options, 1)
                 if o.id in question.request.default_selection_ids]
     request = question.request
@@ -60,7 +82,9 @@ def prompt_line(question: Question, _: Translator) -> str:
         ask = _("Choose a number")
     default = f" [{','.join(defaults)}]" if defaults else ""
     hints = [_("[enter]=accept default") if defaults else "",
-             _("[text]=type answer") + example if question.has_text else "", _("[!cancel]")]
+             _("[text]=type answer") + example if question.has_text else "",
+             _("[w]iden") if widen else "", _("[f]etch the discussion") if widened else "",
+             _("[!cancel]")]
     return f"{ask}{default}  ({' | '.join(h for h in hints if h)})"
 
 
@@ -87,17 +111,28 @@ def chosen(state: AnswerState) -> str:
     return ", ".join(picked + typed)
 
 
-def run_plain(state: AnswerState, read: IO[str], out: IO[str]) -> Effect | None:
-    """One question, answered from `read`; None when the input ended without an answer."""
+def run_plain(state: AnswerState, read: IO[str], out: IO[str], *,
+              first: bool = True) -> Effect | None:
+    """One question, answered from `read`; None when the input ended without an answer.
+    `first`: show the question (later calls come back after a widen or a fetch)."""
     question, _ = state.question, state.translate
-    show(question, out, _)
+    if first:
+        show(question, out, _)
+        if state.team is not None:
+            show_team(state, out)
     for _attempt in range(MAX_ATTEMPTS):
-        _print(out, prompt_line(question, _))
-        out.write("> ")
+        widened = state.team is not None
+        _print(out, prompt_line(question, _, widen=state.can_widen, widened=widened))
+        out.write(_("Waiting") + " > " if widened else "> ")  # seed §4: `Waiting >`
         out.flush()
         line = _read(read, out)
         if line is None:
             return None
+        word = line.strip().lower()
+        if word == "w" and state.can_widen:
+            return Effect("widen_open")
+        if word == "f" and widened:
+            return Effect("refresh_team")
         if line.strip().startswith("!cancel"):
             return Effect("cancel", line.strip()[len("!cancel"):].strip() or None)
         try:
@@ -125,3 +160,70 @@ def run_plain(state: AnswerState, read: IO[str], out: IO[str]) -> Effect | None:
         _print(out, state.message)
     return None
 
+
+
+# -- widening (seed §2, §3, §4) --------------------------------------------------------------
+def run_widen(state: AnswerState, read: IO[str], out: IO[str]) -> Effect | None:
+    """`Audience >` then `[b/c]`; the widen call to make, or None when the owner cancelled
+    (`cancel`, Ctrl+C, the input ending, or too many attempts)."""
+    dialog, _ = state.widen, state.translate
+    assert dialog is not None
+    for line in audience_box(dialog.title, dialog.team_names, _, _cols()):
+        _print(out, line)
+    try:
+        for _attempt in range(MAX_ATTEMPTS):
+            out.write(_("Audience") + " > ")
+            out.flush()
+            typed = _read(read, out)
+            verdict = "cancel" if typed is None else dialog.take_audience(typed)
+            if verdict == "cancel":
+                return None
+            if verdict == "next":
+                break
+            _print(out, dialog.error)
+        else:
+            return None
+        _print(out, audience_confirmed(dialog.chosen, _))
+        for warning in warning_lines(dialog.warnings, _):
+            _print(out, warning)
+        for line in mode_question(_):
+            _print(out, line)
+        for _attempt in range(MAX_ATTEMPTS):
+            out.write("> ")
+            out.flush()
+            typed = _read(read, out)
+            if typed is None:
+                return None
+            mode = dialog.take_mode(typed)
+            if mode is not None:
+                return Effect("widen", dialog.request(mode))
+            _print(out, _("Type b or c (Enter means b)."))
+    except KeyboardInterrupt:  # seed §2.2: Ctrl+C is the same as cancel
+        _print(out)
+    return None
+
+
+def show_widened(state: AnswerState, out: IO[str]) -> None:
+    """Seed §3's box, each person's link (shown this once), then the waiting view."""
+    _, invitation = state.translate, state.invitation
+    assert invitation is not None
+    mode = state.team.mode if state.team else "block"
+    for line in [*invited_box(invitation, state.question.title, mode, _, _cols()),
+                 *link_lines(invitation, _)]:
+        _print(out, line)
+    show_team(state, out, boxed=False)  # the box above says what the waiting box would
+
+
+def show_team(state: AnswerState, out: IO[str], *, boxed: bool = True) -> None:
+    """Seed §4: the waiting box, the newest messages and the votes so far."""
+    _, view = state.translate, state.team
+    if view is None:
+        return
+    lines = waiting_box(state.question.title, view, _, _cols()) if boxed else []
+    lines += discussion_lines(view, _, _cols(), PLAIN_MESSAGES)
+    for number, option in enumerate(state.question.options, start=1):
+        if view.votes.get(option.id):
+            lines.append(f"  {number}) {option.label} — {votes_text(view.votes[option.id], _)}")
+    lines.append(_("Answer here to decide now; that closes the discussion."))
+    for line in lines:
+        _print(out, line)

@@ -37,6 +37,8 @@ class Question:
     status: str
     language: str
     agent: str
+    widen_hint: str
+    """The agent's one-line suggestion to consult the team (shown dimmed; never an action)."""
 
     @property
     def mode(self) -> str:
@@ -74,4 +76,5 @@ class Question:
             created_at=parse_iso(detail["created_at"]), expires_at=parse_iso(detail["expires_at"]),
             status=detail["status"], language=detail.get("language") or "en",
             agent=safe_text(request.context.agent or "", keep_newlines=False),
+            widen_hint=safe_text(request.widen_hint or "", keep_newlines=False),
         )

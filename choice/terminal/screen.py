@@ -1,5 +1,6 @@
 """Drawing the terminal UI with curses: header with the countdown, the prompt and options
-in one scrolling body, an editor or message line, and the key hints.
+in one scrolling body (or the widen dialog, or the widened view above the options: see
+`team_screen.py`), an editor or message line, and the key hints.
 
 Only drawing and key translation live here; what a key does is `state.py`.
 """
@@ -12,15 +13,18 @@ from collections.abc import Callable
 from typing import Any
 
 from choice.clock import now
+from choice.terminal.panels import votes_text
 from choice.terminal.state import SETTING_ROWS, AnswerState
+from choice.terminal.team_screen import team_lines, widen_hints, widen_lines
 from choice.terminal.text import clip, safe_text, width, wrap
 
 NAMED_KEYS = {curses.KEY_UP: "up", curses.KEY_DOWN: "down", curses.KEY_ENTER: "enter",
               curses.KEY_BACKSPACE: "backspace", curses.KEY_RESIZE: "resize",
               curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right"}
 CHAR_KEYS = {"\n": "enter", "\r": "enter", " ": "space", "\t": "tab", "\x1b": "esc",
-             "\x7f": "backspace", "\x08": "backspace", "\x07": "^G", "\x0f": "^O"}
+             "\x7f": "backspace", "\x08": "backspace", "\x07": "^G", "\x0f": "^O", "\x17": "^W"}
 HINTS_MIN_HEIGHT = 10  # below this the key hints give their line to the question
+MESSAGE_LINES = 3  # a long message (a portal error) wraps to this many lines at most
 
 
 def key_name(key: int | str) -> str | None:
@@ -42,7 +46,14 @@ class Screen:
     def __init__(self, window: Any, state: AnswerState, hints: Callable[[], bool]) -> None:
         self.window, self.state, self.hints = window, state, hints
         self.scroll = 0
-        self.expires_at = state.question.expires_at
+
+    @property
+    def expires_at(self) -> float:
+        return self.state.expires_at
+
+    @expires_at.setter
+    def expires_at(self, value: float) -> None:
+        self.state.expires_at = value
 
     def put(self, row: int, col: int, text: str, attr: int = 0) -> None:
         height, cols = self.window.getmaxyx()
@@ -55,11 +66,19 @@ class Screen:
     def body(self, cols: int) -> tuple[list[tuple[str, int]], int]:
         """Lines to show and the index of the focused one."""
         _, q = self.state.translate, self.state.question
-        lines: list[tuple[str, int]] = [(line, 0) for line in wrap(q.prompt, cols - 2)]
-        lines.append(("", 0))
-        focus = 0
         if self.state.stage in ("settings", "edit_setting"):
             return self.settings_lines(), self.state.setting_cursor + 1
+        if self.state.stage == "widen":
+            return widen_lines(self.state, cols - 2), 0
+        widened = self.state.team is not None
+        if widened:
+            lines = team_lines(self.state, cols - 2)
+        else:
+            hint = wrap(q.widen_hint, cols - 2) if q.widen_hint else []
+            lines = [(line, curses.A_DIM) for line in hint]  # the agent's, never an action
+            lines += [(line, 0) for line in wrap(q.prompt, cols - 2)]
+            lines.append(("", 0))
+        focus = 0
         if self.state.stage == "confirm":
             lines.append((_("Please confirm:"), curses.A_BOLD))
             for option in q.options:
@@ -75,10 +94,14 @@ class Screen:
             mark = ("[x]" if option.id in self.state.picked else "[ ]") if q.multi else (
                 "(•)" if option.id in self.state.picked else "( )")
             badge = f"  [{_('recommended')}]" if option.recommended else ""
+            if widened and self.state.team and self.state.team.votes.get(option.id):
+                badge += "  · " + votes_text(self.state.team.votes[option.id], _)
             if here:
                 focus = len(lines)
             lines.append((f"{'›' if here else ' '} {mark} {option.label}{badge}",
                           curses.A_REVERSE if here else curses.A_BOLD))
+            if widened:
+                continue  # the discussion takes the descriptions' room: the owner has read them
             for extra in wrap(option.description, cols - 8) if option.description else []:
                 lines.append(("      " + extra, curses.A_DIM))
             if option.rationale:
@@ -155,7 +178,10 @@ class Screen:
         self.put(2, 0, "─" * (cols - 1), curses.A_DIM)
         hints = self.hints() and height >= HINTS_MIN_HEIGHT
         lines, focus = self.body(cols)
-        top, bottom = 3, height - (3 if hints else 2)
+        message = [] if state.editor is not None or not state.message else wrap(
+            safe_text(state.message, keep_newlines=False), cols - 2)[:MESSAGE_LINES]
+        top = 3
+        bottom = height - (3 if hints else 2) - max(0, len(message) - 1)
         visible = bottom - top
         if focus < self.scroll:
             self.scroll = focus
@@ -167,9 +193,10 @@ class Screen:
         self.put(bottom, 0, "─" * (cols - 1), curses.A_DIM)
         if state.editor is not None:
             typed = safe_text(state.editor.text, keep_newlines=False)
-            self.put(bottom + 1, 1, f"{state.editor.label}: {typed}▏")
-        elif state.message:
-            self.put(bottom + 1, 1, safe_text(state.message, keep_newlines=False), curses.A_BOLD)
+            mark = " >" if state.stage == "widen" else ":"  # seed §2.1: `Audience >`
+            self.put(bottom + 1, 1, f"{state.editor.label}{mark} {typed}▏")
+        for row, text in enumerate(message):
+            self.put(bottom + 1 + row, 1, text, curses.A_BOLD)
         if hints:
             self.put(height - 1, 1, fit(self.hint_parts(), cols - 2), curses.A_DIM)
         self.window.refresh()
@@ -178,21 +205,26 @@ class Screen:
         """The key hints for this stage in display order, each with its rank: when the line
         is too narrow the highest ranks go first."""
         _, stage = self.state.translate, self.state.stage
+        if stage == "widen":
+            return widen_hints(self.state)
         if self.state.editor is not None:
             return [(_("Enter save · Esc back"), 0)]
         if stage == "confirm":
             return [(_("y confirm · b back · c cancel"), 0)]
         if stage == "settings":
             return [(_("↑↓ move · Enter change · Esc back"), 0)]
+        leave = [(_("^C leave"), 3)] if self.state.team is not None else []
         if self.state.on_text_row:  # letters type here: only keys that do not type
             move = [(_("↑↓ move"), 4)] if self.state.rows > 1 else []
             notes = [(_("^G note to agent"), 3)] if self.state.annotations else []
-            return [*move, (_("enter submit"), 0), *notes, (_("^O settings"), 2),
-                    (_("esc cancel"), 1)]
+            widen = [(_("^W widen"), 2)] if self.state.can_widen else []
+            return [*move, (_("enter submit"), 0), *widen, *notes, (_("^O settings"), 2),
+                    (_("esc cancel"), 1), *leave]
         pick = [(_("space pick"), 1)] if self.state.question.options else []
         notes = [(_("tab note"), 4), (_("g note to agent"), 5)] if self.state.annotations else []
-        return [(_("↑↓/jk move"), 6), *pick, (_("enter submit"), 0), *notes,
-                (_("s settings"), 3), (_("q cancel"), 2)]
+        widen = [(_("w widen"), 3)] if self.state.can_widen else []
+        return [(_("↑↓/jk move"), 6), *pick, (_("enter submit"), 0), *widen, *notes,
+                (_("s settings"), 3), (_("q cancel"), 2), *leave]
 
 
 def fit(parts: list[tuple[str, int]], cells: int) -> str:

@@ -1,8 +1,12 @@
 """`choice answer <id>`: load the question, run the UI (curses or plain lines), carry out
 what the human decided through the portal's API, and print one summary line.
 
-Exit codes: 0 answered, 3 cancelled, 4 timed out, 5 continued in the browser, 1 anything
-else (no portal, unknown id, input ended).
+The owner may widen the question to teammates from here (`w`: `team_calls.py` does the
+calls); the UI then shows the discussion and still takes an answer, which decides it.
+
+Exit codes: 0 answered, 3 cancelled, 4 timed out, 5 continued in the browser, 6 left while
+widened (the question stays open for the team), 1 anything else (no portal, unknown id,
+input ended).
 """
 
 from __future__ import annotations
@@ -23,14 +27,16 @@ from choice.field_errors import InvalidInput
 from choice.i18n import translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.terminal.live import Live, LiveEvent
-from choice.terminal.plain import run_plain
+from choice.terminal.plain import run_plain, run_widen, show_team, show_widened
 from choice.terminal.question import Question
 from choice.terminal.screen import Screen, key_name
 from choice.terminal.state import AnswerState, Effect
+from choice.terminal.team_calls import TeamCalls
 from choice.terminal.text import safe_text
 
 EXIT = {"submitted": 0, "auto_submitted": 0, "cancelled": 3, "timeout": 4}
 SWITCHED = 5
+LEFT_WIDENED = 6
 
 
 @dataclass
@@ -45,6 +51,7 @@ class Session:
         """`settings` are the saved preferences; `open_browser` is `Settings.open_browser`."""
         self.client, self.question, self.open_browser = client, question, open_browser
         self.state = AnswerState(question, self.check, translator(question.language), settings)
+        self.team = TeamCalls(client, self.state, question.id)
 
     @property
     def _(self) -> Any:
@@ -68,15 +75,23 @@ class Session:
 
     def apply(self, effect: Effect) -> Ending | None:
         """Do it through the API; an Ending closes the UI, None keeps it open."""
+        if effect.kind == "widen_open":
+            self.team.open_dialog()
+            return None
+        if effect.kind == "widen":
+            self.team.widen(effect.payload)
+            return None
+        if effect.kind == "leave":
+            return self._leave()
         try:
             if effect.kind == "submit":
                 return self._finished(self.client.respond(
-                    self.question.id, effect.payload.model_dump(exclude_none=True)))
+                    self.question.id, effect.payload.model_dump(exclude_none=True)), local=True)
             if effect.kind == "cancel":
                 body = {"global_annotation": effect.payload} if effect.payload else {}
                 body["interface"] = "terminal"
                 return self._finished(self.client.call(
-                    "POST", f"/api/interactions/{self.question.id}/cancel", body))
+                    "POST", f"/api/interactions/{self.question.id}/cancel", body), local=True)
             if effect.kind == "save_settings":
                 self.state.settings = self.client.save_settings(effect.payload)
                 self._apply_settings()
@@ -104,11 +119,22 @@ class Session:
         self.state.translate = translator(language)
         self.state.message = self._("Saved.")
 
-    def _finished(self, result: dict[str, Any], elsewhere: bool = False) -> Ending:
+    def _finished(self, result: dict[str, Any], elsewhere: bool = False,
+                  local: bool = False) -> Ending:
         status = str(result.get("status") or result.get("action_status") or "")
         prefix = self._("Already finished elsewhere:") + " " if elsewhere else ""
-        return Ending(prefix + outcome(result, self._),
-                      EXIT.get(status, 0 if status == "selected" else 1))
+        line = outcome(result, self._)
+        if local and self.state.team is not None:  # seed §4.2: decided here, over there too
+            if result.get("action_status") in ("selected", "custom_input"):
+                line = self._("Resolved locally:") + " " + line
+            line += " " + self._("The discussion is closed.")
+        return Ending(prefix + line, EXIT.get(status, 0 if status == "selected" else 1))
+
+    def _leave(self) -> Ending:
+        """Ctrl+C while widened: the question stays open for the team; say how to return."""
+        return Ending(self._("Left it widened: come back with `choice answer {id}`; "
+                             "`choice list --status widened` lists what waits on the team.")
+                      .format(id=self.question.id), LEFT_WIDENED)
 
     def _switch_to_web(self) -> Ending:
         self.client.switch_interface(self.question.id, "web")
@@ -128,12 +154,20 @@ class Session:
         """A change from the portal's stream; an Ending when the interaction is over."""
         if event.kind == "completed":
             return self.closed_elsewhere(event.status)
-        if event.kind == "connected":  # catch up on what happened before the stream listened
+        if event.kind == "team":
+            if event.change in ("comment", "vote"):
+                self.state.reminder = False  # activity: the reminder is out of date
+            self.team.refresh()
+        elif event.kind == "reminder":
+            self.state.reminder = self.state.team is not None
+        elif event.kind == "connected":  # catch up on what happened before the stream listened
             with contextlib.suppress(PortalError, PortalUnreachable):
                 detail = self.client.detail(self.question.id)
                 if detail["status"] not in OPEN_STATUSES:
                     return self.closed_elsewhere(str(detail["status"]))
                 screen.expires_at = parse_iso(detail["expires_at"])
+                if detail["status"] == "widened":
+                    self.team.refresh()
         elif event.expires_at is not None:
             screen.expires_at = event.expires_at
         return None
@@ -161,10 +195,13 @@ class Session:
                     return ending
             screen.draw()
             try:
-                raw = window.get_wch()
+                key = key_name(window.get_wch())
             except curses.error:
                 continue  # the 200 ms tick: redraw the countdown
-            key = key_name(raw)
+            except KeyboardInterrupt:
+                if self.state.stage != "widen" and self.state.team is None:
+                    raise  # as before widening existed: Ctrl+C leaves, the question stays
+                key = "^C"  # seed §2.2: Ctrl+C aborts the widen dialog; widened: leave
             if key is None or key == "resize":
                 continue
             self.state.key(key)
@@ -174,10 +211,34 @@ class Session:
                     return ending
 
     def run_plain(self, out: TextIO) -> Ending:
-        effect = run_plain(self.state, sys.stdin, out)
+        first = True
+        while True:
+            effect = run_plain(self.state, sys.stdin, out, first=first)
+            first = False
+            if effect is None:
+                return Ending(self._("No answer given: the question is still open."), 1)
+            if effect.kind == "widen_open":
+                self._plain_widen(out)
+            elif effect.kind == "refresh_team":
+                self.team.refresh()
+                show_team(self.state, out)
+            else:
+                return self.apply(effect) or Ending(self.state.message, 1)
+
+    def _plain_widen(self, out: TextIO) -> None:
+        """Seed §2 and §3 as line prompts; back to the question when it is cancelled or fails."""
+        if not self.team.open_dialog():
+            print(self.state.message, file=out)
+            return
+        effect = run_widen(self.state, sys.stdin, out)
         if effect is None:
-            return Ending(self._("No answer given: the question is still open."), 1)
-        return self.apply(effect) or Ending(self.state.message, 1)
+            self.state.close_widen(self._("Not widened: nothing changed."))
+            print(self.state.message, file=out)
+        elif self.team.widen(effect.payload):
+            show_widened(self.state, out)
+        else:
+            print(self.state.message, file=out)
+            print(self._("Back to the question."), file=out)
 
 
 def outcome(result: dict[str, Any], _: Callable[[str], str]) -> str:
@@ -219,6 +280,8 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
         session = Session(client, Question.from_detail(detail), client.settings(),
                           open_browser=settings.open_browser)
         client.opened(interaction_id, "terminal")
+        if detail["status"] == "widened":
+            session.team.refresh()
     except (PortalError, PortalUnreachable) as error:
         message = "; ".join(str(e.get("message")) for e in error.errors) \
             if isinstance(error, PortalError) else str(error)

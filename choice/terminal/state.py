@@ -1,13 +1,17 @@
 """What the terminal UI knows and how each key changes it: no curses, no network.
 
-Keys arrive as names (`up`, `down`, `enter`, `space`, `tab`, `esc`, `backspace`, `^G` and
-`^O` for Ctrl-G and Ctrl-O) or as a single printable character. On the text line letters
-type, so Ctrl-G (the note for the agent) and Ctrl-O (the settings) stand in for `g` and `s`
-there; they work on every line. What must happen outside (submit, cancel, save a setting,
-switch to the web) is queued in `effects` for the session to carry out. Before a submission
-is queued (or shown for confirmation) it goes to `check`, which the session makes the
-portal's dry run: the terminal explains min/max and confirmation as the portal judges them,
-without a copy of the portal's rules.
+Keys arrive as names (`up`, `down`, `enter`, `space`, `tab`, `esc`, `backspace`, `^G`,
+`^O` and `^W` for Ctrl-G, Ctrl-O and Ctrl-W, `^C` for an interrupt) or as a single printable
+character. On the text line letters type, so Ctrl-G (the note for the agent), Ctrl-O (the
+settings) and Ctrl-W (widen) stand in for `g`, `s` and `w` there; they work on every line.
+While the question is widened (`team` is set) the answer keys work as before: an answer
+given here decides it and closes the discussion.
+
+What must happen outside (submit, cancel, save a setting, switch to the web, widen) is
+queued in `effects` for the session to carry out. Before a submission is queued (or shown
+for confirmation) it goes to `check`, which the session makes the portal's dry run: the
+terminal explains min/max and confirmation as the portal judges them, without a copy of the
+portal's rules.
 """
 
 from __future__ import annotations
@@ -20,8 +24,11 @@ from choice.contract import FieldError, Submission
 from choice.field_errors import InvalidInput
 from choice.i18n import Translator, translator
 from choice.terminal.question import Question
+from choice.terminal.team_view import Invitation, TeamView
+from choice.terminal.widening import WidenDialog
 
-Stage = Literal["choose", "note", "global", "confirm", "cancel", "settings", "edit_setting"]
+Stage = Literal["choose", "note", "global", "confirm", "cancel", "settings", "edit_setting",
+                "widen"]
 MOVES = {"up": -1, "down": 1}
 SETTING_ROWS = ("interface", "timeout_seconds", "language", "allow_annotations",
                 "show_placeholder", "terminal_hints", "switch_to_web", "back")
@@ -29,7 +36,8 @@ SETTING_ROWS = ("interface", "timeout_seconds", "language", "allow_annotations",
 
 @dataclass
 class Effect:
-    kind: Literal["submit", "cancel", "save_settings", "switch_to_web"]
+    kind: Literal["submit", "cancel", "save_settings", "switch_to_web", "widen_open", "widen",
+                  "leave", "refresh_team"]
     payload: Any = None
 
 
@@ -73,9 +81,18 @@ class AnswerState:
     message: str = ""
     pending: Submission | None = None
     effects: list[Effect] = field(default_factory=list)
+    expires_at: float = 0.0
+    widen: WidenDialog | None = None
+    team: TeamView | None = None
+    """Set once the question is widened (here or elsewhere): the discussion so far."""
+    invitation: Invitation | None = None
+    """Set when this terminal widened it: the links, shown only in this window."""
+    just_widened: bool = False
+    reminder: bool = False
 
     def __post_init__(self) -> None:
         self.picked = set(self.question.request.default_selection_ids)
+        self.expires_at = self.question.expires_at
 
     def _(self, message: str) -> str:
         """Translate in the question's (or the saved) language."""
@@ -98,10 +115,15 @@ class AnswerState:
         return [o.id for o in self.question.options if o.id in self.picked]
 
     # -- keys --------------------------------------------------------------------------------
+    @property
+    def can_widen(self) -> bool:
+        return self.team is None and self.question.status == "pending"
+
     def key(self, key: str) -> None:
         self.message = "" if self.stage == "choose" else self.message
-        handler = {"choose": self._choose, "confirm": self._confirm,
-                   "settings": self._settings}.get(self.stage, self._edit)
+        self.just_widened = self.reminder = False  # the owner has seen them
+        handler = {"choose": self._choose, "confirm": self._confirm, "settings": self._settings,
+                   "widen": self._widen}.get(self.stage, self._edit)
         handler(key)
 
     def _choose(self, key: str) -> None:
@@ -129,6 +151,10 @@ class AnswerState:
             self._open_editor("cancel", self._("Why cancel? (optional)"), "")
         elif key in ("s", "^O"):
             self.stage, self.setting_cursor = "settings", 0
+        elif key in ("w", "^W") and self.can_widen:
+            self.effects.append(Effect("widen_open"))
+        elif key == "^C" and self.team is not None:
+            self.effects.append(Effect("leave"))
 
     def _pick(self) -> None:
         if not self.question.options or self.on_text_row:
@@ -184,6 +210,32 @@ class AnswerState:
         elif key in ("c", "q"):
             self.pending = None
             self._open_editor("cancel", self._("Why cancel? (optional)"), "")
+
+    # -- widening (seed §2, §3): the session opens the dialog with the team list --------------
+    def open_widen(self, dialog: WidenDialog) -> None:
+        self.stage, self.widen = "widen", dialog
+        self.editor = LineEditor(self._("Audience"))
+
+    def close_widen(self, message: str) -> None:
+        self.stage, self.widen, self.editor, self.message = "choose", None, None, message
+
+    def _widen(self, key: str) -> None:
+        dialog = self.widen
+        assert dialog is not None
+        if key == "^C":
+            self.close_widen(self._("Not widened: nothing changed."))
+        elif dialog.step == "audience" and self.editor is not None:
+            verdict = self.editor.key(key)
+            dialog.typed = self.editor.text
+            taken = dialog.take_audience(self.editor.text) if verdict == "done" else None
+            if verdict == "abort" or taken == "cancel":
+                self.close_widen(self._("Not widened: nothing changed."))
+            elif taken == "next":
+                self.editor = None  # on to b/c
+        elif key in ("esc", "q"):
+            self.close_widen(self._("Not widened: nothing changed."))
+        elif (mode := dialog.take_mode("" if key == "enter" else key)) is not None:
+            self.effects.append(Effect("widen", dialog.request(mode)))
 
     # -- line editors (notes, cancel note, a setting's value) -----------------------------
     def _open_editor(self, stage: Stage, label: str, text: str) -> None:
