@@ -54,6 +54,8 @@ def _list(args: argparse.Namespace) -> int:
     client = PortalClient(settings.base_url, read_token(settings.token_path))
     try:
         rows = client.list(args.status, args.limit)["interactions"]
+        if args.status == "widened":
+            return _pending_pass(client, rows, cli_translator(settings))
     except (PortalUnreachable, PortalError) as exc:
         _ = cli_translator(settings)
         print("choice list: " + _("{error}: is `choice serve` running?").format(error=exc),
@@ -64,6 +66,33 @@ def _list(args: argparse.Namespace) -> int:
               f"{row['created_at'][:19]}  {safe_text(row['title'], keep_newlines=False)}")
     if not rows:
         print(cli_translator(settings)("no interactions"), file=sys.stderr)
+    return 0
+
+
+def _pending_pass(client: Any, rows: list[dict[str, Any]], _: Any) -> int:
+    """Seed §7: what still waits on the team, each with who was asked and how to answer."""
+    import shutil
+
+    from choice.portal_client import PortalError
+    from choice.terminal.panels import pending_pass
+    from choice.terminal.team_view import TeamView
+    from choice.terminal.text import safe_text
+
+    entries = []
+    for row in rows:
+        try:
+            team = client.team(row["interaction_id"])
+        except PortalError:
+            continue  # gone since the list was read (retention): nothing to answer
+        if team.get("status") == "widened":  # not decided since the list was read
+            entries.append((safe_text(row["interaction_id"], keep_newlines=False),
+                            safe_text(row["title"], keep_newlines=False),
+                            TeamView.from_team(team)))
+    if not entries:
+        print(_("No widened questions are pending."), file=sys.stderr)
+        return 0
+    for line in pending_pass(entries, _, shutil.get_terminal_size((80, 24)).columns - 1):
+        print(line)
     return 0
 
 
@@ -172,7 +201,9 @@ def build_parser() -> argparse.ArgumentParser:
                            help="numbered lines instead of the full-screen UI (scriptable)")
     answering.set_defaults(run=_answer)
     listing = commands.add_parser("list", help="list recent interactions")
-    listing.add_argument("--status", choices=["active", "completed", "all"], default="all")
+    listing.add_argument("--status", choices=["active", "widened", "completed", "all"],
+                         default="all", help="widened: the questions waiting on the team, "
+                         "with who was asked and how to answer each")
     listing.add_argument("--limit", type=int, default=20)
     listing.set_defaults(run=_list)
     opener = commands.add_parser("open", help="open the portal signed in (a one-time link)")
