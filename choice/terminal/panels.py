@@ -8,6 +8,7 @@ width in cells; it returns lines that fit it. No curses, no printing, no network
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from choice.i18n import Translator
 from choice.terminal.team_view import Invitation, TeamView
@@ -20,11 +21,32 @@ TITLE_CELLS = 60
 LATEST_MESSAGES = 3
 
 
+def box_inner(cols: int) -> int:
+    """The text width inside a box drawn in `cols` cells."""
+    return max(10, min(cols, BOX_MAX) - 4)
+
+
+def listed(head: str, entries: Sequence[str], cells: int) -> list[str]:
+    """`head` then the entries, comma-separated, broken between entries (never inside one,
+    unless it is wider than a line alone) to fit `cells`; later lines indented by two."""
+    lines: list[str] = []
+    line = head
+    for index, entry in enumerate(entries):
+        piece = entry + ("," if index < len(entries) - 1 else "")
+        joined = f"{line} {piece}" if line.strip() else line + piece
+        if width(joined) <= cells or not line.strip():
+            line = joined
+        else:
+            lines.append(line)
+            line = "  " + piece
+    return [*lines, line]
+
+
 def box(title: str, body: Sequence[str], cols: int) -> list[str]:
     """`╭─ title ─╮`, each body line wrapped between `│ ` and ` │`, `╰──╯`; at most
     `cols` (and `BOX_MAX`) cells wide. A body line starting with spaces keeps its indent
     on the lines it wraps to."""
-    inner = max(10, min(cols, BOX_MAX) - 4)
+    inner = box_inner(cols)
     rows: list[str] = []
     for line in body:
         indent = line[:len(line) - len(line.lstrip(" "))]
@@ -96,23 +118,27 @@ def link_lines(invitation: Invitation, _: Translator) -> list[str]:
 
 
 # -- seed §4: waiting for the discussion ------------------------------------------------------
-def participants_line(view: TeamView, _: Translator) -> str:
+def participants_lines(view: TeamView, _: Translator, cells: int) -> list[str]:
+    """`Participants: Alice Johnson, Carol Lee ✓  (✓ opened their link)`, broken between
+    names so a mark never strays from its name."""
     if not view.members:
-        return _("Participants: none (every link was withdrawn)")
-    names = ", ".join(m.name + (" ✓" if m.opened else "") for m in view.members)
-    legend = _("(✓ opened their link)") if any(m.opened for m in view.members) else \
-        _("(nobody has opened their link yet)")
-    return _("Participants:") + f" {names}  {legend}"
+        return [_("Participants: none (every link was withdrawn)")]
+    entries = [m.name + (" ✓" if m.opened else "") for m in view.members]
+    if any(m.opened for m in view.members):
+        entries[-1] += "  " + _("(✓ opened their link)")
+    return listed(_("Participants:"), entries, cells)
 
 
 def waiting_box(title: str, view: TeamView, _: Translator, cols: int) -> list[str]:
     return box(_("Waiting for widened discussion"), [
-        _("Question:") + " " + title, participants_line(view, _), agent_line(view.mode, _)], cols)
+        _("Question:") + " " + title, *participants_lines(view, _, box_inner(cols)),
+        agent_line(view.mode, _)], cols)
 
 
 def discussion_lines(view: TeamView, _: Translator, cols: int,
-                     latest: int = LATEST_MESSAGES) -> list[str]:
-    """A heading and the newest `latest` messages, one line each (`[Name] text`)."""
+                     latest: int = LATEST_MESSAGES, *, whole: bool = False) -> list[str]:
+    """A heading and the newest `latest` messages (`[Name] text`): one line each, clipped
+    to `cols`, or with `whole` wrapped to as many lines as they take."""
     count = len(view.messages)
     if not count:
         return [_("No messages yet.")]
@@ -122,7 +148,11 @@ def discussion_lines(view: TeamView, _: Translator, cols: int,
     else:
         heading = _.ngettext("Discussion ({n} message):", "Discussion ({n} messages):",
                              count).format(n=count)
-    return [heading] + [clip(f"  [{m.author}] {m.text}", cols) for m in view.messages[-latest:]]
+    said = [f"[{m.author}] {m.text}" for m in view.messages[-latest:]]
+    if whole:
+        return [heading] + [("  " if i == 0 else "    ") + piece for line in said
+                            for i, piece in enumerate(wrap(line, max(10, cols - 4)))]
+    return [heading] + [clip("  " + line, cols) for line in said]
 
 
 def votes_text(voters: Sequence[str], _: Translator) -> str:
@@ -143,8 +173,6 @@ def reminder_lines(_: Translator) -> list[str]:
 def _utc(epoch: float | None) -> str:
     if epoch is None:
         return "?"
-    from datetime import UTC, datetime
-
     return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
@@ -165,7 +193,7 @@ def pending_pass(entries: Sequence[tuple[str, str, TeamView]], _: Translator,
             n=len(view.messages))
         rows = [_("Question:") + " " + title,
                 _("Widened at:") + " " + _utc(view.widened_at),
-                participants_line(view, _),
+                *participants_lines(view, _, max(20, cols - len(head))),
                 _("Discussion:") + f" {messages}", agent_line(view.mode, _),
                 _("Deadline:") + " " + _utc(view.expires_at),
                 _("Answer:") + f" choice answer {interaction_id}"]

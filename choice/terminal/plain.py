@@ -46,8 +46,8 @@ def _read(read: IO[str], out: IO[str]) -> str | None:
     if not line:
         _print(out)  # end the prompt's line: the input ended, nothing was echoed
         return None
-    if not read.isatty():
-        _print(out, line.rstrip("\n"))
+    if not read.isatty():  # what a script sent may hold escapes too: echo it harmless
+        _print(out, safe_text(line.rstrip("\n"), keep_newlines=False))
     return line.rstrip("\n")
 
 
@@ -220,7 +220,7 @@ def show_team(state: AnswerState, out: IO[str], *, boxed: bool = True) -> None:
     if view is None:
         return
     lines = waiting_box(state.question.title, view, _, _cols()) if boxed else []
-    lines += discussion_lines(view, _, _cols(), PLAIN_MESSAGES)
+    lines += discussion_lines(view, _, _cols(), PLAIN_MESSAGES, whole=True)
     for number, option in enumerate(state.question.options, start=1):
         if view.votes.get(option.id):
             lines.append(f"  {number}) {option.label} — {votes_text(view.votes[option.id], _)}")

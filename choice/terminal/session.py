@@ -127,7 +127,8 @@ class Session:
         if local and self.state.team is not None:  # seed §4.2: decided here, over there too
             if result.get("action_status") in ("selected", "custom_input"):
                 line = self._("Resolved locally:") + " " + line
-            line += " " + self._("The discussion is closed.")
+            ended = line.endswith((".", "。"))  # `Cancelled` has no full stop of its own
+            line += ("" if ended else ".") + " " + self._("The discussion is closed.")
         return Ending(prefix + line, EXIT.get(status, 0 if status == "selected" else 1))
 
     def _leave(self) -> Ending:
@@ -213,7 +214,13 @@ class Session:
     def run_plain(self, out: TextIO) -> Ending:
         first = True
         while True:
-            effect = run_plain(self.state, sys.stdin, out, first=first)
+            try:
+                effect = run_plain(self.state, sys.stdin, out, first=first)
+            except KeyboardInterrupt:
+                if self.state.team is None:
+                    raise
+                print(file=out)  # end the `Waiting >` line
+                return self._leave()
             first = False
             if effect is None:
                 return Ending(self._("No answer given: the question is still open."), 1)
