@@ -14,15 +14,17 @@ from choice.i18n import Translator
 from choice.terminal.team_view import Invitation, TeamView
 from choice.terminal.text import clip, width, wrap
 
-BOX_MAX = 76
+BOX_WIDTH = 76
 """The seed's boxes are about 70 cells: wide enough for a sentence, calm on a wide screen."""
+BOX_MAX = 96
+"""A box grows past `BOX_WIDTH` (up to this, and the screen) for a line that needs it."""
 TITLE_CELLS = 60
 """`Widen: <question text (truncated to 60 chars)>` (seed §2.1)."""
 LATEST_MESSAGES = 3
 
 
 def box_inner(cols: int) -> int:
-    """The text width inside a box drawn in `cols` cells."""
+    """The widest text a box drawn in `cols` cells may hold."""
     return max(10, min(cols, BOX_MAX) - 4)
 
 
@@ -42,11 +44,13 @@ def listed(head: str, entries: Sequence[str], cells: int) -> list[str]:
     return [*lines, line]
 
 
-def box(title: str, body: Sequence[str], cols: int) -> list[str]:
+def box(title: str, body: Sequence[str], cols: int, *, grow: bool = False) -> list[str]:
     """`╭─ title ─╮`, each body line wrapped between `│ ` and ` │`, `╰──╯`; at most
-    `cols` (and `BOX_MAX`) cells wide. A body line starting with spaces keeps its indent
-    on the lines it wraps to."""
-    inner = box_inner(cols)
+    `cols` cells wide: `BOX_WIDTH`, or with `grow` wider (up to `BOX_MAX`) for a line that
+    needs it (a list of names is easier to read on one line). A body line starting with
+    spaces keeps its indent on the lines it wraps to."""
+    needed = max((width(line) for line in body), default=0) if grow else 0
+    inner = min(box_inner(cols), max(BOX_WIDTH - 4, needed))
     rows: list[str] = []
     for line in body:
         indent = line[:len(line) - len(line.lstrip(" "))]
@@ -76,15 +80,15 @@ def audience_box(title: str, team: Sequence[str], _: Translator, cols: int) -> l
 
 def audience_confirmed(names: Sequence[str], _: Translator) -> str:
     members = _.ngettext("({n} member)", "({n} members)", len(names)).format(n=len(names))
-    return _("Audience confirmed:") + f" {', '.join(names)} {members}"
+    return _("Audience confirmed: {names} {members}").format(names=", ".join(names),
+                                                            members=members)
 
 
 # -- seed §3: block or continue -------------------------------------------------------------------
 def mode_question(_: Translator) -> list[str]:
     return [_("Block here or continue with other questions? [b/c] (default: b)"),
             "  " + _("b  block: the agent keeps waiting until you decide"),
-            "  " + _("c  continue: the agent is told now and carries on; it collects the "
-                     "decision later")]
+            "  " + _("c  continue: the agent is told now and collects the decision later")]
 
 
 def warning_lines(warnings: Sequence[str], _: Translator) -> list[str]:
@@ -119,20 +123,20 @@ def link_lines(invitation: Invitation, _: Translator) -> list[str]:
 
 # -- seed §4: waiting for the discussion ------------------------------------------------------
 def participants_lines(view: TeamView, _: Translator, cells: int) -> list[str]:
-    """`Participants: Alice Johnson, Carol Lee ✓  (✓ opened their link)`, broken between
+    """`Participants (✓ opened their link): Alice Johnson, Carol Lee ✓`, broken between
     names so a mark never strays from its name."""
     if not view.members:
         return [_("Participants: none (every link was withdrawn)")]
     entries = [m.name + (" ✓" if m.opened else "") for m in view.members]
-    if any(m.opened for m in view.members):
-        entries[-1] += "  " + _("(✓ opened their link)")
-    return listed(_("Participants:"), entries, cells)
+    head = _("Participants (✓ opened their link):") if any(m.opened for m in view.members) \
+        else _("Participants:")
+    return listed(head, entries, cells)
 
 
 def waiting_box(title: str, view: TeamView, _: Translator, cols: int) -> list[str]:
     return box(_("Waiting for widened discussion"), [
         _("Question:") + " " + title, *participants_lines(view, _, box_inner(cols)),
-        agent_line(view.mode, _)], cols)
+        agent_line(view.mode, _)], cols, grow=True)
 
 
 def discussion_lines(view: TeamView, _: Translator, cols: int,

@@ -60,8 +60,9 @@ def show(question: Question, out: IO[str], _: Callable[[str], str]) -> None:
     if question.widen_hint:  # the agent's suggestion, marked as such: never an action
         _print(out, _("Agent's hint:") + " " + question.widen_hint)
     _print(out, question.prompt)
+    recommended = _("recommended")  # outside the f-string: Babel reads no f-strings
     for number, option in enumerate(question.options, start=1):
-        badge = f" ({_('recommended')})" if option.recommended else ""
+        badge = f" ({recommended})" if option.recommended else ""
         about = f" — {option.description}" if option.description else ""
         _print(out, f"  {number}) {option.label}{badge}{about}".replace("\n", " "))
 

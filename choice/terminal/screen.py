@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from choice.clock import now
-from choice.terminal.panels import votes_text
+from choice.terminal.panels import LATEST_MESSAGES, votes_text
 from choice.terminal.state import SETTING_ROWS, AnswerState
 from choice.terminal.team_screen import team_lines, widen_hints, widen_lines
 from choice.terminal.text import clip, safe_text, width, wrap
@@ -63,8 +63,17 @@ class Screen:
                 self.window.addstr(row, col, clip(text, cols - 1 - col), attr)
 
     # -- the body: prompt, options, free text, the agent note ------------------------------
-    def body(self, cols: int) -> tuple[list[tuple[str, int]], int]:
-        """Lines to show and the index of the focused one."""
+    def body(self, cols: int, rows: int = 0) -> tuple[list[tuple[str, int]], int]:
+        """Lines to show and the index of the focused one. Widened, fewer messages are
+        shown when all of it would not fit in `rows`: the options must stay in view."""
+        lines, focus = self._body(cols, LATEST_MESSAGES)
+        latest = LATEST_MESSAGES
+        while self.state.team is not None and len(lines) > rows > 0 and latest > 1:
+            latest -= 1
+            lines, focus = self._body(cols, latest)
+        return lines, focus
+
+    def _body(self, cols: int, latest: int) -> tuple[list[tuple[str, int]], int]:
         _, q = self.state.translate, self.state.question
         if self.state.stage in ("settings", "edit_setting"):
             return self.settings_lines(), self.state.setting_cursor + 1
@@ -72,7 +81,7 @@ class Screen:
             return widen_lines(self.state, cols - 2), 0
         widened = self.state.team is not None
         if widened:
-            lines = team_lines(self.state, cols - 2)
+            lines = team_lines(self.state, cols - 2, latest)
         else:
             hint = wrap(q.widen_hint, cols - 2) if q.widen_hint else []
             lines = [(line, curses.A_DIM) for line in hint]  # the agent's, never an action
@@ -89,11 +98,12 @@ class Screen:
             return lines, len(lines) - 1
         if q.multi:
             lines.append((self.bounds(), curses.A_DIM))
+        recommended = _("recommended")  # outside the f-string: Babel reads no f-strings
         for index, option in enumerate(q.options):
             here = index == self.state.cursor
             mark = ("[x]" if option.id in self.state.picked else "[ ]") if q.multi else (
                 "(•)" if option.id in self.state.picked else "( )")
-            badge = f"  [{_('recommended')}]" if option.recommended else ""
+            badge = f"  [{recommended}]" if option.recommended else ""
             if widened and self.state.team and self.state.team.votes.get(option.id):
                 badge += "  · " + votes_text(self.state.team.votes[option.id], _)
             if here:
@@ -177,12 +187,12 @@ class Screen:
         self.put(1, 1, asked, curses.A_DIM)
         self.put(2, 0, "─" * (cols - 1), curses.A_DIM)
         hints = self.hints() and height >= HINTS_MIN_HEIGHT
-        lines, focus = self.body(cols)
         message = [] if state.editor is not None or not state.message else wrap(
             safe_text(state.message, keep_newlines=False), cols - 2)[:MESSAGE_LINES]
         top = 3
         bottom = height - (3 if hints else 2) - max(0, len(message) - 1)
         visible = bottom - top
+        lines, focus = self.body(cols, visible)
         if focus < self.scroll:
             self.scroll = focus
         elif focus >= self.scroll + visible:

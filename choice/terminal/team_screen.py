@@ -10,6 +10,7 @@ from __future__ import annotations
 import curses
 
 from choice.terminal.panels import (
+    LATEST_MESSAGES,
     audience_box,
     audience_confirmed,
     discussion_lines,
@@ -46,7 +47,7 @@ def widen_lines(state: AnswerState, cols: int) -> Lines:
     return lines
 
 
-def team_lines(state: AnswerState, cols: int) -> Lines:
+def team_lines(state: AnswerState, cols: int, latest: int = LATEST_MESSAGES) -> Lines:
     """Seed §4, above the options: the just-widened box (until the next key, then the
     waiting box), the links (for as long as this window lives), the newest messages, and a
     reminder when one came."""
@@ -61,7 +62,7 @@ def team_lines(state: AnswerState, cols: int) -> Lines:
         lines += [(heading, curses.A_DIM), *_plain(links)]
     if not fresh:
         lines += _plain(waiting_box(state.question.title, view, _, cols))
-    heading, *messages = discussion_lines(view, _, cols)
+    heading, *messages = discussion_lines(view, _, cols, latest)
     lines += [(heading, curses.A_DIM), *_plain(messages)]
     if state.reminder:
         first, second = reminder_lines(_)

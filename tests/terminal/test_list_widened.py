@@ -57,7 +57,7 @@ def test_each_widened_question_is_listed_with_its_people_and_how_to_answer_it(
         "╰" + "─" * 74 + "╯"]
     newest = lines[lines.index("(1/2) Question: Pick the cache"):]
     assert re.fullmatch(r" {6}Widened at: \d{4}-\d\d-\d\d \d\d:\d\d UTC", newest[1])
-    assert newest[2:5] == ["      Participants: 王小明 ✓  (✓ opened their link)",
+    assert newest[2:5] == ["      Participants (✓ opened their link): 王小明 ✓",
                            "      Discussion: 1 message",
                            "      The agent was told to carry on; it collects the decision later."]
     assert re.fullmatch(r" {6}Deadline: \d{4}-\d\d-\d\d \d\d:\d\d UTC", newest[5])

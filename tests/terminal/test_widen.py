@@ -95,7 +95,7 @@ def test_w_widens_to_trimmed_names_shows_links_follows_the_thread_and_a_local_an
     participant.call("GET", carol)
     participant.call("POST", f"{carol}/comments", {"text": "SQLite is plenty for billing."})
     participant.call("PUT", f"{carol}/vote", {"option_ids": ["lite"]})
-    pane.wait_for("Participants: Alice Johnson, Carol Lee ✓, Zed  (✓ opened their link)",
+    pane.wait_for("Participants (✓ opened their link): Alice Johnson, Carol Lee ✓, Zed",
                   "Discussion (1 message):", "[Carol Lee] SQLite is plenty for billing.",
                   "› ( ) SQLite  [recommended]  · 1 vote: Carol Lee")
 

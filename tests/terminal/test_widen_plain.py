@@ -52,7 +52,7 @@ def test_a_script_widens_in_continue_mode_then_answers(
         "Audience confirmed: Alice Johnson, Carol Lee (2 members)",
         "Block here or continue with other questions? [b/c] (default: b)",
         "  b  block: the agent keeps waiting until you decide",
-        "  c  continue: the agent is told now and carries on; it collects the decision later"]
+        "  c  continue: the agent is told now and collects the decision later"]
     assert "> c" in lines and "╭─ Widened ✓ " + "─" * 62 + "╮" in lines
     assert "│ Alice Johnson and Carol Lee have been invited to discuss: \"Pick a store," in out
     assert list(links_on(out)) == ["Alice Johnson", "Carol Lee"]
@@ -106,7 +106,7 @@ def test_plain_lines_in_a_terminal_fetch_the_discussion_after_a_teammate_writes(
     teammate.call("PUT", f"/api/d/{secret}/vote", {"option_ids": ["duck"]})
     pane.type("f")
     pane.press("Enter")
-    pane.wait_for("Participants: Dana Park ✓  (✓ opened their link)",
+    pane.wait_for("Participants (✓ opened their link): Dana Park ✓",
                   "Discussion (1 message):", "  [Dana Park] DuckDB, for the reports.",
                   "  3) DuckDB — 1 vote: Dana Park")
     pane.press("C-c")  # leave it to the team, as in the full-screen UI
