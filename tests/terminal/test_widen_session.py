@@ -24,12 +24,17 @@ from choice.validation import validate_request
 REQUEST = validate_request({
     "title": "Pick", "prompt": "Which?",
     "options": [{"id": "a", "label": "Alpha"}, {"id": "b", "label": "Beta"}]}).request
-TEAM_REPLY = {
-    "status": "widened", "mode": "block", "widened_at": iso(now()), "expires_at": iso(now() + 900),
-    "participants": [{"name": "Ann", "opened_at": iso(now()), "revoked": False},
-                     {"name": "Gone", "opened_at": None, "revoked": True}],
-    "messages": [{"author": "Ann", "text": "Beta\x1b[2J, clearly\u202e"}],
-    "tally": [{"option_id": "b", "voters": ["Ann"]}]}
+
+
+def team_reply() -> dict[str, Any]:
+    """`GET .../team` as the portal answers it now (times from the clock at the call)."""
+    return {
+        "status": "widened", "mode": "block", "widened_at": iso(now()),
+        "expires_at": iso(now() + 900),
+        "participants": [{"name": "Ann", "opened_at": iso(now()), "revoked": False},
+                         {"name": "Gone", "opened_at": None, "revoked": True}],
+        "messages": [{"author": "Ann", "text": "Beta\x1b[2J, clearly\u202e"}],
+        "tally": [{"option_id": "b", "voters": ["Ann"]}]}
 
 
 class StandIn:
@@ -50,7 +55,7 @@ class StandIn:
                 "participants": [{"name": "Ann", "link": "http://127.0.0.1:8765/d/" + "s" * 32}]}
 
     def team(self, interaction_id: str) -> dict[str, Any]:
-        return TEAM_REPLY
+        return team_reply()
 
 
 def session(client: StandIn) -> Session:
