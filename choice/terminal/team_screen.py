@@ -66,7 +66,7 @@ def team_lines(state: AnswerState, cols: int, latest: int = LATEST_MESSAGES) -> 
     lines += [(heading, curses.A_DIM), *_plain(messages)]
     if state.reminder:
         first, second = reminder_lines(_)
-        lines += [(first, curses.A_BOLD), (second, curses.A_DIM)]
+        lines += [("", 0), (first, curses.A_BOLD), (second, curses.A_DIM)]
     lines += [("", 0), (_("Answer here to decide now; that closes the discussion."),
                         curses.A_DIM)]
     return lines

@@ -1,0 +1,56 @@
+"""The reminder line (seed §4.1) from the portal's real scheduler: a widened question with
+no activity for `CHOICE_REMINDER_MINUTES` (here the minimum, one minute) shows "Still
+waiting on widened discussion." in the open `choice answer` UI, once, until a key or new
+activity; the answer keys still decide it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from choice.portal_client import PortalClient
+from tests.portal_process import PortalProcess
+from tests.terminal.conftest import Answer, Ask, events, finished
+
+pytestmark = pytest.mark.slow
+REMINDER = "Still waiting on widened discussion."
+IDLE_BOUND = 120.0  # one idle minute, plus the scheduler's scan (<= 30 s), plus a loaded machine
+
+
+@pytest.fixture(scope="module")
+def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
+    process = PortalProcess(tmp_path_factory.mktemp("portal"), CHOICE_REMINDER_MINUTES="1")
+    yield process.start()
+    process.stop()
+
+
+def test_an_idle_widened_question_shows_the_reminder_line_until_a_key(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    client.save_settings({"team": [{"name": "Alice Johnson"}]})
+    iid = ask("Pick a store, then wait for the team", timeout_seconds=900)
+    pane = answer(iid, width=80, height=24)
+    pane.press("w", "Enter")
+    pane.wait_for("[b/c] (default: b)")
+    pane.press("b")
+    pane.wait_for("Alice Johnson has been invited to discuss")
+    pane.press("Down")
+    pane.wait_for("╭─ Waiting for widened discussion ")
+    assert REMINDER not in pane.screen()
+
+    screen = pane.wait_for(REMINDER, timeout=IDLE_BOUND)
+    assert screen.count(REMINDER) == 1
+    assert "Send the links again, answer here to decide now, or keep waiting." in screen
+    assert ("reminder_sent", "system") in events(client, iid)
+    lines = screen.splitlines()
+    at = next(i for i, line in enumerate(lines) if REMINDER in line)
+    assert "Answer here to decide now" in lines[at + 3]  # right above the options
+    assert "( ) DuckDB" in screen  # the options stay in view at 80x24
+
+    pane.press("Up")  # seen: it goes until the next idle period
+    pane.wait_gone(REMINDER)
+    pane.press("Enter")
+    assert pane.exit_code() == 0
+    assert pane.output() == [
+        'Resolved locally: Selected "PostgreSQL" (pg). The discussion is closed.']
+    assert finished(client, iid)["selected_ids"] == ["pg"]
