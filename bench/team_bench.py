@@ -30,7 +30,6 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from core_bench import HOST, Meter, RawSession, loop_name, pct, start_portal, wait_healthy
 
@@ -104,7 +103,8 @@ async def widen(owner: RawSession, n: int, title: str) -> tuple[str, list[str]]:
 async def open_pages(port: int, secrets: list[str]) -> tuple[list[Page], list[asyncio.Task[None]]]:
     pages = [Page(secret) for secret in secrets]
     ready = [asyncio.Event() for _ in pages]
-    tasks = [asyncio.create_task(listen(port, page, event)) for page, event in zip(pages, ready)]
+    tasks = [asyncio.create_task(listen(port, page, event))
+             for page, event in zip(pages, ready, strict=True)]
     await asyncio.wait_for(asyncio.gather(*(event.wait() for event in ready)), WAIT_S)
     return pages, tasks
 
@@ -174,7 +174,7 @@ async def run_phase(name: str, port: int, token: str, owner: RawSession, n: int,
     try:
         if name == "paced":
             for round_ in range(per):
-                for who, (secret, session) in enumerate(zip(secrets, sessions)):
+                for who, (secret, session) in enumerate(zip(secrets, sessions, strict=True)):
                     comment_id = await comment(session, secret, f"c{round_}-{who}", phase)
                     await all_heard(pages, comment_id)
                     await vote(session, secret, round_, who)
