@@ -44,6 +44,19 @@ def _seconds(env: dict[str, str], name: str, default: float) -> float:
     return value
 
 
+def _minutes(env: dict[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SystemExit(f"{name}={raw!r} is not a number of minutes.") from None
+    if not 0.05 <= value <= 10_080:
+        raise SystemExit(f"{name}={value} is out of range: set it to 0.05..10080 minutes.")
+    return value
+
+
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
     raw = env.get(name)
     if raw is None or raw == "":
@@ -142,8 +155,9 @@ class Settings:
     signed with `CHOICE_WEBHOOK_SECRET`)."""
     webhook_secret: str | None = None
     """`CHOICE_WEBHOOK_SECRET`: the HMAC-SHA256 key of `X-Choice-Signature-256`."""
-    reminder_minutes: int = 60
-    """`CHOICE_REMINDER_MINUTES`: remind the owner of a widened question idle this long."""
+    reminder_minutes: float = 60.0
+    """`CHOICE_REMINDER_MINUTES`: remind the owner of a widened question idle this long
+    (decimals allowed, 0.05 to 10080: a few seconds is for trying it out)."""
     webhook_retry_seconds: float = 2.0
     """`CHOICE_WEBHOOK_RETRY_SECONDS`: the backoff before the first retry (at most; full
     jitter), doubling per attempt up to 10 minutes. Tests shorten it."""
@@ -207,7 +221,7 @@ class Settings:
             webhook_url=_webhook_url(env),
             webhook_format=_choice(env, "CHOICE_WEBHOOK_FORMAT", ("json", "slack")),
             webhook_secret=env.get("CHOICE_WEBHOOK_SECRET") or None,
-            reminder_minutes=_int(env, "CHOICE_REMINDER_MINUTES", 60, 1, 10_080),
+            reminder_minutes=_minutes(env, "CHOICE_REMINDER_MINUTES", 60.0),
             webhook_retry_seconds=_seconds(env, "CHOICE_WEBHOOK_RETRY_SECONDS", 2.0),
             webhook_coalesce_seconds=_seconds(env, "CHOICE_WEBHOOK_COALESCE_SECONDS", 10.0),
             allowed_hosts=("127.0.0.1", "localhost", "::1", *extra_hosts,

@@ -44,6 +44,14 @@ class ReminderScheduler:
         self.idle_seconds = settings.reminder_minutes * 60.0
         self.every = settings.reminder_scan_seconds
         self._task: asyncio.Task[None] | None = None
+        self._widened = asyncio.Event()
+        service.notifier.listen(self._heard)
+
+    def _heard(self, change: Change) -> None:
+        """A new widening: its reminder may fall due before the next scan (a short
+        CHOICE_REMINDER_MINUTES), so the scheduler looks again now."""
+        if change.kind == "interaction.widened":
+            self._widened.set()
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="choice-reminders")
@@ -57,13 +65,15 @@ class ReminderScheduler:
 
     async def _run(self) -> None:
         while True:
+            self._widened.clear()  # before the scan reads: a widening after it wakes the wait
             try:
                 soonest = await self.scan()
             except Exception:  # the database hiccuped: look again at the next scan
                 log.exception("the reminder scan failed; trying again in %s s", self.every)
                 soonest = None
             wait = self.every if soonest is None else soonest - self.service.clock()
-            await asyncio.sleep(min(self.every, max(wait, 0.01)))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._widened.wait(), min(self.every, max(wait, 0.01)))
 
     async def scan(self) -> float | None:
         """Send every reminder that is due; returns when the next one could be (None: no
