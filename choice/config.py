@@ -31,30 +31,22 @@ def _int(env: dict[str, str], name: str, default: int, low: int, high: int) -> i
     return value
 
 
+def _number(env: dict[str, str], name: str, default: float, low: float, high: float,
+            unit: str) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SystemExit(f"{name}={raw!r} is not a number of {unit}.") from None
+    if not low <= value <= high:
+        raise SystemExit(f"{name}={value} is out of range: set it to {low:g}..{high:g} {unit}.")
+    return value
+
+
 def _seconds(env: dict[str, str], name: str, default: float) -> float:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise SystemExit(f"{name}={raw!r} is not a number of seconds.") from None
-    if not 0.1 <= value <= 3600:
-        raise SystemExit(f"{name}={value} is out of range: set it to 0.1..3600.")
-    return value
-
-
-def _minutes(env: dict[str, str], name: str, default: float) -> float:
-    raw = env.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise SystemExit(f"{name}={raw!r} is not a number of minutes.") from None
-    if not 0.05 <= value <= 10_080:
-        raise SystemExit(f"{name}={value} is out of range: set it to 0.05..10080 minutes.")
-    return value
+    return _number(env, name, default, 0.1, 3600, "seconds")
 
 
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
@@ -221,7 +213,8 @@ class Settings:
             webhook_url=_webhook_url(env),
             webhook_format=_choice(env, "CHOICE_WEBHOOK_FORMAT", ("json", "slack")),
             webhook_secret=env.get("CHOICE_WEBHOOK_SECRET") or None,
-            reminder_minutes=_minutes(env, "CHOICE_REMINDER_MINUTES", 60.0),
+            reminder_minutes=_number(env, "CHOICE_REMINDER_MINUTES", 60.0, 0.05, 10_080,
+                                     "minutes"),
             webhook_retry_seconds=_seconds(env, "CHOICE_WEBHOOK_RETRY_SECONDS", 2.0),
             webhook_coalesce_seconds=_seconds(env, "CHOICE_WEBHOOK_COALESCE_SECONDS", 10.0),
             allowed_hosts=("127.0.0.1", "localhost", "::1", *extra_hosts,

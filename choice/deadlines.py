@@ -14,6 +14,7 @@ import heapq
 import logging
 from collections.abc import Awaitable, Callable
 
+from choice.background import BackgroundTask
 from choice.clock import now, parse_iso
 from choice.contract import TIMEOUT_MAX, DeadlineChange, FieldError
 from choice.field_errors import InvalidInput
@@ -30,7 +31,7 @@ class DeadlineScheduler:
         self._heap: list[tuple[float, str]] = []
         self._deadlines: dict[str, float] = {}
         self._changed = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._task = BackgroundTask("choice-deadlines", self._run)
 
     def schedule(self, interaction_id: str, deadline: float) -> None:
         self._deadlines[interaction_id] = deadline
@@ -52,14 +53,10 @@ class DeadlineScheduler:
         return len(self._deadlines)
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="choice-deadlines")
+        self._task.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._task.stop()
 
     def _pop_due(self) -> list[str]:
         due, current = [], self._clock()

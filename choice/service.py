@@ -8,13 +8,13 @@ waiters and subscribers. Deadlines live in one scheduler; the database stays the
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from choice.background import BackgroundTask
 from choice.clock import now
 from choice.compat import Shape, parse_request
 from choice.config import Settings
@@ -69,7 +69,7 @@ class InteractionService:
         self.clock = clock
         self.deadlines = DeadlineScheduler(self.expire, clock)
         self._prefs: Preferences | None = None
-        self._retention: asyncio.Task[None] | None = None
+        self._retention = BackgroundTask("choice-retention", self._prune_periodically)
         self._stored = 0
         """How many interactions are stored, give or take other processes: the count limit
         is checked in the database only when this passes it."""
@@ -87,14 +87,11 @@ class InteractionService:
         for row in await self.store.read(self.store.repo.pending):
             self.deadlines.schedule(row.id, row.expires_at)
         self.deadlines.start()
-        self._retention = asyncio.create_task(self._prune_periodically(), name="choice-retention")
+        self._retention.start()
 
     async def stop(self) -> None:
         await self.deadlines.stop()
-        if self._retention is not None:
-            self._retention.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._retention
+        await self._retention.stop()
 
     async def prune(self) -> int:
         """Apply retention now; returns how many interactions are stored."""

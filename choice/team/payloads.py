@@ -13,7 +13,7 @@ from typing import Any
 
 from choice.clock import iso
 from choice.store.records import Participant
-from choice.team.service import Discussion
+from choice.team.discussion import Discussion
 
 
 def question_of(discussion: Discussion) -> dict[str, Any]:

@@ -19,6 +19,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
+from choice.background import BackgroundTask
 from choice.clock import iso
 from choice.config import Settings
 from choice.endings import audit
@@ -43,7 +44,7 @@ class ReminderScheduler:
         self.service = service
         self.idle_seconds = settings.reminder_minutes * 60.0
         self.every = settings.reminder_scan_seconds
-        self._task: asyncio.Task[None] | None = None
+        self._task = BackgroundTask("choice-reminders", self._run)
         self._widened = asyncio.Event()
         service.notifier.listen(self._heard)
 
@@ -54,14 +55,10 @@ class ReminderScheduler:
             self._widened.set()
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="choice-reminders")
+        self._task.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._task.stop()
 
     async def _run(self) -> None:
         while True:

@@ -14,12 +14,12 @@ import json
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from choice.clock import iso
-from choice.contract import ChoiceRequest, FieldError
+from choice.contract import FieldError
 from choice.endings import audit, request_of
 from choice.field_errors import InvalidInput
 from choice.notifier import Change
@@ -29,14 +29,13 @@ from choice.store.records import Comment, Interaction, Participant, Vote, Wideni
 from choice.store.repository import AlreadyCompleted, DeadlinePassed
 from choice.store.team import TeamRepository
 from choice.team.audience import choose_audience
+from choice.team.discussion import Discussion, checked_vote, participant_out
 from choice.team.links import new_secret, participant_path, same_hash, secret_hash, well_formed
 from choice.team.models import (
     DISCUSSION_MESSAGES_MAX,
     CommentBody,
     DiscussionData,
-    MessageOut,
     ParticipantOut,
-    TallyOut,
     VoteBody,
     WidenRequest,
 )
@@ -68,53 +67,6 @@ class Invited:
     widening: Widening
     participants: list[ParticipantOut]
     warnings: list[str]
-
-
-@dataclass(frozen=True)
-class Discussion:
-    """Everything a page or a JSON reply shows about one widened interaction."""
-
-    row: Interaction
-    request: ChoiceRequest
-    widening: Widening | None
-    participants: list[Participant]
-    comments: list[Comment]
-    votes: list[Vote]
-
-    @property
-    def is_open(self) -> bool:
-        """Comments and votes are taken (the interaction is still widened)."""
-        return self.row.status == "widened"
-
-    def names(self) -> dict[str, str]:
-        return {p.id: p.name for p in self.participants}
-
-    def vote_of(self, participant_id: str) -> list[str]:
-        for vote in self.votes:
-            if vote.participant_id == participant_id:
-                return list(json.loads(vote.option_ids_json))
-        return []
-
-    def tally(self) -> list[TallyOut]:
-        names = self.names()
-        voters: dict[str, list[str]] = {option.id: [] for option in self.request.options}
-        for vote in sorted(self.votes, key=lambda v: v.at):
-            for option_id in json.loads(vote.option_ids_json):
-                if option_id in voters:
-                    voters[option_id].append(names.get(vote.participant_id, "?"))
-        return [TallyOut(option_id=o.id, label=o.label, votes=len(voters[o.id]),
-                         voters=voters[o.id]) for o in self.request.options]
-
-    def messages(self) -> list[MessageOut]:
-        return [MessageOut(id=c.id or 0, author=c.author, participant_id=c.participant_id,
-                           text=c.text, at=iso(c.at)) for c in self.comments]
-
-
-def participant_out(p: Participant, link: str | None = None) -> ParticipantOut:
-    return ParticipantOut(participant_id=p.id, name=p.name, handle=p.handle,
-                          invited_at=iso(p.invited_at),
-                          opened_at=iso(p.opened_at) if p.opened_at else None,
-                          revoked=p.revoked_at is not None, link=link)
 
 
 def _error(field: str, code: str, message: str) -> InvalidInput:
@@ -317,7 +269,7 @@ class TeamService:
         """Replace the participant's vote; the ids come back in option order."""
         row = await self.interactions.get(participant.interaction_id)
         request = request_of(row)
-        chosen = _checked_vote(request, body.option_ids)
+        chosen = checked_vote(request, body.option_ids)
         at = self.interactions.clock()
         vote = Vote(participant_id=participant.id, interaction_id=row.id,
                     option_ids_json=json.dumps(chosen), at=at)
@@ -327,24 +279,3 @@ class TeamService:
         self._publish("discussion.changed", row, change="vote", participant_id=participant.id)
         return chosen
 
-
-def _checked_vote(request: ChoiceRequest, option_ids: Sequence[str]) -> list[str]:
-    if not request.options:
-        raise _error("option_ids", "no_options",
-                     "this question has no options to vote on: say what you think in a comment.")
-    known = [option.id for option in request.options]
-    errors = [FieldError(field=f"option_ids[{i}]", code="unknown_option",
-                         message=f"no option has the id {option_id[:64]!r}: use one of "
-                                 f"{', '.join(known[:10])}.")
-              for i, option_id in enumerate(option_ids) if option_id not in known]
-    if len(set(option_ids)) != len(option_ids):
-        errors.append(FieldError(field="option_ids", code="duplicate",
-                                 message="an option is named twice: name each once."))
-    most = 1 if request.selection_mode == "single" else (request.max_selections or len(known))
-    if len(set(option_ids)) > most:
-        errors.append(FieldError(field="option_ids", code="too_many",
-                                 message=f"this question takes at most {most} option(s): "
-                                         "vote for fewer."))
-    if errors:
-        raise InvalidInput(errors)
-    return [option_id for option_id in known if option_id in option_ids]

@@ -29,7 +29,7 @@ from choice.clock import now
 from choice.notifier import Change
 from choice.service import InteractionService
 from choice.store.repository import NotFound
-from choice.team.service import Discussion
+from choice.team.discussion import Discussion
 from choice.web.team_views import everyone_view
 
 log = logging.getLogger("choice.web")

@@ -17,8 +17,9 @@ from choice.clock import parse_iso
 from choice.contract import FieldError, TeamMember
 from choice.service import InteractionService
 from choice.store.records import Interaction, Participant
+from choice.team.discussion import Discussion
 from choice.team.payloads import owner_payload, participant_payload
-from choice.team.service import Discussion, Invited
+from choice.team.service import Invited
 
 EXTRA_TIME_CHOICES = (0, 1800, 3600, 7200, 14400, 28800, 86400)
 """The widen dialog's "give the team more time" choices, in seconds (0: keep the deadline)."""

@@ -21,7 +21,8 @@ from typing import Any, Literal
 from choice.clock import iso
 from choice.endings import request_of
 from choice.store.records import Comment, Interaction
-from choice.team.service import Discussion, Invited
+from choice.team.discussion import Discussion
+from choice.team.service import Invited
 
 EventKind = Literal["interaction.widened", "discussion.comments", "interaction.reminder",
                     "interaction.resolved"]

@@ -27,6 +27,7 @@ import logging
 import random
 from collections.abc import Callable
 
+from choice.background import BackgroundTask
 from choice.clock import iso
 from choice.endings import audit
 from choice.store import Store
@@ -57,7 +58,7 @@ class Outbox:
         self.policy = policy or RetryPolicy()
         self._rng = rng or random.Random()
         self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._task = BackgroundTask("choice-webhooks", self._run)
 
     # -- enqueue (on the caller's path: one insert) ------------------------------------------
     async def enqueue(self, interaction_id: str | None, event: Event, delay: float = 0.0) -> int:
@@ -82,14 +83,10 @@ class Outbox:
         if self.fmt == "json" and not self.secret:
             log.warning("CHOICE_WEBHOOK_SECRET is not set: webhook messages go out unsigned. "
                         "Set it so the receiver can check X-Choice-Signature-256.")
-        self._task = asyncio.create_task(self._run(), name="choice-webhooks")
+        self._task.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._task.stop()
 
     async def _run(self) -> None:
         while True:

@@ -1,0 +1,87 @@
+"""One widened interaction's discussion as read: the question, the people, the thread, the
+votes, and what follows from them (the tally, each person's vote); and the rule a vote must
+follow. Pure: `TeamService` reads the rows and writes the changes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from choice.clock import iso
+from choice.contract import ChoiceRequest, FieldError
+from choice.field_errors import InvalidInput
+from choice.store.records import Comment, Interaction, Participant, Vote, Widening
+from choice.team.models import MessageOut, ParticipantOut, TallyOut
+
+
+@dataclass(frozen=True)
+class Discussion:
+    """Everything a page or a JSON reply shows about one widened interaction."""
+
+    row: Interaction
+    request: ChoiceRequest
+    widening: Widening | None
+    participants: list[Participant]
+    comments: list[Comment]
+    votes: list[Vote]
+
+    @property
+    def is_open(self) -> bool:
+        """Comments and votes are taken (the interaction is still widened)."""
+        return self.row.status == "widened"
+
+    def names(self) -> dict[str, str]:
+        return {p.id: p.name for p in self.participants}
+
+    def vote_of(self, participant_id: str) -> list[str]:
+        for vote in self.votes:
+            if vote.participant_id == participant_id:
+                return list(json.loads(vote.option_ids_json))
+        return []
+
+    def tally(self) -> list[TallyOut]:
+        names = self.names()
+        voters: dict[str, list[str]] = {option.id: [] for option in self.request.options}
+        for vote in sorted(self.votes, key=lambda v: v.at):
+            for option_id in json.loads(vote.option_ids_json):
+                if option_id in voters:
+                    voters[option_id].append(names.get(vote.participant_id, "?"))
+        return [TallyOut(option_id=o.id, label=o.label, votes=len(voters[o.id]),
+                         voters=voters[o.id]) for o in self.request.options]
+
+    def messages(self) -> list[MessageOut]:
+        return [MessageOut(id=c.id or 0, author=c.author, participant_id=c.participant_id,
+                           text=c.text, at=iso(c.at)) for c in self.comments]
+
+
+def participant_out(p: Participant, link: str | None = None) -> ParticipantOut:
+    return ParticipantOut(participant_id=p.id, name=p.name, handle=p.handle,
+                          invited_at=iso(p.invited_at),
+                          opened_at=iso(p.opened_at) if p.opened_at else None,
+                          revoked=p.revoked_at is not None, link=link)
+
+
+def checked_vote(request: ChoiceRequest, option_ids: Sequence[str]) -> list[str]:
+    """The ids of a valid vote, in option order; `InvalidInput` naming each problem."""
+    if not request.options:
+        raise InvalidInput([FieldError(
+            field="option_ids", code="no_options",
+            message="this question has no options to vote on: say what you think in a comment.")])
+    known = [option.id for option in request.options]
+    errors = [FieldError(field=f"option_ids[{i}]", code="unknown_option",
+                         message=f"no option has the id {option_id[:64]!r}: use one of "
+                                 f"{', '.join(known[:10])}.")
+              for i, option_id in enumerate(option_ids) if option_id not in known]
+    if len(set(option_ids)) != len(option_ids):
+        errors.append(FieldError(field="option_ids", code="duplicate",
+                                 message="an option is named twice: name each once."))
+    most = 1 if request.selection_mode == "single" else (request.max_selections or len(known))
+    if len(set(option_ids)) > most:
+        errors.append(FieldError(field="option_ids", code="too_many",
+                                 message=f"this question takes at most {most} option(s): "
+                                         "vote for fewer."))
+    if errors:
+        raise InvalidInput(errors)
+    return [option_id for option_id in known if option_id in option_ids]
