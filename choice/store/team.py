@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
-from typing import Any
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, or_, select, update
 
 from choice.store.records import (
     AuditEvent,
@@ -125,13 +124,26 @@ class TeamRepository:
             self.repo.add_events(conn, events)
             return True
 
-    def update_widening(self, interaction_id: str, values: dict[str, Any],
-                        events: Sequence[AuditEvent] = ()) -> None:
-        """Change the widening's bookkeeping (e.g. `reminded_at`), with its audit events."""
+    def mark_reminded(self, interaction_id: str, idle_since: float, at: float,
+                      events: Sequence[AuditEvent]) -> bool:
+        """Record a reminder for the idle period that began at `idle_since`, once: False
+        (nothing written) if there was activity since, the period was already reminded (by
+        another portal instance, say), or the question is no longer widened."""
         with self.repo.transaction() as conn:
-            conn.execute(update(WIDENINGS).where(WIDENINGS.c.interaction_id == interaction_id)
-                         .values(**values))
+            changed = conn.execute(
+                update(WIDENINGS)
+                .where(WIDENINGS.c.interaction_id == interaction_id,
+                       WIDENINGS.c.last_activity_at == idle_since,
+                       or_(WIDENINGS.c.reminded_at.is_(None),
+                           WIDENINGS.c.reminded_at < WIDENINGS.c.last_activity_at),
+                       select(INTERACTIONS.c.id).where(
+                           INTERACTIONS.c.id == interaction_id,
+                           INTERACTIONS.c.status == "widened").exists())
+                .values(reminded_at=at))
+            if changed.rowcount != 1:
+                return False
             self.repo.add_events(conn, events)
+            return True
 
     # -- reads (any thread) ------------------------------------------------------------------
     def widening(self, interaction_id: str) -> Widening | None:

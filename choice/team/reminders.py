@@ -92,7 +92,8 @@ class ReminderScheduler:
         idle = {"idle_minutes": int((at - widening.last_activity_at) // 60),
                 "idle_since": iso(widening.last_activity_at)}
         event = audit(row.id, "reminder_sent", "system", idle, at)
-        await self.service.store.write(self.service.team.repo.update_widening, row.id,
-                                       {"reminded_at": at}, [event])
+        if not await self.service.store.write(self.service.team.repo.mark_reminded, row.id,
+                                              widening.last_activity_at, at, [event]):
+            return  # activity since the scan, or another instance reminded first
         self.service.notifier.publish(
             Change("interaction.reminder", row.id, {**listing(row), **idle}, row))

@@ -130,3 +130,26 @@ def test_the_running_app_reminds_through_the_webhook_when_the_clock_moves(
     assert event["opened"] == 1 and event["voted"] == 1 and event["comments"] == 0
     assert event["question"]["url"] == f"{BASE_URL}/choice/{iid}"
     assert audited["actor"] == "system" and audited["detail"]["idle_minutes"] == 61
+
+
+async def test_two_instances_remind_an_idle_period_once_and_activity_since_the_scan_wins(
+        service: InteractionService) -> None:
+    clock = service.clock
+    assert isinstance(clock, Clock)
+    first, second = ReminderScheduler(service, service.settings), \
+        ReminderScheduler(service, service.settings)
+    row = (await service.create(request(timeout_seconds=600))).row
+    await service.team.widen(row.id, WidenRequest(timeout_seconds=86_400))
+    clock.advance(HOUR + 60)
+    [widening] = await service.store.read(service.team.repo.open_widenings)
+    await first._remind(widening, clock())
+    await second._remind(widening, clock())  # read the same idle period: too late
+    assert len(await reminders_sent(service, row.id)) == 1
+
+    clock.advance(2 * HOUR)
+    [stale] = await service.store.read(service.team.repo.open_widenings)
+    alice = (await service.store.read(service.team.repo.participants, row.id))[0]
+    await service.team.comment(row.id, CommentBody(text="still here"), alice)
+    clock.advance(2 * HOUR)
+    await first._remind(stale, clock())  # its scan predates the comment: no reminder
+    assert len(await reminders_sent(service, row.id)) == 1
