@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Sequence
 
-from sqlalchemy import Connection, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, Update, delete, func, insert, or_, select, update
 
 from choice.store.records import (
     AuditEvent,
@@ -97,53 +97,47 @@ class TeamRepository:
             self._touch(conn, vote.interaction_id, vote.at)
             self.repo.add_events(conn, events)
 
-    def mark_opened(self, participant_id: str, at: float, events: Sequence[AuditEvent]) -> bool:
-        """The first time a participant opens their link; False (nothing written) after."""
+    def _once(self, change: Update, events: Sequence[AuditEvent]) -> bool:
+        """A conditional change of one row, with its audit events when (and only when) the
+        row still matched: False, nothing written, when another writer got there first."""
         with self.repo.transaction() as conn:
-            changed = conn.execute(
-                update(PARTICIPANTS)
-                .where(PARTICIPANTS.c.id == participant_id, PARTICIPANTS.c.opened_at.is_(None))
-                .values(opened_at=at))
-            if changed.rowcount != 1:
+            if conn.execute(change).rowcount != 1:
                 return False
             self.repo.add_events(conn, events)
             return True
 
+    def mark_opened(self, participant_id: str, at: float, events: Sequence[AuditEvent]) -> bool:
+        """The first time a participant opens their link; False (nothing written) after."""
+        return self._once(
+            update(PARTICIPANTS)
+            .where(PARTICIPANTS.c.id == participant_id, PARTICIPANTS.c.opened_at.is_(None))
+            .values(opened_at=at), events)
+
     def revoke(self, interaction_id: str, participant_id: str, at: float,
                events: Sequence[AuditEvent]) -> bool:
         """Withdraw one participant's link; False if it was not theirs or already withdrawn."""
-        with self.repo.transaction() as conn:
-            changed = conn.execute(
-                update(PARTICIPANTS)
-                .where(PARTICIPANTS.c.id == participant_id,
-                       PARTICIPANTS.c.interaction_id == interaction_id,
-                       PARTICIPANTS.c.revoked_at.is_(None))
-                .values(revoked_at=at))
-            if changed.rowcount != 1:
-                return False
-            self.repo.add_events(conn, events)
-            return True
+        return self._once(
+            update(PARTICIPANTS)
+            .where(PARTICIPANTS.c.id == participant_id,
+                   PARTICIPANTS.c.interaction_id == interaction_id,
+                   PARTICIPANTS.c.revoked_at.is_(None))
+            .values(revoked_at=at), events)
 
     def mark_reminded(self, interaction_id: str, idle_since: float, at: float,
                       events: Sequence[AuditEvent]) -> bool:
         """Record a reminder for the idle period that began at `idle_since`, once: False
         (nothing written) if there was activity since, the period was already reminded (by
         another portal instance, say), or the question is no longer widened."""
-        with self.repo.transaction() as conn:
-            changed = conn.execute(
-                update(WIDENINGS)
-                .where(WIDENINGS.c.interaction_id == interaction_id,
-                       WIDENINGS.c.last_activity_at == idle_since,
-                       or_(WIDENINGS.c.reminded_at.is_(None),
-                           WIDENINGS.c.reminded_at < WIDENINGS.c.last_activity_at),
-                       select(INTERACTIONS.c.id).where(
-                           INTERACTIONS.c.id == interaction_id,
-                           INTERACTIONS.c.status == "widened").exists())
-                .values(reminded_at=at))
-            if changed.rowcount != 1:
-                return False
-            self.repo.add_events(conn, events)
-            return True
+        return self._once(
+            update(WIDENINGS)
+            .where(WIDENINGS.c.interaction_id == interaction_id,
+                   WIDENINGS.c.last_activity_at == idle_since,
+                   or_(WIDENINGS.c.reminded_at.is_(None),
+                       WIDENINGS.c.reminded_at < WIDENINGS.c.last_activity_at),
+                   select(INTERACTIONS.c.id).where(
+                       INTERACTIONS.c.id == interaction_id,
+                       INTERACTIONS.c.status == "widened").exists())
+            .values(reminded_at=at), events)
 
     # -- reads (any thread) ------------------------------------------------------------------
     def widening(self, interaction_id: str) -> Widening | None:

@@ -12,8 +12,14 @@ import json
 from typing import Any
 
 from choice.clock import iso
-from choice.store.records import Participant
+from choice.store.records import Comment, Participant
 from choice.team.discussion import Discussion
+
+
+def comment_reply(comment: Comment) -> dict[str, Any]:
+    """What posting a comment answers (owner or participant): the comment as stored."""
+    return {"id": comment.id, "author": comment.author, "text": comment.text,
+            "at": iso(comment.at)}
 
 
 def question_of(discussion: Discussion) -> dict[str, Any]:

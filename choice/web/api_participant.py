@@ -14,9 +14,8 @@ from typing import Any
 from litestar import Controller, get, post, put
 from litestar.params import FromPath, JSONBody
 
-from choice.clock import iso
 from choice.team.models import CommentBody, VoteBody
-from choice.team.payloads import participant_payload
+from choice.team.payloads import comment_reply, participant_payload
 from choice.web.body import check_json_data
 from choice.web.deps import Service
 from choice.web.openapi import BODY_ERRORS, errors
@@ -40,8 +39,7 @@ class ParticipantController(Controller):
         """Add to the discussion (plain text; at most 4000 characters). 409 once it has ended."""
         participant = await service.team.participant(secret)
         comment = await service.team.comment(participant.interaction_id, data, participant)
-        return {"id": comment.id, "author": comment.author, "text": comment.text,
-                "at": iso(comment.at)}
+        return comment_reply(comment)
 
     @put("/vote", before_request=check_json_data, responses=errors(404, 409, *BODY_ERRORS))
     async def vote(self, secret: FromPath[str], data: JSONBody[VoteBody],

@@ -15,7 +15,7 @@ from litestar.params import FromPath, JSONBody
 from choice.clock import iso
 from choice.replies import listing
 from choice.team.models import CommentBody, DiscussionData, WidenRequest
-from choice.team.payloads import owner_payload
+from choice.team.payloads import comment_reply, owner_payload
 from choice.web.body import check_json_data
 from choice.web.deps import Service
 from choice.web.openapi import BODY_ERRORS, errors
@@ -59,8 +59,7 @@ class TeamController(Controller):
                       service: Service) -> dict[str, Any]:
         """The owner's own message in the discussion (while it is widened)."""
         comment = await service.team.comment(interaction_id, data)
-        return {"id": comment.id, "author": comment.author, "text": comment.text,
-                "at": iso(comment.at)}
+        return comment_reply(comment)
 
     @delete("/participants/{participant_id:str}", status_code=204, responses=errors(404))
     async def revoke(self, interaction_id: FromPath[str], participant_id: FromPath[str],
