@@ -155,6 +155,9 @@ class Settings:
     jitter), doubling per attempt up to 10 minutes. Tests shorten it."""
     webhook_coalesce_seconds: float = 10.0
     """`CHOICE_WEBHOOK_COALESCE_SECONDS`: comments this close together go out as one message."""
+    summary_seconds: float = 30.0
+    """`CHOICE_SUMMARY_SECONDS`: how long the owner waits for the agent's candidate summary
+    before writing the answer by hand (seed NFR-003; 1 to 3600)."""
     reminder_scan_seconds: float = 30.0
     """How often the reminder scheduler looks for idle widened questions (tests shorten it)."""
 
@@ -215,6 +218,7 @@ class Settings:
             webhook_secret=env.get("CHOICE_WEBHOOK_SECRET") or None,
             reminder_minutes=_number(env, "CHOICE_REMINDER_MINUTES", 60.0, 0.05, 10_080,
                                      "minutes"),
+            summary_seconds=_number(env, "CHOICE_SUMMARY_SECONDS", 30.0, 1, 3600, "seconds"),
             webhook_retry_seconds=_seconds(env, "CHOICE_WEBHOOK_RETRY_SECONDS", 2.0),
             webhook_coalesce_seconds=_seconds(env, "CHOICE_WEBHOOK_COALESCE_SECONDS", 10.0),
             allowed_hosts=("127.0.0.1", "localhost", "::1", *extra_hosts,

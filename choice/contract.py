@@ -17,13 +17,25 @@ OnTimeout = Literal["timeout", "submit_defaults", "cancel"]
 InterfaceChoice = Literal["auto", "web", "terminal"]
 Interface = Literal["web", "terminal"]
 Language = Literal["en", "zh"]
-Status = Literal["pending", "widened", "submitted", "auto_submitted", "cancelled", "timeout"]
+Status = Literal["pending", "widened", "deferred", "submitted", "auto_submitted", "cancelled",
+                 "timeout"]
 ActionStatus = Literal["selected", "custom_input", "cancelled", "timeout"]
 SubmissionKind = Literal["manual", "auto", "timeout_default"]
+AnsweredVia = Literal["web", "terminal", "api", "mcp", "client"]
+"""How the answer reached the portal: a person in a page or the terminal UI, a script with
+the token, an agent's MCP call, or an MCP client asking its user (elicitation)."""
+DecidedBy = Literal["owner", "quorum"]
+SummarySource = Literal["discussion_extraction", "owner_override", "manual", "quorum"]
+"""Where a widened decision's final answer came from (seed §6; the seed's `slack_extraction`
+is `discussion_extraction`: our discussions happen in the portal)."""
+SCHEMA_VERSION: Literal[1] = 1
 
 COMPLETED_STATUSES: tuple[Status, ...] = ("submitted", "auto_submitted", "cancelled", "timeout")
 OPEN_STATUSES: tuple[Status, ...] = ("pending", "widened")
 """Still waiting for the owner's decision: `widened` is pending with teammates invited."""
+UNRESOLVED_STATUSES: tuple[Status, ...] = (*OPEN_STATUSES, "deferred")
+"""Not decided yet: open, or `deferred` by the owner with a rationale (no deadline runs; it
+is taken up again or resolved later). Retention never drops these."""
 
 OPTION_ID_PATTERN = r"^[A-Za-z0-9_.-]{1,64}$"
 MAX_OPTIONS = 50
@@ -36,6 +48,7 @@ PLACEHOLDER_MAX = 500
 NOTE_MAX = 5_000
 CUSTOM_INPUT_MAX = 20_000
 CONTEXT_VALUE_MAX = 200
+SUMMARY_MAX = 4_000
 WIDEN_HINT_MAX = 200
 NAME_MAX = 100
 TEAM_MAX = 100
@@ -73,6 +86,14 @@ class RequestContext(_Strict):
     project: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
 
 
+class Quorum(_Strict):
+    """Let the team decide: once `min_votes` participants back the same option(s), the
+    question resolves itself (`decided_by: quorum`), unless the owner acted first."""
+
+    min_votes: int = Field(ge=1, le=TEAM_MAX,
+                           description="How many participants must back the same option(s).")
+
+
 class ChoiceRequest(_Strict):
     """What an agent asks (`provide_choice`, `POST /api/interactions`).
 
@@ -104,6 +125,11 @@ class ChoiceRequest(_Strict):
         default=None, max_length=WIDEN_HINT_MAX,
         description="One line suggesting the owner consult the team; shown dimmed above the "
                     "question. Only the owner can widen: this is a hint, never an action.")
+    quorum: Quorum | None = Field(
+        default=None,
+        description="If the owner widens the question to teammates: resolve it once this "
+                    "many of them vote for the same option(s). The owner can change or "
+                    "switch it off, and always decide first.")
 
 
 class Submission(_Strict):
@@ -143,8 +169,27 @@ class DeadlineChange(_Strict):
     expires_at: str | None = Field(default=None, description="ISO 8601 with a timezone.")
 
 
+class SummaryJson(BaseModel):
+    """Where a widened decision came from: the discussion's summary and its provenance."""
+
+    text: str = Field(description="The summary of the discussion ('' when written by hand).")
+    source: SummarySource
+
+
+class OptionVotes(BaseModel):
+    """One option's votes in a widened discussion, with who cast them."""
+
+    option_id: str
+    label: str
+    votes: int
+    voters: list[str]
+
+
 class ChoiceResult(BaseModel):
-    """What the agent gets back once the interaction is over."""
+    """What the agent gets back once the interaction is over.
+
+    The fields after `summary` are additive (schema_version 1): who decided and how, and
+    for a question widened to teammates, the discussion's provenance and the votes."""
 
     interaction_id: str
     action_status: ActionStatus
@@ -161,6 +206,20 @@ class ChoiceResult(BaseModel):
     created_at: str
     completed_at: str
     summary: str
+    schema_version: Literal[1] = SCHEMA_VERSION
+    answered_via: AnsweredVia | None = Field(
+        default=None, description="How the answer arrived; null when the deadline ended it.")
+    decided_by: DecidedBy | None = Field(
+        default=None, description="`owner` (a person), `quorum` (the team's votes); null "
+                                  "when the deadline ended it.")
+    summary_json: SummaryJson | None = Field(
+        default=None, description="A widened decision's summary and where its answer came "
+                                  "from; null for a question never widened.")
+    rationale: str | None = Field(default=None, description="The owner's reason, if given.")
+    participants: list[str] = Field(default_factory=list,
+                                    description="The teammates invited (widened questions).")
+    votes: list[OptionVotes] = Field(default_factory=list,
+                                     description="Per option, how many voted and who.")
 
 
 class Outcome(ChoiceResult):

@@ -9,10 +9,10 @@ row is still pending. `InteractionService` decides which one applies.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
 from choice.clock import now
-from choice.contract import ChoiceRequest, Submission
+from choice.contract import AnsweredVia, ChoiceRequest, Submission
 from choice.response import (
     Completion,
     cancelled_result,
@@ -31,6 +31,15 @@ def audit(interaction_id: str, kind: str, actor: str, detail: dict[str, Any] | N
                       detail_json=json.dumps(detail) if detail else None)
 
 
+def via_of(actor: str) -> AnsweredVia | None:
+    """How an answer by `actor` arrived: `human:web` -> web, `human:terminal` -> terminal,
+    `agent:mcp` -> mcp; any other person's (the token's) -> api; `system` -> None."""
+    kind, _, where = actor.partition(":")
+    if where in get_args(AnsweredVia):
+        return where  # type: ignore[return-value]
+    return "api" if kind == "human" else None
+
+
 def request_of(row: Interaction) -> ChoiceRequest:
     return ChoiceRequest.model_validate_json(row.request_json)
 
@@ -38,6 +47,7 @@ def request_of(row: Interaction) -> ChoiceRequest:
 def answered(row: Interaction, submission: Submission, done: Completion, actor: str) -> Completed:
     """The human's answer; `InvalidInput` if it breaks the request's rules."""
     result, status = normalize_submission(request_of(row), submission, done)
+    done.stamped(result, "owner")
     detail = {"selected_ids": result.selected_ids, "interface": result.interface,
               "submission": result.submission, "custom_input": result.custom_input is not None}
     at = done.completed_at
@@ -48,7 +58,7 @@ def answered(row: Interaction, submission: Submission, done: Completion, actor: 
 
 
 def cancelled(row: Interaction, note: str | None, done: Completion, actor: str) -> Completed:
-    result = cancelled_result(request_of(row), done, note)
+    result = done.stamped(cancelled_result(request_of(row), done, note), "owner")
     event = audit(row.id, "cancelled", actor, {"note": result.global_annotation is not None,
                                                "interface": result.interface}, done.completed_at)
     return Completed("cancelled", result.model_dump_json(), done.completed_at, [event])
@@ -63,5 +73,6 @@ def expired(row: Interaction, done: Completion) -> Completed:
         status, result = "cancelled", cancelled_result(req, done, None, by_timeout=True)
     else:
         status, result = "timeout", timeout_result(req, done)
+    done.stamped(result, None)
     event = audit(row.id, "timed_out", "system", {"on_timeout": req.on_timeout}, done.completed_at)
     return Completed(status, result.model_dump_json(), done.completed_at, [event])

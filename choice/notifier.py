@@ -16,8 +16,12 @@ from typing import Any, Literal, get_args
 ChangeKind = Literal[
     "interaction.created", "interaction.completed", "interaction.updated", "interaction.opened",
     "interaction.widened", "discussion.changed", "interaction.reminder",
+    "interaction.deferred", "interaction.resumed", "decision.changed",
 ]
 KINDS: tuple[ChangeKind, ...] = get_args(ChangeKind)
+AGENT_WAKING: tuple[ChangeKind, ...] = ("interaction.completed", "interaction.deferred")
+"""Changes that end an agent's wait; any other change does too if its data says
+`wakes_agent` (a widening with `continue`, the owner asking the agent for a summary)."""
 SUBSCRIBER_QUEUE = 256
 
 
@@ -31,8 +35,8 @@ class Change:
 
 
 class Waiter:
-    """Set when its interaction completes, or is widened with `continue` (the agent is told
-    at once and carries on); `row` then holds the row as changed."""
+    """Set when its interaction completes or is deferred, or the agent has something to do
+    (see `AGENT_WAKING`); `row` then holds the row as changed."""
 
     def __init__(self) -> None:
         self.event = asyncio.Event()
@@ -95,8 +99,7 @@ class LocalNotifier:
                 del self._waiters[interaction_id]
 
     def publish(self, change: Change) -> None:
-        if change.kind == "interaction.completed" or (
-                change.kind == "interaction.widened" and change.data.get("mode") == "continue"):
+        if change.kind in AGENT_WAKING or change.data.get("wakes_agent"):
             waiter = self._waiters.pop(change.interaction_id, None)
             if waiter is not None:
                 waiter.row = change.row

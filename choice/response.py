@@ -13,7 +13,17 @@ from dataclasses import dataclass
 
 from choice.bidi import closed_bidi
 from choice.clock import iso
-from choice.contract import ChoiceRequest, ChoiceResult, FieldError, Interface, Status, Submission
+from choice.contract import (
+    AnsweredVia,
+    ChoiceRequest,
+    ChoiceResult,
+    DecidedBy,
+    FieldError,
+    Interface,
+    OptionVotes,
+    Status,
+    Submission,
+)
 from choice.field_errors import InvalidInput
 
 
@@ -27,6 +37,27 @@ class Completion:
     completed_at: float
     placeholder_shown: bool
     translate: Callable[[str], str] = str
+    via: AnsweredVia | None = None
+    """How the answer arrived (None: the deadline ended it)."""
+    participants: tuple[str, ...] = ()
+    """A widened question's teammates, and their votes: every result of it carries them."""
+    votes: tuple[OptionVotes, ...] = ()
+
+    @property
+    def created_at_iso(self) -> str:
+        return iso(self.created_at)
+
+    @property
+    def completed_at_iso(self) -> str:
+        return iso(self.completed_at)
+
+    def stamped(self, result: ChoiceResult, decided_by: DecidedBy | None) -> ChoiceResult:
+        """The result with who decided, how it arrived, and the team's part."""
+        result.answered_via = self.via
+        result.decided_by = decided_by
+        result.participants = list(self.participants)
+        result.votes = list(self.votes)
+        return result
 
 
 def _err(field: str, code: str, message: str) -> FieldError:
@@ -72,12 +103,13 @@ def normalize_submission(
         ))
     if errors:
         raise InvalidInput(errors)
-    defaults_used = bool(selected) and selected == _in_order(request, request.default_selection_ids)
+    defaults = in_option_order(request, request.default_selection_ids)
+    defaults_used = bool(selected) and selected == defaults
     result = ChoiceResult(
         interaction_id=done.interaction_id,
         action_status="custom_input" if custom is not None and not selected else "selected",
         selected_ids=selected,
-        selected_labels=_labels(request, selected),
+        selected_labels=labels_of(request, selected),
         custom_input=custom,
         option_annotations=notes,
         global_annotation=global_note,
@@ -139,12 +171,12 @@ def _check_notes(
     return errors
 
 
-def _in_order(request: ChoiceRequest, ids: list[str]) -> list[str]:
+def in_option_order(request: ChoiceRequest, ids: list[str]) -> list[str]:
     wanted = set(ids)
     return [option.id for option in request.options if option.id in wanted]
 
 
-def _labels(request: ChoiceRequest, ids: list[str]) -> list[str]:
+def labels_of(request: ChoiceRequest, ids: list[str]) -> list[str]:
     by_id = {option.id: option.label for option in request.options}
     return [by_id[i] for i in ids]
 
@@ -171,13 +203,13 @@ def timeout_result(request: ChoiceRequest, done: Completion) -> ChoiceResult:
 
 def timeout_defaults_result(request: ChoiceRequest, done: Completion) -> ChoiceResult:
     """`on_timeout: submit_defaults`: the defaults, marked as nobody's choice."""
-    selected = _in_order(request, request.default_selection_ids)
+    selected = in_option_order(request, request.default_selection_ids)
     _ = done.translate
     summary = _("No answer before the deadline; the defaults were submitted: {choices}.").format(
-        choices=_quoted_choices(request, selected))
+        choices=quoted_choices(request, selected))
     return ChoiceResult(
         interaction_id=done.interaction_id, action_status="selected", selected_ids=selected,
-        selected_labels=_labels(request, selected), submission="timeout_default",
+        selected_labels=labels_of(request, selected), submission="timeout_default",
         defaults_used=True, confirmed=False if request.require_confirmation else None,
         placeholder_shown=done.placeholder_shown, interface=done.interface,
         created_at=iso(done.created_at), completed_at=iso(done.completed_at), summary=summary,
@@ -189,7 +221,7 @@ def _ending(
 ) -> ChoiceResult:
     if note:
         _ = done.translate
-        summary += " " + _("Their note: {note}").format(note=_clip(note))
+        summary += " " + _("Their note: {note}").format(note=clip(note))
     return ChoiceResult(
         interaction_id=done.interaction_id,
         action_status="cancelled" if status == "cancelled" else "timeout",
@@ -199,16 +231,16 @@ def _ending(
     )
 
 
-def _clip(text: str, limit: int = 120) -> str:
+def clip(text: str, limit: int = 120) -> str:
     """One line, bounded: summaries are read by models and by people scanning a log."""
     flat = re.sub(r"\s+", " ", text).strip()
     clipped = flat if len(flat) <= limit else flat[: limit - 1] + "…"
     return '"' + closed_bidi(clipped) + '"'  # an open RTL override must not mirror the rest
 
 
-def _quoted_choices(request: ChoiceRequest, ids: list[str]) -> str:
-    return ", ".join(f"{_clip(label, 60)} ({oid})" for oid, label in
-                     zip(ids, _labels(request, ids), strict=True))
+def quoted_choices(request: ChoiceRequest, ids: list[str]) -> str:
+    return ", ".join(f"{clip(label, 60)} ({oid})" for oid, label in
+                     zip(ids, labels_of(request, ids), strict=True))
 
 
 def _answer_summary(
@@ -217,11 +249,11 @@ def _answer_summary(
 ) -> str:
     parts = []
     if selected:
-        parts.append(_("Selected {choices}.").format(choices=_quoted_choices(request, selected)))
+        parts.append(_("Selected {choices}.").format(choices=quoted_choices(request, selected)))
     if custom:
-        parts.append(_("Typed answer: {text}.").format(text=_clip(custom)))
+        parts.append(_("Typed answer: {text}.").format(text=clip(custom)))
     for option_id, note in notes.items():
-        parts.append(_("Note on {option}: {note}.").format(option=option_id, note=_clip(note, 80)))
+        parts.append(_("Note on {option}: {note}.").format(option=option_id, note=clip(note, 80)))
     if global_note:
-        parts.append(_("Note: {note}.").format(note=_clip(global_note, 80)))
+        parts.append(_("Note: {note}.").format(note=clip(global_note, 80)))
     return " ".join(parts) or _("Nothing selected.")

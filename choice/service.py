@@ -27,7 +27,8 @@ from choice.contract import (
     Submission,
 )
 from choice.deadlines import DeadlineScheduler, new_deadline
-from choice.endings import answered, audit, cancelled, expired
+from choice.decision.service import DecisionService
+from choice.endings import answered, audit, cancelled, expired, via_of
 from choice.i18n import resolve_language, translator
 from choice.notifier import Change, LocalNotifier
 from choice.replies import listing
@@ -76,6 +77,8 @@ class InteractionService:
         self._opened: set[str] = set()
         self.team = TeamService(self)
         """Widening to teammates and their discussion (`choice/team/`)."""
+        self.decision = DecisionService(self)
+        """The write-back: review, candidate, resolve, defer, quorum (`choice/decision/`)."""
 
     # -- lifecycle of the service itself -------------------------------------------------
     async def start(self) -> None:
@@ -88,9 +91,11 @@ class InteractionService:
             self.deadlines.schedule(row.id, row.expires_at)
         self.deadlines.start()
         self._retention.start()
+        await self.decision.start()
 
     async def stop(self) -> None:
         await self.deadlines.stop()
+        await self.decision.stop()
         await self._retention.stop()
 
     async def prune(self) -> int:
@@ -134,11 +139,15 @@ class InteractionService:
         await self.get(interaction_id)  # NotFound for an unknown id, not an empty list
         return await self.store.read(self.store.repo.events, interaction_id)
 
-    async def wait(self, interaction_id: str, seconds: float) -> Interaction:
-        """The interaction once completed, or as it is when `seconds` run out."""
+    async def wait(self, interaction_id: str, seconds: float,
+                   agent_turns: bool = True) -> Interaction:
+        """The interaction once completed (or deferred), or as it is when `seconds` run
+        out. With `agent_turns`, also at once while the owner waits on the agent's summary
+        (a poller that cannot write one, like `choice ask`, says False)."""
         with self.notifier.waiter(interaction_id) as waiter:
             row = await self.get(interaction_id)
-            if row.status not in OPEN_STATUSES or seconds <= 0:
+            if row.status not in OPEN_STATUSES or seconds <= 0 or (
+                    agent_turns and await self.decision.agent_turn(row)):
                 return row
             try:
                 await asyncio.wait_for(waiter.event.wait(), seconds)
@@ -173,12 +182,18 @@ class InteractionService:
         self.notifier.publish(Change("interaction.created", row.id, listing(row), row))
         return Created(row, validated.warnings)
 
-    def _completion(self, row: Interaction, interface: str | None, at: float) -> Completion:
+    def completion(self, row: Interaction, interface: str | None, at: float,
+                   actor: str = "system") -> Completion:
+        """When, where and how `row` ends now; a widened (or deferred) one's result also
+        carries its teammates and their votes (read here: on the writer thread, inside the
+        completing transaction, nothing can be voted in between)."""
+        participants, votes = self.team.facts(row) if row.status != "pending" else ((), ())
         return Completion(
             interaction_id=row.id,
             interface="terminal" if (interface or row.interface) == "terminal" else "web",
             created_at=row.created_at, completed_at=at, placeholder_shown=row.placeholder_shown,
-            translate=translator(self.language_for(row)),
+            translate=translator(self.language_for(row)), via=via_of(actor),
+            participants=participants, votes=votes,
         )
 
     async def _complete(self, interaction_id: str,
@@ -195,7 +210,7 @@ class InteractionService:
         at = self.clock()
         if row.expires_at > at:
             return decide(row, at), False
-        return expired(row, self._completion(row, None, at)), True
+        return expired(row, self.completion(row, None, at)), True
 
     async def _complete_in_time(self, interaction_id: str, decide: Decide) -> Interaction:
         """A completion that arrives after the deadline, before the scheduler got there,
@@ -217,7 +232,7 @@ class InteractionService:
     def _answer(self, submission: Submission, interface: Interface | None,
                 actor: str) -> Decide:
         def decide(row: Interaction, at: float) -> Completed:
-            return answered(row, submission, self._completion(row, interface, at), actor)
+            return answered(row, submission, self.completion(row, interface, at, actor), actor)
 
         return decide
 
@@ -248,7 +263,7 @@ class InteractionService:
     async def cancel(self, interaction_id: str, note: str | None = None,
                      interface: Interface | None = None, actor: str = "human") -> Interaction:
         def decide(row: Interaction, at: float) -> Completed:
-            return cancelled(row, note, self._completion(row, interface, at), actor)
+            return cancelled(row, note, self.completion(row, interface, at, actor), actor)
 
         return await self._complete_in_time(interaction_id, decide)
 
@@ -258,7 +273,7 @@ class InteractionService:
             at = self.clock()
             if row.expires_at > at:
                 raise _NotDue
-            return expired(row, self._completion(row, None, at))
+            return expired(row, self.completion(row, None, at))
 
         try:
             await self._complete(interaction_id, decide)

@@ -4,8 +4,9 @@ TypeScript-SDK clients (what most IDE clients embed) validate `structuredContent
 listed `outputSchema`, errors included (shared/NOTES.md), so the schema must admit every
 shape `server.py` returns, and no more than those: the outcome (a result with its lifecycle
 `status`), the pending or terminal hand-off (where the human answers, how to poll), the
-widened reply (teammates were invited; poll later), and the field errors of a refused
-request. A call that asked a question may add `warnings`. `list_pending` lists its own.
+widened reply (teammates were invited; poll later), the owner's request for a summary of
+the discussion, a deferral, and the field errors of a refused request. A call that asked a
+question may add `warnings`. `list_pending` lists its own.
 
 Built from the contract's reply models, which the HTTP API's `/schema` documents too, so
 both describe one shape. Must not build any reply itself: `choice.replies` does.
@@ -18,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from choice.contract import FieldError, Handoff, Outcome
+from choice.decision.models import CandidateReview, DeferredReply, SummaryRequested
 from choice.mcp.pending import PendingList
 from choice.schemas import inline_schema
 from choice.team.models import WidenedReply
@@ -37,12 +39,17 @@ class Refused(BaseModel):
 def output_schema() -> dict[str, Any]:
     """One object schema: any of the outcome, the hand-off, the widened reply, the refusal."""
     branches = []
-    for model in (Outcome, Handoff, WidenedReply):
+    for model in (Outcome, Handoff, WidenedReply, SummaryRequested, DeferredReply):
         branch = inline_schema(model)
         branch["properties"]["warnings"] = WARNINGS
         branches.append(branch)
     branches.append(inline_schema(Refused))
     return {"type": "object", "anyOf": branches}
+
+
+def candidate_output_schema() -> dict[str, Any]:
+    """`submit_candidate`: the review as the owner now sees it, or the refusal."""
+    return {"type": "object", "anyOf": [inline_schema(CandidateReview), inline_schema(Refused)]}
 
 
 def pending_output_schema() -> dict[str, Any]:

@@ -18,19 +18,21 @@ from choice.field_errors import InvalidInput
 from choice.service import InteractionService
 from choice.team.models import WidenMode
 
-PendingFilter = Literal["active", "pending", "widened"]
-FILTERS: tuple[PendingFilter, ...] = ("active", "pending", "widened")
+PendingFilter = Literal["active", "pending", "widened", "deferred"]
+FILTERS: tuple[PendingFilter, ...] = ("active", "pending", "widened", "deferred")
 LIMIT = 100
 
 
 class PendingEntry(BaseModel):
     session_id: str = Field(description="Call provide_choice with only this to poll it.")
     title: str
-    status: Literal["pending", "widened"]
+    status: Literal["pending", "widened", "deferred"]
     mode: WidenMode | None = Field(description="How it was widened; null while pending.")
     participants: list[str] = Field(description="The teammates invited (none while pending).")
     expires_at: str
     created_at: str
+    rationale: str | None = Field(default=None,
+                                  description="Why the owner deferred it (deferred only).")
     agent: str | None
     project: str | None
 
@@ -51,7 +53,7 @@ def _status(arguments: dict[str, object]) -> PendingFilter:
     if wanted not in FILTERS:
         errors.append(FieldError(field="status", code="invalid_choice",
                                  message="status must be 'active' (pending and widened), "
-                                         "'pending' or 'widened'."))
+                                         "'pending', 'widened' or 'deferred'."))
     if errors:
         raise InvalidInput(errors)
     return wanted  # type: ignore[return-value]
@@ -60,10 +62,12 @@ def _status(arguments: dict[str, object]) -> PendingFilter:
 async def pending_list(service: InteractionService, arguments: dict[str, object]) -> PendingList:
     """The open interactions the filter in `arguments` names; `InvalidInput` for a bad one."""
     status = _status(arguments)
-    rows = await service.recent("widened" if status == "widened" else "active", LIMIT)
+    rows = await service.recent("active" if status == "pending" else status, LIMIT)
     rows = [row for row in rows if status != "pending" or row.status == "pending"]
     team = service.team
-    widened = [row.id for row in rows if row.status == "widened"]
+    widened = [row.id for row in rows if row.status != "pending"]
+    decisions = await service.store.read(service.decision.repo.decisions,
+                                         [row.id for row in rows if row.status == "deferred"])
     widenings = await service.store.read(team.repo.widenings, widened)
     names = {}
     for interaction_id in widened:
@@ -73,11 +77,19 @@ async def pending_list(service: InteractionService, arguments: dict[str, object]
         session_id=row.id, title=row.title, status=row.status,  # type: ignore[arg-type]
         mode=widenings[row.id].mode if row.id in widenings else None,  # type: ignore[arg-type]
         participants=names.get(row.id, []), expires_at=iso(row.expires_at),
-        created_at=iso(row.created_at), agent=row.agent, project=row.project) for row in rows]
-    if entries:
+        created_at=iso(row.created_at), agent=row.agent, project=row.project,
+        rationale=decisions[row.id].defer_rationale if row.id in decisions else None)
+        for row in rows]
+    if entries and status == "deferred":
+        instructions = (f"{len(entries)} question(s) deferred by the owner (see each "
+                        "rationale): not answers; carry on without them. Poll one with only "
+                        '{"session_id": ...} later to see whether it was resolved.')
+    elif entries:
         instructions = (f"{len(entries)} question(s) still open. For each one you still need, "
                         'call provide_choice with only {"session_id": ...} to collect the '
                         "final result; do not ask them again.")
+    elif status == "deferred":
+        instructions = "Nothing is deferred."
     else:
         instructions = "Nothing is open: every question has its final result."
     return PendingList(interactions=entries, instructions=instructions)

@@ -1,5 +1,6 @@
-"""The portal's MCP server: `provide_choice`, `hitl_request`, `request_user_choice`, and
-`list_pending`.
+"""The portal's MCP server: `provide_choice`, `hitl_request`, `request_user_choice`,
+`list_pending`, and `submit_candidate` (the agent's summary of a widened discussion, when the
+owner asks for one).
 
 Tools call the same `InteractionService` as the HTTP API, in-process. A call waits for the
 human for at most `CHOICE_MCP_WAIT_SECONDS` (default 50: under the 60 s request timeout of
@@ -7,7 +8,9 @@ TypeScript-SDK clients), sends a progress notification every 15 s when the clien
 progress (that resets idle timers such as Claude Code's), then answers `pending` with a
 `session_id` to poll with. When the owner widens the question to teammates with mode
 `continue`, the waiting call answers `widened` at once (the agent carries on and polls
-later); with `block` it keeps waiting. Agents ask; no tool can answer or widen.
+later); with `block` it keeps waiting. When the owner asks for a summary of the discussion,
+or defers the question, the waiting call answers at once (`summary_requested`,
+`deferred`). Agents ask and summarise; no tool can answer, widen or resolve.
 """
 
 from __future__ import annotations
@@ -25,22 +28,28 @@ from mcp.types import CallToolResult, ContentBlock, TextContent, Tool
 from starlette.applications import Starlette
 
 from choice.config import Settings
-from choice.contract import OPEN_STATUSES
-from choice.field_errors import InvalidInput
-from choice.mcp.output import output_schema, pending_output_schema
+from choice.contract import OPEN_STATUSES, FieldError
+from choice.decision.models import CandidateBody
+from choice.field_errors import InvalidInput, parse_model
+from choice.mcp.output import candidate_output_schema, output_schema, pending_output_schema
 from choice.mcp.pending import pending_list
 from choice.mcp.tools import (
     LIST_PENDING,
     LIST_PENDING_DESCRIPTION,
     LIST_PENDING_INPUT,
     LIST_PENDING_TITLE,
+    SUBMIT_CANDIDATE,
+    SUBMIT_CANDIDATE_DESCRIPTION,
+    SUBMIT_CANDIDATE_INPUT,
+    SUBMIT_CANDIDATE_TITLE,
     TOOLS,
     TOOLS_BY_NAME,
     ToolSpec,
 )
 from choice.service import InteractionService
+from choice.store.decisions import NotInReview
 from choice.store.records import Interaction
-from choice.store.repository import NotFound
+from choice.store.repository import AlreadyCompleted, NotFound
 
 log = logging.getLogger("choice.mcp")
 INSTRUCTIONS = (
@@ -61,10 +70,18 @@ def _text(message: str) -> list[ContentBlock]:
     return [TextContent(type="text", text=message)]
 
 
+CANDIDATE_HINT = "call submit_candidate with session_id and"
+
+
 async def result_for(service: InteractionService, row: Interaction, tool: str) -> CallToolResult:
     """The result as structured content plus one line a model can read."""
-    body = await service.team.reply(row, poll_hint(tool, row.id))
-    if row.status == "widened":
+    body = await service.team.reply(row, poll_hint(tool, row.id), CANDIDATE_HINT)
+    if body.get("action_status") == "summary_requested":
+        line = (f"Summary requested (session_id {row.id}): {body['instructions']}\n"
+                + candidate_brief(body))
+    elif row.status == "deferred":
+        line = f"Deferred (session_id {row.id}). {body['instructions']}"
+    elif row.status == "widened":
         carry_on = ("carry on with work that does not depend on it, and poll later"
                     if body["mode"] == "continue" else "poll again to keep waiting")
         line = (f"Widened ({body['mode']}): the human asked teammates to discuss this question "
@@ -76,6 +93,31 @@ async def result_for(service: InteractionService, row: Interaction, tool: str) -
     else:
         line = str(body.get("summary", ""))
     return CallToolResult(content=_text(line), structured_content=body)
+
+
+def candidate_brief(body: dict[str, Any]) -> str:
+    """The seed's §5.1 block for a model that reads only text: the question and the
+    discussion, then the JSON to send back."""
+    discussion, question = body["discussion"], body["question"]
+    options = "".join(f"\n  - {o['label']} (id {o['id']})" for o in question["options"])
+    return str(f"QUESTION: {question['title']}\n{question['prompt']}"
+            + (f"\nOPTIONS:{options}" if options else "")
+            + f"\nPARTICIPANTS: {', '.join(discussion['participants'])}"
+            + f"\nMESSAGES ({discussion['message_count']}"
+            + (", newest 50 shown" if discussion["truncated"] else "") + "):\n"
+            + "\n".join(discussion["messages"])
+            + '\nThen call submit_candidate with {"session_id": "' + body["session_id"]
+            + '", "candidate_summary": "...", "candidate_answer": "...", '
+            + '"source_hint": "discussion_extraction"}.')
+
+
+def candidate_refusal(refused: AlreadyCompleted) -> str:
+    status = refused.row.status
+    if isinstance(refused, NotInReview):
+        return ("Not sent: the owner has not asked for a summary of this question (only a "
+                "reply with action_status 'summary_requested' asks for one). Poll it instead.")
+    return (f"Not sent: the question is {status} now, so no candidate is needed. Poll it "
+            "with only session_id for where it stands.")
 
 
 def invalid(errors: InvalidInput) -> CallToolResult:
@@ -99,6 +141,10 @@ class PortalMCP(MCPServer):
                                 description=LIST_PENDING_DESCRIPTION,
                                 input_schema=LIST_PENDING_INPUT,
                                 output_schema=pending_output_schema()))
+        self._tools.append(Tool(name=SUBMIT_CANDIDATE, title=SUBMIT_CANDIDATE_TITLE,
+                                description=SUBMIT_CANDIDATE_DESCRIPTION,
+                                input_schema=SUBMIT_CANDIDATE_INPUT,
+                                output_schema=candidate_output_schema()))
 
     def streamable_http_app(self, **options: Any) -> Starlette:
         """The SDK's app with the portal's body limit: `/mcp` refuses what `/api` refuses
@@ -119,11 +165,13 @@ class PortalMCP(MCPServer):
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> CallToolResult:
         spec = TOOLS_BY_NAME.get(name)
-        if spec is None and name != LIST_PENDING:
-            return CallToolResult(content=_text(f"Unknown tool {name!r}: use "
-                                                + ", ".join([*TOOLS_BY_NAME, LIST_PENDING])),
-                                  is_error=True)
+        if spec is None and name not in (LIST_PENDING, SUBMIT_CANDIDATE):
+            return CallToolResult(content=_text(
+                f"Unknown tool {name!r}: use "
+                + ", ".join([*TOOLS_BY_NAME, LIST_PENDING, SUBMIT_CANDIDATE])), is_error=True)
         try:
+            if name == SUBMIT_CANDIDATE:
+                return await self._submit_candidate(dict(arguments or {}))
             if spec is None:
                 return await self._list_pending(dict(arguments or {}))
             return await self._ask_or_poll(spec, dict(arguments), context)
@@ -151,6 +199,27 @@ class PortalMCP(MCPServer):
         row = await self._wait(service, row, context)
         warnings = [] if session_id is not None else created.warnings
         return self._with_warnings(await result_for(service, row, spec.name), warnings)
+
+    async def _submit_candidate(self, arguments: dict[str, Any]) -> CallToolResult:
+        session_id = arguments.pop("session_id", None)
+        body = parse_model(CandidateBody, arguments)
+        if not isinstance(session_id, str) or not session_id:
+            raise InvalidInput([FieldError(
+                field="session_id", code="required",
+                message="send the session_id of the summary_requested reply.")])
+        try:
+            review = await self._service().decision.submit_candidate(session_id, body,
+                                                                     actor="agent:mcp")
+        except AlreadyCompleted as refused:
+            return CallToolResult(content=_text(candidate_refusal(refused)),
+                                  structured_content={"errors": [{
+                                      "field": "session_id", "code": "not_in_review",
+                                      "message": candidate_refusal(refused)}]},
+                                  is_error=True)
+        return CallToolResult(content=_text(
+            "Candidate received: the owner now accepts, edits or defers it. Poll the "
+            f"question with only session_id {session_id} for the final decision."),
+            structured_content=review.model_dump())
 
     async def _list_pending(self, arguments: dict[str, Any]) -> CallToolResult:
         listed = await pending_list(self._service(), arguments)
@@ -180,6 +249,8 @@ class PortalMCP(MCPServer):
                 if asked_pending and row.status == "widened" \
                         and await service.team.mode(row.id) == "continue":
                     break  # the owner widened it and let the agent carry on: say so now
+                if await service.decision.agent_turn(row):
+                    break  # the owner asks the agent for a summary of the discussion
                 if row.status in OPEN_STATUSES and context is not None and end - loop.time() > 0:
                     await context.report_progress(
                         round(loop.time() - started, 1),

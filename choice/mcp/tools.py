@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from choice.compat import HitlRequest, RequestUserChoice, Shape
 from choice.contract import ChoiceRequest
+from choice.decision.models import CandidateBody
 from choice.schemas import inline_schema
 
 WHEN_TO_ASK = (
@@ -33,7 +34,11 @@ HOW_IT_WAITS = (
     "Status 'widened' is not an answer: the human asked teammates to discuss the question "
     "and decides afterwards. With mode 'continue' carry on with work that does not depend on "
     "the answer and poll later with `session_id`; with mode 'block' poll again now. Never ask "
-    "a widened question again: before you finish, call list_pending and poll each open one."
+    "a widened question again: before you finish, call list_pending and poll each open one. "
+    "Status 'summary_requested': the owner asks you to summarise the team's discussion (it "
+    "is in the reply): call submit_candidate at once, then poll again for the decision. "
+    "Status 'deferred': the owner set the decision aside with a rationale; it is not an "
+    "answer: carry on without it and do not ask again."
 )
 SESSION_ID = {
     "type": "string",
@@ -85,6 +90,31 @@ TOOLS = (
 )
 TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}
 
+SUBMIT_CANDIDATE = "submit_candidate"
+SUBMIT_CANDIDATE_TITLE = "Send the candidate summary of a team discussion"
+SUBMIT_CANDIDATE_DESCRIPTION = (
+    "Answer a reply with action_status 'summary_requested': the owner widened the question "
+    "to teammates and asks you to summarise their discussion (the reply carries the "
+    "question and the messages) and propose the answer. Send candidate_summary (where the "
+    "discussion landed, who agreed on what), candidate_answer (the answer as the owner "
+    "would give it; name the option label if they settled on one) and source_hint "
+    "'discussion_extraction' ('manual' with an empty candidate_answer if the discussion "
+    "settled nothing), within the reply's due_at. The owner accepts, edits or defers it; "
+    "then poll the question's tool with only session_id for the final decision. An invalid "
+    "candidate is refused with the field to fix: fix it and send it again."
+)
+SUBMIT_CANDIDATE_INPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "session_id": {"type": "string",
+                       "description": "The session_id of the summary_requested reply."},
+        **{name: schema for name, schema in inline_schema(CandidateBody)["properties"].items()
+           if name != "decision_id"},
+    },
+    "required": ["session_id", "candidate_summary", "candidate_answer"],
+    "additionalProperties": False,
+}
+
 LIST_PENDING = "list_pending"
 LIST_PENDING_TITLE = "List the questions still open"
 LIST_PENDING_DESCRIPTION = (
@@ -93,12 +123,14 @@ LIST_PENDING_DESCRIPTION = (
     "discussion), each with its session_id, title, status, mode, participants and deadline. "
     "Call it at the end of your run, then call provide_choice with only the session_id of "
     "each one you still need, to collect the final result: never ask those questions again. "
-    "`status` narrows the list to 'pending' or 'widened' ('active', the default, is both)."
+    "`status` narrows the list to 'pending' or 'widened' ('active', the default, is both), "
+    "or lists the 'deferred' ones (set aside by the owner, with the rationale)."
 )
 LIST_PENDING_INPUT: dict[str, Any] = {
     "type": "object",
     "properties": {"status": {
-        "type": "string", "enum": ["active", "pending", "widened"], "default": "active",
-        "description": "'active' (pending and widened), 'pending' or 'widened'."}},
+        "type": "string", "enum": ["active", "pending", "widened", "deferred"],
+        "default": "active",
+        "description": "'active' (pending and widened), 'pending', 'widened' or 'deferred'."}},
     "additionalProperties": False,
 }

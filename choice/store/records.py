@@ -47,10 +47,21 @@ class Widening:
     last_activity_at: float
     note: str | None = None
     reminded_at: float | None = None
-    summary_text: str | None = None
-    summary_source: str | None = None
-    rationale: str | None = None
+
+
+@dataclass(slots=True)
+class Decision:
+    interaction_id: str
+    review_requested_at: float | None = None
+    candidate_summary: str | None = None
+    candidate_answer: str | None = None
+    candidate_source_hint: str | None = None
+    candidate_at: float | None = None
+    candidate_timed_out_at: float | None = None
     deferred_at: float | None = None
+    deferred_from: str | None = None
+    defer_rationale: str | None = None
+    quorum_min_votes: int | None = None
 
 
 @dataclass(slots=True)
@@ -84,7 +95,7 @@ class Vote:
     at: float
 
 
-Record = Interaction | AuditEvent | Widening | Participant | Comment | Vote
+Record = Interaction | AuditEvent | Widening | Decision | Participant | Comment | Vote
 
 
 def values_of(record: Record) -> dict[str, Any]:

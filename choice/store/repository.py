@@ -15,7 +15,7 @@ from typing import Any, Literal
 from sqlalchemy import Connection, Engine, bindparam, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError
 
-from choice.contract import OPEN_STATUSES
+from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
 from choice.store.compiled import Compiled, cursor_of
 from choice.store.engine import WRITE
 from choice.store.records import AuditEvent, Interaction, values_of
@@ -24,7 +24,7 @@ from choice.store.tables import AuditEventRow, InteractionRow
 
 INTERACTIONS = InteractionRow.__table__  # type: ignore[attr-defined]
 EVENTS = AuditEventRow.__table__  # type: ignore[attr-defined]
-Which = Literal["active", "widened", "completed", "all"]
+Which = Literal["active", "widened", "deferred", "completed", "all"]
 IS_OPEN = or_(*(INTERACTIONS.c.status == status for status in OPEN_STATUSES))
 """Open, as literals (not an expanding IN): `compiled.py` runs it without SQLAlchemy."""
 BY_ID = select(INTERACTIONS).where(INTERACTIONS.c.id == bindparam("interaction_id"))
@@ -151,10 +151,10 @@ class Repository:
         query = select(INTERACTIONS)
         if which == "active":
             query = query.where(IS_OPEN)
-        elif which == "widened":
-            query = query.where(INTERACTIONS.c.status == "widened")
+        elif which in ("widened", "deferred"):
+            query = query.where(INTERACTIONS.c.status == which)
         elif which == "completed":
-            query = query.where(~IS_OPEN)
+            query = query.where(INTERACTIONS.c.status.not_in(UNRESOLVED_STATUSES))
         query = query.order_by(INTERACTIONS.c.created_at.desc()).limit(limit)
         with self.engine.connect() as conn:
             return [_row(m) for m in conn.execute(query).mappings()]

@@ -1,7 +1,7 @@
 """Retention: completed interactions older than N days go, and beyond the count limit the
-oldest completed go first. Open interactions (pending, widened) are never dropped, whatever
-the limits. An interaction goes with everything of it: audit trail, widening, participants,
-comments, votes, webhook messages.
+oldest completed go first. Undecided interactions (pending, widened, deferred) are never
+dropped, whatever the limits. An interaction goes with everything of it: audit trail,
+widening, decision, participants, comments, votes, webhook messages.
 
 Runs inside the caller's write transaction: on start, hourly, and on an insert that takes
 the count past the limit.
@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, delete, func, select
 
-from choice.contract import OPEN_STATUSES
+from choice.contract import UNRESOLVED_STATUSES
 from choice.store.tables import (
     AuditEventRow,
     CommentRow,
+    DecisionRow,
     InteractionRow,
     OutboxRow,
     ParticipantRow,
@@ -25,7 +26,8 @@ from choice.store.tables import (
 INTERACTIONS = InteractionRow.__table__  # type: ignore[attr-defined]
 EVENTS = AuditEventRow.__table__  # type: ignore[attr-defined]
 BELONGINGS = [getattr(table, "__table__") for table in  # noqa: B009 - SQLModel types it loosely
-              (AuditEventRow, WideningRow, ParticipantRow, CommentRow, VoteRow, OutboxRow)]
+              (AuditEventRow, WideningRow, DecisionRow, ParticipantRow, CommentRow, VoteRow,
+               OutboxRow)]
 """Every table whose rows belong to one interaction (an `interaction_id` column)."""
 DAY = 86_400.0
 
@@ -48,7 +50,7 @@ def enforce_count_limit(conn: Connection, max_sessions: int) -> int:
         return total
     oldest = conn.execute(
         select(INTERACTIONS.c.id)
-        .where(INTERACTIONS.c.status.not_in(OPEN_STATUSES))
+        .where(INTERACTIONS.c.status.not_in(UNRESOLVED_STATUSES))
         .order_by(INTERACTIONS.c.created_at)
         .limit(excess)
     ).scalars().all()
@@ -59,7 +61,7 @@ def prune(conn: Connection, now: float, retention_days: int, max_sessions: int) 
     """Both rules at once; returns how many interactions are stored now."""
     expired = conn.execute(
         select(INTERACTIONS.c.id).where(
-            INTERACTIONS.c.status.not_in(OPEN_STATUSES),
+            INTERACTIONS.c.status.not_in(UNRESOLVED_STATUSES),
             INTERACTIONS.c.completed_at < now - retention_days * DAY,
         )
     ).scalars().all()

@@ -62,8 +62,7 @@ class PreferenceRow(SQLModel, table=True):
 
 class WideningRow(SQLModel, table=True):
     """An interaction the owner widened to teammates: one row, written with the status
-    change to `widened`. The review columns belong to the write-back step (seed §5–6):
-    what the owner accepted or deferred, and from where (`summary_source`)."""
+    change to `widened`."""
 
     __tablename__ = "widening"
 
@@ -77,11 +76,32 @@ class WideningRow(SQLModel, table=True):
     """The widening, or the newest comment or vote: reminders count idle time from here."""
     reminded_at: float | None = None
     """When the owner was last reminded; one reminder per idle period."""
-    summary_text: str | None = None
-    summary_source: str | None = Field(default=None, max_length=32)
-    """discussion (accepted as summarised), owner_override (materially edited), manual."""
-    rationale: str | None = None
+
+
+class DecisionRow(SQLModel, table=True):
+    """The write-back of an interaction (seed §5–7), while it is being decided: the owner's
+    request for the agent's summary and the candidate it sent, a deferral and its
+    rationale, the team's quorum. One row per interaction that has any of these; the final
+    answer and its provenance go into the result, like every answer's."""
+
+    __tablename__ = "decision"
+
+    interaction_id: str = Field(primary_key=True, max_length=32)
+    review_requested_at: float | None = None
+    """When the owner last asked the agent to summarise the discussion (None: never)."""
+    candidate_summary: str | None = None
+    candidate_answer: str | None = None
+    candidate_source_hint: str | None = Field(default=None, max_length=32)
+    candidate_at: float | None = None
+    """When the agent's candidate for the current review arrived (None: not yet)."""
+    candidate_timed_out_at: float | None = None
+    """When the review fell back to the owner writing the answer (no candidate in time)."""
     deferred_at: float | None = None
+    deferred_from: str | None = Field(default=None, max_length=16)
+    """The status a deferral left (pending or widened): where taking it up again goes."""
+    defer_rationale: str | None = None
+    quorum_min_votes: int | None = None
+    """Resolve once this many participants back the same option(s); None: off."""
 
 
 class ParticipantRow(SQLModel, table=True):

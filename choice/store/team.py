@@ -3,8 +3,8 @@ participants, their comments and votes. Runs on the store's threads, writes on i
 
 Owns the transactions: widening flips the interaction from `pending` to `widened` and adds
 the participants in one transaction, so a question is widened once or not at all; a comment
-or a vote is written only while the interaction is still `widened` (checked in the same
-transaction), so nothing is added to a discussion that has ended.
+or a vote is written only while the discussion is open (`widened`, or `deferred` after it:
+checked in the same transaction), so nothing is added to a discussion that has ended.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 
 from sqlalchemy import Connection, Update, delete, func, insert, or_, select, update
 
+from choice.store.decisions import upsert_decision
 from choice.store.records import (
     AuditEvent,
     Comment,
@@ -30,6 +31,8 @@ WIDENINGS = WideningRow.__table__  # type: ignore[attr-defined]
 PARTICIPANTS = ParticipantRow.__table__  # type: ignore[attr-defined]
 COMMENTS = CommentRow.__table__  # type: ignore[attr-defined]
 VOTES = VoteRow.__table__  # type: ignore[attr-defined]
+DISCUSSION_OPEN = ("widened", "deferred")
+"""The statuses in which a widened question's discussion takes comments and votes."""
 
 
 class AlreadyWidened(AlreadyCompleted):
@@ -47,10 +50,11 @@ class TeamRepository:
 
     # -- writes (the store's writer thread) ------------------------------------------------
     def widen(self, widening: Widening, participants: Sequence[Participant],
-              events: Sequence[AuditEvent], expires_at: float, at: float) -> Interaction:
-        """Flip a pending interaction to `widened` with its participants, in one transaction.
-        `AlreadyWidened`, `AlreadyCompleted`, or `DeadlinePassed` (still pending, deadline
-        gone: the expiry decides) change nothing."""
+              events: Sequence[AuditEvent], expires_at: float, at: float,
+              quorum_min_votes: int | None = None) -> Interaction:
+        """Flip a pending interaction to `widened` with its participants (and its quorum),
+        in one transaction. `AlreadyWidened`, `AlreadyCompleted`, or `DeadlinePassed` (still
+        pending, deadline gone: the expiry decides) change nothing."""
         interaction_id = widening.interaction_id
         with self.repo.transaction() as conn:
             changed = conn.execute(
@@ -65,12 +69,16 @@ class TeamRepository:
                 raise DeadlinePassed(row) if row.status == "pending" else AlreadyCompleted(row)
             conn.execute(insert(WIDENINGS), [values_of(widening)])
             conn.execute(insert(PARTICIPANTS), [values_of(p) for p in participants])
+            if quorum_min_votes is not None:
+                upsert_decision(conn, interaction_id, quorum_min_votes=quorum_min_votes)
             self.repo.add_events(conn, events)
             return row
 
     def _still_widened(self, conn: Connection, interaction_id: str) -> Interaction:
+        """The row, if its discussion is open: widened, or deferred after widening (the
+        owner set the decision aside; the team may still talk and vote)."""
         row = self.repo.find(conn, interaction_id)
-        if row.status != "widened":
+        if row.status not in DISCUSSION_OPEN:
             raise NotWidened(row)
         return row
 

@@ -13,6 +13,7 @@ from choice.clock import iso
 from choice.contract import ChoiceRequest, FieldError
 from choice.field_errors import InvalidInput
 from choice.store.records import Comment, Interaction, Participant, Vote, Widening
+from choice.store.team import DISCUSSION_OPEN
 from choice.team.models import MessageOut, ParticipantOut, TallyOut
 
 
@@ -29,8 +30,8 @@ class Discussion:
 
     @property
     def is_open(self) -> bool:
-        """Comments and votes are taken (the interaction is still widened)."""
-        return self.row.status == "widened"
+        """Comments and votes are taken (widened, or deferred with the discussion open)."""
+        return self.row.status in DISCUSSION_OPEN
 
     def names(self) -> dict[str, str]:
         return {p.id: p.name for p in self.participants}

@@ -11,7 +11,15 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from choice.contract import MAX_OPTIONS, NAME_MAX, TEAM_MAX, TIMEOUT_MAX, TIMEOUT_MIN
+from choice.contract import (
+    MAX_OPTIONS,
+    NAME_MAX,
+    TEAM_MAX,
+    TIMEOUT_MAX,
+    TIMEOUT_MIN,
+    OptionVotes,
+    Quorum,
+)
 
 WidenMode = Literal["block", "continue"]
 COMMENT_MAX = 4_000
@@ -41,6 +49,10 @@ class WidenRequest(_Strict):
     timeout_seconds: int | None = Field(
         default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX,
         description="Give the team this long from now; never shortens the deadline.")
+    quorum: Quorum | None = Field(
+        default=None,
+        description="Resolve once this many participants vote for the same option(s); "
+                    "replaces the request's quorum. At most the number invited.")
 
 
 class CommentBody(_Strict):
@@ -73,11 +85,8 @@ class MessageOut(BaseModel):
     at: str
 
 
-class TallyOut(BaseModel):
-    option_id: str
-    label: str
-    votes: int
-    voters: list[str]
+TallyOut = OptionVotes
+"""One option's votes (the same shape as in a result's `votes`)."""
 
 
 class WidenedReply(BaseModel):
@@ -94,6 +103,10 @@ class WidenedReply(BaseModel):
     participants: list[str] = Field(description="The names invited (links withdrawn left out).")
     url: str
     expires_at: str
+    review_state: Literal["candidate_submitted"] | None = Field(
+        default=None, description="`candidate_submitted`: the owner reviews your candidate.")
+    quorum_min_votes: int | None = Field(
+        default=None, description="The team resolves it once this many vote alike.")
     instructions: str
 
 

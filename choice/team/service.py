@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from choice.clock import iso
-from choice.contract import FieldError
+from choice.contract import ChoiceRequest, FieldError, OptionVotes, Quorum
 from choice.endings import audit, request_of
 from choice.field_errors import InvalidInput
 from choice.notifier import Change
@@ -73,6 +73,23 @@ def _error(field: str, code: str, message: str) -> InvalidInput:
     return InvalidInput([FieldError(field=field, code=code, message=message)])
 
 
+def checked_quorum(request: ChoiceRequest, quorum: Quorum | None, audience: int,
+                   field: str = "min_votes") -> int | None:
+    """The quorum's number of votes if it can be reached; `InvalidInput` naming `field`
+    when the question has nothing to vote on or fewer people than votes are invited."""
+    if quorum is None:
+        return None
+    if not request.options or request.selection_mode == "text_input":
+        raise _error(field, "no_options", "a quorum counts votes for options, and this "
+                     "question has none to vote on: leave the quorum out.")
+    if quorum.min_votes > audience:
+        raise _error(field, "quorum_too_large",
+                     f"a quorum of {quorum.min_votes} votes cannot be reached by the "
+                     f"{audience} people invited: lower it to at most {audience}, invite more "
+                     "people, or leave it out.")
+    return quorum.min_votes
+
+
 class TeamService:
     def __init__(self, interactions: InteractionService) -> None:
         self.interactions = interactions
@@ -119,11 +136,14 @@ class TeamService:
                 invited_at=at)
             participants.append(participant)
             links[participant.id] = self.link(secret)
+        quorum = checked_quorum(request_of(row), asked.quorum or request_of(row).quorum,
+                                len(participants), "quorum.min_votes" if asked.quorum else
+                                "request's quorum.min_votes")
         widening = Widening(interaction_id=row.id, mode=asked.mode, note=note, widened_at=at,
                             widened_by=actor, last_activity_at=at)
         events = [audit(row.id, "widened", actor, {
             "mode": asked.mode, "audience": [p.name for p in participants],
-            "note": note is not None, "expires_at": iso(expires_at)}, at)]
+            "note": note is not None, "expires_at": iso(expires_at), "quorum": quorum}, at)]
         events += [audit(row.id, "participant_invited", actor,
                          {"participant_id": p.id, "name": p.name}, at) for p in participants]
         if expires_at != row.expires_at:
@@ -131,12 +151,13 @@ class TeamService:
                                 {"from": row.expires_at, "to": expires_at}, at))
         try:
             row = await self._store.write(self.repo.widen, widening, participants, events,
-                                          expires_at, at)
+                                          expires_at, at, quorum)
         except DeadlinePassed:  # as for a late answer: the expiry is what ends it
             await self.interactions.expire(interaction_id)
             raise AlreadyCompleted(await self.interactions.get(interaction_id)) from None
         self.interactions.deadlines.schedule(row.id, row.expires_at)
-        self._publish("interaction.widened", row, mode=asked.mode)
+        self._publish("interaction.widened", row, mode=asked.mode,
+                      wakes_agent=asked.mode == "continue")
         invited = Invited(row, widening,
                           [participant_out(p, links[p.id]) for p in participants], warnings)
         for announce in self.on_widened:
@@ -183,14 +204,31 @@ class TeamService:
             truncated=count > len(comments),
             thread_url=interaction_url(self.interactions.settings, row.id))
 
+    def facts(self, row: Interaction) -> tuple[tuple[str, ...], tuple[OptionVotes, ...]]:
+        """The teammates invited (links withdrawn left out) and the votes per option, for a
+        result. Synchronous: it runs inside a completion, on the store's writer thread."""
+        participants = self.repo.participants(row.id)
+        if not participants:
+            return (), ()
+        discussion = Discussion(row, request_of(row), None, participants, [],
+                                self.repo.votes(row.id))
+        return (tuple(p.name for p in participants if p.revoked_at is None),
+                tuple(discussion.tally()))
+
     async def mode(self, interaction_id: str) -> str | None:
         """`block` or `continue` for a widened interaction, None if it was never widened."""
         widening = await self._store.read(self.repo.widening, interaction_id)
         return widening.mode if widening else None
 
-    async def reply(self, row: Interaction, poll_hint: str) -> dict[str, Any]:
-        """What an agent gets for any interaction: `replies.reply`, or while widened the
-        widened reply (who was invited, whether it may carry on)."""
+    async def reply(self, row: Interaction, poll_hint: str,
+                    candidate_hint: str | None = None) -> dict[str, Any]:
+        """What an agent gets for any interaction: `replies.reply`; while widened the
+        widened reply (who was invited, whether it may carry on), or the owner's request
+        for its summary (`candidate_hint` says how to send it); once deferred, the
+        deferral."""
+        asked = await self.interactions.decision.agent_reply(row, candidate_hint)
+        if asked is not None:
+            return asked
         if row.status == "widened":
             return await self.widened_reply(row, poll_hint)
         return reply(row, self.interactions.settings, poll_hint)
@@ -201,13 +239,19 @@ class TeamService:
         participants = await self._store.read(self.repo.participants, row.id)
         names = [p.name for p in participants if p.revoked_at is None]
         mode = widening.mode if widening else "block"
+        decision = await self.interactions.decision.decision(row.id)
+        reviewing = decision is not None and decision.candidate_at is not None \
+            and decision.review_requested_at is not None
         return {
             "interaction_id": row.id, "session_id": row.id, "status": "widened",
             "action_status": "widened", "mode": mode, "participants": names,
             "url": interaction_url(self.interactions.settings, row.id),
             "expires_at": iso(row.expires_at),
+            "review_state": "candidate_submitted" if reviewing else None,
+            "quorum_min_votes": decision.quorum_min_votes if decision else None,
             "instructions": (
-                f"The human widened this question to {len(names)} teammate(s) "
+                ("The owner is reviewing your candidate answer. " if reviewing else "")
+                + f"The human widened this question to {len(names)} teammate(s) "
                 f"({', '.join(names)}); the owner will decide after the discussion. "
                 + ("You may carry on with other work meanwhile. " if mode == "continue" else "")
                 + f"{poll_hint} An answer given between polls is kept."),
@@ -265,8 +309,10 @@ class TeamService:
                       author=author)
         return comment
 
-    async def vote(self, participant: Participant, body: VoteBody) -> list[str]:
-        """Replace the participant's vote; the ids come back in option order."""
+    async def vote(self, participant: Participant, body: VoteBody,
+                   via: str = "web") -> list[str]:
+        """Replace the participant's vote; the ids come back in option order. A vote that
+        reaches the quorum resolves the question (`via`: the page or the API)."""
         row = await self.interactions.get(participant.interaction_id)
         request = request_of(row)
         chosen = checked_vote(request, body.option_ids)
@@ -277,5 +323,7 @@ class TeamService:
                       {"option_ids": chosen}, at)
         await self._store.write(self.repo.set_vote, vote, [event])
         self._publish("discussion.changed", row, change="vote", participant_id=participant.id)
+        if chosen:
+            await self.interactions.decision.check_quorum(row.id, f"human:{via}")
         return chosen
 

@@ -43,6 +43,7 @@ from choice.web.openapi import (
     interaction_links,
 )
 from choice.web.query import (
+    Candidates,
     DryRun,
     Limit,
     ShapeName,
@@ -80,6 +81,7 @@ def poll_hint(interaction_id: str) -> str:
             "'pending' or 'widened'.")
 
 
+
 class InteractionController(Controller):
     path = "/api/interactions"
     guards = [bearer_token_guard]  # noqa: RUF012 - Litestar reads it from the class
@@ -110,15 +112,21 @@ class InteractionController(Controller):
         status: StatusFilter = "all", limit: Limit = 50,
     ) -> dict[str, Any]:
         """Newest first. `active` = pending or widened; `widened` = waiting on the team (the
-        end-of-run pending pass); `completed` = every other status."""
+        end-of-run pending pass); `deferred` = set aside by the owner, to take up again;
+        `completed` = answered, cancelled or timed out."""
         rows = await service.recent(status, check_limit(limit))
         return {"interactions": [listing(row) for row in rows]}
 
     @get("/{interaction_id:str}", operation_id="pollInteraction", responses=POLLED)
     async def poll(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
-                   service: Service, wait: Wait = None) -> dict[str, Any]:
-        """The result, or `status: pending` when the wait window (<= 60 s) ends first."""
-        row = await while_connected(request, service.wait(interaction_id, check_wait(wait)))
+                   service: Service, wait: Wait = None,
+                   candidates: Candidates = True) -> dict[str, Any]:
+        """The result, or `status: pending` when the wait window (<= 60 s) ends first. A
+        widened question answers at once when the owner asks for the agent's summary
+        (`action_status: summary_requested`), unless `candidates=0`; a deferred one at once
+        (`action_status: deferred`)."""
+        row = await while_connected(request, service.wait(interaction_id, check_wait(wait),
+                                                          agent_turns=candidates))
         return await service.team.reply(row, poll_hint(row.id))
 
     @get("/{interaction_id:str}/events", operation_id="interactionEvents", responses=EVENTS)
@@ -163,7 +171,7 @@ class InteractionController(Controller):
         With `?dry_run=1` it is only checked: the result it would produce, marked
         `stored: false`, or the same 409/422 a real answer would get; nothing changes."""
         submission = parse_model(Submission, await json_body(request))
-        actor = f"human:{submission.interface or 'api'}"
+        actor = "human:terminal" if submission.interface == "terminal" else "human:api"
         if dry_run:
             checked = await service.check(interaction_id, submission, submission.interface, actor)
             return {**json.loads(checked.result_json), "status": "pending", "stored": False}
@@ -179,7 +187,7 @@ class InteractionController(Controller):
                      service: Service) -> dict[str, Any]:
         """Cancel, with an optional `global_annotation` saying why."""
         body = parse_model(CancelBody, await json_body(request, optional=True))
-        actor = f"human:{body.interface or 'api'}"
+        actor = "human:terminal" if body.interface == "terminal" else "human:api"
         row = await service.cancel(interaction_id, body.global_annotation, body.interface, actor)
         return reply(row, service.settings, poll_hint(row.id))
 

@@ -46,5 +46,5 @@ class ParticipantController(Controller):
                    service: Service) -> dict[str, Any]:
         """Your vote, replacing any earlier one; `[]` withdraws it. 409 once it has ended."""
         participant = await service.team.participant(secret)
-        chosen = await service.team.vote(participant, data)
+        chosen = await service.team.vote(participant, data, via="api")
         return {"option_ids": chosen}

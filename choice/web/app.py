@@ -37,6 +37,7 @@ from choice.service import InteractionService
 from choice.store import Store
 from choice.team.reminders import ReminderScheduler
 from choice.web.actions import InteractionActions, save_settings, save_team
+from choice.web.api_decision import DecisionController
 from choice.web.api_interactions import InteractionController
 from choice.web.api_login_links import create_login_link
 from choice.web.api_participant import ParticipantController
@@ -120,7 +121,8 @@ def create_app(settings: Settings | None = None, *,
     return Litestar(
         logging_config=LoggingConfig(root={"level": log_level, "handlers": ["queue_listener"]}),
         route_handlers=[
-            InteractionController, TeamController, ParticipantController, SettingsController,
+            InteractionController, TeamController, DecisionController, ParticipantController,
+            SettingsController,
             create_login_link, stream, healthz,
             PageController, InteractionActions, TeamActions, save_settings, save_team,
             login, login_form, ParticipantPages,

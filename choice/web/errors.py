@@ -16,6 +16,7 @@ from litestar.types import ExceptionHandler, ExceptionHandlersMap
 from choice.contract import OPEN_STATUSES
 from choice.field_errors import InvalidInput
 from choice.replies import listing
+from choice.store.decisions import NotDeferred, NotInReview, NotWidenedNow
 from choice.store.repository import AlreadyCompleted, NotFound
 from choice.store.team import AlreadyWidened, NotWidened
 from choice.team.service import RateLimited, UnknownLink
@@ -72,6 +73,37 @@ def _discussion_closed(_: Request[Any, Any, Any], exc: NotWidened) -> Response[A
                     "was added." if over else
                     "this question is not widened: there is no discussion to add to."),
     }], interaction_status=exc.row.status)
+
+
+def _not_widened_now(_: Request[Any, Any, Any], exc: NotWidenedNow) -> Response[Any]:
+    status = exc.row.status
+    if status == "deferred":
+        message = ("this question is deferred: take it up again first (POST "
+                   "/api/interactions/{id}/resume), or resolve it.")
+    elif status == "pending":
+        message = ("this question is not widened: a summary and a quorum are of a team's "
+                   "discussion. Widen it first, or answer it.")
+    else:
+        message = f"this question is already {status}: nothing was changed."
+    return error_response(409, [{"field": "interaction_id", "code": "not_widened",
+                                 "message": message}], interaction=listing(exc.row))
+
+
+def _not_in_review(_: Request[Any, Any, Any], exc: NotInReview) -> Response[Any]:
+    return error_response(409, [{
+        "field": "interaction_id", "code": "not_in_review",
+        "message": "the owner has not asked for a summary of this question: send a "
+                   "candidate only after a reply with action_status 'summary_requested'. "
+                   "Nothing was changed.",
+    }], interaction=listing(exc.row))
+
+
+def _not_deferred(_: Request[Any, Any, Any], exc: NotDeferred) -> Response[Any]:
+    return error_response(409, [{
+        "field": "interaction_id", "code": "not_deferred",
+        "message": f"this question is {exc.row.status}, not deferred: there is nothing to "
+                   "take up again. Nothing was changed.",
+    }], interaction=listing(exc.row))
 
 
 def _unknown_link(_: Request[Any, Any, Any], _exc: UnknownLink) -> Response[Any]:
@@ -140,6 +172,9 @@ def exception_handlers(max_body_bytes: int) -> ExceptionHandlersMap:
         AlreadyCompleted: _already_completed,
         AlreadyWidened: _already_widened,
         NotWidened: _discussion_closed,
+        NotWidenedNow: _not_widened_now,
+        NotInReview: _not_in_review,
+        NotDeferred: _not_deferred,
         UnknownLink: _unknown_link,
         RateLimited: _rate_limited,
         ValidationException: _validation,

@@ -31,6 +31,7 @@ from choice.contract import (
     SelectionMode,
     Status,
 )
+from choice.decision.models import DeferredReply, SummaryRequested
 from choice.schemas import inline_schema
 from choice.team.models import WidenedReply
 
@@ -129,7 +130,7 @@ class ErrorBody(BaseModel):
     result: ChoiceResult | None = None
 
 
-Reply = Handoff | WidenedReply | Outcome
+Reply = Handoff | WidenedReply | SummaryRequested | DeferredReply | Outcome
 
 ERRORS = {
     400: "The request could not be read.",

@@ -22,11 +22,15 @@ MAX_LIMIT = 200
 
 Wait: TypeAlias = Annotated[float | None, QueryParameter(
     description="seconds to block for the result", schema_extra={"minimum": 0, "maximum": MAX_WAIT})]
+Candidates: TypeAlias = Annotated[bool, QueryParameter(
+    description="0: this poller cannot write a candidate summary (a script): keep waiting "
+                "through the owner's request for one instead of returning at once")]
 ShapeName: TypeAlias = Annotated[str | None, QueryParameter(
     description="force a request shape instead of detecting it", schema_extra={"enum": list(SHAPES)})]
 Limit: TypeAlias = Annotated[int, QueryParameter(schema_extra={"minimum": 1, "maximum": MAX_LIMIT})]
 StatusFilter: TypeAlias = Annotated[Which, QueryParameter(
-    description="`active` = pending; `completed` = every other status")]
+    description="`active` = pending or widened; `widened`, `deferred` = only those; "
+                "`completed` = answered, cancelled or timed out")]
 DryRun: TypeAlias = Annotated[bool, QueryParameter(
     description="1: only check the answer (nothing is stored) and return what it would produce")]
 

@@ -1,0 +1,69 @@
+"""What an agent gets about a decision being written back: the owner's request for a
+summary of the discussion (`action_status: summary_requested`, the seed's §5.1 instruction
+block as JSON), and a deferral (`action_status: deferred`, with the owner's rationale).
+Shared by the HTTP API and the MCP tools, like `choice.replies`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from choice.clock import iso
+from choice.config import Settings
+from choice.contract import SCHEMA_VERSION, ChoiceRequest
+from choice.replies import interaction_url
+from choice.store.records import Decision, Interaction
+from choice.team.models import DiscussionData
+
+
+def http_candidate_hint(interaction_id: str) -> str:
+    return f"POST /api/interactions/{interaction_id}/candidate with"
+
+
+def summary_request(row: Interaction, request: ChoiceRequest, discussion: DiscussionData,
+                    decision: Decision, settings: Settings, how: str) -> dict[str, Any]:
+    """The owner asks the agent to summarise the discussion and propose the answer; `how`
+    says how to send it (`submit_candidate` for MCP, the candidate endpoint for HTTP)."""
+    assert decision.review_requested_at is not None
+    due = decision.review_requested_at + settings.summary_seconds
+    return {
+        "interaction_id": row.id, "session_id": row.id, "decision_id": row.id,
+        "status": "widened", "action_status": "summary_requested",
+        "schema_version": SCHEMA_VERSION,
+        "question": {"title": request.title, "prompt": request.prompt,
+                     "selection_mode": request.selection_mode,
+                     "options": [{"id": o.id, "label": o.label} for o in request.options]},
+        "discussion": discussion.model_dump(),
+        "url": interaction_url(settings, row.id),
+        "due_at": iso(due), "expires_at": iso(row.expires_at),
+        "instructions": (
+            "Not an answer yet: the owner asks you to summarise the team's discussion of this "
+            "question and propose the answer. Read `discussion.messages` (the newest "
+            f"{len(discussion.messages)} of {discussion.message_count}, each '[Name] text'), "
+            f"then {how} candidate_summary (a concise summary of where the discussion "
+            "landed, who agreed on what), candidate_answer (the answer to the question as "
+            "the owner would give it; name the option label if they settled on one) and "
+            "source_hint 'discussion_extraction' (or 'manual' with an empty "
+            "candidate_answer if the discussion settled nothing). Send it before due_at "
+            f"({settings.summary_seconds:g} s), else the owner writes the answer without "
+            "you. The owner accepts, edits or defers it; then poll again with session_id "
+            "for the final decision. Do not ask the question again."),
+    }
+
+
+def deferred_reply(row: Interaction, decision: Decision | None,
+                   settings: Settings) -> dict[str, Any]:
+    """The owner set the decision aside, saying why. Not an answer, not the end."""
+    rationale = decision.defer_rationale if decision else None
+    deferred_at = decision.deferred_at if decision else None
+    return {
+        "interaction_id": row.id, "session_id": row.id, "status": "deferred",
+        "action_status": "deferred", "schema_version": SCHEMA_VERSION,
+        "rationale": rationale, "deferred_at": iso(deferred_at) if deferred_at else None,
+        "url": interaction_url(settings, row.id),
+        "instructions": (
+            f"The owner deferred this decision: {rationale or '(no reason recorded)'} It is "
+            "not an answer: carry on without it where you can, and do not ask it again. It "
+            "may be taken up and resolved later: poll with session_id (or list_pending with "
+            "status 'deferred') to collect the final result."),
+    }
