@@ -213,8 +213,9 @@ class ChoiceResult(BaseModel):
         default=None, description="`owner` (a person), `quorum` (the team's votes); null "
                                   "when the deadline ended it.")
     summary_json: SummaryJson | None = Field(
-        default=None, description="A widened decision's summary and where its answer came "
-                                  "from; null for a question never widened.")
+        default=None, description="The discussion's summary and where the final answer came "
+                                  "from, for a decision resolved through the write-back "
+                                  "(resolve, quorum); null for a plain answer.")
     rationale: str | None = Field(default=None, description="The owner's reason, if given.")
     participants: list[str] = Field(default_factory=list,
                                     description="The teammates invited (widened questions).")

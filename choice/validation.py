@@ -81,6 +81,10 @@ def check_rules(req: ChoiceRequest) -> list[FieldError]:
     if req.widen_hint is not None and ("\n" in req.widen_hint or "\r" in req.widen_hint):
         errors.append(_error("widen_hint", "one_line",
                              "widen_hint is shown as one dimmed line: remove the line breaks."))
+    if req.quorum is not None and (not req.options or req.selection_mode == "text_input"):
+        errors.append(_error("quorum", "no_options",
+                             "a quorum counts teammates' votes for options, and this question "
+                             "has none to vote on: leave quorum out."))
     return errors
 
 

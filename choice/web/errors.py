@@ -48,6 +48,13 @@ def _not_found(_: Request[Any, Any, Any], exc: NotFound) -> Response[Any]:
 
 def _already_completed(_: Request[Any, Any, Any], exc: AlreadyCompleted) -> Response[Any]:
     row = exc.row
+    if row.status == "deferred":
+        return error_response(409, [{
+            "field": "interaction_id", "code": "deferred",
+            "message": "this question is deferred: nothing was changed. Take it up again "
+                       "(POST /api/interactions/{id}/resume) or resolve it (POST "
+                       "/api/interactions/{id}/resolve).",
+        }], interaction=listing(row))
     return error_response(409, [{
         "field": "interaction_id", "code": "already_completed",
         "message": f"this interaction is already {row.status}: nothing was changed. "

@@ -233,3 +233,16 @@ def test_every_result_says_how_it_arrived(client: Client) -> None:
     assert (result["answered_via"], result["decided_by"], result["schema_version"]) == (
         "api", "owner", 1)  # the token's answer is the API's, whatever it claims
     assert result["summary_json"] is None and result["participants"] == []
+
+
+def test_a_quorum_needs_options_and_a_deferred_question_says_so(client: Client) -> None:
+    refused = client.post("/api/interactions", json={
+        "title": "Name it", "prompt": "Any name.", "selection_mode": "text_input",
+        "quorum": {"min_votes": 2}})
+    assert refused.status_code == 422
+    assert assert_field_errors(refused.json())[0]["field"] == "quorum"
+    iid = create(client)
+    client.post(f"/api/interactions/{iid}/defer", json={"rationale": "Later."})
+    cancel = client.post(f"/api/interactions/{iid}/cancel")
+    assert cancel.status_code == 409
+    assert assert_field_errors(cancel.json())[0]["code"] == "deferred"
