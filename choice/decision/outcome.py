@@ -13,9 +13,10 @@ from choice.decision.models import ResolveBody
 from choice.decision.quorum import Reached
 from choice.endings import audit, request_of
 from choice.field_errors import InvalidInput
-from choice.response import Completion, clip, in_option_order, labels_of, quoted_choices
+from choice.response import Completion, clip, labels_of, quoted_choices
 from choice.store.records import Decision, Interaction
 from choice.store.repository import Completed
+from choice.team.discussion import checked_option_ids
 
 
 def candidate_of(decision: Decision | None) -> str | None:
@@ -27,23 +28,12 @@ def candidate_of(decision: Decision | None) -> str | None:
 
 def checked_selection(request: ChoiceRequest, selected_ids: list[str]) -> list[str]:
     """The options a resolution picks, in option order; `InvalidInput` naming each problem."""
-    known = [option.id for option in request.options]
-    errors = [FieldError(field=f"selected_ids[{i}]", code="unknown_option",
-                         message=f"{option_id[:64]!r} is not an option of this question: use "
-                                 f"one of {', '.join(known[:10]) or '(none: write final_answer)'}.")
-              for i, option_id in enumerate(selected_ids) if option_id not in known]
-    most = 1 if request.selection_mode == "single" else (request.max_selections or len(known))
-    if request.selection_mode == "text_input" and selected_ids:
-        errors.append(FieldError(field="selected_ids", code="not_allowed",
-                                 message="this question takes a typed answer only: write "
-                                         "final_answer and leave selected_ids out."))
-    elif len(set(selected_ids)) > most:
-        errors.append(FieldError(field="selected_ids", code="too_many",
-                                 message=f"this question takes at most {most} option(s): "
-                                         "pick fewer."))
-    if errors:
-        raise InvalidInput(errors)
-    return in_option_order(request, selected_ids)
+    if selected_ids and (not request.options or request.selection_mode == "text_input"):
+        raise InvalidInput([FieldError(
+            field="selected_ids", code="not_allowed",
+            message="this question takes a typed answer only: write final_answer and leave "
+                    "selected_ids out.")])
+    return checked_option_ids(request, selected_ids, "selected_ids")
 
 
 def _sentence(request: ChoiceRequest, done: Completion, ids: list[str], final: str,

@@ -64,25 +64,32 @@ def participant_out(p: Participant, link: str | None = None) -> ParticipantOut:
                           revoked=p.revoked_at is not None, link=link)
 
 
+def checked_option_ids(request: ChoiceRequest, option_ids: Sequence[str],
+                       field: str) -> list[str]:
+    """The ids of a vote or a resolution, in option order; `InvalidInput` naming each
+    problem (an unknown id, one named twice, more than the question takes)."""
+    known = [option.id for option in request.options]
+    errors = [FieldError(field=f"{field}[{i}]", code="unknown_option",
+                         message=f"no option has the id {option_id[:64]!r}: use one of "
+                                 f"{', '.join(known[:10])}.")
+              for i, option_id in enumerate(option_ids) if option_id not in known]
+    if len(set(option_ids)) != len(option_ids):
+        errors.append(FieldError(field=field, code="duplicate",
+                                 message="an option is named twice: name each once."))
+    most = 1 if request.selection_mode == "single" else (request.max_selections or len(known))
+    if len(set(option_ids)) > most:
+        errors.append(FieldError(field=field, code="too_many",
+                                 message=f"this question takes at most {most} option(s): "
+                                         "name fewer."))
+    if errors:
+        raise InvalidInput(errors)
+    return [option_id for option_id in known if option_id in option_ids]
+
+
 def checked_vote(request: ChoiceRequest, option_ids: Sequence[str]) -> list[str]:
     """The ids of a valid vote, in option order; `InvalidInput` naming each problem."""
     if not request.options:
         raise InvalidInput([FieldError(
             field="option_ids", code="no_options",
             message="this question has no options to vote on: say what you think in a comment.")])
-    known = [option.id for option in request.options]
-    errors = [FieldError(field=f"option_ids[{i}]", code="unknown_option",
-                         message=f"no option has the id {option_id[:64]!r}: use one of "
-                                 f"{', '.join(known[:10])}.")
-              for i, option_id in enumerate(option_ids) if option_id not in known]
-    if len(set(option_ids)) != len(option_ids):
-        errors.append(FieldError(field="option_ids", code="duplicate",
-                                 message="an option is named twice: name each once."))
-    most = 1 if request.selection_mode == "single" else (request.max_selections or len(known))
-    if len(set(option_ids)) > most:
-        errors.append(FieldError(field="option_ids", code="too_many",
-                                 message=f"this question takes at most {most} option(s): "
-                                         "vote for fewer."))
-    if errors:
-        raise InvalidInput(errors)
-    return [option_id for option_id in known if option_id in option_ids]
+    return checked_option_ids(request, option_ids, "option_ids")
