@@ -1,0 +1,107 @@
+"""A real portal killed (kill -9) in the middle of a review: the owner has asked the agent
+for a summary of the discussion, and for a second question the agent has already sent its
+candidate. After the restart the review is where it was (the agent's poll still gets
+`summary_requested`), its fallback timer is set again from the database (it fires at
+`review_requested_at + CHOICE_SUMMARY_SECONDS`, not a full period after the restart), and
+the candidate sent before the kill is still there and resolves as `discussion_extraction`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from choice.clock import parse_iso
+from choice.portal_client import PortalClient
+from tests.portal_process import PortalProcess
+from tests.reliability.faults import wait_until
+from tests.tally import record
+
+pytestmark = pytest.mark.slow
+MARGIN = 6.0
+"""Seconds of the review's period left after the restart: the portal restarts in ~1-2 s."""
+FALLBACK_BOUND = MARGIN + 10.0
+CANDIDATE = {"candidate_summary": "Alice and Bob agree on PostgreSQL.",
+             "candidate_answer": "PostgreSQL.", "source_hint": "discussion_extraction"}
+
+
+@pytest.fixture
+def portal(isolated_env: Path) -> Iterator[PortalProcess]:
+    process = PortalProcess(isolated_env, CHOICE_SUMMARY_SECONDS="3600").start()
+    yield process
+    process.stop()
+
+
+def widened_in_review(owner: PortalClient, title: str) -> str:
+    iid: str = owner.call("POST", "/api/interactions", {
+        "title": title, "prompt": "Both fit.", "timeout_seconds": 3600,
+        "options": [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"}],
+    })["interaction_id"]
+    owner.call("POST", f"/api/interactions/{iid}/widen",
+               {"audience": ["Alice", "Bob"], "mode": "block"})
+    owner.call("POST", f"/api/interactions/{iid}/comments", {"text": "PostgreSQL for me."})
+    assert owner.call("POST", f"/api/interactions/{iid}/review")["state"] == "awaiting_candidate"
+    return iid
+
+
+def review(owner: PortalClient, iid: str) -> dict[str, Any]:
+    reviewed: dict[str, Any] = owner.call("GET", f"/api/interactions/{iid}/review")
+    return reviewed
+
+
+def test_a_review_survives_kill_9_and_its_fallback_fires_on_the_original_clock(
+        portal: PortalProcess) -> None:
+    owner = portal.client()
+    asked = widened_in_review(owner, "Awaiting the agent")
+    answered = widened_in_review(owner, "Candidate in")
+    owner.call("POST", f"/api/interactions/{answered}/candidate", CANDIDATE)
+    before = {iid: review(owner, iid) for iid in (asked, answered)}
+    requested_at = parse_iso(before[asked]["requested_at"])
+
+    portal.kill9()
+    # Restart with a period that ends MARGIN s from now, counted from the original request:
+    # the timer must come back from the database, not start again at the restart.
+    period = math.ceil(time.time() - requested_at + MARGIN)
+    portal.env["CHOICE_SUMMARY_SECONDS"] = str(period)
+    portal.start()
+    owner = portal.client()
+
+    after = review(owner, asked)
+    assert after["state"] == "awaiting_candidate", after
+    assert (after["requested_at"], after["discussion_fetch"]) == (
+        before[asked]["requested_at"], before[asked]["discussion_fetch"])
+    due = parse_iso(after["due_at"])
+    assert due == pytest.approx(requested_at + period, abs=1)
+    polled = owner.poll(asked, wait=30)  # at once: the owner waits on the agent
+    assert polled["action_status"] == "summary_requested"
+    assert polled["discussion"]["messages"] == ["[Owner] PostgreSQL for me."]
+
+    kept = review(owner, answered)
+    assert kept == {**before[answered], "due_at": kept["due_at"]}  # due_at follows the period
+    assert (kept["state"], kept["candidate_answer"]) == ("candidate_ready", "PostgreSQL.")
+
+    wait_until(lambda: review(owner, asked)["state"] == "timed_out", timeout=FALLBACK_BOUND,
+               what="the fallback after the restart")
+    fired = time.time()
+    assert fired >= due - 0.5, "the fallback fired before the review's period ended"
+    timed_out = review(owner, asked)
+    assert (timed_out["llm_timed_out"], timed_out["source_hint"]) == (True, "manual")
+    assert owner.poll(asked, wait=0.2)["action_status"] == "widened"  # the agent is let off
+    kinds = [e["kind"] for e in owner.call("GET", f"/api/interactions/{asked}/events")["events"]]
+    assert kinds.count("candidate_timed_out") == 1 and kinds[-1] == "candidate_timed_out"
+
+    assert review(owner, answered)["state"] == "candidate_ready"  # no fallback for it
+    result = owner.call("POST", f"/api/interactions/{answered}/resolve",
+                        {"final_answer": "PostgreSQL."})
+    assert result["summary_json"] == {"text": CANDIDATE["candidate_summary"],
+                                      "source": "discussion_extraction"}
+    manual = owner.call("POST", f"/api/interactions/{asked}/resolve",
+                        {"final_answer": "SQLite", "selected_ids": ["lite"]})
+    assert manual["summary_json"]["source"] == "manual"
+    record("reliability", "kill -9 mid review (fallback timer, candidate)", tried=1,
+           acknowledged=2, lost=0)
