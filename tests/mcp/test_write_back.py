@@ -211,12 +211,13 @@ async def test_an_invalid_candidate_names_the_field_and_a_retry_succeeds(
         await widen(portal, iid, "block")
         await owner(portal, "POST", f"/api/interactions/{iid}/review")
 
-        for arguments, field in [
+        wrong: list[tuple[dict[str, Any], str]] = [
                 ({**CANDIDATE, "candidate_answer": "  "}, "candidate_answer"),
                 ({**CANDIDATE, "confidence": 0.9}, "confidence"),
                 ({**CANDIDATE, "source_hint": "guess"}, "source_hint"),
                 ({k: v for k, v in CANDIDATE.items() if k != "candidate_summary"},
-                 "candidate_summary")]:
+                 "candidate_summary")]
+        for arguments, field in wrong:
             refused = await session.call_tool("submit_candidate", {"session_id": iid, **arguments})
             assert refused.is_error, arguments
             assert check(tools["submit_candidate"], structured(refused)) == []
