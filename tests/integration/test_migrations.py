@@ -299,3 +299,116 @@ def test_a_pending_question_of_the_previous_release_can_be_widened(isolated_env:
     finally:
         portal.stop()
     assert version_in(isolated_env / "choice.db") == [head()]
+
+
+# -- 0003: the decision table, on a database with a widened discussion ------------------------
+
+TEAM_TABLES = ("widening", "participant", "comment", "vote")
+SECRETS = {"Alice": "A" * 32, "Bob": "B" * 32}
+"""Shaped like `new_secret()`'s (24 random bytes, url-safe base64)."""
+
+
+def _at_0002_with_a_widened_discussion(path: Path) -> None:
+    """What the team-mode release leaves: 0.1.0's pending question widened to Alice and Bob,
+    who commented and voted, with 0002's four reserved widening columns filled in (0003
+    drops them; nothing ever wrote them, but a hand-edited database might have)."""
+    from alembic import command
+
+    from choice.team.links import secret_hash
+
+    _at_0001(path)
+    engine = make_engine(sqlite_url(path))
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), "0002")
+    finally:
+        engine.dispose()
+    iid, at = V0_ROWS["answer"], 1_795_770_100.0
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE interaction SET status = 'widened' WHERE id = ?", (iid,))
+        conn.execute("INSERT INTO audit_event (interaction_id, kind, actor, at, detail_json) "
+                     "VALUES (?, 'widened', 'human:web', ?, '{\"mode\": \"block\"}')", (iid, at))
+        conn.execute(
+            "INSERT INTO widening (interaction_id, mode, note, widened_at, widened_by, "
+            "last_activity_at, reminded_at, summary_text, summary_source, rationale, "
+            "deferred_at) VALUES (?, 'block', 'Which would you run?', ?, 'human:web', ?, "
+            "NULL, 'reserved', 'manual', 'never written', NULL)", (iid, at, at + 20))
+        for n, (name, secret) in enumerate(SECRETS.items()):
+            conn.execute(
+                "INSERT INTO participant (id, interaction_id, name, handle, email, secret_hash, "
+                "invited_at, opened_at, revoked_at) VALUES (?, ?, ?, NULL, NULL, ?, ?, ?, NULL)",
+                (f"p{n}", iid, name, secret_hash(secret), at, at + 5))
+        conn.executemany(
+            "INSERT INTO comment (interaction_id, participant_id, author, text, at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(iid, "p0", "Alice", "PostgreSQL: we need replication.", at + 10),
+             (iid, None, "Owner", "Agreed, with a migration plan.", at + 15),
+             (iid, "p1", "Bob", "SQLite is enough for now.", at + 20)])
+        conn.executemany(
+            "INSERT INTO vote (participant_id, interaction_id, option_ids_json, at) "
+            "VALUES (?, ?, ?, ?)",
+            [("p0", iid, '["pg"]', at + 11), ("p1", iid, '["lite"]', at + 21)])
+
+
+def team_rows(path: Path) -> dict[str, list[dict[str, Any]]]:
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        conn.row_factory = sqlite3.Row
+        return {table: [dict(row) for row in conn.execute(f"SELECT * FROM {table} ORDER BY 1")]
+                for table in (*TABLES, *TEAM_TABLES)}
+
+
+async def test_0003_keeps_a_widened_discussion_which_can_then_be_reviewed_and_resolved(
+        isolated_env: Path) -> None:
+    from choice.decision.models import CandidateBody, ResolveBody
+    from choice.team.models import CommentBody, VoteBody
+    from tests.integration.test_service import Portal
+
+    isolated_env.mkdir(parents=True, exist_ok=True)
+    path = isolated_env / "choice.db"
+    _at_0002_with_a_widened_discussion(path)
+    before = team_rows(path)
+    assert version_in(path) == ["0002"] and before["widening"][0]["summary_text"] == "reserved"
+
+    done = upgrade_url(sqlite_url(path))
+    assert (done.before, done.after) == ("0002", head())
+    after = team_rows(path)
+    dropped = ("summary_text", "summary_source", "rationale", "deferred_at")
+    assert after["widening"] == [{k: v for k, v in row.items() if k not in dropped}
+                                 for row in before["widening"]]
+    assert {t: after[t] for t in after if t != "widening"} == \
+        {t: before[t] for t in before if t != "widening"}
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT count(*) FROM decision").fetchone() == (0,)
+
+    portal = Portal(isolated_env, CHOICE_RETENTION_DAYS="36500")
+    service = await portal.start()
+    try:
+        iid = V0_ROWS["answer"]
+        review = await service.decision.review(iid)
+        assert review.state == "not_requested" and review.discussion_fetch is not None
+        assert review.discussion_fetch.participants == ["Alice", "Bob"]
+        assert review.discussion_fetch.messages == [
+            "[Alice] PostgreSQL: we need replication.", "[Owner] Agreed, with a migration plan.",
+            "[Bob] SQLite is enough for now."]
+        bob = await service.team.participant(SECRETS["Bob"])  # the old links still work
+        await service.team.comment(iid, CommentBody(text="Fine, PostgreSQL."), bob)
+        await service.team.vote(bob, VoteBody(option_ids=["pg"]))
+
+        assert (await service.decision.request_review(iid)).state == "awaiting_candidate"
+        await service.decision.submit_candidate(iid, CandidateBody(
+            candidate_summary="Alice, Bob and the owner settle on PostgreSQL.",
+            candidate_answer="PostgreSQL, with a migration plan."))
+        row = await service.decision.resolve(iid, ResolveBody(
+            final_answer="PostgreSQL, with a migration plan.", selected_ids=["pg"]))
+    finally:
+        await portal.stop()
+    result = json.loads(row.result_json or "{}")
+    assert (row.status, result["selected_ids"], result["decided_by"]) == ("submitted", ["pg"],
+                                                                          "owner")
+    assert result["summary_json"]["source"] == "discussion_extraction"
+    assert result["participants"] == ["Alice", "Bob"]
+    assert {v["option_id"]: sorted(v["voters"]) for v in result["votes"]} == {
+        "pg": ["Alice", "Bob"], "lite": []}  # Bob changed his vote after the upgrade
+    final = team_rows(path)
+    assert final["comment"][:3] == before["comment"]  # nothing written before was touched
+    assert final["audit_event"][:len(before["audit_event"])] == before["audit_event"]
