@@ -1,8 +1,11 @@
 """`GET /api/stream`: server-sent events for chat clients that must block their input while
-a prompt is pending (`interaction.created`, `interaction.completed`, `interaction.updated`).
+a prompt is pending (`interaction.created`, `interaction.completed`, `interaction.updated`),
+and for dashboards following a team decision (`interaction.widened`, `discussion.changed`,
+`interaction.reminder`, `interaction.deferred`, `interaction.resumed`, `decision.changed`).
 
 On connect, every pending interaction is replayed as `interaction.created` with
-`"replay": true`, so a client that starts late still knows what is open.
+`"replay": true`, so a client that starts late still knows what is open. Every event's data
+carries `"schema_version": 1` (the seed: every schema does; a breaking change bumps it).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 from litestar import get
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
+from choice.contract import SCHEMA_VERSION
 from choice.notifier import Subscription
 from choice.replies import listing
 from choice.web.deps import Service
@@ -25,7 +29,8 @@ HEARTBEAT_SECONDS = 15.0
 
 
 def _message(kind: str, data: dict[str, Any]) -> ServerSentEventMessage:
-    return ServerSentEventMessage(event=kind, data=json.dumps(data))
+    return ServerSentEventMessage(event=kind,
+                                  data=json.dumps({**data, "schema_version": SCHEMA_VERSION}))
 
 
 async def _events(service: Service) -> AsyncIterator[ServerSentEventMessage]:

@@ -30,6 +30,13 @@ SIGNATURE_HEADER = "X-Choice-Signature-256"
 SECTION_CHARS = 2_900
 """Slack refuses a section text over 3,000 characters."""
 OUTCOME_WORDS = {"answered": "Decided", "cancelled": "Cancelled", "timed_out": "Timed out"}
+SOURCE_WORDS = {
+    "discussion_extraction": "Decided by the owner, from the summary of this discussion.",
+    "owner_override": "Decided by the owner, who changed the discussion's summary materially.",
+    "manual": "Decided by the owner, in their own words.",
+    "quorum": "Decided by the team's quorum.",
+}
+"""`summary_json.source`, said for people (README: "The result" explains the rule)."""
 
 
 @dataclass(frozen=True)
@@ -138,13 +145,26 @@ def _resolved(event: Event) -> tuple[str, list[dict[str, Any]]]:
     labels = ", ".join(mrkdwn(label) for label in event["selected_labels"])
     line = f"{word}: {_title(event)}" + (f" → {labels}" if labels else "")
     blocks = [_section(f"*{line}*")]
-    if event.get("tally"):
-        blocks.append(_context(_tally(event) + ". The discussion is closed."))
+    how = SOURCE_WORDS.get(str(event.get("source")), "")
+    if not how and event.get("decided_by") == "owner":  # answered without the write-back
+        how = "Decided by the owner."
+    if event.get("tally") or how:
+        said = [how, _tally(event) + "." if event.get("tally") else "", "The discussion is closed."]
+        blocks.append(_context(" ".join(part for part in said if part)))
+    return line, blocks
+
+
+def _deferred(event: Event) -> tuple[str, list[dict[str, Any]]]:
+    line = f"Deferred: {_title(event)}"
+    blocks = [_section(f"*{line}*\nWhy: {mrkdwn(event['rationale'])}"),
+              _context("The owner will take it up again later; the discussion stays open. "
+                       + _tally(event))]
     return line, blocks
 
 
 RENDERERS = {"interaction.widened": _widened, "discussion.comments": _comments,
-             "interaction.reminder": _reminder, "interaction.resolved": _resolved}
+             "interaction.reminder": _reminder, "interaction.resolved": _resolved,
+             "interaction.deferred": _deferred}
 
 
 def slack_message(event: Event) -> dict[str, Any]:

@@ -6,7 +6,9 @@ to the outbox. Installed only when `CHOICE_WEBHOOK_URL` is set (`webhooks_for`).
   It is awaited: the owner's 201 comes after the invitation is stored;
 - a comment (`discussion.changed`, change `comment`): folded into a coalesced message;
 - a reminder (`interaction.reminder`, from `team/reminders.py`);
-- the end of a widened interaction (`interaction.completed` with a widening): the outcome.
+- the end of a widened interaction (`interaction.completed` with a widening): the outcome,
+  who decided and where the answer came from;
+- a widened interaction deferred (`interaction.deferred`): the owner's rationale.
 
 The notifier calls listeners inside `publish`, on the request's path: for the other three
 the listener only schedules a task (the enqueue is a database write) and returns, so a
@@ -52,6 +54,8 @@ class WebhookListener:
             self._later(self._reminder(change.interaction_id))
         elif change.kind == "interaction.completed":
             self._later(self._resolved(change.interaction_id))
+        elif change.kind == "interaction.deferred":
+            self._later(self._deferred(change.interaction_id, str(change.data.get("rationale") or "")))
 
     async def invited(self, invited: Invited) -> None:
         """Awaited by `widen` (one insert, ~1 ms): once the owner has the links, so has the
@@ -84,11 +88,21 @@ class WebhookListener:
         await self.outbox.enqueue(interaction_id, event)
 
     async def _resolved(self, interaction_id: str) -> None:
-        team = self.service.team
-        if await self.service.store.read(team.repo.widening, interaction_id) is None:
+        if not await self._widened(interaction_id):
             return  # never widened: nobody on the team is waiting to hear
-        discussion = await team.discussion(interaction_id)
+        discussion = await self.service.team.discussion(interaction_id)
         await self.outbox.enqueue(interaction_id, messages.resolved(discussion, self.link_base))
+
+    async def _deferred(self, interaction_id: str, rationale: str) -> None:
+        if not await self._widened(interaction_id):
+            return
+        discussion = await self.service.team.discussion(interaction_id)
+        event = messages.deferred(discussion, self.link_base, rationale, self.service.clock())
+        await self.outbox.enqueue(interaction_id, event)
+
+    async def _widened(self, interaction_id: str) -> bool:
+        team = self.service.team
+        return await self.service.store.read(team.repo.widening, interaction_id) is not None
 
     # -- lifecycle ------------------------------------------------------------------------------
     def start(self) -> None:

@@ -1,15 +1,18 @@
 """The team messages a webhook carries, as our event JSON (format-neutral; `formats.py` turns
 one into a Slack message or a signed JSON body at send time).
 
-Four kinds: `interaction.widened` (the question, the note, the mode, the deadline and each
+Five kinds: `interaction.widened` (the question, the note, the mode, the deadline and each
 participant with THEIR LINK), `discussion.comments` (coalesced: the count and the newest few
-texts, shortened), `interaction.reminder` (idle since when, who opened and voted) and
-`interaction.resolved` (answered, cancelled or timed out, and the chosen labels).
+texts, shortened), `interaction.reminder` (idle since when, who opened and voted),
+`interaction.resolved` (answered, cancelled or timed out, the chosen labels, who decided and
+where the answer came from) and `interaction.deferred` (set aside, with the owner's
+rationale; the discussion stays open).
 
 Every event has an `id` made once, at enqueue: a receiver that sees it twice (a retry after
-a lost reply) can drop the copy. Pure functions: no database, no network, no clock.
-Everything in an event except our own field names is untrusted text (a model's question,
-a participant's comment); escaping it is the format's job.
+a lost reply) can drop the copy; and `schema_version` (1), as every schema of the seed.
+Pure functions: no database, no network, no clock. Everything in an event except our own
+field names is untrusted text (a model's question, a participant's comment); escaping it is
+the format's job.
 """
 
 from __future__ import annotations
@@ -19,13 +22,14 @@ import secrets
 from typing import Any, Literal
 
 from choice.clock import iso
+from choice.contract import SCHEMA_VERSION
 from choice.endings import request_of
 from choice.store.records import Comment, Interaction
 from choice.team.discussion import Discussion
 from choice.team.service import Invited
 
 EventKind = Literal["interaction.widened", "discussion.comments", "interaction.reminder",
-                    "interaction.resolved"]
+                    "interaction.resolved", "interaction.deferred"]
 Event = dict[str, Any]
 NEWEST_COMMENTS = 3
 """How many comment texts one coalesced message quotes (the count covers the rest)."""
@@ -53,8 +57,8 @@ def _question(row: Interaction, link_base: str) -> dict[str, Any]:
 
 def _event(kind: EventKind, row: Interaction, link_base: str, at: float,
            **fields: Any) -> Event:
-    return {"id": secrets.token_hex(16), "type": kind, "at": iso(at),
-            "question": _question(row, link_base), **fields}
+    return {"id": secrets.token_hex(16), "type": kind, "schema_version": SCHEMA_VERSION,
+            "at": iso(at), "question": _question(row, link_base), **fields}
 
 
 def without_links(payload_json: str) -> str:
@@ -117,10 +121,22 @@ def outcome(row: Interaction) -> str:
 
 
 def resolved(discussion: Discussion, link_base: str) -> Event:
-    """The owner's decision as a participant's page shows it: the labels, not the notes."""
+    """The decision as a participant's page shows it: the labels, not the notes; with who
+    decided (`owner`, `quorum`, null when the deadline did) and, for a decision written
+    back, where the answer came from (`summary_json.source`: discussion_extraction,
+    owner_override, manual, quorum; null otherwise)."""
     row = discussion.row
     result = json.loads(row.result_json or "{}")
+    summary_json = result.get("summary_json") or {}
     return _event("interaction.resolved", row, link_base, row.completed_at or row.created_at,
                   status=row.status, outcome=outcome(row),
                   selected_labels=result.get("selected_labels", []),
+                  decided_by=result.get("decided_by"), source=summary_json.get("source"),
                   tally=_tally(discussion))
+
+
+def deferred(discussion: Discussion, link_base: str, rationale: str, at: float) -> Event:
+    """The owner set the question aside: why (the rationale is written for the team and the
+    agent), and that the discussion stays open."""
+    return _event("interaction.deferred", discussion.row, link_base, at,
+                  rationale=shortened(rationale, COMMENT_CHARS * 4), tally=_tally(discussion))

@@ -299,3 +299,37 @@ def test_json_webhooks_without_a_secret_go_unsigned_with_one_warning_at_start(
     assert [w for w in warned if "CHOICE_WEBHOOK_SECRET" in w and "unsigned" in w] == warned
     assert len(warned) == 1
     assert "x-choice-signature-256" not in received.headers
+
+
+def test_a_written_back_decision_says_who_decided_and_from_what_and_a_deferral_says_why(
+        receiver: WebhookReceiver, isolated_env: Path) -> None:
+    with portal(settings_for(receiver)) as owner:
+        alone = owner.ask("Deferred by the owner alone")
+        owner.call("POST", f"/api/interactions/{alone}/defer", {"rationale": "Not yet."})
+        iid = owner.ask()
+        owner.widen(iid)
+        owner.call("POST", f"/api/interactions/{iid}/review")
+        owner.call("POST", f"/api/interactions/{iid}/candidate", {
+            "candidate_summary": "Everyone leans to PostgreSQL.",
+            "candidate_answer": "PostgreSQL"})
+        owner.call("POST", f"/api/interactions/{iid}/resolve",
+                   {"final_answer": "PostgreSQL", "selected_ids": ["pg"]})
+        later = owner.ask("Set aside")
+        owner.widen(later)
+        owner.call("POST", f"/api/interactions/{later}/defer",
+                   {"rationale": "Waiting for the <load test> & the budget."})
+        receiver.wait_until(lambda got: receiver.delivered("interaction.resolved") != []
+                            and receiver.delivered("interaction.deferred") != [],
+                            what="the decision and the deferral")
+
+    decided = receiver.delivered("interaction.resolved")[0].json
+    assert decided["question"]["interaction_id"] == iid
+    assert (decided["decided_by"], decided["source"]) == ("owner", "discussion_extraction")
+    assert decided["selected_labels"] == ["PostgreSQL"]
+    set_aside = receiver.delivered("interaction.deferred")[0]
+    assert set_aside.headers["x-choice-event"] == "interaction.deferred"
+    assert set_aside.json["question"]["interaction_id"] == later
+    assert set_aside.json["rationale"] == "Waiting for the <load test> & the budget."
+    every = [r.json for r in receiver.received]
+    assert {event["schema_version"] for event in every} == {1}
+    assert alone not in {event["question"]["interaction_id"] for event in every}
