@@ -2,7 +2,7 @@
 for a summary of the discussion, and for a second question the agent has already sent its
 candidate. After the restart the review is where it was (the agent's poll still gets
 `summary_requested`), its fallback timer is set again from the database (it fires at
-`review_requested_at + CHOICE_SUMMARY_SECONDS`, not a full period after the restart), and
+`review_requested_at + CHOICE_SUMMARY_SECONDS`, not a full period after a restart), and
 the candidate sent before the kill is still there and resolves as `discussion_extraction`.
 """
 
@@ -23,8 +23,8 @@ from tests.reliability.faults import wait_until
 from tests.tally import record
 
 pytestmark = pytest.mark.slow
-MARGIN = 6.0
-"""Seconds of the review's period left after the restart: the portal restarts in ~1-2 s."""
+MARGIN = 4.0
+"""Seconds of the review's period left at the second restart (the portal restarts in ~1-2 s)."""
 FALLBACK_BOUND = MARGIN + 10.0
 CANDIDATE = {"candidate_summary": "Alice and Bob agree on PostgreSQL.",
              "candidate_answer": "PostgreSQL.", "source_hint": "discussion_extraction"}
@@ -54,6 +54,11 @@ def review(owner: PortalClient, iid: str) -> dict[str, Any]:
     return reviewed
 
 
+def events(owner: PortalClient, iid: str, kind: str) -> list[dict[str, Any]]:
+    found = owner.call("GET", f"/api/interactions/{iid}/events")["events"]
+    return [event for event in found if event["kind"] == kind]
+
+
 def test_a_review_survives_kill_9_and_its_fallback_fires_on_the_original_clock(
         portal: PortalProcess) -> None:
     owner = portal.client()
@@ -64,38 +69,37 @@ def test_a_review_survives_kill_9_and_its_fallback_fires_on_the_original_clock(
     requested_at = parse_iso(before[asked]["requested_at"])
 
     portal.kill9()
+    portal.start()  # the same hour-long period: the review must still be waiting
+    owner = portal.client()
+    after = review(owner, asked)
+    assert after == before[asked], "the review came back as it was"
+    polled = owner.poll(asked, wait=30)  # at once: the owner waits on the agent
+    assert polled["action_status"] == "summary_requested"
+    assert polled["discussion"]["messages"] == ["[Owner] PostgreSQL for me."]
+    assert review(owner, answered) == before[answered]  # the candidate sent before the kill
+
+    portal.kill9()
     # Restart with a period that ends MARGIN s from now, counted from the original request:
-    # the timer must come back from the database, not start again at the restart.
+    # the timer must come back from the database, not start a new period at the restart.
+    # (Under load the restart may outlast MARGIN: the review is then due at start and falls
+    # back at once; when it fired is what is checked, not how fast the portal started.)
     period = math.ceil(time.time() - requested_at + MARGIN)
     portal.env["CHOICE_SUMMARY_SECONDS"] = str(period)
     portal.start()
     owner = portal.client()
-
-    after = review(owner, asked)
-    assert after["state"] == "awaiting_candidate", after
-    assert (after["requested_at"], after["discussion_fetch"]) == (
-        before[asked]["requested_at"], before[asked]["discussion_fetch"])
-    due = parse_iso(after["due_at"])
-    assert due == pytest.approx(requested_at + period, abs=1)
-    polled = owner.poll(asked, wait=30)  # at once: the owner waits on the agent
-    assert polled["action_status"] == "summary_requested"
-    assert polled["discussion"]["messages"] == ["[Owner] PostgreSQL for me."]
-
-    kept = review(owner, answered)
-    assert kept == {**before[answered], "due_at": kept["due_at"]}  # due_at follows the period
-    assert (kept["state"], kept["candidate_answer"]) == ("candidate_ready", "PostgreSQL.")
-
+    due = requested_at + period
+    assert parse_iso(review(owner, asked)["due_at"]) == pytest.approx(due, abs=0.01)
     wait_until(lambda: review(owner, asked)["state"] == "timed_out", timeout=FALLBACK_BOUND,
                what="the fallback after the restart")
-    fired = time.time()
-    assert fired >= due - 0.5, "the fallback fired before the review's period ended"
+    fired = events(owner, asked, "candidate_timed_out")
+    assert len(fired) == 1 and fired[0]["detail"]["summary_seconds"] == period
+    assert due - 0.01 <= parse_iso(fired[0]["at"]) <= due + FALLBACK_BOUND
     timed_out = review(owner, asked)
     assert (timed_out["llm_timed_out"], timed_out["source_hint"]) == (True, "manual")
     assert owner.poll(asked, wait=0.2)["action_status"] == "widened"  # the agent is let off
-    kinds = [e["kind"] for e in owner.call("GET", f"/api/interactions/{asked}/events")["events"]]
-    assert kinds.count("candidate_timed_out") == 1 and kinds[-1] == "candidate_timed_out"
 
     assert review(owner, answered)["state"] == "candidate_ready"  # no fallback for it
+    assert events(owner, answered, "candidate_timed_out") == []
     result = owner.call("POST", f"/api/interactions/{answered}/resolve",
                         {"final_answer": "PostgreSQL."})
     assert result["summary_json"] == {"text": CANDIDATE["candidate_summary"],
@@ -103,5 +107,5 @@ def test_a_review_survives_kill_9_and_its_fallback_fires_on_the_original_clock(
     manual = owner.call("POST", f"/api/interactions/{asked}/resolve",
                         {"final_answer": "SQLite", "selected_ids": ["lite"]})
     assert manual["summary_json"]["source"] == "manual"
-    record("reliability", "kill -9 mid review (fallback timer, candidate)", tried=1,
+    record("reliability", "kill -9 mid review (fallback timer, candidate)", tried=2,
            acknowledged=2, lost=0)
