@@ -46,28 +46,30 @@ class DecisionController(Controller):
         row = await service.get(interaction_id)
         return await service.team.reply(row, poll_hint(row.id))
 
-    @get("/review", responses=REVIEWED)
+    @get("/review", operation_id="readReview", responses=REVIEWED)
     async def review(self, interaction_id: FromPath[str], service: Service) -> CandidateReview:
         """The seed's CandidateReview with its state: `not_requested`, `awaiting_candidate`,
         `candidate_ready`, or `timed_out` (no candidate in `CHOICE_SUMMARY_SECONDS`: write
         the answer by hand, `llm_timed_out: true`)."""
         return await service.decision.review(interaction_id)
 
-    @post("/review", status_code=200, responses=REVIEWED)
+    @post("/review", operation_id="requestReview", status_code=200, responses=REVIEWED)
     async def request_review(self, interaction_id: FromPath[str],
                              service: Service) -> CandidateReview:
         """Fetch & review: ask the agent to summarise the discussion. Its waiting (or next)
         call returns `action_status: summary_requested`. 409 unless widened."""
         return await service.decision.request_review(interaction_id, actor="human:api")
 
-    @post("/candidate", status_code=200, before_request=check_json_data, responses=REVIEWED)
+    @post("/candidate", operation_id="submitCandidate", status_code=200,
+          before_request=check_json_data, responses=REVIEWED)
     async def candidate(self, interaction_id: FromPath[str], data: JSONBody[CandidateBody],
                         service: Service) -> CandidateReview:
         """The agent's candidate summary and answer for the owner's review. 422 with the
         field to fix (try again); 409 if no summary was asked for, or it was decided."""
         return await service.decision.submit_candidate(interaction_id, data, actor="agent")
 
-    @post("/resolve", status_code=200, before_request=check_json_data, responses=REPLIED)
+    @post("/resolve", operation_id="resolveDecision", status_code=200,
+          before_request=check_json_data, responses=REPLIED)
     async def resolve(self, interaction_id: FromPath[str], data: JSONBody[ResolveBody],
                       service: Service) -> dict[str, Any]:
         """The owner's final answer (in the result's `custom_input`, options in
@@ -77,7 +79,8 @@ class DecisionController(Controller):
         row = await service.decision.resolve(interaction_id, data, actor="human:api")
         return await service.team.reply(row, poll_hint(row.id))
 
-    @post("/defer", status_code=200, before_request=check_json_data, responses=REPLIED)
+    @post("/defer", operation_id="deferDecision", status_code=200,
+          before_request=check_json_data, responses=REPLIED)
     async def defer(self, interaction_id: FromPath[str], data: JSONBody[DeferBody],
                     service: Service) -> dict[str, Any]:
         """Set the decision aside with a rationale (required): the agent's call returns
@@ -86,8 +89,8 @@ class DecisionController(Controller):
         return await service.team.reply(row, poll_hint(row.id))
 
     # The body may be left out entirely.
-    @post("/resume", status_code=200, operation_class=body_of(ResumeBody, required=False),
-          responses=REPLIED)
+    @post("/resume", operation_id="resumeDecision", status_code=200,
+          operation_class=body_of(ResumeBody, required=False), responses=REPLIED)
     async def resume(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
                      service: Service) -> dict[str, Any]:
         """Take a deferred question up again: pending or widened as before, with at least
@@ -96,7 +99,7 @@ class DecisionController(Controller):
         row = await service.decision.resume(interaction_id, body.interface, actor="human:api")
         return await service.team.reply(row, poll_hint(row.id))
 
-    @put("/quorum", before_request=check_json_data, responses=REPLIED)
+    @put("/quorum", operation_id="setQuorum", before_request=check_json_data, responses=REPLIED)
     async def quorum(self, interaction_id: FromPath[str], data: JSONBody[QuorumBody],
                      service: Service) -> dict[str, Any]:
         """Set the team's quorum (`min_votes`, at most the people invited) or switch it
