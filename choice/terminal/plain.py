@@ -88,7 +88,7 @@ def prompt_line(question: Question, _: Translator, *, widen: bool = False,
     hints = [_("[enter]=accept default") if defaults else "",
              _("[text]=type answer") + example if question.has_text else "",
              _("[w]iden") if widen else "", _("[f]etch the discussion") if widened else "",
-             _("[s]ummary: review the agent's") if widened else "",
+             _("[s]ummary & review") if widened else "",
              _("[r] take it up again") if deferred else "", _("[d]efer") if defer else "",
              _("[!cancel]")]
     return f"{ask}{default}  ({' | '.join(h for h in hints if h)})"

@@ -62,5 +62,5 @@ def deferral_box(deferral: Deferral, _: Translator, cols: int) -> list[str]:
     """A deferred question: why, and the two ways on."""
     return box(_("Deferred"), [
         _("Deferred: {rationale}").format(rationale=deferral.rationale or "-"),
-        _("Take it up again to answer it as before, or answer it here to resolve it now.")],
+        _("Take it up again (r), or answer it here to resolve it now.")],
         cols)

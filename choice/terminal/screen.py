@@ -237,8 +237,8 @@ class Screen:
             return widen_hints(self.state)
         if reviewing(self.state) and self.state.editor is None:
             return review_hints(self.state)
-        if self.state.editor is not None and self.state.editor.text:
-            return [(_("Enter save · ^U clear · Esc back"), 0)]
+        if self.state.editor is not None and self.state.editor.text and stage == "review":
+            return [(_("Enter save · ^U clear · Esc back"), 0)]  # the pre-filled answer
         if self.state.editor is not None:
             return [(_("Enter save · Esc back"), 0)]
         if stage == "confirm":
@@ -264,10 +264,12 @@ class Screen:
         if typing:
             return [*([(_("^F fetch & review"), 1)] if state.can_review else []),
                     *([(_("^R take up again"), 1)] if state.deferral is not None else []),
-                    *([(_("^D defer"), 2)] if state.can_defer else [])]
+                    *([(_("^D defer"), 2 if state.team is not None else 3)]
+                      if state.can_defer else [])]
+        defer = 2 if state.team is not None else 3  # widened, it is one of the ways on
         return [*([(_("f fetch & review"), 1)] if state.can_review else []),
                 *([(_("r take up again"), 1)] if state.deferral is not None else []),
-                *([(_("d defer"), 2)] if state.can_defer else [])]
+                *([(_("d defer"), defer)] if state.can_defer else [])]
 
 
 def tail(text: str, cells: int) -> str:
