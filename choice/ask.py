@@ -3,7 +3,11 @@
 Builds a request from flags (or a JSON file), makes sure a portal answers (starting one
 in this process if none does), creates the interaction, tells the human where to answer,
 waits through as many poll windows as it takes, and prints the result JSON on stdout.
-Exit codes: 0 answered, 2 invalid request, 3 cancelled, 4 timeout, 1 anything else.
+It cannot summarise a team's discussion, so it polls with `candidates=0` (the owner's
+review falls back to writing the answer by hand). A deferral ends it: the reply (with the
+owner's rationale) on stdout, a line on stderr.
+Exit codes: 0 answered, 2 invalid request, 3 cancelled, 4 timeout, 7 deferred by the owner,
+1 anything else.
 """
 
 from __future__ import annotations
@@ -22,6 +26,10 @@ from choice.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.terminal.text import json_for_terminal, safe_text
 
 EXIT_ANSWERED, EXIT_FAILED, EXIT_INVALID, EXIT_CANCELLED, EXIT_TIMEOUT = 0, 1, 2, 3, 4
+EXIT_DEFERRED = 7
+"""After `choice answer`'s 5 (continued in the browser) and 6 (left while widened)."""
+EXIT_CODES = ("exit codes: 0 answered, 1 failed (no portal, lost it), 2 invalid request, "
+              "3 cancelled, 4 timed out, 7 deferred by the owner (the JSON says why)")
 RECONNECT_SECONDS = 30.0
 
 
@@ -144,15 +152,16 @@ def saved_language(client: PortalClient) -> str | None:
 
 def wait_for_result(client: PortalClient, interaction_id: str,
                     on_widened: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Poll until the interaction is over. A portal restart in between loses nothing:
-    pending interactions come back, so keep trying for a while. A widened question is not
-    over either (the owner decides after the team's discussion): `on_widened` hears the
-    first widened reply, and the polling goes on."""
+    """Poll until the interaction is over or deferred. A portal restart in between loses
+    nothing: pending interactions come back, so keep trying for a while. A widened question
+    is not over either (the owner decides after the team's discussion): `on_widened` hears
+    the first widened reply, and the polling goes on. Polled with `candidates=0`: this
+    command cannot write the summary the owner may ask the agent for."""
     unreachable_since: float | None = None
     widened_seen = False
     while True:
         try:
-            reply = client.poll(interaction_id, wait=60)
+            reply = client.poll(interaction_id, wait=60, candidates=False)
             unreachable_since = None
         except PortalUnreachable:
             unreachable_since = unreachable_since or time.monotonic()
@@ -222,6 +231,10 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
             error=exc, id=interaction_id))
         return EXIT_FAILED
     print(json_for_terminal(result), flush=True)
+    if result.get("status") == "deferred":
+        rationale = safe_text(str(result.get("rationale") or "-"), keep_newlines=False)
+        _say("choice ask: " + _("deferred by the owner: {rationale}").format(rationale=rationale))
+        return EXIT_DEFERRED
     return {"cancelled": EXIT_CANCELLED, "timeout": EXIT_TIMEOUT}.get(
         str(result.get("action_status")), EXIT_ANSWERED)
 

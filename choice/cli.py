@@ -56,6 +56,8 @@ def _list(args: argparse.Namespace) -> int:
         rows = client.list(args.status, args.limit)["interactions"]
         if args.status == "widened":
             return _pending_pass(client, rows, cli_translator(settings))
+        if args.status == "deferred":
+            return _deferred(client, rows, cli_translator(settings))
     except (PortalUnreachable, PortalError) as exc:
         _ = cli_translator(settings)
         print("choice list: " + _("{error}: is `choice serve` running?").format(error=exc),
@@ -93,6 +95,28 @@ def _pending_pass(client: Any, rows: list[dict[str, Any]], _: Any) -> int:
         return 0
     for line in pending_pass(entries, _, shutil.get_terminal_size((80, 24)).columns - 1):
         print(line)
+    return 0
+
+
+def _deferred(client: Any, rows: list[dict[str, Any]], _: Any) -> int:
+    """What the owner set aside: each with why, and how to take it up again or resolve it."""
+    from choice.portal_client import PortalError
+    from choice.terminal.text import safe_text
+
+    if not rows:
+        print(_("No questions are deferred."), file=sys.stderr)
+        return 0
+    for row in rows:
+        try:
+            why = client.review(row["interaction_id"]).get("defer_rationale") or "-"
+        except PortalError:
+            continue  # gone since the list was read
+        interaction_id = safe_text(row["interaction_id"], keep_newlines=False)
+        print(f"{interaction_id}  {row['status']:<14} {row['created_at'][:19]}  "
+              f"{safe_text(row['title'], keep_newlines=False)}")
+        print("  " + _("Deferred: {rationale}").format(
+            rationale=safe_text(str(why), keep_newlines=False)))
+        print("  " + _("Take it up again or resolve it:") + f" choice answer {interaction_id}")
     return 0
 
 
@@ -190,8 +214,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--idle-exit", type=int, metavar="SECONDS",
                        help="stop after this long with nothing pending and no requests")
     serve.set_defaults(run=_serve)
-    ask = commands.add_parser("ask", help="ask a human and print the result JSON")
-    from choice.ask import add_arguments
+    from choice.ask import EXIT_CODES, add_arguments
+
+    ask = commands.add_parser("ask", help="ask a human and print the result JSON",
+                              epilog=EXIT_CODES)
 
     add_arguments(ask)
     ask.set_defaults(run=_ask)
@@ -201,9 +227,11 @@ def build_parser() -> argparse.ArgumentParser:
                            help="numbered lines instead of the full-screen UI (scriptable)")
     answering.set_defaults(run=_answer)
     listing = commands.add_parser("list", help="list recent interactions")
-    listing.add_argument("--status", choices=["active", "widened", "completed", "all"],
+    listing.add_argument("--status", choices=["active", "widened", "deferred", "completed",
+                                              "all"],
                          default="all", help="widened: the questions waiting on the team, "
-                         "with who was asked and how to answer each")
+                         "with who was asked and how to answer each; deferred: the ones "
+                         "set aside, with why")
     listing.add_argument("--limit", type=int, default=20)
     listing.set_defaults(run=_list)
     opener = commands.add_parser("open", help="open the portal signed in (a one-time link)")

@@ -81,8 +81,10 @@ class PortalClient:
         query = f"?{urlencode({'wait': wait})}" if wait else ""
         return self.call("POST", f"/api/interactions{query}", request, timeout=wait + 15)
 
-    def poll(self, interaction_id: str, wait: float = 60) -> Any:
-        query = urlencode({"wait": wait})
+    def poll(self, interaction_id: str, wait: float = 60, *, candidates: bool = True) -> Any:
+        """The result, or the hand-off while open. `candidates=False`: a poller that cannot
+        summarise a discussion (`choice ask`) is not handed the owner's summary request."""
+        query = urlencode({"wait": wait} if candidates else {"wait": wait, "candidates": 0})
         return self.call("GET", f"/api/interactions/{interaction_id}?{query}", timeout=wait + 15)
 
     def cancel(self, interaction_id: str, note: str | None = None) -> Any:
@@ -125,6 +127,33 @@ class PortalClient:
     def team(self, interaction_id: str) -> Any:
         """The owner's view of a widened question: participants, thread, tally."""
         return self.call("GET", f"/api/interactions/{interaction_id}/team")
+
+    # -- the write-back of a decision (the owner's calls; the terminal UI says so) ------------
+    def review(self, interaction_id: str) -> Any:
+        """The review as it stands (the seed's CandidateReview with its `state`)."""
+        return self.call("GET", f"/api/interactions/{interaction_id}/review")
+
+    def request_review(self, interaction_id: str) -> Any:
+        """Fetch & review: ask the agent to summarise the discussion."""
+        return self.call("POST", f"/api/interactions/{interaction_id}/review")
+
+    def resolve(self, interaction_id: str, final_answer: str, *,
+                selected_ids: list[str] | None = None, rationale: str | None = None) -> Any:
+        """The owner's final answer; the portal decides where it came from."""
+        body: dict[str, Any] = {"final_answer": final_answer, "interface": "terminal"}
+        if selected_ids:
+            body["selected_ids"] = selected_ids
+        if rationale:
+            body["rationale"] = rationale
+        return self.call("POST", f"/api/interactions/{interaction_id}/resolve", body)
+
+    def defer(self, interaction_id: str, rationale: str) -> Any:
+        return self.call("POST", f"/api/interactions/{interaction_id}/defer",
+                         {"rationale": rationale, "interface": "terminal"})
+
+    def resume(self, interaction_id: str) -> Any:
+        return self.call("POST", f"/api/interactions/{interaction_id}/resume",
+                         {"interface": "terminal"})
 
     def list(self, status: str = "all", limit: int = 20) -> Any:
         query = urlencode({"status": status, "limit": limit})

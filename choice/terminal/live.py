@@ -1,7 +1,8 @@
 """Listening to the portal while the terminal UI is open: a deadline moved elsewhere, the
 interaction was answered, cancelled or timed out in another window, or (once widened) the
 discussion moved: a comment, a vote, a link opened or withdrawn, a reminder that nothing
-has happened for a while.
+has happened for a while; or the write-back moved: the review was asked for, the agent's
+candidate came (or its time ran out), the question was deferred or taken up again.
 
 A daemon thread reads `GET /api/stream` (server-sent events) and queues what concerns our
 interaction; the UI loop takes from the queue between keys. Each time the stream (re)connects
@@ -27,11 +28,15 @@ RECONNECT_SECONDS = 1.0
 
 @dataclass(frozen=True)
 class LiveEvent:
-    kind: Literal["connected", "deadline", "completed", "team", "reminder"]
+    kind: Literal["connected", "deadline", "completed", "team", "reminder", "deferred",
+                  "resumed", "review"]
     expires_at: float | None = None
     status: str | None = None
     change: str | None = None
-    """For `team`: comment, vote, opened, revoked, or widened (here or in another window)."""
+    """For `team`: comment, vote, opened, revoked, or widened (here or in another window).
+    For `review`: review_requested, candidate_submitted, candidate_timed_out or quorum."""
+    rationale: str | None = None
+    """For `deferred`: why (the owner's words; made safe where it is shown)."""
 
 
 class Live:
@@ -86,3 +91,9 @@ class Live:
             self.events.put(LiveEvent("team", change=str(change.get("change") or "")))
         elif kind == "interaction.reminder":
             self.events.put(LiveEvent("reminder"))
+        elif kind == "interaction.deferred":
+            self.events.put(LiveEvent("deferred", rationale=str(change.get("rationale") or "")))
+        elif kind == "interaction.resumed":
+            self.events.put(LiveEvent("resumed"))
+        elif kind == "decision.changed":
+            self.events.put(LiveEvent("review", change=str(change.get("change") or "")))

@@ -2,8 +2,10 @@
 
 Numbered options, the default in brackets, one answer per line from stdin (so a script
 can answer), `!cancel [why]` to cancel, `w` to widen it to the team (seed §1.2: the
-`Audience >` and `[b/c]` prompts follow), and once widened `f` to show the discussion
-again. It produces the same `Effect`s as the curses UI.
+`Audience >` and `[b/c]` prompts follow), `d` to defer it; once widened `f` to show the
+discussion again and `s` to ask the agent for its summary and review it (seed §1.3's fetch
+& review, `plain_review.py`: a separate word, so a script's `f` never waits on the agent);
+a deferred one `r` to take it up again. It produces the same `Effect`s as the curses UI.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from choice.terminal.panels import (
     warning_lines,
 )
 from choice.terminal.question import Question
+from choice.terminal.review_panels import deferral_box
 from choice.terminal.state import AnswerState, Effect
 from choice.terminal.text import safe_text
 
@@ -68,7 +71,7 @@ def show(question: Question, out: IO[str], _: Callable[[str], str]) -> None:
 
 
 def prompt_line(question: Question, _: Translator, *, widen: bool = False,
-                widened: bool = False) -> str:
+                widened: bool = False, defer: bool = False, deferred: bool = False) -> str:
     defaults = [str(i) for i, o in enumerate(question.options, 1)
                 if o.id in question.request.default_selection_ids]
     request = question.request
@@ -85,6 +88,8 @@ def prompt_line(question: Question, _: Translator, *, widen: bool = False,
     hints = [_("[enter]=accept default") if defaults else "",
              _("[text]=type answer") + example if question.has_text else "",
              _("[w]iden") if widen else "", _("[f]etch the discussion") if widened else "",
+             _("[s]ummary & review") if widened else "",
+             _("[r] take it up again") if deferred else "", _("[d]efer") if defer else "",
              _("[!cancel]")]
     return f"{ask}{default}  ({' | '.join(h for h in hints if h)})"
 
@@ -121,9 +126,13 @@ def run_plain(state: AnswerState, read: IO[str], out: IO[str], *,
         show(question, out, _)
         if state.team is not None:
             show_team(state, out)
+        if state.deferral is not None:
+            for row in deferral_box(state.deferral, _, _cols()):
+                _print(out, row)
     for _attempt in range(MAX_ATTEMPTS):
         widened = state.team is not None
-        _print(out, prompt_line(question, _, widen=state.can_widen, widened=widened))
+        _print(out, prompt_line(question, _, widen=state.can_widen, widened=widened,
+                                defer=state.can_defer, deferred=state.deferral is not None))
         out.write(_("Waiting") + " > " if widened else "> ")  # seed §4: `Waiting >`
         out.flush()
         line = _read(read, out)
@@ -134,6 +143,12 @@ def run_plain(state: AnswerState, read: IO[str], out: IO[str], *,
             return Effect("widen_open")
         if word == "f" and widened:
             return Effect("refresh_team")
+        if word == "s" and state.can_review:
+            return Effect("review")
+        if word == "d" and state.can_defer:
+            return Effect("defer_open")
+        if word == "r" and state.deferral is not None:
+            return Effect("resume")
         if line.strip().startswith("!cancel"):
             return Effect("cancel", line.strip()[len("!cancel"):].strip() or None)
         try:

@@ -1,6 +1,7 @@
 """Drawing the terminal UI with curses: header with the countdown, the prompt and options
 in one scrolling body (or the widen dialog, or the widened view above the options: see
-`team_screen.py`), an editor or message line, and the key hints.
+`team_screen.py`; or the review of the agent's candidate: `review_screen.py`), an editor
+or message line, and the key hints.
 
 Only drawing and key translation live here; what a key does is `state.py`.
 """
@@ -14,15 +15,18 @@ from typing import Any
 
 from choice.clock import now
 from choice.terminal.panels import LATEST_MESSAGES, votes_text
+from choice.terminal.review_panels import deferral_box
+from choice.terminal.review_screen import review_hints, review_lines, reviewing
 from choice.terminal.state import SETTING_ROWS, AnswerState
 from choice.terminal.team_screen import team_lines, widen_hints, widen_lines
-from choice.terminal.text import clip, safe_text, width, wrap
+from choice.terminal.text import cell_width, clip, safe_text, width, wrap
 
 NAMED_KEYS = {curses.KEY_UP: "up", curses.KEY_DOWN: "down", curses.KEY_ENTER: "enter",
               curses.KEY_BACKSPACE: "backspace", curses.KEY_RESIZE: "resize",
               curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right"}
 CHAR_KEYS = {"\n": "enter", "\r": "enter", " ": "space", "\t": "tab", "\x1b": "esc",
-             "\x7f": "backspace", "\x08": "backspace", "\x07": "^G", "\x0f": "^O", "\x17": "^W"}
+             "\x7f": "backspace", "\x08": "backspace", "\x07": "^G", "\x0f": "^O", "\x17": "^W",
+             "\x04": "^D", "\x06": "^F", "\x12": "^R", "\x15": "^U"}
 HINTS_MIN_HEIGHT = 10  # below this the key hints give their line to the question
 MESSAGE_LINES = 3  # a long message (a portal error) wraps to this many lines at most
 
@@ -79,12 +83,16 @@ class Screen:
             return self.settings_lines(), self.state.setting_cursor + 1
         if self.state.stage == "widen":
             return widen_lines(self.state, cols - 2), 0
+        if reviewing(self.state):
+            return review_lines(self.state, cols - 2), 0
         widened = self.state.team is not None
         if widened:
             lines = team_lines(self.state, cols - 2, latest)
         else:
             hint = wrap(q.widen_hint, cols - 2) if q.widen_hint else []
             lines = [(line, curses.A_DIM) for line in hint]  # the agent's, never an action
+            if self.state.deferral is not None:
+                lines += [(line, 0) for line in deferral_box(self.state.deferral, _, cols - 2)]
             lines += [(line, 0) for line in wrap(q.prompt, cols - 2)]
             lines.append(("", 0))
         focus = 0
@@ -177,23 +185,31 @@ class Screen:
             self.put(0, 0, _("Window too small"))
             self.window.refresh()
             return
-        clock = f"{remaining(self.expires_at)} {_('left')}"
+        # a deferred question has no deadline running: no countdown to show
+        clock = _("deferred") if state.deferral is not None else \
+            f"{remaining(self.expires_at)} {_('left')}"
         self.put(0, 1, clip(state.question.title, cols - width(clock) - 4), curses.A_BOLD)
         self.put(0, cols - width(clock) - 2, clock,
-                 curses.A_BOLD if self.expires_at - now() <= 10 else 0)
+                 curses.A_BOLD if self.expires_at - now() <= 10 and state.deferral is None else 0)
         asked = _("asked at {time}").format(time=state.question.asked_at)
         if state.question.agent:
             asked += f" · {state.question.agent}"
         self.put(1, 1, asked, curses.A_DIM)
         self.put(2, 0, "─" * (cols - 1), curses.A_DIM)
         hints = self.hints() and height >= HINTS_MIN_HEIGHT
-        message = [] if state.editor is not None or not state.message else wrap(
+        # While writing, a message shows only in the review (a refused empty rationale).
+        hidden = state.editor is not None and state.stage != "review"
+        message = [] if hidden or not state.message else wrap(
             safe_text(state.message, keep_newlines=False), cols - 2)[:MESSAGE_LINES]
+        editing = 1 if state.editor is not None else 0
         top = 3
-        bottom = height - (3 if hints else 2) - max(0, len(message) - 1)
+        bottom = height - (2 if hints else 1) - max(1, editing + len(message))
         visible = bottom - top
         lines, focus = self.body(cols, visible)
-        if focus < self.scroll:
+        if reviewing(state) and state.write_back is not None:  # scrolled with ↑↓, no focus
+            self.scroll = state.write_back.scroll = max(0, min(state.write_back.scroll,
+                                                               len(lines) - visible))
+        elif focus < self.scroll:
             self.scroll = focus
         elif focus >= self.scroll + visible:
             self.scroll = focus - visible + 1
@@ -202,11 +218,13 @@ class Screen:
             self.put(top + row, 1, text, attr)
         self.put(bottom, 0, "─" * (cols - 1), curses.A_DIM)
         if state.editor is not None:
-            typed = safe_text(state.editor.text, keep_newlines=False)
             mark = " >" if state.stage == "widen" else ":"  # seed §2.1: `Audience >`
-            self.put(bottom + 1, 1, f"{state.editor.label}{mark} {typed}▏")
+            head = f"{state.editor.label}{mark} "
+            typed = safe_text(state.editor.text, keep_newlines=False)
+            # a long text (a pre-filled answer) shows its end: where the typing happens
+            self.put(bottom + 1, 1, head + tail(typed, cols - 4 - width(head)) + "▏")
         for row, text in enumerate(message):
-            self.put(bottom + 1 + row, 1, text, curses.A_BOLD)
+            self.put(bottom + 1 + editing + row, 1, text, curses.A_BOLD)
         if hints:
             self.put(height - 1, 1, fit(self.hint_parts(), cols - 2), curses.A_DIM)
         self.window.refresh()
@@ -217,6 +235,10 @@ class Screen:
         _, stage = self.state.translate, self.state.stage
         if stage == "widen":
             return widen_hints(self.state)
+        if reviewing(self.state) and self.state.editor is None:
+            return review_hints(self.state)
+        if self.state.editor is not None and self.state.editor.text and stage == "review":
+            return [(_("Enter save · ^U clear · Esc back"), 0)]  # the pre-filled answer
         if self.state.editor is not None:
             return [(_("Enter save · Esc back"), 0)]
         if stage == "confirm":
@@ -228,13 +250,40 @@ class Screen:
             move = [(_("↑↓ move"), 4)] if self.state.rows > 1 else []
             notes = [(_("^G note to agent"), 3)] if self.state.annotations else []
             widen = [(_("^W widen"), 2)] if self.state.can_widen else []
-            return [*move, (_("enter submit"), 0), *widen, *notes, (_("^O settings"), 2),
-                    (_("esc cancel"), 1), *leave]
+            return [*move, (_("enter submit"), 0), *widen, *self.decide(typing=True), *notes,
+                    (_("^O settings"), 2), (_("esc cancel"), 1), *leave]
         pick = [(_("space pick"), 1)] if self.state.question.options else []
         notes = [(_("tab note"), 4), (_("g note to agent"), 5)] if self.state.annotations else []
         widen = [(_("w widen"), 3)] if self.state.can_widen else []
-        return [(_("↑↓/jk move"), 6), *pick, (_("enter submit"), 0), *widen, *notes,
-                (_("s settings"), 3), (_("q cancel"), 2), *leave]
+        return [(_("↑↓/jk move"), 6), *pick, (_("enter submit"), 0), *widen, *self.decide(),
+                *notes, (_("s settings"), 3), (_("q cancel"), 2), *leave]
+
+    def decide(self, typing: bool = False) -> list[tuple[str, int]]:
+        """The write-back keys the question offers now (Ctrl and the letter on the text line)."""
+        _, state = self.state.translate, self.state
+        if typing:
+            return [*([(_("^F fetch & review"), 1)] if state.can_review else []),
+                    *([(_("^R take up again"), 1)] if state.deferral is not None else []),
+                    *([(_("^D defer"), 2 if state.team is not None else 3)]
+                      if state.can_defer else [])]
+        defer = 2 if state.team is not None else 3  # widened, it is one of the ways on
+        return [*([(_("f fetch & review"), 1)] if state.can_review else []),
+                *([(_("r take up again"), 1)] if state.deferral is not None else []),
+                *([(_("d defer"), defer)] if state.can_defer else [])]
+
+
+def tail(text: str, cells: int) -> str:
+    """The end of `text` that fits in `cells`, with `…` in front when something was cut."""
+    if width(text) <= cells:
+        return text
+    kept: list[str] = []
+    used = 0
+    for char in reversed(text):
+        used += cell_width(char)
+        if used > cells - 1:
+            break
+        kept.append(char)
+    return "…" + "".join(reversed(kept))
 
 
 def fit(parts: list[tuple[str, int]], cells: int) -> str:

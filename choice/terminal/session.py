@@ -2,11 +2,14 @@
 what the human decided through the portal's API, and print one summary line.
 
 The owner may widen the question to teammates from here (`w`: `team_calls.py` does the
-calls); the UI then shows the discussion and still takes an answer, which decides it.
+calls); the UI then shows the discussion and still takes an answer, which resolves it. Once
+widened, `f` asks the agent to summarise the discussion and shows its candidate to accept,
+edit or defer (`decision_calls.py`, `review.py`); any open question can be deferred (`d`),
+and a deferred one taken up again (`r`) or resolved here.
 
 Exit codes: 0 answered, 3 cancelled, 4 timed out, 5 continued in the browser, 6 left while
-widened (the question stays open for the team), 1 anything else (no portal, unknown id,
-input ended).
+widened (the question stays open for the team), 7 deferred (here or elsewhere), 1 anything
+else (no portal, unknown id, input ended).
 """
 
 from __future__ import annotations
@@ -14,21 +17,27 @@ from __future__ import annotations
 import contextlib
 import curses
 import os
+import signal
 import sys
 import webbrowser
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from choice.clock import parse_iso
 from choice.config import Settings
-from choice.contract import OPEN_STATUSES, FieldError, Submission
+from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES, FieldError, Submission
 from choice.field_errors import InvalidInput
 from choice.i18n import translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
+from choice.terminal.decision_calls import DecisionCalls
+from choice.terminal.external_editor import EditorFailed, edit_text, editor_command
 from choice.terminal.live import Live, LiveEvent
 from choice.terminal.plain import run_plain, run_widen, show_team, show_widened
+from choice.terminal.plain_review import read_defer, run_review
 from choice.terminal.question import Question
+from choice.terminal.review import open_final, take_final
+from choice.terminal.review_screen import reviewing
 from choice.terminal.screen import Screen, key_name
 from choice.terminal.state import AnswerState, Effect
 from choice.terminal.team_calls import TeamCalls
@@ -37,6 +46,8 @@ from choice.terminal.text import safe_text
 EXIT = {"submitted": 0, "auto_submitted": 0, "cancelled": 3, "timeout": 4}
 SWITCHED = 5
 LEFT_WIDENED = 6
+DEFERRED = 7
+T = TypeVar("T")
 
 
 @dataclass
@@ -52,6 +63,9 @@ class Session:
         self.client, self.question, self.open_browser = client, question, open_browser
         self.state = AnswerState(question, self.check, translator(question.language), settings)
         self.team = TeamCalls(client, self.state, question.id)
+        self.decision = DecisionCalls(client, self.state, self.team, question.id)
+        self.suspend: Callable[[Callable[[], str]], str] | None = None
+        """Set by the full-screen UI: run something (the owner's editor) with curses put away."""
 
     @property
     def _(self) -> Any:
@@ -83,10 +97,31 @@ class Session:
             return None
         if effect.kind == "leave":
             return self._leave()
+        if effect.kind == "review":
+            self.decision.review(ask_again=bool(effect.payload))
+            return None
+        if effect.kind == "resume":
+            self.decision.resume()
+            return None
+        if effect.kind == "edit_answer":
+            self._edit_answer(str(effect.payload or ""))
+            return None
         try:
+            if effect.kind == "submit" and (self.state.team is not None or
+                                            self.state.deferral is not None):
+                # seed §4.2: an answer typed while widened (or deferred) resolves it
+                submission = effect.payload
+                return self._finished(self.client.resolve(
+                    self.question.id, submission.custom_input or "",
+                    selected_ids=submission.selected_ids), local=True)
             if effect.kind == "submit":
                 return self._finished(self.client.respond(
                     self.question.id, effect.payload.model_dump(exclude_none=True)), local=True)
+            if effect.kind == "resolve":
+                return self._resolved(self.client.resolve(self.question.id, **effect.payload))
+            if effect.kind == "defer":
+                self.client.defer(self.question.id, effect.payload)
+                return self._deferred(str(effect.payload))
             if effect.kind == "cancel":
                 body = {"global_annotation": effect.payload} if effect.payload else {}
                 body["interface"] = "terminal"
@@ -98,8 +133,11 @@ class Session:
                 return None
             return self._switch_to_web()
         except PortalError as error:
-            if error.status == 409:  # first writer won: its result stands
-                status = (error.body.get("interaction") or {}).get("status")
+            status = (error.body.get("interaction") or {}).get("status")
+            if status == "deferred" and self.state.deferral is None:
+                return self._deferred(self._defer_reason(), elsewhere=True)
+            if error.status == 409 and status not in UNRESOLVED_STATUSES:
+                # first writer won: its result stands
                 return self._finished({**(error.body.get("result") or {}), "status": status},
                                       elsewhere=True)
             self._failed("; ".join(str(e.get("message")) for e in error.errors))
@@ -107,6 +145,44 @@ class Session:
             self._failed(self._("The portal does not answer: is `choice serve` running? "
                                 "Try again in a moment."))
         return None
+
+    def _edit_answer(self, text: str) -> None:
+        """`e`: the owner's editor on the candidate, or the built-in line editor."""
+        command = editor_command()
+        if command is None:
+            open_final(self.state, text)
+            return
+        try:
+            saved = self.suspend(lambda: edit_text(command, text)) if self.suspend \
+                else edit_text(command, text)
+        except EditorFailed as error:
+            self.state.message = self._("The editor failed ({error}): nothing was saved. "
+                                        "Press e to try again.").format(error=error)
+            return
+        take_final(self.state, saved)
+
+    def _resolved(self, result: dict[str, Any]) -> Ending:
+        """Seed §6.1: the review ended in a decision."""
+        line = self._("Decision resolved:") + " " + outcome(result, self._)
+        if self.state.team is not None:
+            ended = line.endswith((".", "。"))
+            line += ("" if ended else ".") + " " + self._("The discussion is closed.")
+        status = str(result.get("status") or "")
+        return Ending(line, EXIT.get(status, 1))
+
+    def _deferred(self, rationale: str, elsewhere: bool = False) -> Ending:
+        """Seed §6.3: set aside, with the reason the agent now reads."""
+        said = self._('Deferred elsewhere: "{rationale}".') if elsewhere else \
+            self._('Decision deferred: "{rationale}".')
+        again = self._("Take it up again with `choice answer {id}`.").format(id=self.question.id)
+        return Ending(said.format(rationale=safe_text(rationale, keep_newlines=False)) + " "
+                      + again, DEFERRED)
+
+    def _defer_reason(self) -> str:
+        try:
+            return str(self.client.review(self.question.id).get("defer_rationale") or "")
+        except (PortalError, PortalUnreachable):
+            return ""
 
     def _failed(self, message: str) -> None:
         """Stay open and say why; a confirm step goes back to the choice."""
@@ -155,7 +231,18 @@ class Session:
         """A change from the portal's stream; an Ending when the interaction is over."""
         if event.kind == "completed":
             return self.closed_elsewhere(event.status)
-        if event.kind == "team":
+        if event.kind == "deferred":
+            if self.state.deferral is None:
+                return self._deferred(event.rationale or self._defer_reason(), elsewhere=True)
+        elif event.kind == "resumed":
+            if self.state.deferral is not None:
+                self.decision.taken_up()
+        elif event.kind == "review":
+            if reviewing(self.state):
+                self.decision.refresh()
+            elif event.change == "candidate_submitted" and self.state.can_review:
+                self.state.message = self._("The agent's summary is in: press f to review it.")
+        elif event.kind == "team":
             if event.change in ("comment", "vote"):
                 self.state.reminder = False  # activity: the reminder is out of date
             self.team.refresh()
@@ -164,11 +251,19 @@ class Session:
         elif event.kind == "connected":  # catch up on what happened before the stream listened
             with contextlib.suppress(PortalError, PortalUnreachable):
                 detail = self.client.detail(self.question.id)
+                if detail["status"] == "deferred":
+                    if self.state.deferral is None:
+                        return self._deferred(self._defer_reason(), elsewhere=True)
+                    return None
                 if detail["status"] not in OPEN_STATUSES:
                     return self.closed_elsewhere(str(detail["status"]))
+                if self.state.deferral is not None:  # taken up again before we listened
+                    self.decision.taken_up()
                 screen.expires_at = parse_iso(detail["expires_at"])
                 if detail["status"] == "widened":
                     self.team.refresh()
+                if reviewing(self.state):
+                    self.decision.refresh()
         elif event.expires_at is not None:
             screen.expires_at = event.expires_at
         return None
@@ -187,6 +282,7 @@ class Session:
             curses.curs_set(0)
         window.keypad(True)
         window.timeout(200)
+        self.suspend = lambda run: _suspended(window, run)
         screen = Screen(window, self.state, lambda: bool(self.state.settings.get(
             "terminal_hints", True)))
         while True:
@@ -229,6 +325,19 @@ class Session:
             elif effect.kind == "refresh_team":
                 self.team.refresh()
                 show_team(self.state, out)
+            elif effect.kind == "resume":
+                self.apply(effect)
+                print(self.state.message, file=out)
+                first = True  # the question again, as it now stands
+            elif effect.kind in ("review", "defer_open"):
+                chosen = run_review(self.state, self.decision, sys.stdin, out) \
+                    if effect.kind == "review" else read_defer(self.state, sys.stdin, out)
+                if chosen is not None:
+                    ending = self.apply(chosen)
+                    if ending is not None:
+                        return ending
+                    print(self.state.message, file=out)
+                print(self._("Back to the question."), file=out)
             else:
                 return self.apply(effect) or Ending(self.state.message, 1)
 
@@ -246,6 +355,23 @@ class Session:
         else:
             print(self.state.message, file=out)
             print(self._("Back to the question."), file=out)
+
+
+def _suspended(window: Any, run: Callable[[], T]) -> T:
+    """Run `run` (the owner's editor) on the plain terminal, then give the screen back to
+    curses as it was. Ctrl+C belongs to the editor meanwhile (vi uses it), not to us."""
+    curses.def_prog_mode()
+    curses.endwin()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return run()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        curses.reset_prog_mode()
+        with contextlib.suppress(curses.error):
+            curses.curs_set(0)
+        window.clearok(True)  # the editor drew over everything: repaint it all
+        window.refresh()
 
 
 def outcome(result: dict[str, Any], _: Callable[[str], str]) -> str:
@@ -279,7 +405,7 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
     settings = settings or Settings.from_env()
     try:
         detail = client.detail(interaction_id)
-        if detail["status"] not in OPEN_STATUSES:
+        if detail["status"] not in UNRESOLVED_STATUSES:
             _ = translator(detail.get("language") or "en")
             line = _("Already finished elsewhere:") + " " + outcome(detail.get("result") or {}, _)
             print(safe_text(line, keep_newlines=False), file=out)
@@ -289,6 +415,9 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
         client.opened(interaction_id, "terminal")
         if detail["status"] == "widened":
             session.team.refresh()
+        if detail["status"] == "deferred" and not session.decision.deferred():
+            print(f"choice answer: {session.state.message}", file=sys.stderr)
+            return 1
     except (PortalError, PortalUnreachable) as error:
         message = "; ".join(str(e.get("message")) for e in error.errors) \
             if isinstance(error, PortalError) else str(error)

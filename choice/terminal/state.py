@@ -3,9 +3,11 @@
 Keys arrive as names (`up`, `down`, `enter`, `space`, `tab`, `esc`, `backspace`, `^G`,
 `^O` and `^W` for Ctrl-G, Ctrl-O and Ctrl-W, `^C` for an interrupt) or as a single printable
 character. On the text line letters type, so Ctrl-G (the note for the agent), Ctrl-O (the
-settings) and Ctrl-W (widen) stand in for `g`, `s` and `w` there; they work on every line.
-While the question is widened (`team` is set) the answer keys work as before: an answer
-given here decides it and closes the discussion.
+settings), Ctrl-W (widen), Ctrl-D (defer), Ctrl-F (fetch & review) and Ctrl-R (take a
+deferred question up again) stand in for `g`, `s`, `w`, `d`, `f` and `r` there; they work on
+every line. While the question is widened (`team` is set) or deferred (`deferral` is set)
+the answer keys work as before: an answer given here resolves it (and closes a discussion).
+The review of the agent's candidate and the deferral are `review.py`'s keys.
 
 What must happen outside (submit, cancel, save a setting, switch to the web, widen) is
 queued in `effects` for the session to carry out. Before a submission is queued (or shown
@@ -24,11 +26,12 @@ from choice.contract import FieldError, Submission
 from choice.field_errors import InvalidInput
 from choice.i18n import Translator, translator
 from choice.terminal.question import Question
+from choice.terminal.review import Deferral, WriteBack, open_defer, review_key
 from choice.terminal.team_view import Invitation, TeamView
 from choice.terminal.widening import WidenDialog
 
 Stage = Literal["choose", "note", "global", "confirm", "cancel", "settings", "edit_setting",
-                "widen"]
+                "widen", "review"]
 MOVES = {"up": -1, "down": 1}
 SETTING_ROWS = ("interface", "timeout_seconds", "language", "allow_annotations",
                 "show_placeholder", "terminal_hints", "switch_to_web", "back")
@@ -37,7 +40,8 @@ SETTING_ROWS = ("interface", "timeout_seconds", "language", "allow_annotations",
 @dataclass
 class Effect:
     kind: Literal["submit", "cancel", "save_settings", "switch_to_web", "widen_open", "widen",
-                  "leave", "refresh_team"]
+                  "leave", "refresh_team", "review", "resolve", "defer", "defer_open", "resume",
+                  "edit_answer"]
     payload: Any = None
 
 
@@ -53,6 +57,8 @@ class LineEditor:
             return "abort"
         if key == "backspace":
             self.text = self.text[:-1]
+        elif key == "^U":  # as in a shell: clear the line (a pre-filled answer to rewrite)
+            self.text = ""
         elif key == "space":
             self.text += " "
         elif len(key) == 1 and key.isprintable():
@@ -89,10 +95,17 @@ class AnswerState:
     """Set when this terminal widened it: the links, shown only in this window."""
     just_widened: bool = False
     reminder: bool = False
+    status: str = ""
+    """pending, widened or deferred, as it stands now (the question's is as it was loaded)."""
+    deferral: Deferral | None = None
+    """Set while the question is deferred: an answer given here resolves it."""
+    write_back: WriteBack | None = None
+    """The review of the agent's candidate, or a deferral being written."""
 
     def __post_init__(self) -> None:
         self.picked = set(self.question.request.default_selection_ids)
         self.expires_at = self.question.expires_at
+        self.status = self.status or self.question.status
 
     def _(self, message: str) -> str:
         """Translate in the question's (or the saved) language."""
@@ -109,7 +122,10 @@ class AnswerState:
 
     @property
     def annotations(self) -> bool:
-        return bool(self.question.request.allow_annotations)
+        """Notes go with an answer (`POST .../response`); widened or deferred, the answer is
+        a resolution (a final answer and selected options), which has no room for them."""
+        resolving = self.team is not None or self.deferral is not None
+        return bool(self.question.request.allow_annotations) and not resolving
 
     def selected_ids(self) -> list[str]:
         return [o.id for o in self.question.options if o.id in self.picked]
@@ -117,11 +133,22 @@ class AnswerState:
     # -- keys --------------------------------------------------------------------------------
     @property
     def can_widen(self) -> bool:
-        return self.team is None and self.question.status == "pending"
+        return self.team is None and self.status == "pending"
+
+    @property
+    def can_defer(self) -> bool:
+        return self.deferral is None and self.status in ("pending", "widened")
+
+    @property
+    def can_review(self) -> bool:
+        return self.team is not None and self.status == "widened"
 
     def key(self, key: str) -> None:
         self.message = "" if self.stage == "choose" else self.message
         self.just_widened = self.reminder = False  # the owner has seen them
+        if self.stage == "review":
+            review_key(self, key)
+            return
         handler = {"choose": self._choose, "confirm": self._confirm, "settings": self._settings,
                    "widen": self._widen}.get(self.stage, self._edit)
         handler(key)
@@ -153,6 +180,12 @@ class AnswerState:
             self.stage, self.setting_cursor = "settings", 0
         elif key in ("w", "^W") and self.can_widen:
             self.effects.append(Effect("widen_open"))
+        elif key in ("d", "^D") and self.can_defer:
+            open_defer(self)
+        elif key in ("f", "^F") and self.can_review:
+            self.effects.append(Effect("review"))
+        elif key in ("r", "^R") and self.deferral is not None:
+            self.effects.append(Effect("resume"))
         elif key == "^C" and self.team is not None:
             self.effects.append(Effect("leave"))
 

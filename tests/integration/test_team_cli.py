@@ -46,7 +46,9 @@ class ScriptedPortal:
         self.replies = replies
         self.polls = 0
 
-    def poll(self, interaction_id: str, wait: float = 0) -> dict[str, Any]:
+    def poll(self, interaction_id: str, wait: float = 0, *,
+             candidates: bool = True) -> dict[str, Any]:
+        assert not candidates  # `choice ask` cannot summarise: never handed the request
         self.polls += 1
         return self.replies.pop(0)
 

@@ -68,12 +68,12 @@ def test_enter_accepts_the_default_and_text_answers_a_hybrid(
         ask: Ask, portal: PortalProcess, client: PortalClient) -> None:
     kept = ask("Pick a store, defaults", default_selection_ids=["duck"])
     done = answer_through_a_pipe(portal, kept, stdin="\n")
-    assert "Choose a number [3]  ([enter]=accept default | [w]iden | [!cancel])" in done.stdout
+    assert "Choose a number [3]  ([enter]=accept default | [w]iden | [d]efer | [!cancel])" in done.stdout
     assert (done.returncode, finished(client, kept)["selected_ids"]) == (0, ["duck"])
     typed = ask("Pick a store or type one, piped", selection_mode="hybrid",
                 placeholder="e.g. Redis")
     done = answer_through_a_pipe(portal, typed, stdin="Valkey 8\n")
-    assert "([text]=type answer (e.g. Redis) | [w]iden | [!cancel])" in done.stdout
+    assert "([text]=type answer (e.g. Redis) | [w]iden | [d]efer | [!cancel])" in done.stdout
     assert done.returncode == 0
     assert finished(client, typed)["custom_input"] == "Valkey 8"
 

@@ -122,10 +122,11 @@ def test_the_key_hints_fit_an_80_column_terminal(ask: Ask, answer: Answer) -> No
     pane = answer(iid, width=80, height=24)
     hints = pane.line_with("enter submit").strip()
     assert "…" not in hints
-    for hint in ("space pick", "enter submit", "w widen", "tab note", "s settings",
+    for hint in ("space pick", "enter submit", "w widen", "d defer", "s settings",
                  "q cancel"):
         assert hint in hints
-    assert "g note to agent" not in hints  # the first to give way to widening (seed §1.2)
+    # the notes give way first to widening (seed §1.2) and deferring (seed §1.1)
+    assert "g note to agent" not in hints and "tab note" not in hints
 
 
 def test_hostile_text_is_drawn_without_reaching_the_terminal(

@@ -39,7 +39,7 @@ def test_a_script_widens_in_continue_mode_then_answers(
     lines = out.splitlines()
     assert lines[:3] == ["Pick a store, widened by a script", "Agent's hint: ␛Ask the team",
                          "The service needs a store. Which one?"]
-    assert "Choose a number  ([w]iden | [!cancel])" in lines
+    assert "Choose a number  ([w]iden | [d]efer | [!cancel])" in lines
     at = lines.index("> w")
     assert lines[at + 1].startswith("╭─ Widen: Pick a store, widened by a script ─")
     assert [inside(line) for line in lines[at + 2:at + 7]] == [
@@ -56,10 +56,13 @@ def test_a_script_widens_in_continue_mode_then_answers(
     assert "> c" in lines and "╭─ Widened ✓ " + "─" * 62 + "╮" in lines
     assert "│ Alice Johnson and Carol Lee have been invited to discuss: \"Pick a store," in out
     assert list(links_on(out)) == ["Alice Johnson", "Carol Lee"]
-    assert "Choose a number  ([f]etch the discussion | [!cancel])" in lines
+    assert ("Choose a number  ([f]etch the discussion | [s]ummary & review | [d]efer | "
+            "[!cancel])") in lines
     assert "Waiting > f" in lines and "Waiting > 2" in lines
     assert out.count("╭─ Waiting for widened discussion ") == 1  # the fetch; not after widening
-    assert lines[-1] == 'Resolved locally: Selected "SQLite" (lite). The discussion is closed.'
+    assert lines[-1] == ('Resolved locally: Decided by the owner after discussing it with 2 '
+                         'teammate(s) (manual): Selected "SQLite" (lite). The discussion is '
+                         'closed.')
     assert {len(line) for line in lines if line.startswith(("╭", "│", "╰"))} == {76}
     result = finished(client, iid)
     assert (result["selected_ids"], result["interface"]) == (["lite"], "terminal")
@@ -78,7 +81,9 @@ def test_cancel_at_the_audience_prompt_changes_nothing_and_the_answer_still_coun
     assert "Type b or c (Enter means b)." in lines  # `x` is neither
     assert "Audience confirmed: Bob Smith (1 member)" in lines
     # Enter meant b: widened in block mode, then answered here with 3
-    assert lines[-1] == 'Resolved locally: Selected "DuckDB" (duck). The discussion is closed.'
+    assert lines[-1] == ('Resolved locally: Decided by the owner after discussing it with 1 '
+                         'teammate(s) (manual): Selected "DuckDB" (duck). The discussion is '
+                         'closed.')
     assert [kind for kind, _ in events(client, iid)].count("widened") == 1
     widened = next(e for e in client.call("GET", f"/api/interactions/{iid}/events")["events"]
                    if e["kind"] == "widened")
@@ -90,7 +95,7 @@ def test_plain_lines_in_a_terminal_fetch_the_discussion_after_a_teammate_writes(
         team: list[dict[str, Any]]) -> None:
     iid = ask("Pick a store, plain in a terminal")
     pane = run("answer", iid, "--plain")
-    pane.wait_for("([w]iden | [!cancel])")
+    pane.wait_for("([w]iden | [d]efer | [!cancel])")
     pane.type("w")
     pane.press("Enter")
     pane.wait_for("Audience >")

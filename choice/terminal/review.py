@@ -1,0 +1,206 @@
+"""The owner's write-back in the terminal (seed §4.3, §5.3, §6 and §1.1 `[d]efer`): the
+agent's candidate as the UI shows it, a deferral, and what each key does while reviewing,
+writing the final answer, its optional rationale, or the reason for a deferral.
+
+What must happen outside (ask for the review, resolve, defer, open `$EDITOR`) is queued on
+the `AnswerState`'s `effects` for the session, as every other key does. The portal decides
+where the final answer came from; `provenance` is used here only to decide whether to ask
+for a rationale. No curses, no network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from choice.clock import parse_iso
+from choice.decision.provenance import summary_source
+from choice.terminal.text import safe_text
+
+if TYPE_CHECKING:
+    from choice.terminal.state import AnswerState
+
+Step = Literal["review", "final", "rationale", "defer"]
+
+
+def _line(value: Any) -> str:
+    return safe_text(str(value or ""), keep_newlines=False)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """`GET/POST .../review` (the seed's CandidateReview with its state), made safe to draw.
+    `answer` stays as the agent sent it: accepting sends exactly that back."""
+
+    state: str
+    """not_requested | awaiting_candidate | candidate_ready | timed_out"""
+    summary: str
+    answer: str
+    shown_answer: str
+    due_at: float | None
+    messages: list[str]
+    message_count: int
+    truncated: bool
+    participants: list[str]
+
+    @classmethod
+    def from_review(cls, payload: dict[str, Any]) -> Candidate:
+        discussion = payload.get("discussion_fetch") or {}
+        return cls(
+            state=str(payload.get("state") or "not_requested"),
+            summary=safe_text(str(payload.get("candidate_summary") or "")),
+            answer=str(payload.get("candidate_answer") or ""),
+            shown_answer=safe_text(str(payload.get("candidate_answer") or "")),
+            due_at=parse_iso(payload["due_at"]) if payload.get("due_at") else None,
+            messages=[_line(m) for m in discussion.get("messages") or []],
+            message_count=int(discussion.get("message_count") or 0),
+            truncated=bool(discussion.get("truncated")),
+            participants=[_line(p) for p in discussion.get("participants") or []])
+
+    @property
+    def ready(self) -> bool:
+        return self.state == "candidate_ready"
+
+    @property
+    def waiting(self) -> bool:
+        return self.state == "awaiting_candidate"
+
+
+@dataclass(frozen=True)
+class Deferral:
+    """A deferred question as `choice answer` finds it: why, and since when."""
+
+    rationale: str
+    deferred_at: float | None
+
+    @classmethod
+    def from_review(cls, payload: dict[str, Any]) -> Deferral:
+        at = payload.get("deferred_at")
+        return cls(_line(payload.get("defer_rationale")), parse_iso(at) if at else None)
+
+
+@dataclass
+class WriteBack:
+    """The write-back in progress. `candidate` is None for a deferral straight from the
+    question (no review): Esc then goes back to the question."""
+
+    candidate: Candidate | None
+    step: Step = "review"
+    final: str = ""
+    """The final answer written, waiting for its optional rationale."""
+    scroll: int = 0
+
+
+def open_review(state: AnswerState, candidate: Candidate) -> None:
+    """Show the review (or refresh it in place, keeping an editor that is open)."""
+    current = state.write_back
+    if current is not None and current.candidate is not None and state.stage == "review":
+        current.candidate = candidate
+        return
+    state.stage, state.editor = "review", None
+    state.write_back = WriteBack(candidate)
+
+
+def open_defer(state: AnswerState) -> None:
+    """`d`: the reason for the deferral, required (seed §6.3)."""
+    from choice.terminal.state import LineEditor
+
+    if state.write_back is None:
+        state.write_back = WriteBack(None)
+    state.stage, state.write_back.step = "review", "defer"
+    state.editor = LineEditor(state.translate("Rationale for deferral (required)"))
+
+
+def open_final(state: AnswerState, text: str) -> None:
+    """The built-in line editor, pre-filled (no `$VISUAL` or `$EDITOR`)."""
+    from choice.terminal.state import LineEditor
+
+    assert state.write_back is not None
+    state.write_back.step = "final"
+    state.editor = LineEditor(state.translate("Final answer"), text)
+
+
+def take_final(state: AnswerState, text: str) -> None:
+    """The answer the owner saved: an empty one decides nothing (back to the review); a
+    material change from the candidate asks for an optional rationale; else resolve."""
+    from choice.terminal.state import Effect, LineEditor
+
+    _, write_back = state.translate, state.write_back
+    assert write_back is not None
+    final = text.strip()
+    write_back.step, state.editor = "review", None
+    if not final:
+        state.message = _("The answer is empty: nothing was decided. Write it, or press d "
+                          "to defer.")
+        return
+    candidate = write_back.candidate.answer if write_back.candidate else None
+    if summary_source(final, candidate) == "discussion_extraction":
+        state.effects.append(Effect("resolve", {"final_answer": final}))
+        return
+    write_back.final, write_back.step = final, "rationale"
+    state.editor = LineEditor(_("Optional rationale (press Enter to skip)"))
+
+
+def close(state: AnswerState, message: str = "") -> None:
+    state.stage, state.editor, state.write_back, state.message = "choose", None, None, message
+
+
+def review_key(state: AnswerState, key: str) -> None:
+    from choice.terminal.state import Effect
+
+    _, write_back = state.translate, state.write_back
+    assert write_back is not None
+    state.message = ""
+    if key == "^C" and state.team is not None:
+        state.effects.append(Effect("leave"))
+        return
+    if state.editor is not None:
+        _editing(state, write_back, key)
+        return
+    candidate = write_back.candidate
+    assert candidate is not None
+    if key == "a":
+        if candidate.ready and candidate.answer.strip():
+            state.effects.append(Effect("resolve", {"final_answer": candidate.answer}))
+        else:
+            state.message = _("There is no proposed answer to accept: press e to write it.")
+    elif key == "e":
+        state.effects.append(Effect("edit_answer", candidate.answer))
+    elif key == "d":
+        open_defer(state)
+    elif key == "f" and candidate.state == "timed_out":
+        state.effects.append(Effect("review", True))  # ask the agent again
+    elif key in ("up", "k", "down", "j"):
+        write_back.scroll = max(0, write_back.scroll + (1 if key in ("down", "j") else -1))
+    elif key in ("esc", "q", "^C"):
+        close(state)
+
+
+def _editing(state: AnswerState, write_back: WriteBack, key: str) -> None:
+    from choice.terminal.state import Effect
+
+    _, editor = state.translate, state.editor
+    assert editor is not None
+    verdict = "abort" if key == "^C" else editor.key(key)
+    if verdict is None:
+        return
+    text = editor.text.strip()
+    if verdict == "abort":
+        state.editor = None
+        if write_back.candidate is None:
+            close(state, _("Not deferred: nothing changed."))
+        else:
+            write_back.step = "review"
+        return
+    if write_back.step == "defer":
+        if not text:
+            state.message = _("A deferral needs a rationale: say why (the agent reads it).")
+            return  # the editor stays open: nothing was sent
+        state.editor = None
+        state.effects.append(Effect("defer", text))
+    elif write_back.step == "final":
+        take_final(state, editor.text)
+    else:  # the optional rationale: Enter alone skips it
+        state.editor = None
+        state.effects.append(Effect("resolve", {"final_answer": write_back.final,
+                                                "rationale": text or None}))
