@@ -1,6 +1,7 @@
 /* The owner's decision panel, live: when the review changes (the agent's candidate, the
-   fallback, the quorum) the panel is refetched, unless the owner has typed in it: then only
-   a notice (with "Use it") and the quorum line move, and their text stays as it is. Also
+   fallback, the quorum) the panel is refetched, unless the owner is busy in it (text typed, Edit
+   or Defer open): then only a notice (with "Use it") and the quorum line move, and what
+   they are doing stays as it is. Also
    the countdown to the review's fallback. Without script the forms post and the
    page offers "Check again". */
 (function () {
@@ -9,10 +10,12 @@
 
   function panel() { return document.getElementById("decision-panel"); }
 
-  function typing(box) {
-    return Array.prototype.some.call(box.querySelectorAll("textarea"), function (area) {
-      return area.value !== area.defaultValue;
-    });
+  /* The owner is in the middle of something: text typed, or an Edit / Defer opened. */
+  function busy(box) {
+    return box.querySelector("details[open]") !== null ||
+      Array.prototype.some.call(box.querySelectorAll("textarea"), function (area) {
+        return area.value !== area.defaultValue;
+      });
   }
 
   var loading = false, again = false;
@@ -22,7 +25,7 @@
     if (loading) { again = true; return; }
     loading = true;
     var path = "/choice/" + encodeURIComponent(root.getAttribute("data-interaction-id")) + "/decision";
-    var request = typing(box)
+    var request = busy(box)
       ? window.htmx.ajax("GET", path + "?keep=true", { target: "#decision-late", swap: "none" })
       : window.htmx.ajax("GET", path, { target: "#decision-panel", swap: "outerHTML" });
     request.then(settled, settled);
@@ -36,7 +39,8 @@
     var root = P.interaction();
     if (root && root.getAttribute("data-interaction-id") === m.interaction_id) refresh();
   });
-  P.on("connected", function () { if (panel()) refresh(); });  // what changed while away
+  var connections = 0;  // the first is the page's own load: it is already up to date
+  P.on("connected", function () { if (connections++ && panel()) refresh(); });  // while away
 
   /* The fallback's countdown: "m:ss" until the owner writes the answer without the agent. */
   function format(seconds) { return Math.floor(seconds / 60) + ":" + ("0" + seconds % 60).slice(-2); }
