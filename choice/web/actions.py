@@ -24,6 +24,7 @@ from choice.store.records import Interaction
 from choice.store.repository import AlreadyCompleted
 from choice.web.assets import Assets
 from choice.web.auth import safe_next, session_guard
+from choice.web.decision_views import DecisionForm, owner_page_view
 from choice.web.deps import QuestionLists, Service, WebAssets
 from choice.web.forms import (
     draft_from,
@@ -37,8 +38,8 @@ from choice.web.forms import (
 from choice.web.list_cache import ListCache
 from choice.web.page_context import base_context
 from choice.web.pages import VARY_ON_HTMX, page
-from choice.web.team_views import owner_team, team_context
-from choice.web.view_models import Draft, Stage, interaction_view
+from choice.web.team_views import team_context
+from choice.web.view_models import Draft, Stage
 
 ACTOR = "human:web"
 ELSEWHERE = N_("This question was already answered elsewhere.")
@@ -56,12 +57,14 @@ class Shown:
 
     async def show(self, row: Interaction, status: int = 200, *, stage: Stage | None = None,
                    draft: Draft | None = None, errors: InvalidInput | None = None,
-                   notice: str | None = None, **extra: Any) -> Response[Any]:
-        """`extra` goes into the template context (a team form's error and typed text)."""
+                   notice: str | None = None, form: DecisionForm | None = None,
+                   **extra: Any) -> Response[Any]:
+        """`extra` goes into the template context (a team form's error and typed text);
+        `form` is what was typed into the decision panel, with its errors."""
         service = self.service
-        view = interaction_view(row, await service.preferences(), stage=stage, draft=draft,
-                                errors=errors.errors if errors else None, notice=notice,
-                                team=await owner_team(service, row))
+        view = await owner_page_view(service, row, stage=stage, draft=draft,
+                                     errors=errors.errors if errors else None, notice=notice,
+                                     form=form)
         if self.request.htmx:
             return HTMXTemplate(template_name="partials/_interaction.html", status_code=status,
                                 headers=VARY_ON_HTMX,

@@ -45,6 +45,7 @@ from choice.web.api_settings import SettingsController
 from choice.web.api_team import TeamController
 from choice.web.assets import SKIP_COMPRESSION, Assets, bundle
 from choice.web.auth import Credentials, LoginCodes, LoginRequired
+from choice.web.decision_actions import DecisionActions
 from choice.web.discussion_feed import DiscussionFeeds
 from choice.web.errors import exception_handlers
 from choice.web.health import VERSION, healthz
@@ -124,7 +125,7 @@ def create_app(settings: Settings | None = None, *,
             InteractionController, TeamController, DecisionController, ParticipantController,
             SettingsController,
             create_login_link, stream, healthz,
-            PageController, InteractionActions, TeamActions, save_settings, save_team,
+            PageController, InteractionActions, TeamActions, DecisionActions, save_settings, save_team,
             login, login_form, ParticipantPages,
             choice_socket, portal_socket, participant_socket, bundle,
             asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp),

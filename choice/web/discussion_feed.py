@@ -30,11 +30,16 @@ from choice.notifier import Change
 from choice.service import InteractionService
 from choice.store.repository import NotFound
 from choice.team.discussion import Discussion
+from choice.web.decision_views import shared_decision
 from choice.web.team_views import everyone_view
 
 log = logging.getLogger("choice.web")
 
-KINDS = frozenset({"discussion.changed", "interaction.completed", "interaction.updated"})
+KINDS = frozenset({"discussion.changed", "interaction.completed", "interaction.updated",
+                   "interaction.deferred", "interaction.resumed", "decision.changed"})
+STATE_KINDS = frozenset({"interaction.deferred", "interaction.resumed"})
+"""Changes of where the question stands (`_discussion_state.html`): deferred or taken up
+again, and a `decision.changed` of the quorum (the owner's review is not the team's)."""
 WATCHER_QUEUE = 64
 """Messages a page may have waiting before it counts as fallen behind."""
 INBOX = 1024
@@ -153,12 +158,22 @@ class DiscussionFeeds:
         what = {change.data.get("change") for change in changes
                 if change.kind == "discussion.changed"}
         message: dict[str, Any] = {"type": "discussion", "comment_ids": comment_ids}
-        if any(change.kind == "interaction.updated" for change in changes):
+        state = any(change.kind in STATE_KINDS or (change.kind == "decision.changed" and
+                                                   change.data.get("change") == "quorum")
+                    for change in changes)
+        if state or any(change.kind == "interaction.updated" for change in changes):
             message["deadline"] = {"expires_at_ms": round(discussion.row.expires_at * 1000),
                                    "server_now_ms": round(now() * 1000)}
-        parts = {"comments": comment_ids, "tally": bool(what & {"vote", "revoked"}),
-                 "people": "revoked" in what}
-        if not comment_ids and not parts["tally"] and "deadline" not in message:
+        parts: dict[str, Any] = {"comments": comment_ids,
+                                 "tally": bool(what & {"vote", "revoked"}),
+                                 "people": "revoked" in what, "state": state}
+        if state or "revoked" in what:  # the quorum line counts the people who can vote
+            parts["state"] = True
+            parts["shared"] = shared_decision(
+                discussion.row, await self.service.decision.decision(interaction_id),
+                sum(1 for p in discussion.participants if p.revoked_at is None))
+        if not comment_ids and not parts["tally"] and "deadline" not in message \
+                and not parts["state"]:
             return None  # someone opened their link: nothing a participant sees changed
         revoked = frozenset(str(change.data.get("participant_id")) for change in changes
                             if change.data.get("change") == "revoked")
@@ -170,4 +185,5 @@ class DiscussionFeeds:
         view = everyone_view(discussion)
         template = self.env.get_template("partials/_discussion_update.html")
         return template.render(view=view, locale=locale, comment_ids=set(parts["comments"]),
-                               tally=parts["tally"], people=parts["people"])
+                               tally=parts["tally"], people=parts["people"],
+                               state=parts["state"], shared=parts.get("shared"))

@@ -81,7 +81,8 @@ def preferences_from(form: Form) -> PreferencesPatch:
 
 
 def widen_from(form: Form) -> tuple[dict[str, Any], bool]:
-    """The widen dialog as `WidenRequest` fields, and whether the owner typed `cancel`.
+    """The widen dialog as `WidenRequest` fields (an optional `quorum`), and whether the
+    owner typed `cancel`.
     Names go through `team.audience.split_names`, as the terminal's line does; an empty
     line means the whole team (no `audience`)."""
     names = first(form, "names")
@@ -92,6 +93,9 @@ def widen_from(form: Form) -> tuple[dict[str, Any], bool]:
         values["audience"] = split_names(names)
     if extra and extra != "0":
         values["timeout_seconds"] = int(extra) if extra.isdigit() else extra
+    quorum = first(form, "quorum").strip()
+    if quorum:  # not a number: the model's own error names the field
+        values["quorum"] = {"min_votes": int(quorum) if quorum.isdigit() else quorum}
     return values, is_cancel(names)
 
 

@@ -19,9 +19,10 @@ from choice.service import InteractionService
 from choice.web.view_models import ListView, split_for_list
 
 FRESH_SECONDS = 30
-LIST_CHANGES = ("interaction.created", "interaction.completed", "interaction.widened")
+LIST_CHANGES = ("interaction.created", "interaction.completed", "interaction.widened",
+                "interaction.deferred", "interaction.resumed")
 """What moves a line of the list (a new one, a status badge); a widened question reads
-"Waiting on team" there."""
+"Waiting on team" there, a deferred one "Deferred"."""
 
 
 @dataclass(frozen=True)
@@ -31,9 +32,10 @@ class RenderedList:
 
 
 async def list_view(service: InteractionService, which: str, current_id: str | None) -> ListView:
-    active, completed = await asyncio.gather(service.recent("active", 100),
-                                             service.recent("completed", 5))
-    return split_for_list(active, completed, which, current_id)
+    active, deferred, completed = await asyncio.gather(
+        service.recent("active", 100), service.recent("deferred", 100),
+        service.recent("completed", 5))
+    return split_for_list(active, deferred, completed, which, current_id)
 
 
 class ListCache:

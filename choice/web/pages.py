@@ -14,10 +14,10 @@ from litestar.plugins.htmx import HTMXTemplate
 from litestar.response import Template
 
 from choice.web.auth import session_guard
+from choice.web.decision_views import owner_page_view
 from choice.web.deps import QuestionLists, Service, WebAssets
 from choice.web.page_context import base_context
-from choice.web.team_views import owner_team, team_context
-from choice.web.view_models import interaction_view
+from choice.web.team_views import team_context
 
 VARY_ON_HTMX = {"Vary": "HX-Request"}
 """On every response whose form depends on `request.htmx` (a fragment or the page): a cache
@@ -46,8 +46,7 @@ class PageController(Controller):
                           interaction_id: FromPath[str]) -> Template:
         row = await service.get(interaction_id)
         context = await base_context(service, assets, lists, row)
-        context["view"] = interaction_view(row, context["prefs"],
-                                           team=await owner_team(service, row))
+        context["view"] = await owner_page_view(service, row)
         return page("choice.html", context)
 
     @get("/settings")
@@ -70,8 +69,7 @@ class PageController(Controller):
                                   interaction_id: FromPath[str]) -> HTMXTemplate:
         row = await service.get(interaction_id)
         return HTMXTemplate(template_name="partials/_interaction.html", context={
-            "view": interaction_view(row, await service.preferences(),
-                                     team=await owner_team(service, row)),
+            "view": await owner_page_view(service, row),
             "locale": service.language_for(row),
             "prefs": await service.preferences(),
         })

@@ -32,6 +32,7 @@ from choice.store.team import NotWidened
 from choice.team.models import CommentBody, VoteBody
 from choice.team.service import RateLimited, UnknownLink
 from choice.web.assets import Assets
+from choice.web.decision_views import shared_decision
 from choice.web.deps import Service, WebAssets
 from choice.web.forms import first, read_form, typed_text
 from choice.web.js_messages import js_catalog
@@ -101,9 +102,12 @@ class Reader:
             return link_gone(service, self.assets, self.lang)
         locale = chosen_language(service, discussion.row, self.lang)
         view = participant_view(discussion, self.participant)
+        shared = shared_decision(discussion.row,
+                                 await service.decision.decision(discussion.row.id),
+                                 len(view.people))
         if partial == LIVE and not view.open:  # it ended meanwhile: the page shows how
             partial, htmx = DISCUSSION, {"re_target": "#discussion", "re_swap": "outerHTML"}
-        context = {"view": view, "locale": locale,
+        context = {"view": view, "locale": locale, "shared": shared,
                    "base": self.base, "lang": self.lang if self.lang in SUPPORTED else "",
                    **extra}
         if partial is not None:

@@ -4,7 +4,9 @@ On connect and on every change the server pushes the interaction's deadline (wit
 clock, so the page can correct for skew) and re-syncs every few seconds; the page ticks
 locally in between. Every tab also hears list changes, new questions and reminders of
 widened ones; a question's tab hears when its team discussion changed (`team`: the page
-refetches its panel). The handshake needs the session cookie; its Origin is checked by
+refetches its panel) and when its write-back did (`decision`: a review asked for, the
+agent's candidate, the fallback, the quorum; a deferral or taking up again comes as a
+`deadline` with the new status). The handshake needs the session cookie; its Origin is checked by
 `security.RequestGuard` before this. (Participants' pages have their own socket:
 `participant_socket.py`.)
 """
@@ -35,9 +37,11 @@ LIST_SECONDS = 0.5
 """A tab hears `list` (refresh the question list) at most this often."""
 LIST: dict[str, Any] = {"type": "list"}
 SHOWN: tuple[ChangeKind, ...] = ("interaction.created", "interaction.completed", "interaction.updated",
-                                 "interaction.widened", "interaction.reminder")
+                                 "interaction.widened", "interaction.reminder",
+                                 "interaction.deferred", "interaction.resumed")
 """The changes a tab shows; `interaction.opened` (every socket that connects) is not one."""
-ENDED_FOR_LIST: tuple[ChangeKind, ...] = ("interaction.completed", "interaction.widened")
+ENDED_FOR_LIST: tuple[ChangeKind, ...] = ("interaction.completed", "interaction.widened",
+                                          "interaction.deferred", "interaction.resumed")
 """Another question's change that only moves its line in the list (its status badge)."""
 UNAUTHORIZED, GONE = 4401, 4404
 
@@ -61,10 +65,14 @@ def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] |
         if change.kind == "interaction.completed":
             return {"type": "status", "interaction_id": change.interaction_id,
                     "status": change.row.status}
-        if change.kind in ("interaction.updated", "interaction.widened"):
+        if change.kind in ("interaction.updated", "interaction.widened",
+                           "interaction.deferred", "interaction.resumed"):
             return state_message(change.row)  # widening may move the deadline too
         if change.kind == "discussion.changed":
             return {"type": "team", "interaction_id": change.interaction_id,
+                    "change": change.data.get("change")}
+        if change.kind == "decision.changed":
+            return {"type": "decision", "interaction_id": change.interaction_id,
                     "change": change.data.get("change")}
     if change.kind == "interaction.reminder":
         title = change.data.get("title") or (change.row.title if change.row is not None else "")
@@ -90,7 +98,8 @@ async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionSer
         return change.kind in ENDED_FOR_LIST and change.interaction_id != interaction_id
 
     # A tab showing no question has no team panel: comments need not wake it.
-    kinds = (*SHOWN, "discussion.changed") if interaction_id is not None else SHOWN
+    kinds = ((*SHOWN, "discussion.changed", "decision.changed") if interaction_id is not None
+             else SHOWN)
     with tabs.connected(), service.notifier.subscribe(kinds, collapse) as subscription:
         row: Interaction | None = None
         if interaction_id is not None:

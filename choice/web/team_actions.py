@@ -101,7 +101,8 @@ class TeamActions(Controller):
                                     context={})
             return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
         typed = {"names": first(form, "names"), "mode": values["mode"],
-                 "note": first(form, "note"), "extra_seconds": _seconds(form)}
+                 "note": first(form, "note"), "extra_seconds": _seconds(form),
+                 "quorum": first(form, "quorum").strip()}
         try:
             invited = await service.team.widen(interaction_id, parse_model(WidenRequest, values),
                                                actor="human:web")

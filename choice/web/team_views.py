@@ -188,6 +188,7 @@ class WidenForm:
     mode: str = "block"
     note: str = ""
     extra_seconds: int = 0
+    quorum: str = ""
     errors: list[FieldError] = field(default_factory=list)
     notice: str | None = None
     invited: Invited | None = None
@@ -195,6 +196,15 @@ class WidenForm:
     @property
     def extra_choices(self) -> tuple[int, ...]:
         return EXTRA_TIME_CHOICES
+
+    @property
+    def quorum_error(self) -> str | None:
+        """The quorum's error, shown beside its field."""
+        return next((e.message for e in self.errors if e.field.startswith("quorum")), None)
+
+    @property
+    def other_errors(self) -> list[FieldError]:
+        return [e for e in self.errors if not e.field.startswith("quorum")]
 
     @property
     def team_names(self) -> str:

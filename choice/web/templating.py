@@ -38,7 +38,12 @@ def render_markdown(text: str) -> Markup:
 
 @pass_context
 def gettext(context: Context, message: str, **values: Any) -> str:
+    """`_("If none comes within {time}, ...", time=...)`. A value that is our own markup
+    (a `{% set %}` block, a macro's output) goes in as markup: the sentence is escaped
+    and the other values with it, so one sentence stays one message for translators."""
     translated = translator(context.get("locale", "en"))(message)
+    if any(isinstance(value, Markup) for value in values.values()):
+        return Markup.escape(translated).format(**values)
     return translated.format(**values) if values else translated
 
 

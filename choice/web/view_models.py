@@ -10,11 +10,18 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from choice.contract import OPEN_STATUSES, ChoiceRequest, FieldError, Preferences
+from choice.contract import (
+    OPEN_STATUSES,
+    UNRESOLVED_STATUSES,
+    ChoiceRequest,
+    FieldError,
+    Preferences,
+)
 from choice.endings import request_of
 from choice.store.records import Interaction
 
 if TYPE_CHECKING:
+    from choice.web.decision_views import DecisionView
     from choice.web.team_views import DiscussionView
 
 Stage = Literal["form", "review", "outcome"]
@@ -56,6 +63,8 @@ class InteractionView:
     notice: str | None = None
     team: DiscussionView | None = None
     """The team panel, once the question was widened (`team_actions.owner_team`)."""
+    decision: DecisionView | None = None
+    """The decision panel of a widened or deferred question (`decision_views`)."""
 
     @property
     def input_type(self) -> str:
@@ -73,7 +82,8 @@ class InteractionView:
 def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | None = None,
                      draft: Draft | None = None, errors: list[FieldError] | None = None,
                      notice: str | None = None,
-                     team: DiscussionView | None = None) -> InteractionView:
+                     team: DiscussionView | None = None,
+                     decision: DecisionView | None = None) -> InteractionView:
     request = request_of(row)
     draft = draft or Draft()
     chosen = set(draft.selected if draft.selected is not None else request.default_selection_ids)
@@ -84,12 +94,13 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
         for index, o in enumerate(request.options, start=1)
     ]
     result = json.loads(row.result_json) if row.result_json else None
-    if row.status not in OPEN_STATUSES:
+    if row.status not in UNRESOLVED_STATUSES:  # a deferred one is still to be decided
         stage = "outcome"
     return InteractionView(
         row=row, request=request, stage=stage or "form", options=options, draft=draft,
         show_placeholder=bool(request.placeholder) and prefs.show_placeholder,
         errors=errors or [], result=result, notice=notice, team=team,
+        decision=decision,
     )
 
 
@@ -101,11 +112,18 @@ class ListView:
     filter: str
     current_id: str | None
     active_count: int
+    deferred_count: int = 0
 
 
-def split_for_list(active: list[Interaction], completed: list[Interaction], which: str,
-                   current_id: str | None) -> ListView:
+LIST_FILTERS = ("active", "deferred", "completed")
+
+
+def split_for_list(active: list[Interaction], deferred: list[Interaction],
+                   completed: list[Interaction], which: str, current_id: str | None) -> ListView:
+    """`all`: the open ones, then the deferred (still to decide), then the latest answered."""
     recent = completed[:LIST_COMPLETED]
-    items = {"active": active, "completed": recent}.get(which, active + recent)
-    return ListView(items=items, filter=which if which in ("active", "completed") else "all",
-                    current_id=current_id, active_count=len(active))
+    items = {"active": active, "deferred": deferred, "completed": recent}.get(
+        which, active + deferred + recent)
+    return ListView(items=items, filter=which if which in LIST_FILTERS else "all",
+                    current_id=current_id, active_count=len(active),
+                    deferred_count=len(deferred))

@@ -66,9 +66,12 @@
   P.on("deadline", function (m) {
     var root = P.interaction();
     if (!root || root.getAttribute("data-interaction-id") !== m.interaction_id) return;
-    if (!P.isOpen(m.status)) { P.reloadInteraction(); return; }
+    if (!P.isOpen(m.status)) {  // over, or deferred: once, not on every reconnect
+      if (root.getAttribute("data-status") !== m.status) { P.reloadInteraction(); P.emit("list"); }
+      return;
+    }
     P.followDeadline(m.expires_at_ms, m.server_now_ms);
-    if (root.getAttribute("data-status") !== m.status) {  // just widened: panel and badge
+    if (root.getAttribute("data-status") !== m.status) {  // just widened or taken up again
       P.reloadInteraction();
       P.emit("list");
     }

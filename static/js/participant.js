@@ -63,6 +63,7 @@
   });
   P.on("deadline", function (m) {
     if (!isOpenHere()) return;
+    if (m.status === "deferred") return;  // set aside, still open: no deadline runs
     if (!P.isOpen(m.status)) { reloadAll(); return; }
     P.followDeadline(m.expires_at_ms, m.server_now_ms);
   });

@@ -67,7 +67,7 @@ def test_widen_discuss_vote_and_decide_across_two_browsers(
     panel = owner.get_by_test_id("team-panel")
     expect(panel).to_be_visible()
     expect(owner.get_by_test_id("widen-open")).to_have_count(0)  # widened once
-    expect(owner.get_by_test_id("choice-form")).to_be_visible()  # and still answerable
+    expect(owner.get_by_test_id("write-form")).to_be_visible()  # and still answerable
     expect(panel.get_by_test_id("invited-person")).to_have_count(3)
     expect(panel.locator("[data-testid=invited-person][data-opened=true]")).to_have_count(0)
 
