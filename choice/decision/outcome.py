@@ -13,10 +13,19 @@ from choice.decision.models import ResolveBody
 from choice.decision.quorum import Reached
 from choice.endings import audit, request_of
 from choice.field_errors import InvalidInput
+from choice.i18n import N_
 from choice.response import Completion, clip, labels_of, quoted_choices
 from choice.store.records import Decision, Interaction
 from choice.store.repository import Completed
 from choice.team.discussion import checked_option_ids
+
+SOURCE_WORDS: dict[SummarySource, str] = {
+    "discussion_extraction": N_("taking the agent's summary of the discussion"),
+    "owner_override": N_("in their own words over the agent's summary"),
+    "manual": N_("in their own words"),
+    "quorum": N_("by the team's quorum"),
+}
+"""How the summary sentence says where the answer came from (`summary_json.source`)."""
 
 
 def candidate_of(decision: Decision | None) -> str | None:
@@ -47,9 +56,9 @@ def _sentence(request: ChoiceRequest, done: Completion, ids: list[str], final: s
     answer = " ".join(parts)
     if not done.participants:
         return _("Decided by the owner: {answer}").format(answer=answer)
-    return _("Decided by the owner after discussing it with {count} teammate(s) "
-             "({source}): {answer}").format(count=len(done.participants), source=source,
-                                           answer=answer)
+    return _("Decided by the owner after discussing it with {count} teammate(s), "
+             "{how}: {answer}").format(count=len(done.participants),
+                                       how=_(SOURCE_WORDS[source]), answer=answer)
 
 
 def resolved(row: Interaction, decision: Decision | None, body: ResolveBody, done: Completion,

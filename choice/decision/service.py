@@ -85,7 +85,7 @@ class DecisionService:
                                   decision.review_requested_at + self._summary_seconds)
         self.reviews.start()
         for decision in await read(self.repo.quorums):
-            await self.check_quorum(decision.interaction_id)
+            await self.check_quorum(decision.interaction_id, "system")
 
     async def stop(self) -> None:
         await self.reviews.stop()
@@ -278,7 +278,7 @@ class DecisionService:
         self.interactions.deadlines.schedule(row.id, row.expires_at)
         self._publish("interaction.resumed", row)
         if row.status == "widened":
-            await self.check_quorum(row.id)
+            await self.check_quorum(row.id, actor)
         return row
 
     # -- the quorum ---------------------------------------------------------------------------------
@@ -295,12 +295,13 @@ class DecisionService:
                       self.interactions.clock())
         row = await self.store.write(self.repo.set_quorum, row.id, min_votes, [event])
         self._publish("decision.changed", row, change="quorum", min_votes=min_votes)
-        await self.check_quorum(row.id)
+        await self.check_quorum(row.id, actor)
         return row
 
-    async def check_quorum(self, interaction_id: str, actor: str = "human:web") -> Interaction | None:
+    async def check_quorum(self, interaction_id: str, actor: str) -> Interaction | None:
         """Resolve by quorum if the votes now reach it (after each vote, a quorum change,
-        taking up again, and on start); None when they do not."""
+        taking up again, and on start); None when they do not. `actor` is who made it so
+        (the last voter's page or API call, the owner's change), for `answered_via`."""
         decision = await self.decision(interaction_id)
         if decision is None or decision.quorum_min_votes is None:
             return None

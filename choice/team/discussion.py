@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from choice.clock import iso
 from choice.contract import ChoiceRequest, FieldError
 from choice.field_errors import InvalidInput
-from choice.store.records import Comment, Interaction, Participant, Vote, Widening
+from choice.store.records import Comment, Decision, Interaction, Participant, Vote, Widening
 from choice.store.team import DISCUSSION_OPEN
 from choice.team.models import MessageOut, ParticipantOut, TallyOut
 
@@ -27,6 +27,8 @@ class Discussion:
     participants: list[Participant]
     comments: list[Comment]
     votes: list[Vote]
+    decision: Decision | None = None
+    """The write-back's state (a deferral and its rationale, the quorum), if any."""
 
     @property
     def is_open(self) -> bool:

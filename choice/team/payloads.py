@@ -2,8 +2,9 @@
 participant page's context) and to the owner (`GET /api/interactions/{id}/team`).
 
 A participant sees the question, the people invited (names only), the thread, the tally,
-their own vote, and once it is over the outcome (status and the chosen labels, not the
-owner's notes). Never a link, an id of another interaction, or anything of the owner's.
+their own vote, a deferral with its rationale, the quorum, and once it is over the outcome
+(status, the chosen labels, who decided, the answer's source and the owner's rationale; not
+the owner's notes). Never a link, an id of another interaction, or anything of the owner's.
 """
 
 from __future__ import annotations
@@ -42,14 +43,26 @@ def outcome_of(discussion: Discussion) -> dict[str, Any] | None:
     # The deadline ended it when it completed at (or after) its deadline: the service takes
     # no answer after the deadline, so only the expiry completes a question then.
     timed_out = row.status == "timeout" or (row.completed_at or 0) >= row.expires_at
+    summary = result.get("summary_json") or {}
     return {"status": row.status, "selected_ids": result.get("selected_ids", []),
             "selected_labels": result.get("selected_labels", []),
             "completed_at": result.get("completed_at"), "timed_out": timed_out,
-            "on_timeout": discussion.request.on_timeout if timed_out else None}
+            "on_timeout": discussion.request.on_timeout if timed_out else None,
+            "decided_by": result.get("decided_by"), "source": summary.get("source"),
+            "rationale": result.get("rationale")}
+
+
+def deferral_of(discussion: Discussion) -> dict[str, Any] | None:
+    """While deferred: when, and the owner's rationale (the team sees it, as the agent does)."""
+    decision = discussion.decision
+    if discussion.row.status != "deferred" or decision is None:
+        return None
+    return {"rationale": decision.defer_rationale,
+            "deferred_at": iso(decision.deferred_at) if decision.deferred_at else None}
 
 
 def _common(discussion: Discussion) -> dict[str, Any]:
-    widening = discussion.widening
+    widening, decision = discussion.widening, discussion.decision
     return {
         "interaction_id": discussion.row.id,
         "status": discussion.row.status,
@@ -61,6 +74,10 @@ def _common(discussion: Discussion) -> dict[str, Any]:
         "messages": [m.model_dump() for m in discussion.messages()],
         "tally": [t.model_dump() for t in discussion.tally()],
         "outcome": outcome_of(discussion),
+        "deferred": deferral_of(discussion),
+        "quorum_min_votes": decision.quorum_min_votes
+        if decision and discussion.row.status != "deferred" and discussion.row.result_json is None
+        else None,
     }
 
 

@@ -190,7 +190,9 @@ class TeamService:
         else:
             comments = await read(self.repo.comments_by_id, row.id, comment_ids)
         votes = await read(self.repo.votes, row.id)
-        return Discussion(row, request_of(row), widening, participants, comments, votes)
+        decision = await self.interactions.decision.decision(row.id)
+        return Discussion(row, request_of(row), widening, participants, comments, votes,
+                          decision)
 
     async def discussion_data(self, interaction_id: str) -> DiscussionData:
         """The seed's DiscussionData, for the write-back step (and agents)."""

@@ -155,6 +155,7 @@ def test_a_deferred_widened_question_keeps_its_discussion_and_resolves(client: C
     client.post(f"/api/interactions/{iid}/defer", json={"rationale": "Next sprint."})
     said = client.post(f"/api/d/{secret}/comments", json={"text": "Still PostgreSQL for me."})
     assert said.status_code == 201  # the discussion stays open
+    assert client.get(f"/api/d/{secret}").json()["deferred"]["rationale"] == "Next sprint."
     result = resolve(client, iid, final_answer="PostgreSQL")
     assert (result["status"], result["participants"]) == ("submitted", ["Alice"])
 
@@ -171,7 +172,9 @@ def test_quorum_resolves_when_enough_vote_alike(client: Client) -> None:
     result = client.get(f"/api/interactions/{iid}").json()
     assert (result["status"], result["decided_by"], result["selected_ids"]) == (
         "submitted", "quorum", ["pg"])
-    assert result["summary_json"]["source"] == "quorum"
+    assert (result["summary_json"]["source"], result["answered_via"]) == ("quorum", "api")
+    seen = client.get(f"/api/d/{secrets_[0]}").json()  # the team sees how it was decided
+    assert (seen["outcome"]["decided_by"], seen["outcome"]["source"]) == ("quorum", "quorum")
     tally = {v["option_id"]: v["voters"] for v in result["votes"]}
     assert tally == {"pg": ["Alice", "Carol"], "lite": ["Bob"]}  # dissent recorded
     late = client.put(f"/api/d/{secrets_[1]}/vote", json={"option_ids": ["pg"]})

@@ -53,5 +53,5 @@ def test_an_idle_widened_question_shows_the_reminder_line_until_a_key(
     assert pane.exit_code() == 0
     [line] = pane.output()  # resolved (seed §4.2): by hand, `manual`
     assert line.startswith("Resolved locally: Decided by the owner after discussing it with ")
-    assert line.endswith('(manual): Selected "PostgreSQL" (pg). The discussion is closed.')
+    assert line.endswith(', in their own words: Selected "PostgreSQL" (pg). The discussion is closed.')
     assert finished(client, iid)["selected_ids"] == ["pg"]
