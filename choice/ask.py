@@ -209,7 +209,7 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
         _say(f"choice ask: warning: {warning}")
     interaction_id = created["interaction_id"]
     if created.get("interface") == "terminal" and sys.stdin.isatty():
-        from choice.terminal.session import answer
+        from choice.terminal.answer_command import answer
 
         answer(client, interaction_id, out=sys.stderr)  # right here, in this terminal
     else:

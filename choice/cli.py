@@ -150,7 +150,7 @@ def _answer(args: argparse.Namespace) -> int:
     from choice.api_token import read_token
     from choice.config import Settings
     from choice.portal_client import PortalClient
-    from choice.terminal.session import answer
+    from choice.terminal.answer_command import answer
 
     settings = Settings.from_env()
     client = PortalClient(settings.base_url, read_token(settings.token_path))

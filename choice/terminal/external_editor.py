@@ -1,18 +1,25 @@
 """The owner's own editor for the final answer (seed §6.2): `$VISUAL`, else `$EDITOR`, on
 a temporary file pre-filled with the agent's candidate answer.
 
-Only running the editor and reading the file back live here; the full-screen UI suspends
-curses around it (`session.py`), and with neither variable set the built-in line editor
+Only running the editor, reading the file back, and giving the terminal to it from the
+full-screen UI (`suspended`) live here; with neither variable set the built-in line editor
 is used instead (`review.open_final`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import curses
 import os
 import shlex
+import signal
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def editor_command() -> list[str] | None:
@@ -49,3 +56,20 @@ def edit_text(command: list[str], text: str) -> str:
         return path.read_text(encoding="utf-8", errors="replace")
     finally:
         path.unlink(missing_ok=True)
+
+
+def suspended(window: Any, run: Callable[[], T]) -> T:
+    """Run `run` (the owner's editor) on the plain terminal, then give the screen back to
+    curses as it was. Ctrl+C belongs to the editor meanwhile (vi uses it), not to us."""
+    curses.def_prog_mode()
+    curses.endwin()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return run()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        curses.reset_prog_mode()
+        with contextlib.suppress(curses.error):
+            curses.curs_set(0)
+        window.clearok(True)  # the editor drew over everything: repaint it all
+        window.refresh()

@@ -1,5 +1,6 @@
-"""`choice answer <id>`: load the question, run the UI (curses or plain lines), carry out
-what the human decided through the portal's API, and print one summary line.
+"""One answering session of `choice answer <id>`: run the UI (curses or plain lines) on a
+loaded question, carry out what the human decided through the portal's API, and end with
+one summary line and an exit code.
 
 The owner may widen the question to teammates from here (`w`: `team_calls.py` does the
 calls); the UI then shows the discussion and still takes an answer, which resolves it. Once
@@ -7,9 +8,8 @@ widened, `f` asks the agent to summarise the discussion and shows its candidate 
 edit or defer (`decision_calls.py`, `review.py`); any open question can be deferred (`d`),
 and a deferred one taken up again (`r`) or resolved here.
 
-Exit codes: 0 answered, 3 cancelled, 4 timed out, 5 continued in the browser, 6 left while
-widened (the question stays open for the team), 7 deferred (here or elsewhere), 1 anything
-else (no portal, unknown id, input ended).
+Exit codes (the command is `answer_command.py`): 0 answered, 3 cancelled, 4 timed out, 5
+continued in the browser, 6 left while widened, 7 deferred, 1 anything else.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import curses
 import os
-import signal
 import sys
 import webbrowser
 from collections.abc import Callable
@@ -25,13 +24,12 @@ from dataclasses import dataclass
 from typing import Any, TextIO, TypeVar
 
 from choice.clock import parse_iso
-from choice.config import Settings
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES, FieldError, Submission
 from choice.field_errors import InvalidInput
 from choice.i18n import translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.terminal.decision_calls import DecisionCalls
-from choice.terminal.external_editor import EditorFailed, edit_text, editor_command
+from choice.terminal.external_editor import EditorFailed, edit_text, editor_command, suspended
 from choice.terminal.live import Live, LiveEvent
 from choice.terminal.plain import run_plain, run_widen, show_team, show_widened
 from choice.terminal.plain_review import read_defer, run_review
@@ -282,7 +280,7 @@ class Session:
             curses.curs_set(0)
         window.keypad(True)
         window.timeout(200)
-        self.suspend = lambda run: _suspended(window, run)
+        self.suspend = lambda run: suspended(window, run)
         screen = Screen(window, self.state, lambda: bool(self.state.settings.get(
             "terminal_hints", True)))
         while True:
@@ -357,23 +355,6 @@ class Session:
             print(self._("Back to the question."), file=out)
 
 
-def _suspended(window: Any, run: Callable[[], T]) -> T:
-    """Run `run` (the owner's editor) on the plain terminal, then give the screen back to
-    curses as it was. Ctrl+C belongs to the editor meanwhile (vi uses it), not to us."""
-    curses.def_prog_mode()
-    curses.endwin()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        return run()
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        curses.reset_prog_mode()
-        with contextlib.suppress(curses.error):
-            curses.curs_set(0)
-        window.clearok(True)  # the editor drew over everything: repaint it all
-        window.refresh()
-
-
 def outcome(result: dict[str, Any], _: Callable[[str], str]) -> str:
     """The result in one line for the human: the summary says what was chosen, but a
     cancel's or a timeout's summary is advice to the agent, so those get their own."""
@@ -391,47 +372,3 @@ def _open_quietly(url: str) -> bool:
         return bool(webbrowser.open(url))
     except Exception:
         return False
-
-
-def use_curses(plain: bool) -> bool:
-    term = os.environ.get("TERM", "")
-    return not plain and sys.stdin.isatty() and sys.stdout.isatty() and term not in ("", "dumb")
-
-
-def answer(client: PortalClient, interaction_id: str, plain: bool = False,
-           out: TextIO | None = None, settings: Settings | None = None) -> int:
-    """Answer in this terminal; the summary line goes to `out` (stdout by default)."""
-    out = out or sys.stdout
-    settings = settings or Settings.from_env()
-    try:
-        detail = client.detail(interaction_id)
-        if detail["status"] not in UNRESOLVED_STATUSES:
-            _ = translator(detail.get("language") or "en")
-            line = _("Already finished elsewhere:") + " " + outcome(detail.get("result") or {}, _)
-            print(safe_text(line, keep_newlines=False), file=out)
-            return EXIT.get(detail["status"], 1)
-        session = Session(client, Question.from_detail(detail), client.settings(),
-                          open_browser=settings.open_browser)
-        client.opened(interaction_id, "terminal")
-        if detail["status"] == "widened":
-            session.team.refresh()
-        if detail["status"] == "deferred" and not session.decision.deferred():
-            print(f"choice answer: {session.state.message}", file=sys.stderr)
-            return 1
-    except (PortalError, PortalUnreachable) as error:
-        message = "; ".join(str(e.get("message")) for e in error.errors) \
-            if isinstance(error, PortalError) else str(error)
-        print(f"choice answer: {message}", file=sys.stderr)
-        return 1
-    ending = None
-    if use_curses(plain):
-        os.environ.setdefault("ESCDELAY", "25")  # Esc cancels at once, not after a second
-        live = Live(client.host, client.port, client.token, interaction_id)
-        try:
-            ending = session.run_curses(live)
-        except curses.error:
-            ending = None  # a terminal curses cannot drive: fall back to plain lines
-    if ending is None:
-        ending = session.run_plain(out)  # prompts where the summary goes: stdout stays clean
-    print(safe_text(ending.line, keep_newlines=False), file=out)  # model text: made safe
-    return ending.code

@@ -1,0 +1,67 @@
+"""`choice answer <id>`: load the question, pick the UI (curses on a terminal that can
+show it, plain lines otherwise), run a `Session`, and print its one summary line.
+
+Exit codes: 0 answered, 3 cancelled, 4 timed out, 5 continued in the browser, 6 left while
+widened (the question stays open for the team), 7 deferred (here or elsewhere), 1 anything
+else (no portal, unknown id, input ended).
+"""
+
+from __future__ import annotations
+
+import curses
+import os
+import sys
+from typing import TextIO
+
+from choice.config import Settings
+from choice.contract import UNRESOLVED_STATUSES
+from choice.i18n import translator
+from choice.portal_client import PortalClient, PortalError, PortalUnreachable
+from choice.terminal.live import Live
+from choice.terminal.question import Question
+from choice.terminal.session import EXIT, Session, outcome
+from choice.terminal.text import safe_text
+
+
+def use_curses(plain: bool) -> bool:
+    term = os.environ.get("TERM", "")
+    return not plain and sys.stdin.isatty() and sys.stdout.isatty() and term not in ("", "dumb")
+
+
+def answer(client: PortalClient, interaction_id: str, plain: bool = False,
+           out: TextIO | None = None, settings: Settings | None = None) -> int:
+    """Answer in this terminal; the summary line goes to `out` (stdout by default)."""
+    out = out or sys.stdout
+    settings = settings or Settings.from_env()
+    try:
+        detail = client.detail(interaction_id)
+        if detail["status"] not in UNRESOLVED_STATUSES:
+            _ = translator(detail.get("language") or "en")
+            line = _("Already finished elsewhere:") + " " + outcome(detail.get("result") or {}, _)
+            print(safe_text(line, keep_newlines=False), file=out)
+            return EXIT.get(detail["status"], 1)
+        session = Session(client, Question.from_detail(detail), client.settings(),
+                          open_browser=settings.open_browser)
+        client.opened(interaction_id, "terminal")
+        if detail["status"] == "widened":
+            session.team.refresh()
+        if detail["status"] == "deferred" and not session.decision.deferred():
+            print(f"choice answer: {session.state.message}", file=sys.stderr)
+            return 1
+    except (PortalError, PortalUnreachable) as error:
+        message = "; ".join(str(e.get("message")) for e in error.errors) \
+            if isinstance(error, PortalError) else str(error)
+        print(f"choice answer: {message}", file=sys.stderr)
+        return 1
+    ending = None
+    if use_curses(plain):
+        os.environ.setdefault("ESCDELAY", "25")  # Esc cancels at once, not after a second
+        live = Live(client.host, client.port, client.token, interaction_id)
+        try:
+            ending = session.run_curses(live)
+        except curses.error:
+            ending = None  # a terminal curses cannot drive: fall back to plain lines
+    if ending is None:
+        ending = session.run_plain(out)  # prompts where the summary goes: stdout stays clean
+    print(safe_text(ending.line, keep_newlines=False), file=out)  # model text: made safe
+    return ending.code
