@@ -45,6 +45,7 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
         client.opened(interaction_id, "terminal")
         if detail["status"] == "widened":
             session.team.refresh()
+            session.decision.greet()
         if detail["status"] == "deferred" and not session.decision.deferred():
             print(f"choice answer: {session.state.message}", file=sys.stderr)
             return 1

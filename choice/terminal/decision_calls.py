@@ -41,6 +41,24 @@ class DecisionCalls:
         open_review(self.state, Candidate.from_review(review))
         return True
 
+    def greet(self) -> None:
+        """On opening a widened question: say if the agent's summary is in or awaited,
+        and what the team's quorum is, so the owner knows `f` has something to show."""
+        try:
+            review = self.client.review(self.interaction_id)
+        except (PortalError, PortalUnreachable):
+            return  # `f` reads it again, and says what went wrong
+        _ = self.state.translate
+        lines = []
+        if review.get("state") == "candidate_ready":
+            lines.append(_("The agent's summary is in: press f to review it."))
+        elif review.get("state") == "awaiting_candidate":
+            lines.append(_("The agent was asked for a summary: press f to see it."))
+        if review.get("quorum_min_votes"):
+            lines.append(_("{n} matching votes decide.").format(n=review["quorum_min_votes"]))
+        if lines:
+            self.state.message = " ".join(lines)
+
     def refresh(self) -> None:
         """The stream says the review moved (a candidate came, or the time ran out)."""
         try:

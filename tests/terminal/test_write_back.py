@@ -77,6 +77,19 @@ def test_f_then_the_agent_s_candidate_and_a_accepts_it(
     assert ("resolved", "human:terminal") in events(client, iid)
 
 
+def test_opening_a_question_whose_summary_is_in_says_so_and_names_the_quorum(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    iid = widened(ask, client, "Pick the queue, summary already in")
+    client.call("PUT", f"/api/interactions/{iid}/quorum", {"min_votes": 2})
+    client.call("POST", f"/api/interactions/{iid}/review")
+    post_candidate(client, iid)
+    pane = answer(iid, env=NO_EDITOR)
+    pane.wait_for("The agent's summary is in: press f to review it. 2 matching votes decide.")
+    pane.press("f")
+    review_shown(pane)  # the candidate that came, not a new request for one
+    assert [kind for kind, _ in events(client, iid)].count("review_requested") == 1
+
+
 def test_e_edits_in_the_editor_and_a_material_change_asks_for_a_rationale(
         ask: Ask, answer: Answer, client: PortalClient, tmp_path: Path) -> None:
     editor = tmp_path / "rewrite"
