@@ -7,7 +7,7 @@ rule is still checked once, by `validation.validate_request`.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,12 +19,12 @@ from choice.contract import (
     OnTimeout,
     Preferences,
     RequestContext,
+    Shape,
 )
 from choice.field_errors import InvalidInput, parse_model, shown
 from choice.validation import ValidatedRequest, pop_cancel_disabling, validate_request
 
-Shape = Literal["provide_choice", "hitl_request", "request_user_choice"]
-SHAPES: tuple[Shape, ...] = ("provide_choice", "hitl_request", "request_user_choice")
+SHAPES: tuple[Shape, ...] = get_args(Shape)
 
 # What an agent might send to get a free-text box out of the options-only hitl_request.
 FREE_TEXT_FIELDS = (
@@ -100,6 +100,11 @@ def parse_request(
     """Validate any accepted shape into one decided request (raises `InvalidInput`)."""
     shape = shape or detect_shape(payload)
     if shape == "provide_choice":
+        if isinstance(payload, dict) and "shape" in payload:
+            raise InvalidInput([FieldError(
+                field="shape", code="unknown_field",
+                message="shape is set by the portal, not sent: remove it (to ask options-only "
+                        "with an explicit confirm, use the hitl_request tool or shape).")])
         return validate_request(payload, preferences)
     if not isinstance(payload, dict):
         return validate_request(payload, preferences)  # reports the body type error
@@ -113,7 +118,8 @@ def parse_request(
     except InvalidInput as exc:
         renamed = {(e.field, e.code, e.message): e for e in (_renamed(e, renames) for e in exc.errors)}
         raise InvalidInput(list(renamed.values())) from None
-    return ValidatedRequest(validated.request, warnings + validated.warnings)
+    request = validated.request.model_copy(update={"shape": shape})
+    return ValidatedRequest(request, warnings + validated.warnings)
 
 
 def _map_hitl(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -151,6 +157,7 @@ def _map_hitl(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         "selection_mode": "single",
         "options": options,
         "require_confirmation": hitl.confirm,
+        "allow_annotations": False,  # options-only: no notes, no free text anywhere
         "timeout_seconds": hitl.timeout_seconds,
         "on_timeout": hitl.on_timeout,
         "interface": hitl.interface,

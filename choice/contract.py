@@ -11,12 +11,17 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.json_schema import SkipJsonSchema
 
 SelectionMode = Literal["single", "multi", "text_input", "hybrid"]
 OnTimeout = Literal["timeout", "submit_defaults", "cancel"]
 InterfaceChoice = Literal["auto", "web", "terminal"]
 Interface = Literal["web", "terminal"]
 Language = Literal["en", "zh"]
+Shape = Literal["provide_choice", "hitl_request", "request_user_choice"]
+"""Which tool or body shape asked: the compatibility shapes answer the way their callers
+expect (`hitl_request` is options-only with an explicit outcome; `request_user_choice`
+answers with the chosen title or typed text)."""
 Status = Literal["pending", "widened", "deferred", "submitted", "auto_submitted", "cancelled",
                  "timeout"]
 ActionStatus = Literal["selected", "custom_input", "cancelled", "timeout"]
@@ -125,6 +130,9 @@ class ChoiceRequest(_Strict):
         default=None, max_length=WIDEN_HINT_MAX,
         description="One line suggesting the owner consult the team; shown dimmed above the "
                     "question. Only the owner can widen: this is a hint, never an action.")
+    shape: SkipJsonSchema[Shape] = Field(
+        default="provide_choice",
+        description="Set by the portal from the tool or body shape that asked; not sent.")
     quorum: Quorum | None = Field(
         default=None,
         description="If the owner widens the question to teammates: resolve it once this "

@@ -12,7 +12,8 @@ import json
 from typing import Any, get_args
 
 from choice.clock import now
-from choice.contract import AnsweredVia, ChoiceRequest, Submission
+from choice.contract import AnsweredVia, ChoiceRequest, FieldError, Submission
+from choice.field_errors import InvalidInput
 from choice.response import (
     Completion,
     cancelled_result,
@@ -58,7 +59,14 @@ def answered(row: Interaction, submission: Submission, done: Completion, actor: 
 
 
 def cancelled(row: Interaction, note: str | None, done: Completion, actor: str) -> Completed:
-    result = done.stamped(cancelled_result(request_of(row), done, note), "owner")
+    """A person's cancel, with an optional note; `InvalidInput` for a note on an
+    options-only `hitl_request` (no free-text path, not even a cancel's reason)."""
+    request = request_of(row)
+    if request.shape == "hitl_request" and note is not None and note.strip():
+        raise InvalidInput([FieldError(
+            field="global_annotation", code="free_text_not_allowed",
+            message="this hitl_request is options-only: cancel without a note.")])
+    result = done.stamped(cancelled_result(request, done, note), "owner")
     event = audit(row.id, "cancelled", actor, {"note": result.global_annotation is not None,
                                                "interface": result.interface}, done.completed_at)
     return Completed("cancelled", result.model_dump_json(), done.completed_at, [event])

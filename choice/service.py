@@ -16,7 +16,7 @@ from typing import Any
 
 from choice.background import BackgroundTask
 from choice.clock import now
-from choice.compat import Shape, parse_request
+from choice.compat import parse_request
 from choice.config import Settings
 from choice.contract import (
     OPEN_STATUSES,
@@ -24,6 +24,7 @@ from choice.contract import (
     Interface,
     Preferences,
     PreferencesPatch,
+    Shape,
     Submission,
 )
 from choice.deadlines import DeadlineScheduler, new_deadline

@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from choice.compat import HitlRequest, RequestUserChoice, Shape
-from choice.contract import ChoiceRequest
+from choice.compat import HitlRequest, RequestUserChoice
+from choice.contract import ChoiceRequest, Shape
 from choice.decision.models import CandidateBody
 from choice.schemas import inline_schema
 

@@ -12,8 +12,8 @@ from typing import Annotated, TypeAlias, get_args
 
 from litestar.params import QueryParameter
 
-from choice.compat import SHAPES, Shape
-from choice.contract import FieldError
+from choice.compat import SHAPES
+from choice.contract import FieldError, Shape
 from choice.field_errors import InvalidInput
 from choice.store.repository import Which
 
