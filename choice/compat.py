@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from choice.contract import (
     TITLE_MAX,
+    ChoiceRequest,
     FieldError,
     InterfaceChoice,
     Language,
@@ -113,6 +114,7 @@ def parse_request(
         mapped, renames = _map_hitl(payload)
     else:
         mapped, renames = _map_user_choice(payload)
+        warnings += _adr_advice(mapped["options"])
     try:
         validated = validate_request(mapped, preferences)
     except InvalidInput as exc:
@@ -187,6 +189,29 @@ def _map_user_choice(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
     if not choice.title:
         renames["title"] = "question"  # derived from the question
     return mapped, renames
+
+
+def _adr_advice(options: list[dict[str, Any]]) -> list[str]:
+    """The ADR's prompt rules (seed 004), as advice: the question is still asked."""
+    advice = []
+    if len({" ".join(str(o["label"]).split()).casefold() for o in options}) < 2:
+        advice.append("request_user_choice asks for at least two distinct options: next time "
+                      "offer two or more different choices (the human may still type their own).")
+    if options and not any(o["recommended"] for o in options):
+        advice.append("request_user_choice asks you to set isRecommended: true on the option "
+                      "you recommend: next time mark one.")
+    return advice
+
+
+def user_choice_required(request: ChoiceRequest, listed: dict[str, Any]) -> dict[str, Any]:
+    """The ADR's `user_choice_required` event for a `request_user_choice` interaction: the
+    question and its options in the ADR's own words, so a chat UI can show them (and block
+    its input while the choice is pending)."""
+    return {**listed, "question": request.prompt,
+            "options": [{"id": o.id, "title": o.label, "description": o.description,
+                         "isRecommended": o.recommended} for o in request.options],
+            "conversation_id": request.context.conversation_id,
+            "tool_call_id": request.context.tool_call_id}
 
 
 def _without_union_branches(errors: list[FieldError], options: Any) -> list[FieldError]:

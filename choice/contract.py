@@ -193,6 +193,11 @@ class OptionVotes(BaseModel):
     voters: list[str]
 
 
+class SelectedOption(BaseModel):
+    id: str
+    label: str
+
+
 class ChoiceResult(BaseModel):
     """What the agent gets back once the interaction is over.
 
@@ -229,6 +234,13 @@ class ChoiceResult(BaseModel):
                                     description="The teammates invited (widened questions).")
     votes: list[OptionVotes] = Field(default_factory=list,
                                      description="Per option, how many voted and who.")
+    outcome: Literal["confirmed", "canceled"] | None = Field(
+        default=None, description="hitl_request only: `confirmed` when the human picked and "
+                                  "confirmed, `canceled` otherwise (a cancel or a timeout "
+                                  "never reads as success); null for other shapes.")
+    selected_option: SelectedOption | None = Field(
+        default=None, description="hitl_request only: the option confirmed; null when "
+                                  "canceled or timed out.")
 
 
 class Outcome(ChoiceResult):

@@ -47,8 +47,9 @@ def request_of(row: Interaction) -> ChoiceRequest:
 
 def answered(row: Interaction, submission: Submission, done: Completion, actor: str) -> Completed:
     """The human's answer; `InvalidInput` if it breaks the request's rules."""
-    result, status = normalize_submission(request_of(row), submission, done)
-    done.stamped(result, "owner")
+    request = request_of(row)
+    result, status = normalize_submission(request, submission, done)
+    done.stamped(result, "owner", request)
     detail = {"selected_ids": result.selected_ids, "interface": result.interface,
               "submission": result.submission, "custom_input": result.custom_input is not None}
     at = done.completed_at
@@ -66,7 +67,7 @@ def cancelled(row: Interaction, note: str | None, done: Completion, actor: str) 
         raise InvalidInput([FieldError(
             field="global_annotation", code="free_text_not_allowed",
             message="this hitl_request is options-only: cancel without a note.")])
-    result = done.stamped(cancelled_result(request, done, note), "owner")
+    result = done.stamped(cancelled_result(request, done, note), "owner", request)
     event = audit(row.id, "cancelled", actor, {"note": result.global_annotation is not None,
                                                "interface": result.interface}, done.completed_at)
     return Completed("cancelled", result.model_dump_json(), done.completed_at, [event])
@@ -81,6 +82,6 @@ def expired(row: Interaction, done: Completion) -> Completed:
         status, result = "cancelled", cancelled_result(req, done, None, by_timeout=True)
     else:
         status, result = "timeout", timeout_result(req, done)
-    done.stamped(result, None)
+    done.stamped(result, None, req)
     event = audit(row.id, "timed_out", "system", {"on_timeout": req.on_timeout}, done.completed_at)
     return Completed(status, result.model_dump_json(), done.completed_at, [event])

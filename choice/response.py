@@ -21,6 +21,7 @@ from choice.contract import (
     FieldError,
     Interface,
     OptionVotes,
+    SelectedOption,
     Status,
     Submission,
 )
@@ -51,13 +52,29 @@ class Completion:
     def completed_at_iso(self) -> str:
         return iso(self.completed_at)
 
-    def stamped(self, result: ChoiceResult, decided_by: DecidedBy | None) -> ChoiceResult:
-        """The result with who decided, how it arrived, and the team's part."""
+    def stamped(self, result: ChoiceResult, decided_by: DecidedBy | None,
+                request: ChoiceRequest) -> ChoiceResult:
+        """The result with who decided, how it arrived, the team's part, and what the
+        request's shape promised its caller (`shape_fields`)."""
         result.answered_via = self.via
         result.decided_by = decided_by
         result.participants = list(self.participants)
         result.votes = list(self.votes)
+        return shape_fields(request, result)
+
+
+def shape_fields(request: ChoiceRequest, result: ChoiceResult) -> ChoiceResult:
+    """A `hitl_request`'s explicit outcome (seed 002): `confirmed` with the option only
+    when a person picked one (and confirmed, if asked); a cancel, a timeout, or defaults
+    submitted by the deadline are `canceled`, with no option."""
+    if request.shape != "hitl_request":
         return result
+    confirmed = (result.action_status == "selected" and bool(result.selected_ids)
+                 and result.submission in ("manual", "auto") and result.confirmed is not False)
+    result.outcome = "confirmed" if confirmed else "canceled"
+    result.selected_option = SelectedOption(id=result.selected_ids[0],
+                                            label=result.selected_labels[0]) if confirmed else None
+    return result
 
 
 def _err(field: str, code: str, message: str) -> FieldError:

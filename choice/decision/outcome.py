@@ -88,7 +88,7 @@ def resolved(row: Interaction, decision: Decision | None, body: ResolveBody, don
         created_at=done.created_at_iso, completed_at=done.completed_at_iso,
         summary=_sentence(request, done, ids, final, source),
         summary_json=SummaryJson(text=summary_text, source=source), rationale=rationale)
-    done.stamped(result, "owner")
+    done.stamped(result, "owner", request)
     event = audit(row.id, "resolved", actor, {
         "source": source, "selected_ids": ids, "from": row.status,
         "candidate": candidate is not None, "rationale": rationale is not None,
@@ -110,7 +110,7 @@ def by_quorum(row: Interaction, reached: Reached, min_votes: int, done: Completi
         created_at=done.created_at_iso, completed_at=done.completed_at_iso,
         summary=_("Decided by quorum: {text}").format(text=text),
         summary_json=SummaryJson(text=text, source="quorum"))
-    done.stamped(result, "quorum")
+    done.stamped(result, "quorum", request)
     at = done.completed_at
     events = [audit(row.id, "quorum_reached", "system", {
                   "option_ids": reached.option_ids, "votes": reached.votes,

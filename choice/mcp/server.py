@@ -28,8 +28,9 @@ from mcp.types import CallToolResult, ContentBlock, TextContent, Tool
 from starlette.applications import Starlette
 
 from choice.config import Settings
-from choice.contract import OPEN_STATUSES, FieldError
+from choice.contract import OPEN_STATUSES, FieldError, Shape
 from choice.decision.models import CandidateBody
+from choice.endings import request_of
 from choice.field_errors import InvalidInput, parse_model
 from choice.mcp.output import candidate_output_schema, output_schema, pending_output_schema
 from choice.mcp.pending import pending_list
@@ -91,8 +92,26 @@ async def result_for(service: InteractionService, row: Interaction, tool: str) -
         line = (f"Pending: the human has not answered yet (session_id {row.id}). "
                 f"{body['instructions']}")
     else:
-        line = str(body.get("summary", ""))
+        line = completed_line(body, request_of(row).shape)
     return CallToolResult(content=_text(line), structured_content=body)
+
+
+def completed_line(body: dict[str, Any], shape: Shape) -> str:
+    """The text a model reads of a result, as its shape's caller expects: for
+    `request_user_choice` (seed 004) exactly what the human chose, the option's title or
+    their own words, as a human message would be; for `hitl_request` (seed 002) the
+    explicit outcome first; otherwise the summary sentence."""
+    answered = body.get("action_status") in ("selected", "custom_input")
+    if shape == "request_user_choice" and answered:
+        chosen = ", ".join(body.get("selected_labels") or [])
+        return "\n".join(part for part in (chosen, body.get("custom_input") or "") if part)
+    if shape == "hitl_request":
+        option = body.get("selected_option")
+        head = f"outcome: {body.get('outcome')}"
+        if option:
+            head += f"; selected_option: {option['label']} (id {option['id']})"
+        return f"{head}. {body.get('summary', '')}"
+    return str(body.get("summary", ""))
 
 
 def candidate_brief(body: dict[str, Any]) -> str:

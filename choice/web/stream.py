@@ -1,5 +1,7 @@
 """`GET /api/stream`: server-sent events for chat clients that must block their input while
-a prompt is pending (`interaction.created`, `interaction.completed`, `interaction.updated`),
+a prompt is pending (`interaction.created`, `interaction.completed`, `interaction.updated`;
+for a `request_user_choice`, also the ADR's `user_choice_required` with the question and
+options),
 and for dashboards following a team decision (`interaction.widened`, `discussion.changed`,
 `interaction.reminder`, `interaction.deferred`, `interaction.resumed`, `decision.changed`).
 
@@ -12,20 +14,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from litestar import get
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
+from choice.compat import user_choice_required
 from choice.contract import SCHEMA_VERSION
+from choice.endings import request_of
 from choice.notifier import Subscription
 from choice.replies import listing
+from choice.store.records import Interaction
 from choice.web.deps import Service
 from choice.web.openapi import described, errors
 from choice.web.security import BEARER, bearer_token_guard
 
 HEARTBEAT_SECONDS = 15.0
+ASKED_BY_USER_CHOICE = '"shape":"request_user_choice"'
+"""How a stored request (compact JSON) says which shape asked."""
 
 
 def _message(kind: str, data: dict[str, Any]) -> ServerSentEventMessage:
@@ -33,10 +40,22 @@ def _message(kind: str, data: dict[str, Any]) -> ServerSentEventMessage:
                                   data=json.dumps({**data, "schema_version": SCHEMA_VERSION}))
 
 
+def _created(row: Interaction, replay: bool) -> Iterator[ServerSentEventMessage]:
+    """`interaction.created`, and for a `request_user_choice` the ADR's
+    `user_choice_required` (the question and its options) right after it."""
+    extra = {"replay": True} if replay else {}
+    listed = listing(row)
+    yield _message("interaction.created", {**listed, **extra})
+    if ASKED_BY_USER_CHOICE in row.request_json:  # parse only those: this runs per subscriber
+        request = request_of(row)
+        yield _message("user_choice_required", {**user_choice_required(request, listed), **extra})
+
+
 async def _events(service: Service) -> AsyncIterator[ServerSentEventMessage]:
     with service.notifier.subscribe() as subscription:
         for row in reversed(await service.recent("active", 1000)):
-            yield _message("interaction.created", {**listing(row), "replay": True})
+            for message in _created(row, replay=True):
+                yield message
         async for message in _live(subscription):
             yield message
 
@@ -50,7 +69,10 @@ async def _live(subscription: Subscription) -> AsyncIterator[ServerSentEventMess
             continue
         if change is None:  # fell behind: end the stream, the client reconnects and replays
             return
-        if change.kind != "interaction.opened":
+        if change.kind == "interaction.created" and change.row is not None:
+            for message in _created(change.row, replay=False):
+                yield message
+        elif change.kind != "interaction.opened":
             yield _message(change.kind, change.data)
 
 
