@@ -157,6 +157,10 @@ def _check_counts(
                                "this interaction needs a typed answer: send custom_input text."))
         return errors
     if mode != "hybrid" and submission.custom_input is not None and custom is not None:
+        if request.shape == "hitl_request":
+            return [_err("custom_input", "free_text_not_allowed",
+                         "this hitl_request is options-only: send the picked option, "
+                         "without custom_input.")]
         return [_err("custom_input", "not_allowed",
                      f"selection_mode '{mode}' takes options only: remove custom_input.")]
     if mode == "hybrid" and custom is not None:
@@ -182,7 +186,12 @@ def _check_notes(
             errors.append(_err(f"option_annotations.{option_id}", "unknown_option",
                                f"'{option_id}' is not an option id: attach notes to options "
                                "that exist, or use global_annotation."))
-    if not request.allow_annotations and (notes or global_note):
+    if request.shape == "hitl_request" and (notes or global_note):
+        errors.append(_err("option_annotations" if notes else "global_annotation",
+                           "free_text_not_allowed",
+                           "this hitl_request is options-only: send the picked option, "
+                           "without notes."))
+    elif not request.allow_annotations and (notes or global_note):
         errors.append(_err("option_annotations" if notes else "global_annotation", "annotations_off",
                            "notes are turned off for this interaction: remove them."))
     return errors

@@ -53,10 +53,13 @@ async def test_a_confirmed_hitl_request_says_confirmed_with_its_option(
         title = str(request["question"])[:80]
         iid = await asked(portal, title)
         client = portal.client()
-        status, _ = await asyncio.to_thread(
-            client.request, "POST", f"/api/interactions/{iid}/response",
-            {"selected_ids": ["1"], "confirmed": True, "global_annotation": "ship it"})
-        assert status == 422  # options-only: no note, not even with the answer
+        for free_text in ({"global_annotation": "ship it"}, {"custom_input": "ship it"},
+                          {"option_annotations": {"1": "ship it"}}):
+            status, refused = await asyncio.to_thread(
+                client.request, "POST", f"/api/interactions/{iid}/response",
+                {"selected_ids": ["1"], "confirmed": True, **free_text})
+            assert status == 422  # options-only: no free text, not even with the answer
+            assert [e["code"] for e in refused["errors"]] == ["free_text_not_allowed"]
         await asyncio.to_thread(client.call, "POST", f"/api/interactions/{iid}/response",
                                 {"selected_ids": ["1"], "confirmed": True})
         result = await final(session, "hitl_request", await asyncio.wait_for(call, 10))
