@@ -1,7 +1,8 @@
 """`choice ask`: human-in-the-loop for shell scripts.
 
 Builds a request from flags (or a JSON file), makes sure a portal answers (starting one
-in this process if none does), creates the interaction, tells the human where to answer,
+in this process if none does), creates the interaction, tells the human where to answer
+(or, run in a terminal with `interface: auto`, asks right there in the terminal UI),
 waits through as many poll windows as it takes, and prints the result JSON on stdout.
 It cannot summarise a team's discussion, so it polls with `candidates=0` (the owner's
 review falls back to writing the answer by hand). A deferral ends it: the reply (with the
@@ -52,7 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--confirm", action="store_true", help="require an explicit confirm")
     parser.add_argument("--single-submit", action="store_true",
                         help="submit on the first pick (single/hybrid)")
-    parser.add_argument("--interface", choices=["auto", "web", "terminal"])
+    parser.add_argument("--interface", choices=["auto", "web", "terminal"],
+                        help="auto (the default): this terminal when stdin and stdout are "
+                             "one, else the saved preference")
     parser.add_argument("--language", choices=["en", "zh"])
     parser.add_argument("--agent", help="who is asking (shown in the list)")
     parser.add_argument("--project", help="which project it is about")
@@ -195,7 +198,22 @@ def run(args: argparse.Namespace) -> int:
             portal.stop()
 
 
+def in_a_terminal() -> bool:
+    """Both ends are a person's terminal: the seeds' "interactive terminal transport when
+    stdin is available" (stdout too, since the UI draws there before the JSON)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def choose_interface(request: dict[str, Any], terminal: bool) -> dict[str, Any]:
+    """`interface: auto` (or none) asks in this terminal when there is one; anything else,
+    or no terminal, is left to the portal (auto then means the saved preference)."""
+    if terminal and isinstance(request, dict) and request.get("interface", "auto") == "auto":
+        return {**request, "interface": "terminal"}
+    return request
+
+
 def _ask(client: PortalClient, request: dict[str, Any]) -> int:
+    request = choose_interface(request, in_a_terminal())
     try:
         created = client.create(request)
     except PortalError as exc:

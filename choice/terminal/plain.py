@@ -150,7 +150,11 @@ def run_plain(state: AnswerState, read: IO[str], out: IO[str], *,
         if word == "r" and state.deferral is not None:
             return Effect("resume")
         if line.strip().startswith("!cancel"):
-            return Effect("cancel", line.strip()[len("!cancel"):].strip() or None)
+            why = line.strip()[len("!cancel"):].strip() or None
+            if why and state.options_only:  # the portal would refuse it: say so here
+                _print(out, _("This question is options-only: type !cancel without a reason."))
+                continue
+            return Effect("cancel", why)
         try:
             if not line.strip():
                 state.picked = set(question.request.default_selection_ids)

@@ -79,7 +79,7 @@ class Screen:
 
     def _body(self, cols: int, latest: int) -> tuple[list[tuple[str, int]], int]:
         _, q = self.state.translate, self.state.question
-        if self.state.stage in ("settings", "edit_setting"):
+        if self.state.stage in ("settings", "edit_setting", "edit_time_left"):
             return self.settings_lines(), self.state.setting_cursor + 1
         if self.state.stage == "widen":
             return widen_lines(self.state, cols - 2), 0
@@ -165,6 +165,9 @@ class Screen:
             "show_placeholder": (_("Show the agent's placeholder text"),
                                  on_off[bool(values.get("show_placeholder"))]),
             "terminal_hints": (_("Key hints"), on_off[bool(values.get("terminal_hints"))]),
+            "time_left": (_("Minutes left on this question"),
+                          _("deferred") if self.state.deferral is not None
+                          else str(self.state.minutes_left)),
             "switch_to_web": (_("Switch this question to the web"), ""),
             "back": (_("Back to the question"), ""),
         }
@@ -217,7 +220,9 @@ class Screen:
         for row, (text, attr) in enumerate(lines[self.scroll:self.scroll + visible]):
             self.put(top + row, 1, text, attr)
         self.put(bottom, 0, "─" * (cols - 1), curses.A_DIM)
-        if state.editor is not None:
+        if state.editor is not None and not state.editor.typing:  # a yes/no line
+            self.put(bottom + 1, 1, state.editor.label, curses.A_BOLD)
+        elif state.editor is not None:
             mark = " >" if state.stage == "widen" else ":"  # seed §2.1: `Audience >`
             head = f"{state.editor.label}{mark} "
             typed = safe_text(state.editor.text, keep_newlines=False)
@@ -239,6 +244,8 @@ class Screen:
             return review_hints(self.state)
         if self.state.editor is not None and self.state.editor.text and stage == "review":
             return [(_("Enter save · ^U clear · Esc back"), 0)]  # the pre-filled answer
+        if self.state.editor is not None and not self.state.editor.typing:
+            return [(_("Enter yes · Esc back"), 0)]
         if self.state.editor is not None:
             return [(_("Enter save · Esc back"), 0)]
         if stage == "confirm":

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO, TypeVar
 
-from choice.clock import parse_iso
+from choice.clock import iso, now, parse_iso
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES, FieldError, Submission
 from choice.field_errors import InvalidInput
 from choice.i18n import translator
@@ -125,6 +125,9 @@ class Session:
                 body["interface"] = "terminal"
                 return self._finished(self.client.call(
                     "POST", f"/api/interactions/{self.question.id}/cancel", body), local=True)
+            if effect.kind == "set_deadline":
+                self._set_deadline(float(effect.payload))
+                return None
             if effect.kind == "save_settings":
                 self.state.settings = self.client.save_settings(effect.payload)
                 self._apply_settings()
@@ -187,6 +190,14 @@ class Session:
         self.state.message = message
         if self.state.stage == "confirm":
             self.state.stage, self.state.pending = "choose", None
+
+    def _set_deadline(self, minutes: float) -> None:
+        """This question's deadline, `minutes` from now: the portal's PATCH (as the web's
+        "This question" panel), so every open page's countdown follows at once."""
+        reply = self.client.call("PATCH", f"/api/interactions/{self.question.id}",
+                                 {"expires_at": iso(now() + minutes * 60)})
+        self.state.expires_at = parse_iso(str(reply["expires_at"]))
+        self.state.message = self._("Saved.")
 
     def _apply_settings(self) -> None:
         language = self.state.settings.get("language") or self.question.language

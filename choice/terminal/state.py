@@ -18,10 +18,12 @@ portal's rules.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from choice.clock import now
 from choice.contract import FieldError, Submission
 from choice.field_errors import InvalidInput
 from choice.i18n import Translator, translator
@@ -31,15 +33,16 @@ from choice.terminal.team_view import Invitation, TeamView
 from choice.terminal.widening import WidenDialog
 
 Stage = Literal["choose", "note", "global", "confirm", "cancel", "settings", "edit_setting",
-                "widen", "review"]
+                "edit_time_left", "widen", "review"]
 MOVES = {"up": -1, "down": 1}
 SETTING_ROWS = ("interface", "timeout_seconds", "language", "allow_annotations",
-                "show_placeholder", "terminal_hints", "switch_to_web", "back")
+                "show_placeholder", "terminal_hints", "time_left", "switch_to_web", "back")
 
 
 @dataclass
 class Effect:
-    kind: Literal["submit", "cancel", "save_settings", "switch_to_web", "widen_open", "widen",
+    kind: Literal["submit", "cancel", "save_settings", "set_deadline", "switch_to_web",
+                  "widen_open", "widen",
                   "leave", "refresh_team", "review", "resolve", "defer", "defer_open", "resume",
                   "edit_answer"]
     payload: Any = None
@@ -49,12 +52,16 @@ class Effect:
 class LineEditor:
     label: str
     text: str = ""
+    typing: bool = True
+    """False: a yes/no line (Enter or Esc), e.g. an options-only question's cancel."""
 
     def key(self, key: str) -> Literal["done", "abort"] | None:
         if key == "enter":
             return "done"
         if key == "esc":
             return "abort"
+        if not self.typing:
+            return None
         if key == "backspace":
             self.text = self.text[:-1]
         elif key == "^U":  # as in a shell: clear the line (a pre-filled answer to rewrite)
@@ -127,6 +134,12 @@ class AnswerState:
         resolving = self.team is not None or self.deferral is not None
         return bool(self.question.request.allow_annotations) and not resolving
 
+    @property
+    def options_only(self) -> bool:
+        """A `hitl_request`: no free-text path at all, not even a cancel's reason (the
+        portal refuses one with `free_text_not_allowed`)."""
+        return self.question.request.shape == "hitl_request"
+
     def selected_ids(self) -> list[str]:
         return [o.id for o in self.question.options if o.id in self.picked]
 
@@ -175,7 +188,7 @@ class AnswerState:
         elif key in ("g", "^G") and self.annotations:
             self._open_editor("global", self._("Note for the agent"), self.global_note)
         elif key in ("q", "esc"):
-            self._open_editor("cancel", self._("Why cancel? (optional)"), "")
+            self._open_cancel()
         elif key in ("s", "^O"):
             self.stage, self.setting_cursor = "settings", 0
         elif key in ("w", "^W") and self.can_widen:
@@ -242,6 +255,15 @@ class AnswerState:
             self.stage, self.pending = "choose", None
         elif key in ("c", "q"):
             self.pending = None
+            self._open_cancel()
+
+    def _open_cancel(self) -> None:
+        """Ask why (optional); an options-only question only asks whether."""
+        if self.options_only:
+            self.stage = "cancel"
+            self.editor = LineEditor(self._("Cancel this question? Enter cancels it, Esc goes "
+                                            "back"), typing=False)
+        else:
             self._open_editor("cancel", self._("Why cancel? (optional)"), "")
 
     # -- widening (seed §2, §3): the session opens the dialog with the team list --------------
@@ -281,7 +303,7 @@ class AnswerState:
             return
         value, stage = self.editor.text.strip(), self.stage
         self.editor = None
-        self.stage = "settings" if stage == "edit_setting" else "choose"
+        self.stage = "settings" if stage in ("edit_setting", "edit_time_left") else "choose"
         if verdict == "abort":
             return
         if stage == "note":
@@ -296,6 +318,8 @@ class AnswerState:
             self.effects.append(Effect("cancel", value or None))
         elif stage == "edit_setting":
             self._save_setting("timeout_seconds", int(value) if value.isdigit() else value)
+        elif stage == "edit_time_left":
+            self._set_time_left(value)
 
     # -- settings ------------------------------------------------------------------------------
     def _settings(self, key: str) -> None:
@@ -313,6 +337,11 @@ class AnswerState:
             self.stage, self.message = "choose", ""
         elif row == "switch_to_web":
             self.effects.append(Effect("switch_to_web"))
+        elif row == "time_left" and self.deferral is not None:
+            self.message = self._("Deferred: no deadline runs until it is taken up again.")
+        elif row == "time_left":
+            self._open_editor("edit_time_left", self._("Minutes left to answer"),
+                              str(self.minutes_left))
         elif row == "timeout_seconds":
             self._open_editor("edit_setting", self._("Default time to answer (seconds)"),
                               str(self.settings.get("timeout_seconds", "")))
@@ -323,6 +352,23 @@ class AnswerState:
             self._save_setting(row, "en" if current == "zh" else "zh")
         else:
             self._save_setting(row, not self.settings.get(row, True))
+
+    @property
+    def minutes_left(self) -> int:
+        """This question's time left, in whole minutes (at least 1), as the web panel says."""
+        return max(1, round((self.expires_at - now()) / 60))
+
+    def _set_time_left(self, typed: str) -> None:
+        """Seed 001: the settings move this question's deadline (the session PATCHes it and
+        every open page follows); the default time above is for the next questions."""
+        try:
+            minutes = float(typed)
+        except ValueError:
+            minutes = -1.0
+        if not (minutes > 0 and math.isfinite(minutes)):  # the portal checks the upper bound
+            self.message = self._("Enter the minutes left, e.g. 5.")
+            return
+        self.effects.append(Effect("set_deadline", minutes))
 
     def _save_setting(self, name: str, value: Any) -> None:
         self.effects.append(Effect("save_settings", {name: value}))

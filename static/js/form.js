@@ -70,7 +70,8 @@
     var cancel = document.querySelector("[data-testid=cancel]");
     if (!cancel) return;
     cancel.open = true;
-    var note = cancel.querySelector("textarea");
+    // an options-only question has no reason box: the button takes the focus instead
+    var note = cancel.querySelector("textarea") || cancel.querySelector("button");
     if (note) note.focus();
   });
   document.addEventListener("DOMContentLoaded", function () { init(document); });

@@ -3,21 +3,28 @@ over to the browser. Preferences are the portal's, so each test puts them back."
 
 from __future__ import annotations
 
+import json
 import re
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
+from choice.clock import parse_iso
 from choice.portal_client import PortalClient
+from tests.portal_process import PortalProcess
 from tests.terminal.conftest import Answer, Ask, events, finished
 from tests.terminal.tmux import Pane
 
 pytestmark = pytest.mark.slow
 ROWS = ["Answer questions in", "Default time to answer (seconds)", "Language",
         "Offer notes on options", "Show the agent's placeholder text", "Key hints",
-        "Switch this question to the web", "Back to the question"]
+        "Minutes left on this question", "Switch this question to the web",
+        "Back to the question"]
 
 
 @pytest.fixture(autouse=True)
@@ -155,3 +162,62 @@ def test_switching_to_the_web_opens_a_browser_only_when_choice_open_browser_allo
     else:
         assert line.startswith("Continued in the browser: open http://127.0.0.1:")
         assert not opened.exists()
+
+
+def stream_updates(portal: PortalProcess, interaction_id: str,
+                   seen: list[dict[str, Any]], listening: threading.Event,
+                   updated: threading.Event) -> None:
+    """What every open page hears: `/api/stream`'s `interaction.updated` for this question."""
+    headers = {"Authorization": f"Bearer {portal.token}"}
+    with httpx.stream("GET", f"{portal.base_url}/api/stream", headers=headers,
+                      timeout=20) as response:
+        kind = ""
+        for line in response.iter_lines():
+            listening.set()
+            if line.startswith("event: "):
+                kind = line.removeprefix("event: ")
+            elif line.startswith("data: ") and kind == "interaction.updated":
+                change = json.loads(line.removeprefix("data: "))
+                if change.get("interaction_id") == interaction_id:
+                    seen.append(change)
+                    updated.set()
+                    return
+
+
+def test_the_settings_change_this_questions_time_left_and_every_page_hears_it(
+        ask: Ask, answer: Answer, client: PortalClient, portal: PortalProcess) -> None:
+    """Seed 001: the timeout override affects the current question, like the web's "This
+    question" panel (a PATCH of its deadline), not only the default for the next ones."""
+    iid = ask("Pick a store, more time")  # five minutes
+    seen: list[dict[str, Any]] = []
+    listening, updated = threading.Event(), threading.Event()
+    listener = threading.Thread(target=stream_updates, daemon=True,
+                                args=(portal, iid, seen, listening, updated))
+    listener.start()
+    assert listening.wait(10)
+    pane = answer(iid)
+    assert pane.line_with(" left").rstrip().endswith(("5:00 left", "4:59 left", "4:58 left"))
+    open_settings(pane, "Minutes left on this question")
+    pane.wait_for("› Minutes left on this question: 5")
+    pane.press("Enter")
+    pane.wait_for("Minutes left to answer: 5▏", "Enter save · Esc back")
+    pane.press("BSpace")
+    pane.type("soon")
+    pane.press("Enter")
+    pane.wait_for("Enter the minutes left, e.g. 5.", "› Minutes left on this question: 5")
+    assert not updated.is_set()  # refused here: nothing reached the portal
+    pane.press("Enter", "^U")
+    pane.type("20")
+    pane.press("Enter")
+    pane.wait_for("› Minutes left on this question: 20", "Saved.")
+    assert updated.wait(10)
+    moved = client.poll(iid, 0)["expires_at"]
+    assert seen[0]["expires_at"] == moved
+    left = parse_iso(moved) - time.time()
+    assert 19 * 60 < left <= 20 * 60
+    assert ("deadline_changed", "human:api") in events(client, iid)
+    assert client.settings()["timeout_seconds"] == 300  # the default for new ones is untouched
+    pane.press("Escape")
+    assert pane.line_with(" left").rstrip().endswith(("20:00 left", "19:59 left", "19:58 left"))
+    pane.press("Enter")
+    assert pane.exit_code() == 0
