@@ -1,9 +1,10 @@
 """`GET /api/stream`: server-sent events for chat clients that must block their input while
-a prompt is pending (`interaction.created`, `interaction.completed`, `interaction.updated`;
-for a `request_user_choice`, also the ADR's `user_choice_required` with the question and
-options),
-and for dashboards following a team decision (`interaction.widened`, `discussion.changed`,
-`interaction.reminder`, `interaction.deferred`, `interaction.resumed`, `decision.changed`).
+a prompt is pending (`interaction.created` with the whole question and the request's
+`context`, `interaction.completed`, `interaction.updated`; for a `request_user_choice`, also
+the ADR's `user_choice_required`), and for dashboards following a team decision
+(`interaction.widened`, `discussion.changed`, `interaction.reminder`, `interaction.deferred`,
+`interaction.resumed`, `decision.changed`). `?conversation_id=` and `?tool_call_id=` keep
+only the events of the interactions asked with that context (a chat UI follows its own).
 
 On connect, every pending interaction is replayed as `interaction.created` with
 `"replay": true`, so a client that starts late still knows what is open. Every event's data
@@ -15,14 +16,16 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Annotated, Any, TypeAlias
 
 from litestar import get
+from litestar.params import QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from choice.compat import user_choice_required
-from choice.contract import SCHEMA_VERSION
-from choice.endings import request_of
+from choice.contract import CONTEXT_VALUE_MAX, SCHEMA_VERSION, ChoiceRequest
 from choice.notifier import Subscription
 from choice.replies import listing
 from choice.store.records import Interaction
@@ -31,8 +34,12 @@ from choice.web.openapi import described, errors
 from choice.web.security import BEARER, bearer_token_guard
 
 HEARTBEAT_SECONDS = 15.0
-ASKED_BY_USER_CHOICE = '"shape":"request_user_choice"'
-"""How a stored request (compact JSON) says which shape asked."""
+ConversationId: TypeAlias = Annotated[str | None, QueryParameter(
+    description="only the events of interactions whose context has this conversation_id",
+    max_length=CONTEXT_VALUE_MAX)]
+ToolCallId: TypeAlias = Annotated[str | None, QueryParameter(
+    description="only the events of interactions whose context has this tool_call_id",
+    max_length=CONTEXT_VALUE_MAX)]
 
 
 def _message(kind: str, data: dict[str, Any]) -> ServerSentEventMessage:
@@ -40,27 +47,68 @@ def _message(kind: str, data: dict[str, Any]) -> ServerSentEventMessage:
                                   data=json.dumps({**data, "schema_version": SCHEMA_VERSION}))
 
 
+@lru_cache(maxsize=512)
+def _request(request_json: str) -> ChoiceRequest:
+    """The stored request, parsed once for every subscriber (each one reads each change)."""
+    return ChoiceRequest.model_validate_json(request_json)
+
+
+def question_of(request: ChoiceRequest) -> dict[str, Any]:
+    """The whole question as a chat UI shows it (issue 14 §4): every field the human sees."""
+    return {"title": request.title, "prompt": request.prompt,
+            "selection_mode": request.selection_mode,
+            "options": [o.model_dump() for o in request.options],
+            "default_selection_ids": request.default_selection_ids,
+            "min_selections": request.min_selections, "max_selections": request.max_selections,
+            "placeholder": request.placeholder,
+            "require_confirmation": request.require_confirmation, "shape": request.shape}
+
+
+@dataclass(frozen=True)
+class Only:
+    """`?conversation_id=` / `?tool_call_id=`: the events of matching interactions only."""
+
+    conversation_id: str | None = None
+    tool_call_id: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.conversation_id is not None or self.tool_call_id is not None
+
+    def match(self, row: Interaction | None) -> bool:
+        if not self:
+            return True
+        if row is None:
+            return False
+        context = _request(row.request_json).context
+        return all(wanted is None or wanted == got for wanted, got in (
+            (self.conversation_id, context.conversation_id),
+            (self.tool_call_id, context.tool_call_id)))
+
+
 def _created(row: Interaction, replay: bool) -> Iterator[ServerSentEventMessage]:
-    """`interaction.created`, and for a `request_user_choice` the ADR's
-    `user_choice_required` (the question and its options) right after it."""
+    """`interaction.created` with the whole question and the request's context, and for a
+    `request_user_choice` the ADR's `user_choice_required` right after it."""
     extra = {"replay": True} if replay else {}
     listed = listing(row)
-    yield _message("interaction.created", {**listed, **extra})
-    if ASKED_BY_USER_CHOICE in row.request_json:  # parse only those: this runs per subscriber
-        request = request_of(row)
+    request = _request(row.request_json)
+    yield _message("interaction.created", {
+        **listed, "question": question_of(request),
+        "context": request.context.model_dump(exclude_none=True), **extra})
+    if request.shape == "request_user_choice":
         yield _message("user_choice_required", {**user_choice_required(request, listed), **extra})
 
 
-async def _events(service: Service) -> AsyncIterator[ServerSentEventMessage]:
+async def _events(service: Service, only: Only) -> AsyncIterator[ServerSentEventMessage]:
     with service.notifier.subscribe() as subscription:
         for row in reversed(await service.recent("active", 1000)):
-            for message in _created(row, replay=True):
-                yield message
-        async for message in _live(subscription):
+            if only.match(row):
+                for message in _created(row, replay=True):
+                    yield message
+        async for message in _live(subscription, only):
             yield message
 
 
-async def _live(subscription: Subscription) -> AsyncIterator[ServerSentEventMessage]:
+async def _live(subscription: Subscription, only: Only) -> AsyncIterator[ServerSentEventMessage]:
     while True:
         try:
             change = await asyncio.wait_for(subscription.queue.get(), HEARTBEAT_SECONDS)
@@ -69,16 +117,21 @@ async def _live(subscription: Subscription) -> AsyncIterator[ServerSentEventMess
             continue
         if change is None:  # fell behind: end the stream, the client reconnects and replays
             return
+        if change.kind == "interaction.opened" or not only.match(change.row):
+            continue
         if change.kind == "interaction.created" and change.row is not None:
             for message in _created(change.row, replay=False):
                 yield message
-        elif change.kind != "interaction.opened":
+        else:
             yield _message(change.kind, change.data)
 
 
 @get("/api/stream", guards=[bearer_token_guard], security=BEARER, tags=["stream"], responses={
     200: described(str, "Server-sent events, one JSON object per `data:` line.",
                    media_type="text/event-stream"), **errors()})
-async def stream(service: Service) -> ServerSentEvent:
-    """Live interaction events (text/event-stream), pending ones replayed first."""
-    return ServerSentEvent(_events(service), headers={"Cache-Control": "no-store"})
+async def stream(service: Service, conversation_id: ConversationId = None,
+                 tool_call_id: ToolCallId = None) -> ServerSentEvent:
+    """Live interaction events (text/event-stream), pending ones replayed first; with
+    `conversation_id` / `tool_call_id`, only those of interactions asked with them."""
+    only = Only(conversation_id, tool_call_id)
+    return ServerSentEvent(_events(service, only), headers={"Cache-Control": "no-store"})
