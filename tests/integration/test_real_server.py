@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import subprocess
 import threading
@@ -12,11 +11,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from choice.portal_client import PortalError, PortalUnreachable
 from tests.portal_process import PortalProcess
+from tests.sse import sse_events
 
 pytestmark = pytest.mark.slow
 
@@ -81,20 +80,13 @@ def test_event_stream_announces_created_and_completed(portal: PortalProcess) -> 
     saw_replay, saw_completed = threading.Event(), threading.Event()
 
     def listen() -> None:
-        headers = {"Authorization": f"Bearer {portal.token}"}
-        with httpx.stream("GET", f"{portal.base_url}/api/stream", headers=headers,
-                          timeout=20) as response:
-            kind = ""
-            for line in response.iter_lines():
-                if line.startswith("event: "):
-                    kind = line.removeprefix("event: ")
-                elif line.startswith("data: "):
-                    events.append((kind, json.loads(line.removeprefix("data: "))))
-                    if events[-1][1].get("replay"):
-                        saw_replay.set()
-                    if kind == "interaction.completed":
-                        saw_completed.set()
-                        return
+        for kind, data in sse_events(portal):
+            events.append((kind, data))
+            if data.get("replay"):
+                saw_replay.set()
+            if kind == "interaction.completed":
+                saw_completed.set()
+                return
 
     listener = threading.Thread(target=listen, daemon=True)
     listener.start()

@@ -4,14 +4,12 @@ the events of that conversation's interactions, replay included."""
 
 from __future__ import annotations
 
-import json
 import threading
 import uuid
 from typing import Any
 
-import httpx
-
 from tests.portal_process import PortalProcess
+from tests.sse import sse_events
 
 Events = list[tuple[str, dict[str, Any]]]
 
@@ -30,21 +28,13 @@ def ask(client: Any, conversation: str | None, tool_call: str | None = None) -> 
 def listen(portal: PortalProcess, query: str, events: Events, ready: threading.Event,
            done: threading.Event, last: list[str]) -> None:
     """Read the stream until `interaction.completed` for the id in `last` arrives."""
-    headers = {"Authorization": f"Bearer {portal.token}"}
-    with httpx.stream("GET", f"{portal.base_url}/api/stream?{query}", headers=headers,
-                      timeout=20) as response:
-        kind = ""
-        for line in response.iter_lines():
-            if line.startswith("event: "):
-                kind = line.removeprefix("event: ")
-            elif line.startswith("data: "):
-                data = json.loads(line.removeprefix("data: "))
-                events.append((kind, data))
-                if data.get("replay"):
-                    ready.set()
-                if kind == "interaction.completed" and last and data["interaction_id"] == last[0]:
-                    done.set()
-                    return
+    for kind, data in sse_events(portal, query):
+        events.append((kind, data))
+        if data.get("replay"):
+            ready.set()
+        if kind == "interaction.completed" and last and data["interaction_id"] == last[0]:
+            done.set()
+            return
 
 
 def test_a_chat_ui_follows_its_own_conversation_with_the_whole_question(

@@ -4,13 +4,11 @@ candidate, the deferral with its rationale, the resumption and the decision."""
 
 from __future__ import annotations
 
-import json
 import threading
 from typing import Any
 
-import httpx
-
 from tests.portal_process import PortalProcess
+from tests.sse import sse_events
 
 Events = list[tuple[str, dict[str, Any]]]
 
@@ -19,21 +17,13 @@ def listen(portal: PortalProcess, events: Events, ready: threading.Event,
            until: threading.Event, last: str) -> None:
     """Read the stream until an `interaction.completed` for the interaction `last` names
     (written into the list by the test before it is needed)."""
-    headers = {"Authorization": f"Bearer {portal.token}"}
-    with httpx.stream("GET", f"{portal.base_url}/api/stream", headers=headers,
-                      timeout=20) as response:
-        kind = ""
-        for line in response.iter_lines():
-            if line.startswith("event: "):
-                kind = line.removeprefix("event: ")
-            elif line.startswith("data: "):
-                data = json.loads(line.removeprefix("data: "))
-                events.append((kind, data))
-                if data.get("replay"):
-                    ready.set()
-                if kind == "interaction.completed" and data["interaction_id"] == last:
-                    until.set()
-                    return
+    for kind, data in sse_events(portal):
+        events.append((kind, data))
+        if data.get("replay"):
+            ready.set()
+        if kind == "interaction.completed" and data["interaction_id"] == last:
+            until.set()
+            return
 
 
 def test_every_stream_event_has_a_schema_version_and_the_write_back_is_heard(

@@ -8,19 +8,18 @@ advice when it breaks the ADR's prompt rules; `/api/stream` announces it as
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import httpx
 from mcp import ClientSession
 from mcp.types import CallToolResult
 
 from tests.mcp.conftest import http_session
 from tests.mcp.test_mcp_http import answer_when_asked, asked, structured
 from tests.portal_process import PortalProcess
+from tests.sse import sse_events
 
 
 def hitl(**overrides: Any) -> dict[str, Any]:
@@ -146,21 +145,13 @@ def test_the_stream_announces_a_request_user_choice_as_user_choice_required(
     question = f"Which region {uuid.uuid4().hex[:8]}?"
 
     def listen() -> None:
-        headers = {"Authorization": f"Bearer {portal.token}"}
-        with httpx.stream("GET", f"{portal.base_url}/api/stream", headers=headers,
-                          timeout=20) as response:
-            kind = ""
-            for line in response.iter_lines():
-                if line.startswith("event: "):
-                    kind = line.removeprefix("event: ")
-                elif line.startswith("data: "):
-                    data = json.loads(line.removeprefix("data: "))
-                    events.append((kind, data))
-                    if data.get("replay"):
-                        ready.set()  # the stream is live: what comes next is heard
-                    if kind == "user_choice_required" and data.get("question") == question:
-                        heard.set()
-                        return
+        for kind, data in sse_events(portal):
+            events.append((kind, data))
+            if data.get("replay"):
+                ready.set()  # the stream is live: what comes next is heard
+            if kind == "user_choice_required" and data.get("question") == question:
+                heard.set()
+                return
 
     client = portal.client()
     client.create({"question": "Plain hitl?", "options": ["Yes", "No"]})  # replayed, not announced
