@@ -45,7 +45,7 @@ def test_a_chat_ui_follows_its_own_conversation_with_the_whole_question(
     ask(client, "someone-else")
     ask(client, None)
     events: Events = []
-    ready, done, last = threading.Event(), threading.Event(), []
+    ready, done, last = threading.Event(), threading.Event(), list[str]()
     threading.Thread(target=listen, daemon=True, args=(
         portal, f"conversation_id={conversation}", events, ready, done, last)).start()
     assert ready.wait(10), "no replay"
