@@ -15,16 +15,16 @@ from typing import Any
 import httpx
 from pydantic import BaseModel
 
-from choice.client.blocking import RETRY_PACE, OnWidened
+from choice.client.blocking import RETRY_PACE
 from choice.client.connection import Connection, discover, ensure_started
 from choice.client.errors import PortalNotRunning
 from choice.client.replies import (
     Answer,
+    OnWidened,
+    Watch,
     check_poll_seconds,
     checked,
     request_body,
-    settled,
-    widening,
 )
 
 
@@ -61,13 +61,8 @@ class AsyncClient:
 
     async def _until_settled(self, reply: dict[str, Any],
                              on_widened: OnWidened | None) -> Answer:
-        heard = False
-        while (answer := settled(reply)) is None:
-            widened = widening(reply)
-            if widened is not None and not heard:
-                heard = True
-                if on_widened is not None:
-                    on_widened(widened)
+        watch = Watch(on_widened)
+        while (answer := watch.answer(reply)) is None:
             reply = await self._poll(str(reply["interaction_id"]))
         return answer
 

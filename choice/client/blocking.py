@@ -12,7 +12,7 @@ survive restarts. The async twin is `choice.client.aio`.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
 
@@ -23,15 +23,13 @@ from choice.client.connection import Connection, discover, ensure_started
 from choice.client.errors import PortalNotRunning
 from choice.client.replies import (
     Answer,
-    Widening,
+    OnWidened,
+    Watch,
     check_poll_seconds,
     checked,
     request_body,
-    settled,
-    widening,
 )
 
-OnWidened = Callable[[Widening], None]
 RETRY_PACE = 1.0
 """Seconds between tries while the portal restarts (a gentle pace, not a busy loop)."""
 
@@ -66,13 +64,8 @@ class Client:
         return self._until_settled(self._poll(interaction_id), on_widened)
 
     def _until_settled(self, reply: dict[str, Any], on_widened: OnWidened | None) -> Answer:
-        heard = False
-        while (answer := settled(reply)) is None:
-            widened = widening(reply)
-            if widened is not None and not heard:
-                heard = True
-                if on_widened is not None:
-                    on_widened(widened)
+        watch = Watch(on_widened)
+        while (answer := watch.answer(reply)) is None:
             reply = self._poll(str(reply["interaction_id"]))
         return answer
 

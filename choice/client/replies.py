@@ -10,7 +10,7 @@ of a deferral and of a widened question. Each keeps fields a newer portal adds.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -46,6 +46,7 @@ class Widening(WidenedReply):
 
 
 Answer = Result | Deferral
+OnWidened = Callable[[Widening], None]
 
 
 def request_body(request: Mapping[str, Any] | BaseModel | None,
@@ -94,10 +95,20 @@ def settled(reply: dict[str, Any]) -> Answer | None:
     return Result.model_validate(reply)
 
 
-def widening(reply: dict[str, Any]) -> Widening | None:
-    if reply.get("status") != "widened":
-        return None
-    return Widening.model_validate(reply)
+class Watch:
+    """Reads the replies of one wait in turn: the answer once settled, and a widening
+    passed to `on_widened` the first time only (later windows say it again)."""
+
+    def __init__(self, on_widened: OnWidened | None) -> None:
+        self.on_widened = on_widened
+        self.heard = False
+
+    def answer(self, reply: dict[str, Any]) -> Answer | None:
+        if reply.get("status") == "widened" and not self.heard:
+            self.heard = True
+            if self.on_widened is not None:
+                self.on_widened(Widening.model_validate(reply))
+        return settled(reply)
 
 
 def check_poll_seconds(seconds: float) -> float:
