@@ -1,0 +1,33 @@
+"""`choice.client`: ask a human from Python and get the typed decision back.
+
+    from choice.client import ask
+    result = ask(title="Which database?", prompt="...", options=[...])
+
+`ask` (blocking) and `ask_async` / `AsyncClient` (asyncio) create the question and wait
+through as many poll windows as it takes; the answer is a `Result` (the contract's
+`Outcome`) or, when the owner set the question aside, a `Deferral`. No portal is started
+unless `start_portal=True`. `choice.client.langchain_hitl` maps a tool-call review onto
+LangChain's human-in-the-loop decisions. Depends on httpx and the package's own contract.
+"""
+
+from __future__ import annotations
+
+from choice.client.aio import AsyncClient, ask_async
+from choice.client.blocking import Client, ask
+from choice.client.errors import ClientError, InvalidRequest, PortalNotRunning, PortalRefused
+from choice.client.replies import Answer, Deferral, Result, Widening
+
+__all__ = [
+    "Answer",
+    "AsyncClient",
+    "Client",
+    "ClientError",
+    "Deferral",
+    "InvalidRequest",
+    "PortalNotRunning",
+    "PortalRefused",
+    "Result",
+    "Widening",
+    "ask",
+    "ask_async",
+]
