@@ -7,7 +7,6 @@ portal is found and, with `start_portal=True`, started on a worker thread).
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
@@ -16,8 +15,7 @@ import httpx
 from pydantic import BaseModel
 
 from choice.client.blocking import RETRY_PACE
-from choice.client.connection import Connection, discover, ensure_started
-from choice.client.errors import PortalNotRunning
+from choice.client.connection import Connection, Outage, discover, ensure_started
 from choice.client.replies import (
     Answer,
     OnWidened,
@@ -72,7 +70,7 @@ class AsyncClient:
 
     async def _call(self, method: str, path: str, body: Any, *, retry: bool,
                     **params: Any) -> dict[str, Any]:
-        gone_since: float | None = None
+        outage = Outage(self.connection.base_url, self.reconnect_seconds, retry)
         while True:
             try:
                 response = await self._http.request(
@@ -80,9 +78,7 @@ class AsyncClient:
                     timeout=self.poll_seconds + 15)
                 break
             except httpx.TransportError as exc:
-                gone_since = gone_since or time.monotonic()
-                if not retry or time.monotonic() - gone_since > self.reconnect_seconds:
-                    raise PortalNotRunning(self.connection.base_url, str(exc)) from exc
+                outage.give_up_or_go_on(exc)
                 await asyncio.sleep(RETRY_PACE)  # the portal is restarting
         return checked(response.status_code, response.text)
 

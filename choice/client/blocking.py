@@ -19,8 +19,7 @@ from typing import Any
 import httpx
 from pydantic import BaseModel
 
-from choice.client.connection import Connection, discover, ensure_started
-from choice.client.errors import PortalNotRunning
+from choice.client.connection import Connection, Outage, discover, ensure_started
 from choice.client.replies import (
     Answer,
     OnWidened,
@@ -75,7 +74,7 @@ class Client:
 
     def _call(self, method: str, path: str, body: Any, *, retry: bool,
               **params: Any) -> dict[str, Any]:
-        gone_since: float | None = None
+        outage = Outage(self.connection.base_url, self.reconnect_seconds, retry)
         while True:
             try:
                 response = self._http.request(
@@ -83,9 +82,7 @@ class Client:
                     timeout=self.poll_seconds + 15)
                 break
             except httpx.TransportError as exc:
-                gone_since = gone_since or time.monotonic()
-                if not retry or time.monotonic() - gone_since > self.reconnect_seconds:
-                    raise PortalNotRunning(self.connection.base_url, str(exc)) from exc
+                outage.give_up_or_go_on(exc)
                 time.sleep(RETRY_PACE)  # the portal is restarting: nothing else to wait on
         return checked(response.status_code, response.text)
 

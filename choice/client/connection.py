@@ -11,6 +11,7 @@ makes no request of its own beyond `/healthz`.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -65,3 +66,18 @@ def ensure_started(base_url: str | None = None, token: str | None = None) -> Con
     except PortalGone as exc:
         raise PortalNotRunning(base_url or settings.base_url, str(exc)) from exc
     return discover(base_url, token)
+
+
+class Outage:
+    """One call's view of an unreachable portal: a restart is waited out for `limit`
+    seconds (pending questions come back with it), then the call gives up."""
+
+    def __init__(self, base_url: str, limit: float, retry: bool) -> None:
+        self.base_url, self.limit, self.retry = base_url, limit, retry
+        self.since: float | None = None
+
+    def give_up_or_go_on(self, error: Exception) -> None:
+        """`PortalNotRunning` once it has lasted too long (or retrying is off)."""
+        self.since = self.since or time.monotonic()
+        if not self.retry or time.monotonic() - self.since > self.limit:
+            raise PortalNotRunning(self.base_url, str(error)) from error
