@@ -142,11 +142,15 @@ class DecisionService:
         """What the agent gets for a deferred question or one whose owner waits on its
         summary; None otherwise (the usual reply applies). `how` names the way to send
         the candidate (the MCP tool; the HTTP endpoint by default)."""
-        if row.status == "deferred":
-            return deferred_reply(row, await self.decision(row.id), self.interactions.settings)
-        if row.status != "widened":
+        if row.status not in ("widened", "deferred"):
             return None
-        decision = await self.decision(row.id)
+        return await self.agent_reply_with(row, await self.decision(row.id), how)
+
+    async def agent_reply_with(self, row: Interaction, decision: Decision | None,
+                               how: str | None = None) -> dict[str, Any] | None:
+        """`agent_reply` with the decision row already read (a reply reads it once)."""
+        if row.status == "deferred":
+            return deferred_reply(row, decision, self.interactions.settings)
         if not self._summary_wanted(row, decision):
             return None
         assert decision is not None

@@ -25,7 +25,7 @@ from choice.field_errors import InvalidInput
 from choice.notifier import Change
 from choice.replies import interaction_url, listing, reply
 from choice.store import Store
-from choice.store.records import Comment, Interaction, Participant, Vote, Widening
+from choice.store.records import Comment, Decision, Interaction, Participant, Vote, Widening
 from choice.store.repository import AlreadyCompleted, DeadlinePassed
 from choice.store.team import TeamRepository
 from choice.team.audience import choose_audience
@@ -222,26 +222,29 @@ class TeamService:
         widening = await self._store.read(self.repo.widening, interaction_id)
         return widening.mode if widening else None
 
-    async def reply(self, row: Interaction, poll_hint: str,
-                    candidate_hint: str | None = None) -> dict[str, Any]:
+    async def reply(self, row: Interaction, poll_hint: str, candidate_hint: str | None = None,
+                    agent_turns: bool = True) -> dict[str, Any]:
         """What an agent gets for any interaction: `replies.reply`; while widened the
         widened reply (who was invited, whether it may carry on), or the owner's request
-        for its summary (`candidate_hint` says how to send it); once deferred, the
-        deferral."""
-        asked = await self.interactions.decision.agent_reply(row, candidate_hint)
-        if asked is not None:
-            return asked
-        if row.status == "widened":
-            return await self.widened_reply(row, poll_hint)
-        return reply(row, self.interactions.settings, poll_hint)
+        for its summary (`candidate_hint` says how to send it; not to a poller that cannot
+        write one, `agent_turns=False`); once deferred, the deferral."""
+        if row.status not in ("widened", "deferred"):
+            return reply(row, self.interactions.settings, poll_hint)
+        decision = await self.interactions.decision.decision(row.id)
+        if agent_turns or row.status == "deferred":
+            asked = await self.interactions.decision.agent_reply_with(row, decision,
+                                                                      candidate_hint)
+            if asked is not None:
+                return asked
+        return await self._widened_reply(row, poll_hint, decision)
 
-    async def widened_reply(self, row: Interaction, poll_hint: str) -> dict[str, Any]:
+    async def _widened_reply(self, row: Interaction, poll_hint: str,
+                             decision: Decision | None) -> dict[str, Any]:
         """What an agent gets for a widened interaction that has no result yet."""
         widening = await self._store.read(self.repo.widening, row.id)
         participants = await self._store.read(self.repo.participants, row.id)
         names = [p.name for p in participants if p.revoked_at is None]
         mode = widening.mode if widening else "block"
-        decision = await self.interactions.decision.decision(row.id)
         reviewing = decision is not None and decision.candidate_at is not None \
             and decision.review_requested_at is not None
         return {

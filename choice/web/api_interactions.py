@@ -127,9 +127,7 @@ class InteractionController(Controller):
         (`action_status: deferred`)."""
         row = await while_connected(request, service.wait(interaction_id, check_wait(wait),
                                                           agent_turns=candidates))
-        if not candidates and row.status == "widened":  # not handed the summary request
-            return await service.team.widened_reply(row, poll_hint(row.id))
-        return await service.team.reply(row, poll_hint(row.id))
+        return await service.team.reply(row, poll_hint(row.id), agent_turns=candidates)
 
     @get("/{interaction_id:str}/events", operation_id="interactionEvents", responses=EVENTS)
     async def events(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:

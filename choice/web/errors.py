@@ -17,6 +17,7 @@ from choice.contract import OPEN_STATUSES
 from choice.field_errors import InvalidInput
 from choice.replies import listing
 from choice.store.decisions import NotDeferred, NotInReview, NotWidenedNow
+from choice.store.records import Interaction
 from choice.store.repository import AlreadyCompleted, NotFound
 from choice.store.team import AlreadyWidened, NotWidened
 from choice.team.service import RateLimited, UnknownLink
@@ -46,30 +47,30 @@ def _not_found(_: Request[Any, Any, Any], exc: NotFound) -> Response[Any]:
     }])
 
 
+def _conflict(row: Interaction, code: str, message: str, **extra: Any) -> Response[Any]:
+    """A 409 about the interaction: what stands is sent back with the reason."""
+    return error_response(409, [{"field": "interaction_id", "code": code, "message": message}],
+                          interaction=listing(row), **extra)
+
+
 def _already_completed(_: Request[Any, Any, Any], exc: AlreadyCompleted) -> Response[Any]:
     row = exc.row
     if row.status == "deferred":
-        return error_response(409, [{
-            "field": "interaction_id", "code": "deferred",
-            "message": "this question is deferred: nothing was changed. Take it up again "
-                       "(POST /api/interactions/{id}/resume) or resolve it (POST "
-                       "/api/interactions/{id}/resolve).",
-        }], interaction=listing(row))
-    return error_response(409, [{
-        "field": "interaction_id", "code": "already_completed",
-        "message": f"this interaction is already {row.status}: nothing was changed. "
-                   "The result below is what stands.",
-    }], interaction=listing(row),
-        result=json.loads(row.result_json) if row.result_json else None)
+        return _conflict(row, "deferred",
+                         "this question is deferred: nothing was changed. Take it up again "
+                         "(POST /api/interactions/{id}/resume) or resolve it (POST "
+                         "/api/interactions/{id}/resolve).")
+    return _conflict(row, "already_completed",
+                     f"this interaction is already {row.status}: nothing was changed. "
+                     "The result below is what stands.",
+                     result=json.loads(row.result_json) if row.result_json else None)
 
 
 def _already_widened(_: Request[Any, Any, Any], exc: AlreadyWidened) -> Response[Any]:
-    return error_response(409, [{
-        "field": "interaction_id", "code": "already_widened",
-        "message": "this question is already widened: nothing was changed. See who was "
-                   "invited with GET /api/interactions/{id}/team; withdraw a link with "
-                   "DELETE /api/interactions/{id}/participants/{participant_id}.",
-    }], interaction=listing(exc.row))
+    return _conflict(exc.row, "already_widened",
+                     "this question is already widened: nothing was changed. See who was "
+                     "invited with GET /api/interactions/{id}/team; withdraw a link with "
+                     "DELETE /api/interactions/{id}/participants/{participant_id}.")
 
 
 def _discussion_closed(_: Request[Any, Any, Any], exc: NotWidened) -> Response[Any]:
@@ -92,25 +93,20 @@ def _not_widened_now(_: Request[Any, Any, Any], exc: NotWidenedNow) -> Response[
                    "discussion. Widen it first, or answer it.")
     else:
         message = f"this question is already {status}: nothing was changed."
-    return error_response(409, [{"field": "interaction_id", "code": "not_widened",
-                                 "message": message}], interaction=listing(exc.row))
+    return _conflict(exc.row, "not_widened", message)
 
 
 def _not_in_review(_: Request[Any, Any, Any], exc: NotInReview) -> Response[Any]:
-    return error_response(409, [{
-        "field": "interaction_id", "code": "not_in_review",
-        "message": "the owner has not asked for a summary of this question: send a "
-                   "candidate only after a reply with action_status 'summary_requested'. "
-                   "Nothing was changed.",
-    }], interaction=listing(exc.row))
+    return _conflict(exc.row, "not_in_review",
+                     "the owner has not asked for a summary of this question: send a "
+                     "candidate only after a reply with action_status 'summary_requested'. "
+                     "Nothing was changed.")
 
 
 def _not_deferred(_: Request[Any, Any, Any], exc: NotDeferred) -> Response[Any]:
-    return error_response(409, [{
-        "field": "interaction_id", "code": "not_deferred",
-        "message": f"this question is {exc.row.status}, not deferred: there is nothing to "
-                   "take up again. Nothing was changed.",
-    }], interaction=listing(exc.row))
+    return _conflict(exc.row, "not_deferred",
+                     f"this question is {exc.row.status}, not deferred: there is nothing to "
+                     "take up again. Nothing was changed.")
 
 
 def _unknown_link(_: Request[Any, Any, Any], _exc: UnknownLink) -> Response[Any]:
