@@ -310,6 +310,10 @@ class DecisionService:
         if decision is None or decision.quorum_min_votes is None:
             return None
         team = self.interactions.team.repo
+        votes = await self.store.read(team.votes, interaction_id)
+        if reached(votes, await self.store.read(team.participants, interaction_id),
+                   decision.quorum_min_votes) is None:
+            return None  # most votes reach nothing: no write transaction to find that out
 
         def decide(row: Interaction, decision: Decision | None) -> Completed:
             min_votes = decision.quorum_min_votes if decision else None
