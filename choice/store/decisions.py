@@ -55,6 +55,11 @@ def upsert_decision(conn: Connection, interaction_id: str, **values: Any) -> Non
         conn.execute(insert(DECISIONS).values(interaction_id=interaction_id, **values))
 
 
+def _widened(conn: Connection, interaction_id: str) -> bool:
+    return conn.execute(select(WIDENINGS.c.interaction_id).where(
+        WIDENINGS.c.interaction_id == interaction_id)).first() is not None
+
+
 def _decision(conn: Connection, interaction_id: str) -> Decision | None:
     found = conn.execute(select(DECISIONS).where(
         DECISIONS.c.interaction_id == interaction_id)).mappings().first()
@@ -135,33 +140,28 @@ class DecisionRepository:
                                                     INTERACTIONS.c.status == row.status)
                          .values(status="deferred"))
             upsert_decision(conn, interaction_id, **CLEARED_REVIEW, deferred_at=at,
-                            deferred_from=row.status, defer_rationale=rationale)
+                            defer_rationale=rationale)
             self.repo.add_events(conn, events)
             row.status = "deferred"
             return row
 
     def resume(self, interaction_id: str, at: float, timeout_seconds: float,
                events: Sequence[AuditEvent]) -> Interaction:
-        """Take a deferred question up again: back to `pending` or `widened`, as it was,
-        with at least `timeout_seconds` from now on its deadline. `NotDeferred` otherwise."""
+        """Take a deferred question up again: `widened` if it had been widened (a widening
+        is never undone), else `pending`, with at least `timeout_seconds` from now on its
+        deadline. `NotDeferred` otherwise."""
         with self.repo.transaction() as conn:
             row = self.repo.find(conn, interaction_id)
             if row.status != "deferred":
                 raise NotDeferred(row)
-            decision = _decision(conn, interaction_id)
-            was = decision.deferred_from if decision and decision.deferred_from else None
-            if was not in OPEN_STATUSES:  # a row from before `deferred_from`: ask the tables
-                widened = conn.execute(select(WIDENINGS.c.interaction_id).where(
-                    WIDENINGS.c.interaction_id == interaction_id)).first()
-                was = "widened" if widened else "pending"
+            was = "widened" if _widened(conn, interaction_id) else "pending"
             expires_at = max(row.expires_at, at + timeout_seconds)
             conn.execute(update(INTERACTIONS).where(INTERACTIONS.c.id == interaction_id,
                                                     INTERACTIONS.c.status == "deferred")
                          .values(status=was, expires_at=expires_at))
-            upsert_decision(conn, interaction_id, deferred_at=None, deferred_from=None,
-                            defer_rationale=None)
+            upsert_decision(conn, interaction_id, deferred_at=None, defer_rationale=None)
             self.repo.add_events(conn, events)
-            row.status, row.expires_at = str(was), expires_at
+            row.status, row.expires_at = was, expires_at
             return row
 
     def set_quorum(self, interaction_id: str, min_votes: int | None,
@@ -170,9 +170,7 @@ class DecisionRepository:
         `NotWidenedNow` if it is neither."""
         with self.repo.transaction() as conn:
             row = self.repo.find(conn, interaction_id)
-            widened = conn.execute(select(WIDENINGS.c.interaction_id).where(
-                WIDENINGS.c.interaction_id == interaction_id)).first()
-            if row.status not in UNRESOLVED_STATUSES or widened is None:
+            if row.status not in UNRESOLVED_STATUSES or not _widened(conn, interaction_id):
                 raise NotWidenedNow(row)
             upsert_decision(conn, interaction_id, quorum_min_votes=min_votes)
             self.repo.add_events(conn, events)

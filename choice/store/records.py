@@ -59,7 +59,6 @@ class Decision:
     candidate_at: float | None = None
     candidate_timed_out_at: float | None = None
     deferred_at: float | None = None
-    deferred_from: str | None = None
     defer_rationale: str | None = None
     quorum_min_votes: int | None = None
 

@@ -97,8 +97,6 @@ class DecisionRow(SQLModel, table=True):
     candidate_timed_out_at: float | None = None
     """When the review fell back to the owner writing the answer (no candidate in time)."""
     deferred_at: float | None = None
-    deferred_from: str | None = Field(default=None, max_length=16)
-    """The status a deferral left (pending or widened): where taking it up again goes."""
     defer_rationale: str | None = None
     quorum_min_votes: int | None = None
     """Resolve once this many participants back the same option(s); None: off."""

@@ -40,7 +40,6 @@ def upgrade() -> None:
         sa.Column("candidate_at", sa.Float(), nullable=True),
         sa.Column("candidate_timed_out_at", sa.Float(), nullable=True),
         sa.Column("deferred_at", sa.Float(), nullable=True),
-        sa.Column("deferred_from", sa.String(length=16), nullable=True),
         sa.Column("defer_rationale", sa.String(), nullable=True),
         sa.Column("quorum_min_votes", sa.Integer(), nullable=True),
         sa.PrimaryKeyConstraint("interaction_id"),
