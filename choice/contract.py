@@ -57,6 +57,10 @@ SUMMARY_MAX = 4_000
 WIDEN_HINT_MAX = 200
 NAME_MAX = 100
 TEAM_MAX = 100
+QUESTIONS_MAX = 10
+HEADER_MAX = 12
+ONLY_QUESTION_ID = "answer"
+"""The id a single-question request's one question has inside the portal (never shown)."""
 TIMEOUT_MIN = 10
 TIMEOUT_MAX = 86_400
 DEFAULT_TIMEOUT = 300
@@ -80,6 +84,30 @@ class Option(_Strict):
     rationale: str | None = Field(
         default=None, max_length=RATIONALE_MAX, description="Why it is recommended."
     )
+
+
+class Question(_Strict):
+    """One question of an interaction. A request's own single-question fields are the
+    one-element case (`ChoiceRequest.asked`): every rule and every answer goes through this."""
+
+    id: str = Field(pattern=OPTION_ID_PATTERN,
+                    description="Unique in the request; the key of its answer in `answers`.")
+    header: str | None = Field(default=None, max_length=HEADER_MAX,
+                               description="A short chip shown in the tab bar, e.g. 'Database'.")
+    prompt: str = Field(min_length=1, max_length=PROMPT_MAX, description="The question (Markdown).")
+    selection_mode: SelectionMode = "single"
+    options: list[Option] = Field(default_factory=list, max_length=MAX_OPTIONS)
+    default_selection_ids: list[str] = Field(default_factory=list)
+    min_selections: int | None = Field(default=None, ge=0)
+    max_selections: int | None = Field(default=None, ge=0)
+    placeholder: str | None = Field(default=None, max_length=PLACEHOLDER_MAX)
+    allow_annotations: bool | None = Field(
+        default=None, description="Notes on this question's options; default: the request's.")
+
+
+SINGLE_QUESTION_FIELDS = ("selection_mode", "options", "default_selection_ids", "min_selections",
+                          "max_selections", "placeholder", "single_submit_mode")
+"""The request fields that describe its one question: never sent together with `questions`."""
 
 
 class RequestContext(_Strict):
@@ -107,11 +135,17 @@ class ChoiceRequest(_Strict):
     """
 
     title: str = Field(min_length=1, max_length=TITLE_MAX)
-    prompt: str = Field(
+    prompt: str | None = Field(
+        default=None,
         min_length=1,
         max_length=PROMPT_MAX,
-        description="The task context and why the choice is needed (Markdown).",
+        description="The task context and why the choice is needed (Markdown). Required for "
+                    "one question; with `questions`, optional context shown above them.",
     )
+    questions: list[Question] | None = Field(
+        default=None, min_length=1, max_length=QUESTIONS_MAX,
+        description="Several questions answered in one submission (1-10), instead of the "
+                    "single-question fields (selection_mode, options, ...).")
     selection_mode: SelectionMode = "single"
     options: list[Option] = Field(default_factory=list, max_length=MAX_OPTIONS)
     default_selection_ids: list[str] = Field(default_factory=list)
@@ -139,9 +173,25 @@ class ChoiceRequest(_Strict):
                     "many of them vote for the same option(s). The owner can change or "
                     "switch it off, and always decide first.")
 
+    @property
+    def several(self) -> bool:
+        """Asked with `questions` (answered with `answers`), not the single-question fields."""
+        return self.questions is not None
 
-class Submission(_Strict):
-    """A human's answer, the same from the web form, the terminal and the API."""
+    def asked(self) -> list[Question]:
+        """The questions, in order: a single-question request's fields are its only one."""
+        if self.questions is not None:
+            return self.questions
+        return [Question.model_construct(
+            id=ONLY_QUESTION_ID, header=None, prompt=self.prompt or "",
+            selection_mode=self.selection_mode, options=self.options,
+            default_selection_ids=self.default_selection_ids,
+            min_selections=self.min_selections, max_selections=self.max_selections,
+            placeholder=self.placeholder, allow_annotations=self.allow_annotations)]
+
+
+class Answer(_Strict):
+    """The answer to one question."""
 
     selected_ids: list[str] | None = Field(
         default=None, description="Omit to accept the defaults unchanged."
@@ -149,6 +199,16 @@ class Submission(_Strict):
     custom_input: str | None = Field(default=None, max_length=CUSTOM_INPUT_MAX)
     option_annotations: dict[str, Annotated[str, Field(max_length=NOTE_MAX)]] = Field(
         default_factory=dict, max_length=MAX_OPTIONS)
+
+
+class Submission(Answer):
+    """A human's answer, the same from the web form, the terminal and the API: the answer's
+    fields for one question, or `answers` keyed by question id for several."""
+
+    answers: dict[str, Answer] | None = Field(
+        default=None, max_length=QUESTIONS_MAX,
+        description="For a request with `questions`: each question's answer by its id "
+                    "(a question left out keeps its defaults).")
     global_annotation: str | None = Field(default=None, max_length=NOTE_MAX)
     confirmed: bool | None = None
     submission: Literal["manual", "auto"] = Field(
@@ -198,6 +258,18 @@ class SelectedOption(BaseModel):
     label: str
 
 
+class QuestionAnswer(BaseModel):
+    """One question's answer in a result with several questions."""
+
+    selected_ids: list[str] = Field(default_factory=list)
+    selected_labels: list[str] = Field(default_factory=list)
+    custom_input: str | None = None
+    option_annotations: dict[str, str] = Field(default_factory=dict)
+    state: Literal["answered", "defaulted", "unanswered"] = Field(
+        default="answered", description="`defaulted`: the deadline submitted its defaults; "
+                                        "`unanswered`: nobody answered it and it had none.")
+
+
 class ChoiceResult(BaseModel):
     """What the agent gets back once the interaction is over.
 
@@ -206,6 +278,10 @@ class ChoiceResult(BaseModel):
 
     interaction_id: str
     action_status: ActionStatus
+    answers: dict[str, QuestionAnswer] | None = Field(
+        default=None, description="A request with `questions`: each one's answer by its id "
+                                  "(then selected_ids and custom_input stay empty); null for "
+                                  "one question, or when nothing was answered.")
     selected_ids: list[str] = Field(default_factory=list)
     selected_labels: list[str] = Field(default_factory=list)
     custom_input: str | None = None

@@ -50,8 +50,13 @@ def answered(row: Interaction, submission: Submission, done: Completion, actor: 
     request = request_of(row)
     result, status = normalize_submission(request, submission, done)
     done.stamped(result, "owner", request)
-    detail = {"selected_ids": result.selected_ids, "interface": result.interface,
-              "submission": result.submission, "custom_input": result.custom_input is not None}
+    detail: dict[str, Any] = {
+        "selected_ids": result.selected_ids, "interface": result.interface,
+        "submission": result.submission, "custom_input": result.custom_input is not None}
+    if result.answers is not None:  # several questions: what each one got, not the text
+        detail["answers"] = {question_id: {"selected_ids": answer.selected_ids,
+                                           "custom_input": answer.custom_input is not None}
+                             for question_id, answer in result.answers.items()}
     at = done.completed_at
     events = [audit(row.id, "answered", actor, detail, at)]
     if result.confirmed:

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from choice.bidi import closed_bidi
 from choice.clock import iso
 from choice.contract import (
+    ONLY_QUESTION_ID,
+    Answer,
     AnsweredVia,
     ChoiceRequest,
     ChoiceResult,
@@ -21,9 +23,12 @@ from choice.contract import (
     FieldError,
     Interface,
     OptionVotes,
+    Question,
+    QuestionAnswer,
     SelectedOption,
     Status,
     Submission,
+    SubmissionKind,
 )
 from choice.field_errors import InvalidInput
 
@@ -89,24 +94,23 @@ def _text(value: str | None) -> str | None:
 def normalize_submission(
     request: ChoiceRequest, submission: Submission, done: Completion
 ) -> tuple[ChoiceResult, Status]:
-    """Check a submission against the request it answers; raises `InvalidInput`."""
-    option_order = [option.id for option in request.options]
-    errors: list[FieldError] = []
-    touched = submission.selected_ids is not None
-    chosen = submission.selected_ids if touched else request.default_selection_ids
-    for index, option_id in enumerate(chosen or []):
-        if option_id not in option_order:
-            errors.append(_err(
-                f"selected_ids[{index}]", "unknown_option",
-                f"'{option_id}' is not an option of this interaction: use one of "
-                f"{', '.join(option_order[:10]) or '(none: answer with custom_input)'}.",
-            ))
-    selected = [oid for oid in option_order if oid in set(chosen or [])]
-    custom = _text(submission.custom_input)
-    errors += _check_counts(request, selected, custom, submission)
-    notes = {k: v for k, v in submission.option_annotations.items() if _text(v)}
+    """Check a submission against the request it answers; raises `InvalidInput` with every
+    problem, each answer's named after its question (`answers.<id>.selected_ids`)."""
+    answers, errors = _answers_of(request, submission)
+    checked: dict[str, QuestionAnswer] = {}
+    for question in request.asked():
+        at = f"answers.{question.id}." if request.several else ""
+        answer, problems = _checked_answer(request, question, answers.get(question.id, Answer()))
+        errors += [problem.model_copy(update={"field": at + problem.field})
+                   for problem in problems]
+        checked[question.id] = answer
     global_note = _text(submission.global_annotation)
-    errors += _check_notes(request, notes, global_note, option_order)
+    if global_note and (request.shape == "hitl_request" or not request.allow_annotations):
+        errors.append(_err("global_annotation", "free_text_not_allowed" if request.shape ==
+                           "hitl_request" else "annotations_off",
+                           "this hitl_request is options-only: send the picked option, without "
+                           "notes." if request.shape == "hitl_request" else
+                           "notes are turned off for this interaction: remove them."))
     if request.require_confirmation and submission.confirmed is not True:
         errors.append(_err(
             "confirmed", "confirmation_required",
@@ -120,43 +124,142 @@ def normalize_submission(
         ))
     if errors:
         raise InvalidInput(errors)
-    defaults = in_option_order(request, request.default_selection_ids)
-    defaults_used = bool(selected) and selected == defaults
-    result = ChoiceResult(
-        interaction_id=done.interaction_id,
-        action_status="custom_input" if custom is not None and not selected else "selected",
-        selected_ids=selected,
-        selected_labels=labels_of(request, selected),
-        custom_input=custom,
-        option_annotations=notes,
-        global_annotation=global_note,
-        confirmed=True if request.require_confirmation else None,
-        submission=submission.submission,
-        defaults_used=defaults_used,
-        placeholder_shown=done.placeholder_shown,
-        interface=done.interface,
-        created_at=iso(done.created_at),
-        completed_at=iso(done.completed_at),
-        summary=_answer_summary(request, selected, custom, notes, global_note, done.translate),
-    )
+    result = _result(request, checked, done, global_note,
+                     confirmed=True if request.require_confirmation else None,
+                     submission=submission.submission)
     return result, "auto_submitted" if submission.submission == "auto" else "submitted"
 
 
+def _answers_of(request: ChoiceRequest,
+                submission: Submission) -> tuple[dict[str, Answer], list[FieldError]]:
+    """Each question's answer: the submission's own fields for one question, `answers`
+    for several (never both)."""
+    own = {name for name in ("selected_ids", "custom_input", "option_annotations")
+           if name in submission.model_fields_set}
+    if not request.several:
+        if submission.answers is not None:
+            return {ONLY_QUESTION_ID: submission}, [_err("answers", "not_allowed",
+                             "this interaction asks one question: send selected_ids / "
+                             "custom_input / option_annotations, without answers.")]
+        return {ONLY_QUESTION_ID: submission}, []
+    errors = [_err(name, "not_allowed",
+                   f"this interaction asks several questions: put {name} in "
+                   "answers.<question id> instead.") for name in sorted(own)]
+    asked = [question.id for question in request.asked()]
+    for question_id in submission.answers or {}:
+        if question_id not in asked:
+            errors.append(_err(f"answers.{question_id}", "unknown_question",
+                               f"'{question_id}' is not a question of this interaction: "
+                               f"answer {', '.join(asked)}."))
+    return dict(submission.answers or {}), errors
+
+
+def _checked_answer(request: ChoiceRequest, question: Question,
+                    answer: Answer) -> tuple[QuestionAnswer, list[FieldError]]:
+    """One answer against its question's rules (fields named as inside the answer)."""
+    option_order = [option.id for option in question.options]
+    errors: list[FieldError] = []
+    touched = answer.selected_ids is not None
+    chosen = answer.selected_ids if touched else question.default_selection_ids
+    for index, option_id in enumerate(chosen or []):
+        if option_id not in option_order:
+            errors.append(_err(
+                f"selected_ids[{index}]", "unknown_option",
+                f"'{option_id}' is not an option of this question: use one of "
+                f"{', '.join(option_order[:10]) or '(none: answer with custom_input)'}.",
+            ))
+    selected = [oid for oid in option_order if oid in set(chosen or [])]
+    custom = _text(answer.custom_input)
+    errors += _check_counts(request, question, selected, custom, answer)
+    notes = {k: v for k, v in answer.option_annotations.items() if _text(v)}
+    errors += _check_notes(request, question, notes, option_order)
+    return QuestionAnswer(
+        selected_ids=selected, selected_labels=labels_of(question, selected), custom_input=custom,
+        option_annotations=notes), errors
+
+
+def _result(request: ChoiceRequest, answers: dict[str, QuestionAnswer], done: Completion,
+            global_note: str | None, *, confirmed: bool | None,
+            submission: SubmissionKind) -> ChoiceResult:
+    """The result for these answers: one question's fields at the top, or `answers`."""
+    by_deadline = submission == "timeout_default"
+    questions = request.asked()
+    summary = _summary(request, answers, done.translate, global_note, by_deadline)
+    only = answers[questions[0].id]
+    defaults = [in_option_order(question, question.default_selection_ids) for question in questions]
+    defaults_used = all(answer.selected_ids and answer.selected_ids == default
+                        for answer, default in zip(answers.values(), defaults, strict=True))
+    typed = all(answer.custom_input is not None and not answer.selected_ids
+                for answer in answers.values())
+    return ChoiceResult(
+        interaction_id=done.interaction_id,
+        action_status="custom_input" if typed else "selected",
+        answers=answers if request.several else None,
+        selected_ids=[] if request.several else only.selected_ids,
+        selected_labels=[] if request.several else only.selected_labels,
+        custom_input=None if request.several else only.custom_input,
+        option_annotations={} if request.several else only.option_annotations,
+        global_annotation=global_note, confirmed=confirmed, submission=submission,
+        defaults_used=defaults_used or by_deadline, placeholder_shown=done.placeholder_shown,
+        interface=done.interface, created_at=iso(done.created_at),
+        completed_at=iso(done.completed_at), summary=summary,
+    )
+
+
+def _summary(request: ChoiceRequest, answers: dict[str, QuestionAnswer],
+             _: Callable[[str], str], global_note: str | None, by_deadline: bool) -> str:
+    """One line for one question; for several, a line per question under its header."""
+    questions = request.asked()
+    note = _("Note: {note}.").format(note=clip(global_note, 80)) if global_note else ""
+    if not request.several:
+        only = questions[0]
+        if by_deadline:
+            return _("No answer before the deadline; the defaults were submitted: "
+                     "{choices}.").format(choices=quoted_choices(
+                         only, answers[only.id].selected_ids))
+        return " ".join(part for part in (_answer_line(only, answers[only.id], _), note) if part)
+    lines = [f"{question.header or question.id}: {_answer_line(question, answers[question.id], _)}"
+             for question in questions]
+    if by_deadline:
+        defaulted = [question.header or question.id for question in questions
+                     if answers[question.id].state == "defaulted"]
+        lines.insert(0, _("No answer before the deadline; the defaults were submitted for "
+                          "{count} of {total} questions ({names}), the others were not "
+                          "answered.").format(count=len(defaulted), total=len(questions),
+                                              names=", ".join(defaulted)))
+    return "\n".join([*lines, note] if note else lines)
+
+
+def _answer_line(question: Question, answer: QuestionAnswer, _: Callable[[str], str]) -> str:
+    if answer.state == "unanswered":
+        return _("Not answered (no defaults).")
+    parts = []
+    if answer.selected_ids:
+        parts.append(_("Selected {choices}.").format(
+            choices=quoted_choices(question, answer.selected_ids)))
+    if answer.custom_input:
+        parts.append(_("Typed answer: {text}.").format(text=clip(answer.custom_input)))
+    for option_id, text in answer.option_annotations.items():
+        parts.append(_("Note on {option}: {note}.").format(option=option_id, note=clip(text, 80)))
+    return " ".join(parts) or _("Nothing selected.")
+
+
 def _check_counts(
-    request: ChoiceRequest, selected: list[str], custom: str | None, submission: Submission
+    request: ChoiceRequest, question: Question, selected: list[str], custom: str | None,
+    answer: Answer,
 ) -> list[FieldError]:
-    mode, count = request.selection_mode, len(selected)
-    low, high = request.min_selections or 0, request.max_selections or 0
+    mode, count = question.selection_mode, len(selected)
+    low, high = question.min_selections or 0, question.max_selections or 0
     if mode == "text_input":
         errors = []
-        if submission.selected_ids:
+        if answer.selected_ids:
             errors.append(_err("selected_ids", "not_allowed",
-                               "this interaction takes a typed answer only: send custom_input."))
+                               "this question takes a typed answer only: send custom_input."))
         if custom is None:
             errors.append(_err("custom_input", "required",
-                               "this interaction needs a typed answer: send custom_input text."))
+                               "this question needs a typed answer: send custom_input text."))
         return errors
-    if mode != "hybrid" and submission.custom_input is not None and custom is not None:
+    if mode != "hybrid" and answer.custom_input is not None and custom is not None:
         if request.shape == "hitl_request":
             return [_err("custom_input", "free_text_not_allowed",
                          "this hitl_request is options-only: send the picked option, "
@@ -178,7 +281,7 @@ def _check_counts(
 
 
 def _check_notes(
-    request: ChoiceRequest, notes: dict[str, str], global_note: str | None, option_ids: list[str]
+    request: ChoiceRequest, question: Question, notes: dict[str, str], option_ids: list[str]
 ) -> list[FieldError]:
     errors = []
     for option_id in notes:
@@ -186,24 +289,23 @@ def _check_notes(
             errors.append(_err(f"option_annotations.{option_id}", "unknown_option",
                                f"'{option_id}' is not an option id: attach notes to options "
                                "that exist, or use global_annotation."))
-    if request.shape == "hitl_request" and (notes or global_note):
-        errors.append(_err("option_annotations" if notes else "global_annotation",
-                           "free_text_not_allowed",
+    if request.shape == "hitl_request" and notes:
+        errors.append(_err("option_annotations", "free_text_not_allowed",
                            "this hitl_request is options-only: send the picked option, "
                            "without notes."))
-    elif not request.allow_annotations and (notes or global_note):
-        errors.append(_err("option_annotations" if notes else "global_annotation", "annotations_off",
-                           "notes are turned off for this interaction: remove them."))
+    elif not question.allow_annotations and notes:
+        errors.append(_err("option_annotations", "annotations_off",
+                           "notes are turned off for this question: remove them."))
     return errors
 
 
-def in_option_order(request: ChoiceRequest, ids: list[str]) -> list[str]:
+def in_option_order(question: Question | ChoiceRequest, ids: list[str]) -> list[str]:
     wanted = set(ids)
-    return [option.id for option in request.options if option.id in wanted]
+    return [option.id for option in question.options if option.id in wanted]
 
 
-def labels_of(request: ChoiceRequest, ids: list[str]) -> list[str]:
-    by_id = {option.id: option.label for option in request.options}
+def labels_of(question: Question | ChoiceRequest, ids: list[str]) -> list[str]:
+    by_id = {option.id: option.label for option in question.options}
     return [by_id[i] for i in ids]
 
 
@@ -228,18 +330,17 @@ def timeout_result(request: ChoiceRequest, done: Completion) -> ChoiceResult:
 
 
 def timeout_defaults_result(request: ChoiceRequest, done: Completion) -> ChoiceResult:
-    """`on_timeout: submit_defaults`: the defaults, marked as nobody's choice."""
-    selected = in_option_order(request, request.default_selection_ids)
-    _ = done.translate
-    summary = _("No answer before the deadline; the defaults were submitted: {choices}.").format(
-        choices=quoted_choices(request, selected))
-    return ChoiceResult(
-        interaction_id=done.interaction_id, action_status="selected", selected_ids=selected,
-        selected_labels=labels_of(request, selected), submission="timeout_default",
-        defaults_used=True, confirmed=False if request.require_confirmation else None,
-        placeholder_shown=done.placeholder_shown, interface=done.interface,
-        created_at=iso(done.created_at), completed_at=iso(done.completed_at), summary=summary,
-    )
+    """`on_timeout: submit_defaults`: each question's defaults, marked as nobody's choice
+    (of several questions, those without defaults come back `unanswered`)."""
+    answers = {}
+    for question in request.asked():
+        selected = in_option_order(question, question.default_selection_ids)
+        answers[question.id] = QuestionAnswer(
+            selected_ids=selected, selected_labels=labels_of(question, selected),
+            state="defaulted" if selected else "unanswered")
+    return _result(request, answers, done, None,
+                   confirmed=False if request.require_confirmation else None,
+                   submission="timeout_default")
 
 
 def _ending(
@@ -264,22 +365,6 @@ def clip(text: str, limit: int = 120) -> str:
     return '"' + closed_bidi(clipped) + '"'  # an open RTL override must not mirror the rest
 
 
-def quoted_choices(request: ChoiceRequest, ids: list[str]) -> str:
+def quoted_choices(question: Question | ChoiceRequest, ids: list[str]) -> str:
     return ", ".join(f"{clip(label, 60)} ({oid})" for oid, label in
-                     zip(ids, labels_of(request, ids), strict=True))
-
-
-def _answer_summary(
-    request: ChoiceRequest, selected: list[str], custom: str | None,
-    notes: dict[str, str], global_note: str | None, _: Callable[[str], str],
-) -> str:
-    parts = []
-    if selected:
-        parts.append(_("Selected {choices}.").format(choices=quoted_choices(request, selected)))
-    if custom:
-        parts.append(_("Typed answer: {text}.").format(text=clip(custom)))
-    for option_id, note in notes.items():
-        parts.append(_("Note on {option}: {note}.").format(option=option_id, note=clip(note, 80)))
-    if global_note:
-        parts.append(_("Note: {note}.").format(note=clip(global_note, 80)))
-    return " ".join(parts) or _("Nothing selected.")
+                     zip(ids, labels_of(question, ids), strict=True))

@@ -164,9 +164,11 @@ class InteractionService:
         assert req.timeout_seconds is not None and req.interface in ("web", "terminal")
         row = Interaction(
             id=secrets.token_hex(8), status="pending", title=req.title,
-            selection_mode=req.selection_mode, interface=req.interface,
+            selection_mode="questions" if req.several else req.selection_mode,
+            interface=req.interface,
             agent=req.context.agent, project=req.context.project, language=req.language,
-            placeholder_shown=bool(req.placeholder) and prefs.show_placeholder,
+            placeholder_shown=prefs.show_placeholder and any(
+                question.placeholder for question in req.asked()),
             created_at=created, expires_at=created + req.timeout_seconds,
             request_json=req.model_dump_json(),
         )

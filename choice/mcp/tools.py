@@ -70,7 +70,10 @@ TOOLS = (
             "Ask the human a question with options and get back a typed result "
             "(selected_ids, custom_input, notes, confirmation). " + WHEN_TO_ASK +
             "selection_mode: single, multi (min/max_selections), text_input, or hybrid "
-            "(options plus free text). interface 'terminal' returns at once with a "
+            "(options plus free text). For several related questions at once (1-10), send "
+            "`questions` [{id, header, prompt, selection_mode, options, ...}] instead of "
+            "prompt/selection_mode/options: one page, one answer, the result's `answers` "
+            "keyed by question id. interface 'terminal' returns at once with a "
             "terminal_command for the human to run. " + HOW_IT_WAITS),
     ),
     ToolSpec(

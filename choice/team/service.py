@@ -114,6 +114,11 @@ class TeamService:
         """Invite the audience to a pending interaction. `InvalidInput` for a bad audience,
         `AlreadyWidened` / `AlreadyCompleted` / `NotFound` otherwise; nothing changes then."""
         row = await self.interactions.get(interaction_id)  # NotFound before input errors
+        if request_of(row).several:
+            raise _error("questions", "not_widenable",
+                         "teammates discuss and vote on one question's options, and this "
+                         "interaction asks several: answer it yourself, or ask the agent to "
+                         "send the question to widen on its own.")
         prefs = await self.interactions.preferences()
         audience = choose_audience(prefs.team, asked.audience)
         note = asked.note.strip() if asked.note and asked.note.strip() else None

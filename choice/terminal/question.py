@@ -66,7 +66,7 @@ class Question:
         return cls(
             id=detail["interaction_id"], request=request,
             title=safe_text(request.title, keep_newlines=False),
-            prompt=safe_text(request.prompt),
+            prompt=safe_text(request.prompt or ""),
             options=[Choice(id=o.id, label=safe_text(o.label, keep_newlines=False),
                             description=safe_text(o.description or ""), recommended=o.recommended,
                             rationale=safe_text(o.rationale or "", keep_newlines=False))

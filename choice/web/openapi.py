@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import Link, OpenAPIMediaType, OpenAPIResponse, Operation, RequestBody
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from choice.config import Settings
 from choice.contract import (
@@ -92,7 +92,8 @@ class Listing(BaseModel):
     title: str
     status: Status
     interface: Interface
-    selection_mode: SelectionMode
+    selection_mode: SelectionMode | Literal["questions"] = Field(
+        description="The question's mode, or `questions` when it asks several.")
     agent: str | None
     project: str | None
     created_at: str

@@ -61,7 +61,9 @@ def question_of(request: ChoiceRequest) -> dict[str, Any]:
             "default_selection_ids": request.default_selection_ids,
             "min_selections": request.min_selections, "max_selections": request.max_selections,
             "placeholder": request.placeholder,
-            "require_confirmation": request.require_confirmation, "shape": request.shape}
+            "require_confirmation": request.require_confirmation, "shape": request.shape,
+            "questions": [question.model_dump() for question in request.questions]
+            if request.questions is not None else None}
 
 
 @dataclass(frozen=True)

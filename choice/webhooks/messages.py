@@ -47,7 +47,7 @@ def _question(row: Interaction, link_base: str) -> dict[str, Any]:
     request = request_of(row)
     return {
         "interaction_id": row.id, "title": request.title,
-        "prompt": shortened(request.prompt, PROMPT_CHARS),
+        "prompt": shortened(request.prompt or "", PROMPT_CHARS),
         "options": [{"id": o.id, "label": o.label, "recommended": o.recommended}
                     for o in request.options],
         "expires_at": iso(row.expires_at),
