@@ -1,4 +1,5 @@
-"""The compatibility shapes `hitl_request` and `request_user_choice`, mapped onto our request.
+"""The compatibility shapes `hitl_request`, `request_user_choice` and `ask_user_question`
+(mapped in `ask_user_question.py`), mapped onto our request.
 
 Owns only the mapping (and mapping field errors back into the caller's vocabulary); every
 rule is still checked once, by `validation.validate_request`.
@@ -11,6 +12,7 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from choice import ask_user_question
 from choice.contract import (
     TITLE_MAX,
     ChoiceRequest,
@@ -77,7 +79,10 @@ class RequestUserChoice(_Compat):
 
 
 def detect_shape(payload: Any) -> Shape:
-    """`question` without `prompt` is a compatibility shape; option `title`s mark the ADR one."""
+    """`question` without `prompt` is a compatibility shape; option `title`s mark the ADR one;
+    `questions` carrying `question`s are Claude Code's AskUserQuestion."""
+    if ask_user_question.looks_like(payload):
+        return "ask_user_question"
     if not isinstance(payload, dict) or "question" not in payload or "prompt" in payload:
         return "provide_choice"
     options = payload.get("options")
@@ -112,6 +117,9 @@ def parse_request(
     payload, warnings = pop_cancel_disabling(payload)
     if shape == "hitl_request":
         mapped, renames = _map_hitl(payload)
+    elif shape == "ask_user_question":
+        mapped, renames = ask_user_question.mapped(
+            parse_model(ask_user_question.AskUserQuestion, payload))
     else:
         mapped, renames = _map_user_choice(payload)
         warnings += _adr_advice(mapped["options"])

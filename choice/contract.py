@@ -18,10 +18,11 @@ OnTimeout = Literal["timeout", "submit_defaults", "cancel"]
 InterfaceChoice = Literal["auto", "web", "terminal"]
 Interface = Literal["web", "terminal"]
 Language = Literal["en", "zh"]
-Shape = Literal["provide_choice", "hitl_request", "request_user_choice"]
+Shape = Literal["provide_choice", "hitl_request", "request_user_choice", "ask_user_question"]
 """Which tool or body shape asked: the compatibility shapes answer the way their callers
 expect (`hitl_request` is options-only with an explicit outcome; `request_user_choice`
-answers with the chosen title or typed text)."""
+answers with the chosen title or typed text; `ask_user_question`, Claude Code's
+AskUserQuestion, with each question's text mapped to the chosen labels)."""
 Status = Literal["pending", "widened", "deferred", "submitted", "auto_submitted", "cancelled",
                  "timeout"]
 ActionStatus = Literal["selected", "custom_input", "cancelled", "timeout"]
@@ -317,6 +318,11 @@ class ChoiceResult(BaseModel):
     selected_option: SelectedOption | None = Field(
         default=None, description="hitl_request only: the option confirmed; null when "
                                   "canceled or timed out.")
+    answers_by_question: dict[str, str] | None = Field(
+        default=None, description="ask_user_question only (AskUserQuestion's own answer "
+                                  "shape): each question's text -> the chosen label(s) "
+                                  "joined by ', ', then the 'Other' text; null for other "
+                                  "shapes and when nothing was answered.")
 
 
 class Outcome(ChoiceResult):

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from choice.ask_user_question import answers_by_question
 from choice.bidi import closed_bidi
 from choice.clock import iso
 from choice.contract import (
@@ -69,9 +70,12 @@ class Completion:
 
 
 def shape_fields(request: ChoiceRequest, result: ChoiceResult) -> ChoiceResult:
-    """A `hitl_request`'s explicit outcome (seed 002): `confirmed` with the option only
-    when a person picked one (and confirmed, if asked); a cancel, a timeout, or defaults
-    submitted by the deadline are `canceled`, with no option."""
+    """What a compatibility shape's caller reads. An `ask_user_question`'s answers by
+    question text. A `hitl_request`'s explicit outcome (seed 002): `confirmed` with the
+    option only when a person picked one (and confirmed, if asked); a cancel, a timeout, or
+    defaults submitted by the deadline are `canceled`, with no option."""
+    if request.shape == "ask_user_question" and result.answers is not None:
+        result.answers_by_question = answers_by_question(request, result)
     if request.shape != "hitl_request":
         return result
     confirmed = (result.action_status == "selected" and bool(result.selected_ids)

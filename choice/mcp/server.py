@@ -27,6 +27,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, ContentBlock, TextContent, Tool
 from starlette.applications import Starlette
 
+from choice.ask_user_question import answered_line
 from choice.config import Settings
 from choice.contract import OPEN_STATUSES, FieldError, Shape
 from choice.decision.models import CandidateBody
@@ -99,9 +100,12 @@ async def result_for(service: InteractionService, row: Interaction, tool: str) -
 def completed_line(body: dict[str, Any], shape: Shape) -> str:
     """The text a model reads of a result, as its shape's caller expects: for
     `request_user_choice` (seed 004) exactly what the human chose, the option's title or
-    their own words, as a human message would be; for `hitl_request` (seed 002) the
+    their own words, as a human message would be; for `ask_user_question` what Claude
+    Code's own tool says (each question's text and answer); for `hitl_request` (seed 002) the
     explicit outcome first; otherwise the summary sentence."""
     answered = body.get("action_status") in ("selected", "custom_input")
+    if shape == "ask_user_question" and body.get("answers_by_question") is not None:
+        return answered_line(body["answers_by_question"])
     if shape == "request_user_choice" and answered:
         chosen = ", ".join(body.get("selected_labels") or [])
         return "\n".join(part for part in (chosen, body.get("custom_input") or "") if part)

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from choice.ask_user_question import AskUserQuestion
 from choice.compat import HitlRequest, RequestUserChoice
 from choice.contract import ChoiceRequest, Shape
 from choice.decision.models import CandidateBody
@@ -89,6 +90,18 @@ TOOLS = (
         description=(
             "Question plus options, each {title, description, isRecommended}; the human may "
             "also answer in their own words. " + WHEN_TO_ASK + HOW_IT_WAITS),
+    ),
+    ToolSpec(
+        name="ask_user_question", shape="ask_user_question",
+        title="Ask the user questions (AskUserQuestion)", model=AskUserQuestion,
+        description=(
+            "Claude Code's AskUserQuestion, answered in the choice portal: 1-4 questions "
+            "(up to 10), each {question, header (12 characters at most), options (2-4) of "
+            "{label, description}, multiSelect}; mark the option you recommend by ending its "
+            "label with ' (Recommended)'. The user may always answer 'Other' in their own "
+            "words. The answers come back as each question's text -> the chosen label(s), "
+            "persisted: answerable from a phone or another machine, never lost to a client "
+            "timeout. " + WHEN_TO_ASK + HOW_IT_WAITS),
     ),
 )
 TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}

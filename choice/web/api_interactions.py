@@ -12,6 +12,7 @@ from typing import Any
 from litestar import Controller, Request, Response, get, patch, post
 from litestar.params import FromPath, JSONBody
 
+from choice.ask_user_question import AskUserQuestion
 from choice.clock import iso
 from choice.compat import HitlRequest, RequestUserChoice
 from choice.contract import (
@@ -88,10 +89,11 @@ class InteractionController(Controller):
     security = BEARER
     tags = ["interactions"]  # noqa: RUF012
 
-    # The body stays hand-documented (`body_of`) and hand-read: it is one of three shapes,
+    # The body stays hand-documented (`body_of`) and hand-read: it is one of four shapes,
     # and the fields that try to disable cancel become warnings, not errors.
     @post("/", operation_class=body_of(ChoiceRequest, HitlRequest, RequestUserChoice,
-                                       links={201: AFTER_CREATE}), responses=CREATED)
+                                       AskUserQuestion, links={201: AFTER_CREATE}),
+          responses=CREATED)
     async def create(
         self, request: Request[Any, Any, Any], service: Service,
         wait: Wait = None, shape: ShapeName = None,

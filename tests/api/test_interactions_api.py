@@ -270,7 +270,7 @@ def test_openapi_documents_the_request_bodies(anonymous: Client) -> None:
     schema = anonymous.get("/schema/openapi.json").json()
     body = schema["paths"]["/api/interactions"]["post"]["requestBody"]["content"]["application/json"]
     titles = {one["title"] for one in body["schema"]["oneOf"]}
-    assert titles == {"ChoiceRequest", "HitlRequest", "RequestUserChoice"}
+    assert titles == {"ChoiceRequest", "HitlRequest", "RequestUserChoice", "AskUserQuestion"}
     option = body["schema"]["oneOf"][0]["properties"]["options"]["items"]
     assert option["properties"]["id"]["pattern"] == "^[A-Za-z0-9_.-]{1,64}$"
 

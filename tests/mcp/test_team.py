@@ -171,7 +171,7 @@ async def test_list_pending_is_the_end_of_run_pass(portal: PortalProcess) -> Non
 async def test_the_tool_descriptions_say_what_widened_means(portal: PortalProcess) -> None:
     async with http_session(portal) as session:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-    for name in ("provide_choice", "hitl_request", "request_user_choice"):
+    for name in ("provide_choice", "hitl_request", "request_user_choice", "ask_user_question"):
         description = tools[name].description or ""
         assert "'widened'" in description and "list_pending" in description, name
         assert "Never ask a widened question again" in description, name

@@ -1,0 +1,76 @@
+"""Claude Code's AskUserQuestion shape (issue 14 §2): detected, mapped onto several hybrid
+questions with " (Recommended)" read as a mark, refused in its own words, and answered
+back as question text -> label(s)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from choice.ask_user_question import answered_line
+from choice.compat import detect_shape, parse_request
+from choice.contract import Submission
+from choice.field_errors import InvalidInput
+from choice.response import Completion, normalize_submission, shape_fields
+
+DONE = Completion(interaction_id="i-1", interface="web", created_at=1_700_000_000.0,
+                  completed_at=1_700_000_030.0, placeholder_shown=False)
+
+
+def ask() -> dict[str, Any]:
+    return {"questions": [
+        {"question": "Which database should we use?", "header": "Database",
+         "options": [{"label": "PostgreSQL (Recommended)", "description": "Relational"},
+                     {"label": "MongoDB", "description": "Documents"}],
+         "multiSelect": False},
+        {"question": "Which features should we enable?", "header": "Features",
+         "options": [{"label": "Authentication", "description": "Logins"},
+                     {"label": "Logging", "description": "Requests"},
+                     {"label": "Metrics", "description": "Counters"}],
+         "multiSelect": True},
+    ]}
+
+
+def test_it_is_detected_by_questions_that_carry_question() -> None:
+    assert detect_shape(ask()) == "ask_user_question"
+    assert detect_shape({"title": "t", "questions": [{"id": "a", "prompt": "?"}]}) \
+        == "provide_choice"
+
+
+def test_it_maps_onto_hybrid_questions_with_the_recommendation_read_from_the_label() -> None:
+    request = parse_request(ask()).request
+    assert request.shape == "ask_user_question" and request.title == "Database · Features"
+    database, features = request.asked()
+    assert (database.id, database.header, database.prompt) == (
+        "q1", "Database", "Which database should we use?")
+    assert [(o.id, o.label, o.recommended) for o in database.options] == [
+        ("1", "PostgreSQL", True), ("2", "MongoDB", False)]
+    assert database.selection_mode == features.selection_mode == "hybrid"  # "Other" is implicit
+    assert (database.max_selections, features.max_selections) == (1, 3)
+
+
+def test_errors_use_the_callers_words() -> None:
+    broken = ask()
+    broken["questions"][0]["question"] = ""
+    broken["questions"][1]["header"] = "Far too long a header"
+    with pytest.raises(InvalidInput) as raised:
+        parse_request(broken)
+    assert {e.field for e in raised.value.errors} == {"questions[0].question",
+                                                      "questions[1].header"}
+    with pytest.raises(InvalidInput) as raised:
+        parse_request({"questions": [{"question": "?", "header": "h", "options": [],
+                                      "multiSelected": True}]})
+    assert "questions[0].multiSelected" in {e.field for e in raised.value.errors}
+
+
+def test_answers_come_back_as_question_text_to_labels_and_other_text() -> None:
+    request = parse_request(ask()).request
+    result, _ = normalize_submission(request, Submission.model_validate({"answers": {
+        "q1": {"custom_input": "SQLite, honestly"},
+        "q2": {"selected_ids": ["3", "1"], "custom_input": "tracing"}}}), DONE)
+    shaped = shape_fields(request, result).answers_by_question
+    assert shaped == {"Which database should we use?": "SQLite, honestly",
+                      "Which features should we enable?": "Authentication, Metrics, tracing"}
+    assert answered_line(shaped).startswith(
+        'User has answered your questions: "Which database should we use?"="SQLite, honestly"')
