@@ -147,6 +147,10 @@ class Settings:
     signed with `CHOICE_WEBHOOK_SECRET`)."""
     webhook_secret: str | None = None
     """`CHOICE_WEBHOOK_SECRET`: the HMAC-SHA256 key of `X-Choice-Signature-256`."""
+    webhook_created: bool = False
+    """`CHOICE_WEBHOOK_CREATED`: also POST `interaction.created` (the whole question and the
+    request's `context`) for every new question: for a chat UI behind the webhook. Off by
+    default: a team channel should hear about widened questions only."""
     reminder_minutes: float = 60.0
     """`CHOICE_REMINDER_MINUTES`: remind the owner of a widened question idle this long
     (decimals allowed, 0.05 to 10080: a few seconds is for trying it out)."""
@@ -216,6 +220,7 @@ class Settings:
             webhook_url=_webhook_url(env),
             webhook_format=_choice(env, "CHOICE_WEBHOOK_FORMAT", ("json", "slack")),
             webhook_secret=env.get("CHOICE_WEBHOOK_SECRET") or None,
+            webhook_created=_flag(env, "CHOICE_WEBHOOK_CREATED", False),
             reminder_minutes=_number(env, "CHOICE_REMINDER_MINUTES", 60.0, 0.05, 10_080,
                                      "minutes"),
             summary_seconds=_number(env, "CHOICE_SUMMARY_SECONDS", 30.0, 1, 3600, "seconds"),

@@ -10,6 +10,7 @@ from typing import Any
 
 from choice.clock import iso
 from choice.config import Settings
+from choice.contract import ChoiceRequest
 from choice.store.records import Interaction
 
 
@@ -65,3 +66,17 @@ def listing(row: Interaction) -> dict[str, Any]:
         "expires_at": iso(row.expires_at),
         "completed_at": iso(row.completed_at) if row.completed_at else None,
     }
+
+
+def whole_question(request: ChoiceRequest) -> dict[str, Any]:
+    """The whole question as a chat UI shows it (issue 14 §4): every field the human sees;
+    `/api/stream` and the webhook's `interaction.created` carry it."""
+    return {"title": request.title, "prompt": request.prompt,
+            "selection_mode": request.selection_mode,
+            "options": [o.model_dump() for o in request.options],
+            "default_selection_ids": request.default_selection_ids,
+            "min_selections": request.min_selections, "max_selections": request.max_selections,
+            "placeholder": request.placeholder,
+            "require_confirmation": request.require_confirmation, "shape": request.shape,
+            "questions": [question.model_dump() for question in request.questions]
+            if request.questions is not None else None}

@@ -27,7 +27,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from choice.compat import user_choice_required
 from choice.contract import CONTEXT_VALUE_MAX, SCHEMA_VERSION, ChoiceRequest
 from choice.notifier import Subscription
-from choice.replies import listing
+from choice.replies import listing, whole_question
 from choice.store.records import Interaction
 from choice.web.deps import Service
 from choice.web.openapi import described, errors
@@ -51,19 +51,6 @@ def _message(kind: str, data: dict[str, Any]) -> ServerSentEventMessage:
 def _request(request_json: str) -> ChoiceRequest:
     """The stored request, parsed once for every subscriber (each one reads each change)."""
     return ChoiceRequest.model_validate_json(request_json)
-
-
-def question_of(request: ChoiceRequest) -> dict[str, Any]:
-    """The whole question as a chat UI shows it (issue 14 §4): every field the human sees."""
-    return {"title": request.title, "prompt": request.prompt,
-            "selection_mode": request.selection_mode,
-            "options": [o.model_dump() for o in request.options],
-            "default_selection_ids": request.default_selection_ids,
-            "min_selections": request.min_selections, "max_selections": request.max_selections,
-            "placeholder": request.placeholder,
-            "require_confirmation": request.require_confirmation, "shape": request.shape,
-            "questions": [question.model_dump() for question in request.questions]
-            if request.questions is not None else None}
 
 
 @dataclass(frozen=True)
@@ -94,7 +81,7 @@ def _created(row: Interaction, replay: bool) -> Iterator[ServerSentEventMessage]
     listed = listing(row)
     request = _request(row.request_json)
     yield _message("interaction.created", {
-        **listed, "question": question_of(request),
+        **listed, "question": whole_question(request),
         "context": request.context.model_dump(exclude_none=True), **extra})
     if request.shape == "request_user_choice":
         yield _message("user_choice_required", {**user_choice_required(request, listed), **extra})

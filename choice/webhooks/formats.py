@@ -162,9 +162,22 @@ def _deferred(event: Event) -> tuple[str, list[dict[str, Any]]]:
     return line, blocks
 
 
-RENDERERS = {"interaction.widened": _widened, "discussion.comments": _comments,
-             "interaction.reminder": _reminder, "interaction.resolved": _resolved,
-             "interaction.deferred": _deferred}
+def _created(event: Event) -> tuple[str, list[dict[str, Any]]]:
+    question, whole = event["question"], event["whole"]
+    asked = [q["header"] or q["prompt"] for q in whole["questions"] or []]
+    lines = [f"• {mrkdwn(shortened(text, 80))}" for text in asked] or [
+        f"• {mrkdwn(o['label'])}" + (" (recommended)" if o.get("recommended") else "")
+        for o in question["options"]]
+    blocks = [_section(f"*{_title(event)}*\n{mrkdwn(shortened(question['prompt'], 500))}")]
+    blocks += _packed("Asked:" if asked else "Options:", lines)
+    blocks.append(_context(f"{_link(question['url'], 'Answer it')}. Deadline: "
+                           f"{question['expires_at']}"))
+    return f"New question: {_title(event)}", blocks
+
+
+RENDERERS = {"interaction.created": _created, "interaction.widened": _widened,
+             "discussion.comments": _comments, "interaction.reminder": _reminder,
+             "interaction.resolved": _resolved, "interaction.deferred": _deferred}
 
 
 def slack_message(event: Event) -> dict[str, Any]:

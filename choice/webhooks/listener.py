@@ -8,7 +8,10 @@ to the outbox. Installed only when `CHOICE_WEBHOOK_URL` is set (`webhooks_for`).
 - a reminder (`interaction.reminder`, from `team/reminders.py`);
 - the end of a widened interaction (`interaction.completed` with a widening): the outcome,
   who decided and where the answer came from;
-- a widened interaction deferred (`interaction.deferred`): the owner's rationale.
+- a widened interaction deferred (`interaction.deferred`): the owner's rationale;
+- with `CHOICE_WEBHOOK_CREATED`, every new question (`interaction.created`): the whole
+  question and the request's context, for a chat UI (off by default: a team channel hears
+  of widened questions only).
 
 The notifier calls listeners inside `publish`, on the request's path: for the other three
 the listener only schedules a task (the enqueue is a database write) and returns, so a
@@ -26,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from choice.config import Settings
 from choice.notifier import Change
+from choice.store.records import Interaction
 from choice.team.service import Invited
 from choice.webhooks import messages
 from choice.webhooks.outbox import Outbox
@@ -44,11 +48,14 @@ class WebhookListener:
         self.outbox = outbox
         self.link_base = settings.link_base
         self.window = settings.webhook_coalesce_seconds
+        self.created = settings.webhook_created
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- hooks (inside publish: schedule, never wait; and the widen hook) -------------------
     def __call__(self, change: Change) -> None:
-        if change.kind == "discussion.changed" and change.data.get("change") == "comment":
+        if change.kind == "interaction.created" and self.created and change.row is not None:
+            self._later(self._created(change.row))
+        elif change.kind == "discussion.changed" and change.data.get("change") == "comment":
             self._later(self._comment(change))
         elif change.kind == "interaction.reminder":
             self._later(self._reminder(change.interaction_id))
@@ -81,6 +88,9 @@ class WebhookListener:
         comment_id = change.data.get("comment_id")
         if change.row is not None and isinstance(comment_id, int):
             await self.outbox.add_comment(change.row, comment_id, self.link_base, self.window)
+
+    async def _created(self, row: Interaction) -> None:
+        await self.outbox.enqueue(row.id, messages.created(row, self.link_base))
 
     async def _reminder(self, interaction_id: str) -> None:
         discussion = await self.service.team.discussion(interaction_id)

@@ -1,7 +1,8 @@
 """The team messages a webhook carries, as our event JSON (format-neutral; `formats.py` turns
 one into a Slack message or a signed JSON body at send time).
 
-Five kinds: `interaction.widened` (the question, the note, the mode, the deadline and each
+Six kinds: `interaction.created` (opt-in: the whole question and the request's context, for
+a chat UI), `interaction.widened` (the question, the note, the mode, the deadline and each
 participant with THEIR LINK), `discussion.comments` (coalesced: the count and the newest few
 texts, shortened), `interaction.reminder` (idle since when, who opened and voted),
 `interaction.resolved` (answered, cancelled or timed out, the chosen labels, who decided and
@@ -24,12 +25,13 @@ from typing import Any, Literal
 from choice.clock import iso
 from choice.contract import SCHEMA_VERSION
 from choice.endings import request_of
+from choice.replies import whole_question
 from choice.store.records import Comment, Interaction
 from choice.team.discussion import Discussion
 from choice.team.service import Invited
 
-EventKind = Literal["interaction.widened", "discussion.comments", "interaction.reminder",
-                    "interaction.resolved", "interaction.deferred"]
+EventKind = Literal["interaction.created", "interaction.widened", "discussion.comments",
+                    "interaction.reminder", "interaction.resolved", "interaction.deferred"]
 Event = dict[str, Any]
 NEWEST_COMMENTS = 3
 """How many comment texts one coalesced message quotes (the count covers the rest)."""
@@ -69,6 +71,16 @@ def without_links(payload_json: str) -> str:
         if isinstance(participant, dict) and "link" in participant:
             participant["link"] = None
     return json.dumps(event)
+
+
+def created(row: Interaction, link_base: str) -> Event:
+    """A new question as a chat UI shows it: every field the human sees (`whole`, with
+    several questions' `questions`) and who asks (`context`: agent, conversation_id,
+    tool_call_id, project), so the UI can block that conversation's input meanwhile."""
+    request = request_of(row)
+    return _event("interaction.created", row, link_base, row.created_at,
+                  whole=whole_question(request),
+                  context=request.context.model_dump(exclude_none=True))
 
 
 def widened(invited: Invited, link_base: str) -> Event:

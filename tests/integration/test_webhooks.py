@@ -333,3 +333,23 @@ def test_a_written_back_decision_says_who_decided_and_from_what_and_a_deferral_s
     every = [r.json for r in receiver.received]
     assert {event["schema_version"] for event in every} == {1}
     assert alone not in {event["question"]["interaction_id"] for event in every}
+
+
+def test_new_questions_reach_the_webhook_only_when_asked_for(
+        receiver: WebhookReceiver, isolated_env: Path) -> None:
+    """`CHOICE_WEBHOOK_CREATED` (issue 14 §4): the whole question and its context, for a
+    chat UI; off, a new question sends nothing (a team channel hears of widenings only)."""
+    with portal(settings_for(receiver)) as owner:
+        quiet = owner.ask("Nobody outside should hear of this")
+        owner.call("POST", f"/api/interactions/{quiet}/cancel", {})
+    assert outbox_rows(isolated_env) == [] and receiver.received == []
+    with portal(settings_for(receiver, webhook_created=True)) as owner:
+        iid = owner.ask(context={"conversation_id": "conv-7", "tool_call_id": "call-3"})
+        [got] = receiver.wait_for(1)
+    event = got.json
+    assert got.headers["x-choice-event"] == "interaction.created"
+    assert event["question"]["interaction_id"] == iid
+    assert event["context"] == {"conversation_id": "conv-7", "tool_call_id": "call-3"}
+    whole = event["whole"]
+    assert [o["id"] for o in whole["options"]] == ["pg", "lite"]
+    assert whole["options"][1]["recommended"] is True and whole["questions"] is None

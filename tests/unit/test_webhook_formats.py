@@ -60,7 +60,10 @@ def test_no_slack_message_lets_untrusted_text_open_a_control_sequence() -> None:
                 "tally": [{"option_id": "a", "label": HOSTILE, "votes": 1}]}
     resolved = {"outcome": "answered", "selected_labels": [HOSTILE],
                 "tally": [{"option_id": "a", "label": HOSTILE, "votes": 1}]}
+    several = {"whole": {"questions": [{"header": None, "prompt": HOSTILE}]}}
     for message in (slack_message(event()), slack_message(event("discussion.comments", **comments)),
+                    slack_message(event("interaction.created", whole={"questions": None})),
+                    slack_message(event("interaction.created", **several)),
                     slack_message(event("interaction.reminder", **reminder)),
                     slack_message(event("interaction.resolved", **resolved))):
         for text in mrkdwn_texts(message):
@@ -135,3 +138,14 @@ def test_a_reminder_is_due_once_per_idle_period() -> None:
     assert not is_due(widening, 3600, 99_999)  # no new activity since the reminder
     widening.last_activity_at = 4000
     assert not is_due(widening, 3600, 7599) and is_due(widening, 3600, 7600)
+
+
+def test_a_new_question_in_slack_lists_its_options_or_its_questions_and_links_the_page() -> None:
+    one = slack_message(event("interaction.created", whole={"questions": None}))
+    assert one["text"].startswith("New question: ")
+    texts = "\n".join(mrkdwn_texts(one))
+    assert "Options:" in texts and "(recommended)" in texts
+    assert "<https://choice.example/choice/abc|Answer it>" in texts
+    several = slack_message(event("interaction.created", whole={"questions": [
+        {"header": "Database", "prompt": "Which?"}, {"header": None, "prompt": "Why so?"}]}))
+    assert "Asked:\n• Database\n• Why so?" in "\n".join(mrkdwn_texts(several))
