@@ -43,6 +43,21 @@ def test_ask_returns_the_humans_answer_as_the_contracts_outcome(portal: PortalPr
     assert result.interaction_id == human.interaction_id
 
 
+def test_several_questions_come_back_typed_by_question_id(portal: PortalProcess) -> None:
+    title = f"Several {uuid.uuid4().hex[:8]}"
+    questions = [{"id": "db", "header": "Database", "prompt": "Which?",
+                  "options": [{"id": "pg", "label": "PostgreSQL"}]},
+                 {"id": "why", "prompt": "Why?", "selection_mode": "text_input"}]
+    human = Human(portal.client(), title, answers({"answers": {
+        "db": {"selected_ids": ["pg"]}, "why": {"custom_input": "we know it"}}}))
+    result = ask(title=title, questions=questions, base_url=portal.base_url,
+                 token=portal.token)
+    human.join()
+    assert isinstance(result, Result) and result.answers is not None
+    assert result.answers["db"].selected_labels == ["PostgreSQL"]
+    assert result.answers["why"].custom_input == "we know it"
+
+
 def test_keyword_fields_and_contract_models_are_requests_too(portal: PortalProcess) -> None:
     title = f"Keyword fields {uuid.uuid4().hex[:8]}"
     model = ChoiceRequest(title="replaced", prompt="p", options=[Option(id="a", label="A")])
