@@ -137,9 +137,9 @@ def normalize_submission(
 def _answers_of(request: ChoiceRequest,
                 submission: Submission) -> tuple[dict[str, Answer], list[FieldError]]:
     """Each question's answer: the submission's own fields for one question, `answers`
-    for several (never both)."""
+    for several (never both; an empty own field, as a generic client sends, is no answer)."""
     own = {name for name in ("selected_ids", "custom_input", "option_annotations")
-           if name in submission.model_fields_set}
+           if name in submission.model_fields_set and getattr(submission, name)}
     if not request.several:
         if submission.answers is not None:
             return {ONLY_QUESTION_ID: submission}, [_err("answers", "not_allowed",

@@ -154,6 +154,10 @@ def test_the_single_question_fields_are_refused_for_several_and_answers_for_one(
     with pytest.raises(InvalidInput) as raised:
         submit(three(), {"selected_ids": ["pg"]})
     assert "selected_ids" in {e.field for e in raised.value.errors}
+    empty_own, _ = submit(three(), {"selected_ids": [], "option_annotations": {}, "answers": {
+        "db": {"selected_ids": ["pg"]}, "ci": {"selected_ids": ["lint"]},
+        "name": {"custom_input": "api"}}})  # a generic client's empty own fields are no answer
+    assert empty_own.answers is not None and empty_own.answers["db"].selected_ids == ["pg"]
     with pytest.raises(InvalidInput) as raised:
         submit({"title": "t", "prompt": "p", "options": [{"id": "a", "label": "A"}]},
                {"answers": {"answer": {"selected_ids": ["a"]}}})
