@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from choice.config import Settings
+from choice.web.auth import LoginCodes
 from choice.web.security import send_error
 
 if TYPE_CHECKING:
@@ -31,9 +32,11 @@ READY_SECONDS = 30.0
 class McpMount:
     """ASGI app for `/mcp`; delegates to the SDK's streamable HTTP app once it is loaded."""
 
-    def __init__(self, service: InteractionService, settings: Settings) -> None:
+    def __init__(self, service: InteractionService, settings: Settings,
+                 codes: LoginCodes | None = None) -> None:
         self._service = service
         self._settings = settings
+        self._codes = codes
         self._app: ASGIApp | None = None
         self._failure: str | None = None
         self._ready = asyncio.Event()
@@ -54,7 +57,7 @@ class McpMount:
     async def _serve(self, stop: asyncio.Event) -> None:
         try:
             module = await asyncio.to_thread(importlib.import_module, "choice.mcp.server")
-            server = module.PortalMCP(lambda: self._service, self._settings)
+            server = module.PortalMCP(lambda: self._service, self._settings, self._codes)
             app = server.streamable_http_app(streamable_http_path="/",
                                              transport_security=module.security_for(self._settings))
         except Exception as error:  # reported to every MCP request instead of crashing the portal
