@@ -61,8 +61,12 @@ class Created:
     warnings: list[str]
 
 
-def _interface_of(where: str) -> Interface:
-    return "terminal" if where == "terminal" else "client" if where == "client" else "web"
+def _interface_of(where: str, actor: str) -> Interface:
+    """A question asked in an MCP client but answered by a person elsewhere (the page, the
+    API) was answered on the web; only the client's own answer (or the deadline) is `client`."""
+    if where == "client":
+        return "web" if actor.startswith("human") and actor != "human:client" else "client"
+    return "terminal" if where == "terminal" else "web"
 
 
 class _NotDue(Exception):
@@ -207,7 +211,7 @@ class InteractionService:
         participants, votes = self.team.facts(row) if row.status != "pending" else ((), ())
         return Completion(
             interaction_id=row.id,
-            interface=_interface_of(interface or row.interface),
+            interface=_interface_of(interface or row.interface, actor),
             created_at=row.created_at, completed_at=at, placeholder_shown=row.placeholder_shown,
             translate=translator(self.language_for(row)), via=via_of(actor),
             participants=participants, votes=votes,
