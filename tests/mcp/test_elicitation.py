@@ -54,6 +54,11 @@ def events(portal: PortalProcess, iid: str) -> list[dict[str, Any]]:
     return list(portal.client().call("GET", f"/api/interactions/{iid}/events")["events"])
 
 
+def signed_in_list(portal: PortalProcess) -> str:
+    with httpx.Client(follow_redirects=True, timeout=10) as browser:
+        return browser.get(f"{portal.base_url}/login?token={portal.token}&next=/").text
+
+
 async def test_a_single_question_is_answered_in_the_clients_form(portal: PortalProcess) -> None:
     seen: list[types.ElicitRequestParams] = []
     request = ask(interface="client", options=[
@@ -170,6 +175,8 @@ async def test_the_portal_answering_first_closes_the_form(portal: PortalProcess)
     async with eliciting(portal, waits) as session:
         call = asyncio.create_task(session.call_tool("provide_choice", request))
         await asyncio.wait_for(shown.wait(), 10)
+        listed = await asyncio.to_thread(signed_in_list, portal)
+        assert "In the MCP client" in listed  # the list says where it is being asked
         await answer_when_asked(portal, str(request["title"]), {"selected_ids": ["pg"]})
         body = structured(await asyncio.wait_for(call, 20))
         await asyncio.wait_for(closed.wait(), 10)  # the SDK withdrew the form
