@@ -59,10 +59,10 @@ from choice.service import InteractionService
 from choice.store.decisions import NotInReview
 from choice.store.records import Interaction
 from choice.store.repository import AlreadyCompleted, NotFound
-from choice.web.auth import CODE_SECONDS, LoginCodes
-from choice.web.tabs import login_link
 
 log = logging.getLogger("choice.mcp")
+SignInLink = Callable[[str, float], str]
+"""(path, seconds) -> a one-time sign-in link to that page, good for that long."""
 INSTRUCTIONS = (
     "This server lets you ask the human a question and get a structured answer. Ask "
     "instead of guessing when there are several viable paths, an action is destructive, or "
@@ -163,13 +163,13 @@ class PortalMCP(MCPServer):
     """MCPServer whose tools are described by the contract, not by Python signatures."""
 
     def __init__(self, service: Callable[[], InteractionService], settings: Settings,
-                 codes: LoginCodes | None = None) -> None:
-        """`codes`: the portal's sign-in codes, for the link a URL elicitation hands the
-        client (without them, questions are asked in the client by form only)."""
+                 sign_in_link: SignInLink | None = None) -> None:
+        """`sign_in_link`: makes the one-time link a URL elicitation hands the client
+        (the web side owns sign-in; without it, the client is asked by form only)."""
         super().__init__(name="choice-portal", instructions=INSTRUCTIONS, log_level="WARNING")
         self._service = service
         self._settings = settings
-        self._codes = codes
+        self._sign_in_link = sign_in_link
         self._tools = [Tool(name=t.name, title=t.title, description=t.description,
                             input_schema=t.input_schema(), output_schema=output_schema())
                        for t in TOOLS]
@@ -249,10 +249,15 @@ class PortalMCP(MCPServer):
         return self._with_warnings(await result_for(service, row, spec.name), warnings)
 
     def _client_modes(self, context: Context[Any, Any] | None) -> set[Mode]:
-        if context is None:
+        """What the calling client can ask its user; nothing without a request's session."""
+        try:
+            session = context.session if context is not None else None
+        except (AttributeError, ValueError):  # a context outside a request has no session
+            session = None
+        if session is None:
             return set()
-        modes = client_modes(context.session)
-        return modes if self._codes is not None else modes - {"url"}
+        modes = client_modes(session)
+        return modes if self._sign_in_link is not None else modes - {"url"}
 
     def _elicitation(self, service: InteractionService, row: Interaction,
                      context: Context[Any, Any] | None, mode: Mode | None) -> Elicitation | None:
@@ -261,10 +266,8 @@ class PortalMCP(MCPServer):
         if context is None or mode is None or row.interface != "client" or row.status != "pending":
             return None
         url = None
-        if mode == "url" and self._codes is not None:
-            lifetime = max(row.expires_at - service.clock(), CODE_SECONDS)
-            url = login_link(self._settings, self._codes, f"/choice/{row.id}", lifetime,
-                             self._settings.link_base)
+        if mode == "url" and self._sign_in_link is not None:
+            url = self._sign_in_link(f"/choice/{row.id}", row.expires_at - service.clock())
         asking = Elicitation(service, row, context, mode, url)
         asking.start()
         return asking
