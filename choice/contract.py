@@ -15,8 +15,16 @@ from pydantic.json_schema import SkipJsonSchema
 
 SelectionMode = Literal["single", "multi", "text_input", "hybrid"]
 OnTimeout = Literal["timeout", "submit_defaults", "cancel"]
-InterfaceChoice = Literal["auto", "web", "terminal"]
-Interface = Literal["web", "terminal"]
+InterfaceChoice = Literal["auto", "web", "terminal", "client"]
+Interface = Literal["web", "terminal", "client"]
+"""Where a question is asked: the portal's page, the terminal UI, or inside the agent's MCP
+client (elicitation: `choice/mcp/elicitation.py`)."""
+PortalInterface = Literal["web", "terminal"]
+"""Where a person answers through the portal itself: what a page or the terminal may claim
+(a body sent to the portal can never say it came from an MCP client)."""
+ElicitationSetting = Literal["off", "form", "url"]
+"""Whether `interface: auto` asks inside an MCP client that supports it: `off` never,
+`form` with the client's own form, `url` by having the client open the portal's page."""
 Language = Literal["en", "zh"]
 Shape = Literal["provide_choice", "hitl_request", "request_user_choice", "ask_user_question"]
 """Which tool or body shape asked: the compatibility shapes answer the way their callers
@@ -215,20 +223,20 @@ class Submission(Answer):
     submission: Literal["manual", "auto"] = Field(
         default="manual", description="`auto` when the UI submitted on first pick."
     )
-    interface: Interface | None = Field(
+    interface: PortalInterface | None = Field(
         default=None, description="Where the human answered; default the interaction's own."
     )
 
 
 class CancelBody(_Strict):
     global_annotation: str | None = Field(default=None, max_length=NOTE_MAX)
-    interface: Interface | None = None
+    interface: PortalInterface | None = None
 
 
 class InterfaceSwitch(_Strict):
     """Continue a pending interaction in another interface."""
 
-    interface: Interface
+    interface: PortalInterface
 
 
 class DeadlineChange(_Strict):
@@ -376,7 +384,11 @@ def _unique_names(team: list[TeamMember] | None) -> list[TeamMember] | None:
 class Preferences(_Strict):
     """What a user saves once and every interaction starts from."""
 
-    interface: Interface = "web"
+    interface: PortalInterface = "web"
+    elicitation: ElicitationSetting = Field(
+        default="off", description="Whether `interface: auto` asks inside an MCP client that "
+                                   "supports elicitation: off, form (the client's own form) "
+                                   "or url (the client opens the portal's page).")
     timeout_seconds: int = Field(default=DEFAULT_TIMEOUT, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
     language: Language | None = None
     allow_annotations: bool = True
@@ -391,7 +403,8 @@ class Preferences(_Strict):
 class PreferencesPatch(_Strict):
     """`PUT /api/settings`: any subset of the preferences."""
 
-    interface: Interface | None = None
+    interface: PortalInterface | None = None
+    elicitation: ElicitationSetting | None = None
     timeout_seconds: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
     language: Language | None = None
     allow_annotations: bool | None = None

@@ -30,9 +30,13 @@ def interaction_url(settings: Settings, interaction_id: str) -> str:
 
 def handoff(row: Interaction, settings: Settings, poll_hint: str) -> dict[str, Any]:
     command = terminal_command(settings, row.id)
-    where = (f"The human answers in a terminal: run `{command}` where they can see it."
-             if row.interface == "terminal"
-             else "The human answers in the browser at url (the portal shows it to them).")
+    if row.interface == "terminal":
+        where = f"The human answers in a terminal: run `{command}` where they can see it."
+    elif row.interface == "client":
+        where = ("The human is asked inside your MCP client (elicitation); they can also "
+                 "answer in the browser at url.")
+    else:
+        where = "The human answers in the browser at url (the portal shows it to them)."
     return {
         "interaction_id": row.id,
         "session_id": row.id,

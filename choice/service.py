@@ -48,6 +48,9 @@ from choice.team.service import TeamService
 
 log = logging.getLogger("choice.service")
 RETENTION_EVERY = 3600.0
+NO_CLIENT_WARNING = (
+    "interface 'client' asks inside an MCP client that supports elicitation; this request "
+    "did not come from one, so it is asked in the {interface} interface instead.")
 Decide = Callable[[Interaction, float], Completed]
 """How a human ends a pending row at a given time (answer, cancel)."""
 
@@ -56,6 +59,14 @@ Decide = Callable[[Interaction, float], Completed]
 class Created:
     row: Interaction
     warnings: list[str]
+
+
+def _interface_of(where: str, actor: str) -> Interface:
+    """A question asked in an MCP client but answered by a person elsewhere (the page, the
+    API) was answered on the web; only the client's own answer (or the deadline) is `client`."""
+    if where == "client":
+        return "web" if actor.startswith("human") and actor != "human:client" else "client"
+    return "terminal" if where == "terminal" else "web"
 
 
 class _NotDue(Exception):
@@ -158,10 +169,17 @@ class InteractionService:
 
     # -- changes -----------------------------------------------------------------------------
     async def create(self, payload: Any, shape: Shape | None = None,
-                     actor: str = "agent") -> Created:
+                     actor: str = "agent", in_client: bool = False) -> Created:
+        """`in_client`: the asker is an MCP client that can ask its user (elicitation), so
+        `interface: client` stays; anyone else asking for it gets the saved interface and a
+        warning."""
         validated = parse_request(payload, await self.preferences(), shape)
         req, prefs, created = validated.request, await self.preferences(), self.clock()
-        assert req.timeout_seconds is not None and req.interface in ("web", "terminal")
+        warnings = validated.warnings
+        if req.interface == "client" and not in_client:
+            req = req.model_copy(update={"interface": prefs.interface})
+            warnings = [*warnings, NO_CLIENT_WARNING.format(interface=prefs.interface)]
+        assert req.timeout_seconds is not None and req.interface != "auto"
         row = Interaction(
             id=secrets.token_hex(8), status="pending", title=req.title,
             selection_mode="questions" if req.several else req.selection_mode,
@@ -173,7 +191,7 @@ class InteractionService:
             request_json=req.model_dump_json(),
         )
         detail = {"context": req.context.model_dump(exclude_none=True),
-                  "timeout_seconds": req.timeout_seconds, "warnings": validated.warnings}
+                  "timeout_seconds": req.timeout_seconds, "warnings": warnings}
         event = audit(row.id, "created", actor, detail, at=created)
         self._stored += 1
         over_limit = self._stored > self.settings.max_sessions
@@ -183,7 +201,7 @@ class InteractionService:
             self._stored = stored
         self.deadlines.schedule(row.id, row.expires_at)
         self.notifier.publish(Change("interaction.created", row.id, listing(row), row))
-        return Created(row, validated.warnings)
+        return Created(row, warnings)
 
     def completion(self, row: Interaction, interface: str | None, at: float,
                    actor: str = "system") -> Completion:
@@ -193,7 +211,7 @@ class InteractionService:
         participants, votes = self.team.facts(row) if row.status != "pending" else ((), ())
         return Completion(
             interaction_id=row.id,
-            interface="terminal" if (interface or row.interface) == "terminal" else "web",
+            interface=_interface_of(interface or row.interface, actor),
             created_at=row.created_at, completed_at=at, placeholder_shown=row.placeholder_shown,
             translate=translator(self.language_for(row)), via=via_of(actor),
             participants=participants, votes=votes,

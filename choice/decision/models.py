@@ -18,7 +18,7 @@ from choice.contract import (
     SCHEMA_VERSION,
     SUMMARY_MAX,
     TEAM_MAX,
-    Interface,
+    PortalInterface,
 )
 from choice.team.models import DiscussionData
 
@@ -67,7 +67,7 @@ class ResolveBody(_Strict):
     summary: str | None = Field(
         default=None, max_length=SUMMARY_MAX,
         description="The discussion's summary to record; default the agent's candidate summary.")
-    interface: Interface | None = Field(
+    interface: PortalInterface | None = Field(
         default=None, description="Where the owner decided (the terminal UI sends terminal).")
 
 
@@ -76,11 +76,11 @@ class DeferBody(_Strict):
 
     rationale: str = Field(max_length=RATIONALE_MAX,
                            description="Why it is deferred (required): the agent gets it.")
-    interface: Interface | None = None
+    interface: PortalInterface | None = None
 
 
 class ResumeBody(_Strict):
-    interface: Interface | None = None
+    interface: PortalInterface | None = None
 
 
 class QuorumBody(_Strict):

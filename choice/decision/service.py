@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from choice.clock import iso
-from choice.contract import DEFAULT_TIMEOUT, FieldError, Interface
+from choice.contract import DEFAULT_TIMEOUT, FieldError, PortalInterface
 from choice.deadlines import DeadlineScheduler
 from choice.decision.models import (
     CandidateBody,
@@ -54,7 +54,7 @@ def _error(field: str, code: str, message: str) -> InvalidInput:
     return InvalidInput([FieldError(field=field, code=code, message=message)])
 
 
-def _actor(interface: Interface | None, default: str) -> str:
+def _actor(interface: PortalInterface | None, default: str) -> str:
     """The terminal UI says so; any other call with the token is the API's."""
     return "human:terminal" if interface == "terminal" else default
 
@@ -268,7 +268,7 @@ class DecisionService:
         self._publish("interaction.deferred", row, rationale=rationale)
         return row
 
-    async def resume(self, interaction_id: str, interface: Interface | None = None,
+    async def resume(self, interaction_id: str, interface: PortalInterface | None = None,
                      actor: str = "human:api") -> Interaction:
         """Take a deferred question up again: pending or widened as it was, with at least
         its request's timeout from now. `NotDeferred` if it is not deferred."""

@@ -33,6 +33,13 @@ from choice.contract import OPEN_STATUSES, FieldError, Shape
 from choice.decision.models import CandidateBody
 from choice.endings import request_of
 from choice.field_errors import InvalidInput, parse_model
+from choice.mcp.elicitation import (
+    Elicitation,
+    Mode,
+    asks_in_client,
+    client_modes,
+    mode_for,
+)
 from choice.mcp.output import candidate_output_schema, output_schema, pending_output_schema
 from choice.mcp.pending import pending_list
 from choice.mcp.tools import (
@@ -54,6 +61,8 @@ from choice.store.records import Interaction
 from choice.store.repository import AlreadyCompleted, NotFound
 
 log = logging.getLogger("choice.mcp")
+SignInLink = Callable[[str, float], str]
+"""(path, seconds) -> a one-time sign-in link to that page, good for that long."""
 INSTRUCTIONS = (
     "This server lets you ask the human a question and get a structured answer. Ask "
     "instead of guessing when there are several viable paths, an action is destructive, or "
@@ -153,10 +162,14 @@ def invalid(errors: InvalidInput) -> CallToolResult:
 class PortalMCP(MCPServer):
     """MCPServer whose tools are described by the contract, not by Python signatures."""
 
-    def __init__(self, service: Callable[[], InteractionService], settings: Settings) -> None:
+    def __init__(self, service: Callable[[], InteractionService], settings: Settings,
+                 sign_in_link: SignInLink | None = None) -> None:
+        """`sign_in_link`: makes the one-time link a URL elicitation hands the client
+        (the web side owns sign-in; without it, the client is asked by form only)."""
         super().__init__(name="choice-portal", instructions=INSTRUCTIONS, log_level="WARNING")
         self._service = service
         self._settings = settings
+        self._sign_in_link = sign_in_link
         self._tools = [Tool(name=t.name, title=t.title, description=t.description,
                             input_schema=t.input_schema(), output_schema=output_schema())
                        for t in TOOLS]
@@ -210,18 +223,54 @@ class PortalMCP(MCPServer):
                            context: Context[Any, Any] | None) -> CallToolResult:
         service = self._service()
         session_id = arguments.pop("session_id", None)
+        setting = (await service.preferences()).elicitation
+        modes = self._client_modes(context)
         if session_id is not None:
             row = await service.get(str(session_id))
         else:
             arguments.setdefault("context", {}).setdefault("agent", "mcp")
-            created = await service.create(arguments, spec.shape, actor="agent:mcp")
+            in_client = asks_in_client(arguments.get("interface"), setting, modes)
+            if in_client:
+                arguments["interface"] = "client"
+            created = await service.create(arguments, spec.shape, actor="agent:mcp",
+                                           in_client=in_client)
             row = created.row
             if row.interface == "terminal":  # the hand-off: nothing to wait for yet
                 return self._with_warnings(await result_for(service, row, spec.name),
                                            created.warnings)
-        row = await self._wait(service, row, context)
-        warnings = [] if session_id is not None else created.warnings
+        asking = self._elicitation(service, row, context, mode_for(setting, modes))
+        try:
+            row = await self._wait(service, row, context, asking)
+        finally:
+            if asking is not None:
+                await asking.close(row)
+        warnings = [*([] if session_id is not None else created.warnings),
+                    *(asking.warnings if asking is not None else [])]
         return self._with_warnings(await result_for(service, row, spec.name), warnings)
+
+    def _client_modes(self, context: Context[Any, Any] | None) -> set[Mode]:
+        """What the calling client can ask its user; nothing without a request's session."""
+        try:
+            session = context.session if context is not None else None
+        except (AttributeError, ValueError):  # a context outside a request has no session
+            session = None
+        if session is None:
+            return set()
+        modes = client_modes(session)
+        return modes if self._sign_in_link is not None else modes - {"url"}
+
+    def _elicitation(self, service: InteractionService, row: Interaction,
+                     context: Context[Any, Any] | None, mode: Mode | None) -> Elicitation | None:
+        """Ask in the client too, when the question is meant for it and still pending (a
+        poll asks again: the call that asked first may have been cancelled by the client)."""
+        if context is None or mode is None or row.interface != "client" or row.status != "pending":
+            return None
+        url = None
+        if mode == "url" and self._sign_in_link is not None:
+            url = self._sign_in_link(f"/choice/{row.id}", row.expires_at - service.clock())
+        asking = Elicitation(service, row, context, mode, url)
+        asking.start()
+        return asking
 
     async def _submit_candidate(self, arguments: dict[str, Any]) -> CallToolResult:
         session_id = arguments.pop("session_id", None)
@@ -254,7 +303,11 @@ class PortalMCP(MCPServer):
                               structured_content=listed.model_dump())
 
     async def _wait(self, service: InteractionService, row: Interaction,
-                    context: Context[Any, Any] | None) -> Interaction:
+                    context: Context[Any, Any] | None,
+                    asking: Elicitation | None = None) -> Interaction:
+        """Wait for the end, a widen, or the agent's turn, up to the wait window; while the
+        client is asking the human (`asking`), up to the deadline: the answer comes through
+        this call, and the scheduler ends the interaction at the deadline anyway."""
         loop = asyncio.get_running_loop()
         started = loop.time()
         end = started + self._settings.mcp_wait_seconds
@@ -263,7 +316,11 @@ class PortalMCP(MCPServer):
         # published while a progress notification goes out would otherwise wake nobody,
         # and the next window would wait it out in full (the row is still open).
         with service.notifier.waiter(row.id) as woken:
-            while row.status in OPEN_STATUSES and (left := end - loop.time()) > 0:
+            while row.status in OPEN_STATUSES:
+                holding = asking is not None and asking.open
+                left = end - loop.time() if not holding else self._settings.mcp_progress_seconds
+                if left <= 0:
+                    break
                 if woken.event.is_set():  # heard between two windows: no need to wait
                     woken.event.clear()
                     row = await service.get(row.id)
@@ -274,7 +331,9 @@ class PortalMCP(MCPServer):
                     break  # the owner widened it and let the agent carry on: say so now
                 if await service.decision.agent_turn(row):
                     break  # the owner asks the agent for a summary of the discussion
-                if row.status in OPEN_STATUSES and context is not None and end - loop.time() > 0:
+                holding = asking is not None and asking.open
+                if row.status in OPEN_STATUSES and context is not None and (
+                        holding or end - loop.time() > 0):
                     await context.report_progress(
                         round(loop.time() - started, 1),
                         message=("Waiting for the team's discussion and the human's decision"

@@ -7,7 +7,7 @@ page (no script), never a second code path.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from litestar import Controller, Response, post
 from litestar.params import FromPath
@@ -15,7 +15,13 @@ from litestar.plugins.htmx import ClientRefresh, HTMXRequest, HTMXTemplate
 from litestar.response import Redirect
 
 from choice.clock import iso
-from choice.contract import OPEN_STATUSES, DeadlineChange, FieldError
+from choice.contract import (
+    OPEN_STATUSES,
+    DeadlineChange,
+    ElicitationSetting,
+    FieldError,
+    PreferencesPatch,
+)
 from choice.endings import request_of
 from choice.field_errors import InvalidInput
 from choice.i18n import N_
@@ -27,6 +33,7 @@ from choice.web.auth import safe_next, session_guard
 from choice.web.decision_views import DecisionForm, owner_page_view
 from choice.web.deps import QuestionLists, Service, WebAssets
 from choice.web.forms import (
+    Form,
     draft_from,
     first,
     preferences_from,
@@ -154,7 +161,7 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
     language_before = service.language_for(None)
     message, status = N_("Saved."), 200
     try:
-        await service.update_preferences(preferences_from(form))
+        await service.update_preferences(with_elicitation(preferences_from(form), form))
     except InvalidInput as invalid:
         message, status = invalid.errors[0].message, 422
     if not request.htmx:
@@ -169,6 +176,14 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
                         headers=VARY_ON_HTMX,
                         context={"prefs": await service.preferences(), "saved_message": message,
                                  "locale": service.language_for(None)})
+
+
+def with_elicitation(patch: PreferencesPatch, form: Form) -> PreferencesPatch:
+    """The settings form's elicitation choice (whether `auto` asks inside an MCP client)."""
+    wanted = first(form, "elicitation")
+    if wanted in get_args(ElicitationSetting):
+        return patch.model_copy(update={"elicitation": wanted})
+    return patch
 
 
 @post("/settings/team", guards=[session_guard], include_in_schema=False)

@@ -93,7 +93,7 @@ def create_app(settings: Settings | None = None, *,
     service.notifier.listen(BrowserOpener(settings, tabs, codes))
     service.notifier.listen(lists)
     service.notifier.listen(feeds)
-    mcp = McpMount(service, settings)
+    mcp = McpMount(service, settings, codes)
     webhooks = webhooks_for(service, settings)  # None without CHOICE_WEBHOOK_URL
     reminders = ReminderScheduler(service, settings)
 

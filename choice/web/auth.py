@@ -87,16 +87,19 @@ async def session_guard(connection: ASGIConnection[Any, Any, Any, Any], _handler
 
 
 class LoginCodes:
-    """One-time sign-in codes: 60 seconds, single use, kept in memory only."""
+    """One-time sign-in codes: 60 seconds unless asked otherwise, single use, kept in
+    memory only."""
 
     def __init__(self) -> None:
         self._codes: dict[str, float] = {}
 
-    def issue(self) -> str:
+    def issue(self, seconds: float = CODE_SECONDS) -> str:
+        """A new code, good once for `seconds` (a link handed to an MCP client to open
+        lives as long as the question it leads to: the human may click it much later)."""
         current = time.monotonic()
         self._codes = {c: t for c, t in self._codes.items() if t > current}
         code = secrets.token_urlsafe(24)
-        self._codes[code] = current + CODE_SECONDS
+        self._codes[code] = current + seconds
         return code
 
     def redeem(self, code: str) -> bool:

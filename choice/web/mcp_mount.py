@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from choice.config import Settings
+from choice.web.auth import CODE_SECONDS, LoginCodes
 from choice.web.security import send_error
+from choice.web.tabs import login_link
 
 if TYPE_CHECKING:
     from choice.service import InteractionService
@@ -31,9 +33,11 @@ READY_SECONDS = 30.0
 class McpMount:
     """ASGI app for `/mcp`; delegates to the SDK's streamable HTTP app once it is loaded."""
 
-    def __init__(self, service: InteractionService, settings: Settings) -> None:
+    def __init__(self, service: InteractionService, settings: Settings,
+                 codes: LoginCodes | None = None) -> None:
         self._service = service
         self._settings = settings
+        self._codes = codes
         self._app: ASGIApp | None = None
         self._failure: str | None = None
         self._ready = asyncio.Event()
@@ -54,7 +58,8 @@ class McpMount:
     async def _serve(self, stop: asyncio.Event) -> None:
         try:
             module = await asyncio.to_thread(importlib.import_module, "choice.mcp.server")
-            server = module.PortalMCP(lambda: self._service, self._settings)
+            server = module.PortalMCP(lambda: self._service, self._settings,
+                                      self._sign_in_link if self._codes else None)
             app = server.streamable_http_app(streamable_http_path="/",
                                              transport_security=module.security_for(self._settings))
         except Exception as error:  # reported to every MCP request instead of crashing the portal
@@ -66,6 +71,13 @@ class McpMount:
             self._app = app
             self._ready.set()
             await stop.wait()
+
+    def _sign_in_link(self, path: str, seconds: float) -> str:
+        """The link a URL elicitation hands the MCP client: one use, alive as long as the
+        question (at least a minute), on the portal's public origin if it has one."""
+        assert self._codes is not None  # handed to the server only with codes
+        return login_link(self._settings, self._codes, path, max(seconds, CODE_SECONDS),
+                          self._settings.link_base)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:

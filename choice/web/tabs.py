@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from choice.config import Settings
 from choice.notifier import Change
-from choice.web.auth import LoginCodes
+from choice.web.auth import CODE_SECONDS, LoginCodes
 
 log = logging.getLogger("choice.web")
 
@@ -34,9 +34,12 @@ class Tabs:
             self.count -= 1
 
 
-def login_link(settings: Settings, codes: LoginCodes, path: str) -> str:
-    """`path` is quoted: a `&`, a space or a tab in it must not reshape the link."""
-    return f"{settings.base_url}/login?code={codes.issue()}&next={quote(path, safe='/')}"
+def login_link(settings: Settings, codes: LoginCodes, path: str, seconds: float = CODE_SECONDS,
+               base: str | None = None) -> str:
+    """`path` is quoted: a `&`, a space or a tab in it must not reshape the link. `base`:
+    another origin than the portal's own (its public URL, for a link opened elsewhere)."""
+    return (f"{base or settings.base_url}/login?code={codes.issue(seconds)}"
+            f"&next={quote(path, safe='/')}")
 
 
 class BrowserOpener:
