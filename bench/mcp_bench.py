@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from choice.mcp.listing import tools_result  # noqa: E402
 from choice.portal_client import PortalClient  # noqa: E402
 from tests.mcp.bridge_process import BridgeProcess, bridge_env, stop_portal_at  # noqa: E402
 from tests.portal_process import free_port  # noqa: E402
@@ -81,7 +82,7 @@ def timed(env: dict[str, str], until_call: bool) -> tuple[float, float | None, B
     bridge.initialize()
     tools = bridge.request("tools/list")
     listed = time.perf_counter() - started
-    assert len(tools["result"]["tools"]) == 3, tools
+    assert len(tools["result"]["tools"]) == len(tools_result()["tools"]), tools
     called = None
     if until_call:
         result = bridge.request("tools/call", HANDOFF, timeout=60)
