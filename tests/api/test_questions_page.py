@@ -120,6 +120,7 @@ def test_a_question_left_to_answer_is_named_in_the_review_with_a_way_back(browse
     assert review.status_code == 422
     html = review.text
     assert 'data-testid="review-missing"' in html and "2 questions still need an answer." in html
+    assert "Type an answer." in html and "Choose at least 1 option." in html
     assert re.search(r'data-question-id="db" data-state="defaults"', html)
     assert re.search(r'data-question-id="extras" data-state="missing"', html)
     assert re.search(r'data-question-id="name" data-state="missing"', html)
@@ -139,7 +140,7 @@ def test_a_refused_submission_shows_each_error_next_to_its_question(browser: Cli
     assert refused.status_code == 422
     html = refused.text
     db = html[html.index('data-question-id="db"'):html.index('data-question-id="extras"')]
-    assert 'data-testid="question-errors"' in db and "mysql" in db
+    assert 'data-testid="question-errors"' in db and "mysql" in db and "is not an option" in db
     extras = html[html.index('data-question-id="extras"'):html.index('data-question-id="name"')]
     assert 'data-testid="question-errors"' not in extras
     assert 'name="q.name.custom_input"' in html and ">x</textarea>" in html  # kept as typed
