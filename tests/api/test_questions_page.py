@@ -120,7 +120,7 @@ def test_a_question_left_to_answer_is_named_in_the_review_with_a_way_back(browse
     assert review.status_code == 422
     html = review.text
     assert 'data-testid="review-missing"' in html and "2 questions still need an answer." in html
-    assert "Type an answer." in html and "Choose at least 1 option." in html
+    assert "Type an answer" in html and "Choose at least 1 option" in html
     assert re.search(r'data-question-id="db" data-state="defaults"', html)
     assert re.search(r'data-question-id="extras" data-state="missing"', html)
     assert re.search(r'data-question-id="name" data-state="missing"', html)
