@@ -6,6 +6,7 @@ Debian's Chromium at /usr/bin/chromium: `playwright install` cannot download bro
     python bench/web_bench.py            # full: 500 renders each way, 1,000 sockets for 30 s
     python bench/web_bench.py --quick    # sanity: 100 renders each way, 100 sockets for 10 s
     python bench/web_bench.py --py-spy /tmp/prof   # also sample the server with py-spy
+    python bench/web_bench.py --questions 4  # page weight only: 1 question vs 4 questions
 
 Needs Linux (/proc) and, beyond the project's own dependencies, playwright (the [test] extra)
 and websockets (comes with uvicorn[standard]). It reuses core_bench.py's portal handling: a
@@ -77,6 +78,7 @@ KB = 1000
 
 TARGETS = {
     "page_kb": 35.0,
+    "questions_page_kb": 40.0,  # issue 14 §1: a 4-question interaction's first load
     "page_requests": 5,
     "render_p50_ms": 5.0,
     "sockets_cpu_pct": 10.0,
@@ -149,6 +151,27 @@ def realistic_ask(i: int, timeout_s: int = 3600) -> dict[str, Any]:
     return {"title": TITLES[i % len(TITLES)], "prompt": PROMPT, "options": OPTIONS,
             "timeout_seconds": timeout_s, "interface": "web",
             "context": {"agent": AGENTS[i % len(AGENTS)], "project": PROJECTS[i % len(PROJECTS)]}}
+
+
+def realistic_questions(n: int) -> dict[str, Any]:
+    """An interaction with `n` questions (`--questions`), cycling through the modes a real
+    agent mixes: a one-pick with descriptions, a multi-pick, a typed answer, a hybrid."""
+    modes: list[dict[str, Any]] = [
+        {"header": "Approach", "prompt": "Which way should I speed up the suite?",
+         "options": OPTIONS},
+        {"header": "Runners", "prompt": "Where should the faster suite run?",
+         "selection_mode": "multi", "options": [
+             {"id": "ci", "label": "Every pull request"}, {"id": "main", "label": "Pushes to main"},
+             {"id": "nightly", "label": "A nightly job", "description": "With the slow tests."}]},
+        {"header": "Budget", "prompt": "How long may the suite take on CI, at most?",
+         "selection_mode": "text_input", "placeholder": "e.g. 4 minutes"},
+        {"header": "Owner", "prompt": "Who should review the change?", "selection_mode": "hybrid",
+         "options": [{"id": "me", "label": "Me"}, {"id": "ops", "label": "The ops team"}]},
+    ]
+    questions = [{"id": f"q{i}", **modes[i % len(modes)]} for i in range(n)]
+    return {"title": "Speed up the test suite", "prompt": PROMPT.split("\n\n")[0],
+            "questions": questions, "timeout_seconds": 3600, "interface": "web",
+            "context": {"agent": "claude-code", "project": "choice-portal"}}
 
 
 async def create_interactions(portal: Portal, n: int, start: int = 0) -> list[str]:
@@ -556,6 +579,36 @@ async def bench_browser(portal: Portal, iid: str, chromium: str) -> Browser:
             await browser.close()
 
 
+async def bench_questions(args: argparse.Namespace, portal: Portal, single_id: str) -> str:
+    """`--questions N`: the first load of one question and of N questions, side by side."""
+    session = RawSession(portal.port, portal.token)
+    try:
+        reply = await session.request("POST", "/api/interactions",
+                                      realistic_questions(args.questions))
+        if reply.status != 201:
+            raise RuntimeError(f"create: HTTP {reply.status} {reply.body[:300]!r}")
+        several_id = reply.json()["interaction_id"]
+    finally:
+        await session.aclose()
+    t = Table()
+    base = f"http://{HOST}:{portal.port}"
+    lines: list[str] = []
+    for label, iid in (("1 question", single_id), (f"{args.questions} questions", several_id)):
+        print(f"first load of {label} in headless Chromium ...", flush=True)
+        cold = (await bench_browser(portal, iid, args.chromium)).cold
+        kb = cold.log.transferred / KB
+        several = iid == several_id
+        t.row(f"{label}: first load, bytes on the wire, headers included (KB)", f"{kb:.1f}",
+              f"<= {TARGETS['questions_page_kb']:.0f}" if several else "",
+              kb <= TARGETS["questions_page_kb"] if several else None)
+        t.row("  bodies only, compressed (KB) / decoded (KB)",
+              f"{sum(r.transferred - r.header_bytes for r in cold.log.resources.values()) / KB:.1f}"
+              f" / {sum(r.decoded for r in cold.log.resources.values()) / KB:.1f}")
+        t.row("  HTTP requests (sign-in hop and socket apart)", str(len(cold.log.resources)))
+        lines += ["", *resource_lines(f"{label}, first load (cold cache):", cold, base)]
+    return "\n".join([*t.render(), *lines, "", "KB = 1,000 bytes; gzip as Chromium asks for it"])
+
+
 # -- 2. server render time ---------------------------------------------------------------------
 @dataclass
 class Render:
@@ -885,6 +938,10 @@ async def run(args: argparse.Namespace) -> int:
             ids = await create_interactions(portal, LIST_SIZE)
             await answer(portal, ids[:COMPLETED_IN_LIST])
             iid = ids[LIST_SIZE // 2]
+            if args.questions:
+                print()
+                print(await bench_questions(args, portal, iid))
+                return 0
 
             browser = None
             if not args.skip_browser:
@@ -928,6 +985,9 @@ def main() -> int:
     parser.add_argument("--py-spy", metavar="DIR",
                         help="sample the server with py-spy during the gzip renders and the socket "
                              "window; raw stacks go to DIR, a summary is printed")
+    parser.add_argument("--questions", type=int, metavar="N", default=0,
+                        help="only the page weight: the first load of one question and of an "
+                             "interaction with N questions (issue 14: N=4, <= 40 KB)")
     args = parser.parse_args()
     try:
         import uvloop

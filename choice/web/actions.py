@@ -65,13 +65,14 @@ class Shown:
     async def show(self, row: Interaction, status: int = 200, *, stage: Stage | None = None,
                    draft: Draft | None = None, errors: InvalidInput | None = None,
                    notice: str | None = None, form: DecisionForm | None = None,
-                   **extra: Any) -> Response[Any]:
+                   focus: str | None = None, **extra: Any) -> Response[Any]:
         """`extra` goes into the template context (a team form's error and typed text);
-        `form` is what was typed into the decision panel, with its errors."""
+        `form` is what was typed into the decision panel, with its errors; `focus` the
+        question (of several) to take the focus."""
         service = self.service
         view = await owner_page_view(service, row, stage=stage, draft=draft,
                                      errors=errors.errors if errors else None, notice=notice,
-                                     form=form)
+                                     form=form, focus=focus)
         if self.request.htmx:
             return HTMXTemplate(template_name="partials/_interaction.html", status_code=status,
                                 headers=VARY_ON_HTMX,
@@ -92,15 +93,20 @@ class InteractionActions(Controller):
     @post("/submit")
     async def submit(self, request: HTMXRequest, service: Service, assets: WebAssets,
                      lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
-        """`action`: submit, review (confirmation required), confirm, or back."""
+        """`action`: submit, review (confirmation required, or several questions), confirm,
+        or back (`back:<question id>` to that question)."""
         shown = Shown(request, service, assets, lists)
         form = await read_form(request)
         row = await service.get(interaction_id)
         if row.status not in OPEN_STATUSES:
             return await shown.show(row, 409, notice=ELSEWHERE)
-        draft, action = draft_from(form, request_of(row)), first(form, "action", "submit")
+        asked = request_of(row)
+        draft, action = draft_from(form, asked), first(form, "action", "submit")
+        action, _, focus = action.partition(":")  # `back:<question id>`: back to that one
         if action == "back":
-            return await shown.show(row, draft=draft)
+            return await shown.show(row, draft=draft, focus=focus or None)
+        if asked.several and action == "submit":
+            action = "review"  # several questions always go through the review step
         try:
             submission = submission_from(form, draft, confirmed=True if action in (
                 "confirm", "review") else None)
@@ -111,6 +117,10 @@ class InteractionActions(Controller):
                 return await shown.show(row, stage="review", draft=draft)
             row = await service.submit(interaction_id, submission, "web", ACTOR)
         except InvalidInput as invalid:
+            if asked.several and action == "review" and all(
+                    error.field.startswith("answers.") for error in invalid.errors):
+                # the review names each question still to answer, with a way back to it
+                return await shown.show(row, 422, stage="review", draft=draft, errors=invalid)
             return await shown.show(row, 422, draft=draft, errors=invalid)
         except AlreadyCompleted as lost:
             return await shown.show(lost.row, 409, notice=ELSEWHERE)

@@ -116,12 +116,14 @@ async def owner_decision(service: InteractionService, row: Interaction,
 async def owner_page_view(service: InteractionService, row: Interaction, *,
                           stage: Stage | None = None, draft: Draft | None = None,
                           errors: list[FieldError] | None = None, notice: str | None = None,
-                          form: DecisionForm | None = None) -> InteractionView:
+                          form: DecisionForm | None = None,
+                          focus: str | None = None) -> InteractionView:
     """The owner's `/choice/{id}`: the question with its team panel and decision panel."""
     team = await owner_team(service, row)
     return interaction_view(row, await service.preferences(), stage=stage, draft=draft,
                             errors=errors, notice=notice, team=team,
-                            decision=await owner_decision(service, row, team, form))
+                            decision=await owner_decision(service, row, team, form),
+                            focus=focus)
 
 
 @dataclass(frozen=True)

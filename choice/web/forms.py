@@ -12,7 +12,7 @@ from urllib.parse import parse_qs
 from litestar import Request
 from litestar.exceptions import HTTPException
 
-from choice.contract import ChoiceRequest, PreferencesPatch, Submission
+from choice.contract import ChoiceRequest, PreferencesPatch, Question, Submission
 from choice.field_errors import parse_model
 from choice.team.audience import is_cancel, split_names
 from choice.web.view_models import Draft
@@ -38,6 +38,10 @@ def typed_text(form: Form, name: str) -> str:
 
 
 def draft_from(form: Form, request: ChoiceRequest) -> Draft:
+    if request.several:
+        return Draft(answers={question.id: _question_draft(form, question, f"q.{question.id}.")
+                              for question in request.asked()},
+                     global_note=first(form, "global_annotation"))
     known = [option.id for option in request.options]
     picked = set(form.get("selected", []))
     return Draft(
@@ -49,9 +53,32 @@ def draft_from(form: Form, request: ChoiceRequest) -> Draft:
     )
 
 
+def _question_draft(form: Form, question: Question, at: str) -> Draft:
+    """One of several questions as typed: its fields are named `q.<id>.selected`,
+    `q.<id>.custom_input` and `q.<id>.note.<option id>`."""
+    known = [option.id for option in question.options]
+    picked = set(form.get(at + "selected", []))
+    return Draft(
+        selected=tuple(option_id for option_id in known if option_id in picked),
+        custom_input=typed_text(form, at + "custom_input"),
+        notes={option_id: typed_text(form, f"{at}note.{option_id}") for option_id in known
+               if first(form, f"{at}note.{option_id}").strip()},
+    )
+
+
 def submission_from(form: Form, draft: Draft, *, confirmed: bool | None) -> Submission:
     """What the form says, as the same Submission the API and the terminal send.
-    Unknown option ids posted by a forged form are kept, so validation names them."""
+    Unknown option ids posted by a forged form are kept, so validation names them.
+    Several questions: every question is on the form, so each gets its answer (a question
+    with options and nothing picked is answered with no options, not left to its defaults)."""
+    if draft.answers:
+        return parse_model(Submission, {
+            "answers": {question_id: _answer_of(form, f"q.{question_id}.", answer)
+                        for question_id, answer in draft.answers.items()},
+            "global_annotation": draft.global_note or None,
+            "confirmed": confirmed,
+            "interface": "web",
+        })
     return parse_model(Submission, {
         "selected_ids": [v for v in form.get("selected", []) if v],
         "custom_input": draft.custom_input or None,
@@ -61,6 +88,13 @@ def submission_from(form: Form, draft: Draft, *, confirmed: bool | None) -> Subm
         "submission": "auto" if first(form, "submission") == "auto" else "manual",
         "interface": "web",
     })
+
+
+def _answer_of(form: Form, at: str, draft: Draft) -> dict[str, Any]:
+    answer: dict[str, Any] = {"selected_ids": [v for v in form.get(at + "selected", []) if v],
+                              "custom_input": draft.custom_input or None,
+                              "option_annotations": draft.notes}
+    return answer
 
 
 BOOLEAN_SETTINGS = ("allow_annotations", "show_placeholder", "single_submit", "notifications",
