@@ -72,13 +72,14 @@ class QuestionsScreen(Screen):
         lines: list[tuple[str, int]] = [(_("Review your answers"), curses.A_BOLD), ("", 0)]
         rows = [reviewed(multi, index, _) for index in range(len(multi.states))]
         column = max(width(row.header) for row in rows)
-        focus = 0
+        focus, digits = 0, len(str(len(rows)))
         for index, row in enumerate(rows):
             here = index == multi.review_cursor
             if here:
                 focus = len(lines)
             pad = " " * (column - width(row.header))
-            text = f"{'›' if here else ' '} {index + 1}. {row.header}{pad}   {row.said}"
+            number = f"{index + 1}.".rjust(digits + 1)
+            text = f"{'›' if here else ' '} {number} {row.header}{pad}   {row.said}"
             lines.append((text, curses.A_REVERSE if here else
                           curses.A_DIM if row.kind != "answered" else 0))
             lines += [("      " + note, curses.A_DIM) for note in row.notes]
