@@ -30,6 +30,7 @@ from choice.terminal.text import safe_text
 NEXT = ("tab", "right")
 PREVIOUS = ("btab", "left")
 REVIEW_MOVES = {"up": -1, "down": 1, "k": -1, "j": 1}
+REVIEW_FORWARD = {"q": "esc", "esc": "esc", "s": "^O", "^O": "^O", "g": "^G", "^G": "^G"}
 
 
 @dataclass
@@ -275,5 +276,5 @@ class QuestionsState:
             self.submit()
         elif key.isdigit() and 1 <= int(key) <= last:
             self.go(int(key) - 1)
-        elif key in ("q", "esc", "s", "^O", "g", "^G"):
-            self._forward(key)  # cancel, the settings, the note: as on a question
+        elif key in REVIEW_FORWARD:  # cancel, the settings, the note: as on a question,
+            self._forward(REVIEW_FORWARD[key])  # by the keys that never type on a text line

@@ -163,3 +163,13 @@ def test_the_bar_never_needs_more_than_its_width_and_keeps_the_current_chip(cell
             assert TABS[current].label in shown
         kinds = [kind for _text, kind in segments]
         assert ("more" in kinds) == (width(" ".join(chip(tab) for tab in TABS)) > cells)
+
+
+def test_letters_on_the_review_never_type_into_the_text_question_shown_last() -> None:
+    multi = several()
+    press(multi, "left", "left", *"x", "enter")  # the text question, then the review
+    assert multi.reviewing and multi.current.text == "x"
+    press(multi, "s")
+    assert (multi.current.stage, multi.current.text) == ("settings", "x")
+    press(multi, "esc", "q")
+    assert (multi.current.stage, multi.current.text) == ("cancel", "x")
