@@ -22,7 +22,7 @@ from typing import Any
 
 from choice.api_token import read_token
 from choice.config import Settings
-from choice.i18n import resolve_language, translator
+from choice.i18n import Translator, resolve_language, translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.terminal.text import json_for_terminal, safe_text
 
@@ -106,7 +106,7 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
     return request
 
 
-_: Callable[[str], str] = translator("en")
+_: Translator = translator("en")
 
 
 def use_language(language: str) -> None:
@@ -235,8 +235,14 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
             title=safe_text(str(request.get("title")), keep_newlines=False)))
         _say("  " + _("in the browser:") + f"  {created['url']}")
         _say("  " + _("in a terminal:") + f"   {created['terminal_command']}")
+        questions = request.get("questions") if isinstance(request, dict) else None
+        if isinstance(questions, list):  # several: say how many, and answer by question id
+            _say("  " + _.ngettext("{n} question waits.", "{n} questions wait.",
+                                   len(questions)).format(n=len(questions)))
+        example = '{"answers": {"<question id>": {"selected_ids": [...]}}}' \
+            if isinstance(questions, list) else '{"selected_ids": [...]}'
         _say("  " + _("over HTTP:") + f"       POST {client_path(client, interaction_id)} "
-             '{"selected_ids": [...]}  ' + _("(with the bearer token from `choice token`)"))
+             f"{example}  " + _("(with the bearer token from `choice token`)"))
     try:
         result = wait_for_result(client, interaction_id, say_widened)
     except KeyboardInterrupt:

@@ -63,12 +63,27 @@ def _list(args: argparse.Namespace) -> int:
         print("choice list: " + _("{error}: is `choice serve` running?").format(error=exc),
               file=sys.stderr)
         return 1
+    _ = cli_translator(settings)
     for row in rows:
         print(f"{row['interaction_id']}  {row['status']:<14} {row['interface']:<8} "
-              f"{row['created_at'][:19]}  {safe_text(row['title'], keep_newlines=False)}")
+              f"{row['created_at'][:19]}  {safe_text(row['title'], keep_newlines=False)}"
+              + _questions(client, row, _))
     if not rows:
-        print(cli_translator(settings)("no interactions"), file=sys.stderr)
+        print(_("no interactions"), file=sys.stderr)
     return 0
+
+
+def _questions(client: Any, row: dict[str, Any], _: Any) -> str:
+    """`  (3 questions)` after the title of an interaction that asks several; else ''."""
+    from choice.portal_client import PortalError, PortalUnreachable
+
+    if row.get("selection_mode") != "questions":
+        return ""
+    try:
+        count = len(client.detail(row["interaction_id"])["request"].get("questions") or [])
+    except (PortalError, PortalUnreachable):
+        return ""  # gone since the list was read
+    return "  " + str(_.ngettext("({n} question)", "({n} questions)", count).format(n=count))
 
 
 def _pending_pass(client: Any, rows: list[dict[str, Any]], _: Any) -> int:

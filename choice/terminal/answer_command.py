@@ -19,6 +19,7 @@ from choice.i18n import translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.terminal.live import Live
 from choice.terminal.question import Question
+from choice.terminal.questions_session import QuestionsSession
 from choice.terminal.session import EXIT, Session, outcome
 from choice.terminal.text import safe_text
 
@@ -38,10 +39,16 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
         if detail["status"] not in UNRESOLVED_STATUSES:
             _ = translator(detail.get("language") or "en")
             line = _("Already finished elsewhere:") + " " + outcome(detail.get("result") or {}, _)
-            print(safe_text(line, keep_newlines=False), file=out)
+            several = bool(detail["request"].get("questions"))
+            for part in line.split("\n") if several else [line]:  # several: a line for each
+                print(safe_text(part, keep_newlines=False), file=out)
             return EXIT.get(detail["status"], 1)
-        session = Session(client, Question.from_detail(detail), client.settings(),
-                          open_browser=settings.open_browser)
+        question = Question.from_detail(detail)
+        session = QuestionsSession(
+            client, question, client.settings(), open_browser=settings.open_browser,
+            placeholder_shown=bool(detail.get("placeholder_shown"))) \
+            if question.request.several else \
+            Session(client, question, client.settings(), open_browser=settings.open_browser)
         client.opened(interaction_id, "terminal")
         if detail["status"] == "widened":
             session.team.refresh()
@@ -64,5 +71,7 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
             ending = None  # a terminal curses cannot drive: fall back to plain lines
     if ending is None:
         ending = session.run_plain(out)  # prompts where the summary goes: stdout stays clean
-    print(safe_text(ending.line, keep_newlines=False), file=out)  # model text: made safe
+    # model text: made safe; several questions' summary has a line for each
+    for line in ending.line.split("\n") if question.request.several else [ending.line]:
+        print(safe_text(line, keep_newlines=False), file=out)
     return ending.code

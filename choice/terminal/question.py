@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from choice.clock import parse_iso
-from choice.contract import ChoiceRequest
+from choice.contract import ChoiceRequest, Option
 from choice.terminal.text import safe_text
 
 
@@ -67,10 +67,7 @@ class Question:
             id=detail["interaction_id"], request=request,
             title=safe_text(request.title, keep_newlines=False),
             prompt=safe_text(request.prompt or ""),
-            options=[Choice(id=o.id, label=safe_text(o.label, keep_newlines=False),
-                            description=safe_text(o.description or ""), recommended=o.recommended,
-                            rationale=safe_text(o.rationale or "", keep_newlines=False))
-                     for o in request.options],
+            options=choices(request.options),
             placeholder=safe_text(request.placeholder or "", keep_newlines=False)
             if detail.get("placeholder_shown") else "",
             created_at=parse_iso(detail["created_at"]), expires_at=parse_iso(detail["expires_at"]),
@@ -78,3 +75,11 @@ class Question:
             agent=safe_text(request.context.agent or "", keep_newlines=False),
             widen_hint=safe_text(request.widen_hint or "", keep_newlines=False),
         )
+
+
+def choices(options: list[Option]) -> list[Choice]:
+    """A question's options, made safe to draw."""
+    return [Choice(id=o.id, label=safe_text(o.label, keep_newlines=False),
+                   description=safe_text(o.description or ""), recommended=o.recommended,
+                   rationale=safe_text(o.rationale or "", keep_newlines=False))
+            for o in options]

@@ -23,7 +23,7 @@ from choice.terminal.text import cell_width, clip, safe_text, width, wrap
 
 NAMED_KEYS = {curses.KEY_UP: "up", curses.KEY_DOWN: "down", curses.KEY_ENTER: "enter",
               curses.KEY_BACKSPACE: "backspace", curses.KEY_RESIZE: "resize",
-              curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right"}
+              curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right", curses.KEY_BTAB: "btab"}
 CHAR_KEYS = {"\n": "enter", "\r": "enter", " ": "space", "\t": "tab", "\x1b": "esc",
              "\x7f": "backspace", "\x08": "backspace", "\x07": "^G", "\x0f": "^O", "\x17": "^W",
              "\x04": "^D", "\x06": "^F", "\x12": "^R", "\x15": "^U"}
@@ -188,24 +188,13 @@ class Screen:
             self.put(0, 0, _("Window too small"))
             self.window.refresh()
             return
-        # a deferred question has no deadline running: no countdown to show
-        clock = _("deferred") if state.deferral is not None else \
-            f"{remaining(self.expires_at)} {_('left')}"
-        self.put(0, 1, clip(state.question.title, cols - width(clock) - 4), curses.A_BOLD)
-        self.put(0, cols - width(clock) - 2, clock,
-                 curses.A_BOLD if self.expires_at - now() <= 10 and state.deferral is None else 0)
-        asked = _("asked at {time}").format(time=state.question.asked_at)
-        if state.question.agent:
-            asked += f" · {state.question.agent}"
-        self.put(1, 1, asked, curses.A_DIM)
-        self.put(2, 0, "─" * (cols - 1), curses.A_DIM)
+        top = self.head(cols)
         hints = self.hints() and height >= HINTS_MIN_HEIGHT
         # While writing, a message shows only in the review (a refused empty rationale).
         hidden = state.editor is not None and state.stage != "review"
         message = [] if hidden or not state.message else wrap(
             safe_text(state.message, keep_newlines=False), cols - 2)[:MESSAGE_LINES]
         editing = 1 if state.editor is not None else 0
-        top = 3
         bottom = height - (2 if hints else 1) - max(1, editing + len(message))
         visible = bottom - top
         lines, focus = self.body(cols, visible)
@@ -233,6 +222,26 @@ class Screen:
         if hints:
             self.put(height - 1, 1, fit(self.hint_parts(), cols - 2), curses.A_DIM)
         self.window.refresh()
+
+    def head(self, cols: int) -> int:
+        """The title with the countdown, when it was asked, a rule; the body's first row."""
+        _, state = self.state.translate, self.state
+        # a deferred question has no deadline running: no countdown to show
+        clock = _("deferred") if state.deferral is not None else \
+            f"{remaining(self.expires_at)} {_('left')}"
+        self.put(0, 1, clip(self.title, cols - width(clock) - 4), curses.A_BOLD)
+        self.put(0, cols - width(clock) - 2, clock,
+                 curses.A_BOLD if self.expires_at - now() <= 10 and state.deferral is None else 0)
+        asked = _("asked at {time}").format(time=state.question.asked_at)
+        if state.question.agent:
+            asked += f" · {state.question.agent}"
+        self.put(1, 1, asked, curses.A_DIM)
+        self.put(2, 0, "─" * (cols - 1), curses.A_DIM)
+        return 3
+
+    @property
+    def title(self) -> str:
+        return self.state.question.title
 
     def hint_parts(self) -> list[tuple[str, int]]:
         """The key hints for this stage in display order, each with its rank: when the line

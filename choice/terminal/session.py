@@ -75,7 +75,7 @@ class Session:
         (422). Anything else (already over, no portal) lets it through: the real submit
         then meets the same answer and says what happened."""
         try:
-            self.client.respond(self.question.id, submission.model_dump(exclude_none=True),
+            self.client.respond(self.question.id, self.body(submission),
                                 dry_run=True)
         except PortalError as error:
             if error.status == 422 and error.errors:
@@ -84,6 +84,10 @@ class Session:
                     message=str(e.get("message", ""))) for e in error.errors]) from None
         except PortalUnreachable:
             pass
+
+    def body(self, submission: Submission) -> dict[str, Any]:
+        """The JSON body of a submission."""
+        return submission.model_dump(exclude_none=True)
 
     def apply(self, effect: Effect) -> Ending | None:
         """Do it through the API; an Ending closes the UI, None keeps it open."""
@@ -114,7 +118,7 @@ class Session:
                     selected_ids=submission.selected_ids), local=True)
             if effect.kind == "submit":
                 return self._finished(self.client.respond(
-                    self.question.id, effect.payload.model_dump(exclude_none=True)), local=True)
+                    self.question.id, self.body(effect.payload)), local=True)
             if effect.kind == "resolve":
                 return self._resolved(self.client.resolve(self.question.id, **effect.payload))
             if effect.kind == "defer":
@@ -292,8 +296,7 @@ class Session:
         window.keypad(True)
         window.timeout(200)
         self.suspend = lambda run: suspended(window, run)
-        screen = Screen(window, self.state, lambda: bool(self.state.settings.get(
-            "terminal_hints", True)))
+        screen = self.screen(window)
         while True:
             while not live.events.empty():
                 ending = self.follow(live.events.get(), screen)
@@ -310,11 +313,20 @@ class Session:
                 key = "^C"  # seed §2.2: Ctrl+C aborts the widen dialog; widened: leave
             if key is None or key == "resize":
                 continue
-            self.state.key(key)
-            while self.state.effects:
-                ending = self.apply(self.state.effects.pop(0))
+            effects = self.key(key)
+            while effects:
+                ending = self.apply(effects.pop(0))
                 if ending is not None:
                     return ending
+
+    def screen(self, window: Any) -> Screen:
+        return Screen(window, self.state, lambda: bool(self.state.settings.get(
+            "terminal_hints", True)))
+
+    def key(self, key: str) -> list[Effect]:
+        """A key to the UI's state; the effects it queued (taken from as they are done)."""
+        self.state.key(key)
+        return self.state.effects
 
     def run_plain(self, out: TextIO) -> Ending:
         first = True
