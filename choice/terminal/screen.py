@@ -157,6 +157,10 @@ class Screen:
         on_off = {True: _("on"), False: _("off")}
         labels = {
             "interface": (_("Answer questions in"), values.get("interface", "")),
+            "elicitation": (_("Ask inside the agent's MCP client"), {
+                "off": _("never"), "form": _("with the client's own form, when it supports one"),
+                "url": _("by having the client open the question's page, when it can"),
+            }.get(values.get("elicitation") or "off", "")),
             "timeout_seconds": (_("Default time to answer (seconds)"),
                                 str(values.get("timeout_seconds", ""))),
             "language": (_("Language"), values.get("language") or self.state.question.language),

@@ -35,8 +35,10 @@ from choice.terminal.widening import WidenDialog
 Stage = Literal["choose", "note", "global", "confirm", "cancel", "settings", "edit_setting",
                 "edit_time_left", "widen", "review"]
 MOVES = {"up": -1, "down": 1}
-SETTING_ROWS = ("interface", "timeout_seconds", "language", "allow_annotations",
+SETTING_ROWS = ("interface", "elicitation", "timeout_seconds", "language", "allow_annotations",
                 "show_placeholder", "terminal_hints", "time_left", "switch_to_web", "back")
+ELICITATION_CYCLE = {"off": "form", "form": "url", "url": "off"}
+"""Enter on the elicitation row: never -> the client's form -> the client opens the page."""
 
 
 @dataclass
@@ -347,6 +349,8 @@ class AnswerState:
                               str(self.settings.get("timeout_seconds", "")))
         elif row == "interface":
             self._save_setting(row, "terminal" if self.settings.get(row) == "web" else "web")
+        elif row == "elicitation":
+            self._save_setting(row, ELICITATION_CYCLE.get(self.settings.get(row) or "off", "off"))
         elif row == "language":
             current = self.settings.get(row) or self.question.language
             self._save_setting(row, "en" if current == "zh" else "zh")

@@ -21,7 +21,8 @@ from tests.terminal.conftest import Answer, Ask, events, finished
 from tests.terminal.tmux import Pane
 
 pytestmark = pytest.mark.slow
-ROWS = ["Answer questions in", "Default time to answer (seconds)", "Language",
+ROWS = ["Answer questions in", "Ask inside the agent's MCP client",
+        "Default time to answer (seconds)", "Language",
         "Offer notes on options", "Show the agent's placeholder text", "Key hints",
         "Minutes left on this question", "Switch this question to the web",
         "Back to the question"]
@@ -61,6 +62,11 @@ def test_toggling_a_setting_saves_the_preference_and_takes_effect(
     pane.press("Space")  # space changes a setting like Enter
     pane.wait_for("› Answer questions in: terminal")
     assert client.settings()["interface"] == "terminal"
+    pane.press("j")
+    pane.wait_for("› Ask inside the agent's MCP client: never")
+    pane.press("Enter")
+    pane.wait_for("› Ask inside the agent's MCP client: with the client's own form")
+    assert client.settings()["elicitation"] == "form"
     pane.press("Escape", "Enter")
     assert pane.exit_code() == 0
     assert finished(client, iid)["selected_ids"] == ["pg"]

@@ -257,6 +257,9 @@ def test_each_setting_row_saves_its_new_value() -> None:
         answer = press(to_row(state(settings), row), "enter")
         assert answer.effects == [Effect("save_settings", change)], row
         assert answer.stage == "settings"
+    for saved, following in (("off", "form"), ("form", "url"), ("url", "off"), (None, "form")):
+        answer = press(to_row(state({**settings, "elicitation": saved}), "elicitation"), "enter")
+        assert answer.effects == [Effect("save_settings", {"elicitation": following})], saved
 
 
 def test_the_time_to_answer_is_typed_in_an_editor() -> None:
