@@ -91,8 +91,8 @@ def create_app(settings: Settings | None = None, *,
     assets, tabs, codes, activity = Assets.build(), Tabs(), LoginCodes(), Activity()
     lists, feeds = ListCache(env), DiscussionFeeds(service, env)
     service.notifier.listen(BrowserOpener(settings, tabs, codes))
-    service.notifier.listen(lists)
-    service.notifier.listen(feeds)
+    service.notifier.listen(lists, remote=True)
+    service.notifier.listen(feeds, remote=True)
     mcp = McpMount(service, settings, codes)
     webhooks = webhooks_for(service, settings)  # None without CHOICE_WEBHOOK_URL
     reminders = ReminderScheduler(service, settings)

@@ -1,0 +1,151 @@
+"""Two portal processes on one PostgreSQL database: an answer taken by one wakes the agent
+and the event stream of the other, a dead instance's deadlines still fire, concurrent
+answers split across both have one winner, and a dropped LISTEN connection loses nothing."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from choice.change_relay import libpq_url
+from choice.clock import iso, parse_iso
+from tests.pg_cluster import Cluster
+from tests.portal_process import PortalProcess
+from tests.sse import sse_events
+
+pytestmark = pytest.mark.slow
+
+
+def request(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"title": "Pick", "prompt": "Context and reason.",
+                            "options": [{"id": "a", "label": "A"}, {"id": "b", "label": "B"}],
+                            "timeout_seconds": 600}
+    body.update(overrides)
+    return body
+
+
+def wait_until(condition: Any, timeout: float = 10.0) -> None:
+    """Wait for a condition on another process, bounded; each check is a real request."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        threading.Event().wait(0.01)
+
+
+class Pair:
+    """Instance A and instance B: one database, one data dir (so one API token)."""
+
+    def __init__(self, data_dir: Path, db_url: str) -> None:
+        self.data_dir, self.db_url = data_dir, db_url
+        self.a = self.instance()
+        self.b = self.instance()
+
+    def instance(self) -> PortalProcess:
+        return PortalProcess(self.data_dir, CHOICE_DB_URL=self.db_url).start()
+
+    def stop(self) -> None:
+        self.a.stop()
+        self.b.stop()
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory: pytest.TempPathFactory, pg_cluster: Cluster) -> Iterator[Pair]:
+    """One pair for the module (starting two portals costs seconds); a test that kills
+    an instance starts it again."""
+    both = Pair(tmp_path_factory.mktemp("instances"), pg_cluster.new_database())
+    yield both
+    both.stop()
+
+
+def test_healthz_reports_the_store_and_the_listener(pair: Pair) -> None:
+    health = pair.a.client().call("GET", "/healthz")
+    assert health["store"]["kind"] == "postgresql" and health["store"]["listening"] is True
+
+
+def test_an_answer_on_b_wakes_the_agent_and_the_stream_on_a(pair: Pair) -> None:
+    on_a, on_b = pair.a.client(), pair.b.client()
+    iid = on_a.create(request())["interaction_id"]
+    replayed, heard = threading.Event(), threading.Event()
+
+    def listen() -> None:
+        for kind, data in sse_events(pair.a):
+            if data.get("replay"):
+                replayed.set()
+            if kind == "interaction.completed" and data["interaction_id"] == iid:
+                heard.set()
+                return
+
+    threading.Thread(target=listen, daemon=True).start()
+    assert replayed.wait(10), "A's event stream did not start"
+    with ThreadPoolExecutor(1) as pool:
+        poll = pool.submit(on_a.poll, iid, 30)
+        wait_until(lambda: on_a.call("GET", "/healthz")["waiting"] == 1)
+        answered_at = time.monotonic()
+        on_b.respond(iid, {"selected_ids": ["b"]})
+        result = poll.result(timeout=10)
+        woke_after = time.monotonic() - answered_at
+    assert result["status"] == "submitted" and result["selected_ids"] == ["b"]
+    assert woke_after < 2.0  # milliseconds in practice (bench/instances_bench.py)
+    assert heard.wait(10), "A's event stream did not hear B's answer"
+
+
+def test_a_dead_instance_deadline_fires_on_the_other_on_time(pair: Pair) -> None:
+    on_a = pair.a.client()
+    iid = on_a.create(request(timeout_seconds=10))["interaction_id"]
+    due = time.time() + 2.5
+    on_a.call("PATCH", f"/api/interactions/{iid}", {"expires_at": iso(due)})
+    pair.a.kill9()
+    try:
+        on_b = pair.b.client()
+        result = on_b.poll(iid, 15)
+    finally:
+        pair.a = pair.instance()
+    assert result["status"] == "timeout"
+    ended = parse_iso(on_b.detail(iid)["completed_at"])
+    assert abs(ended - due) <= 1.0, f"expired {ended - due:+.2f} s from its deadline"
+
+
+def test_fifty_submits_split_across_both_instances_have_one_winner(pair: Pair) -> None:
+    iid = pair.a.client().create(request())["interaction_id"]
+    barrier = threading.Barrier(50)
+
+    def submit(index: int) -> int:
+        portal = pair.a if index % 2 else pair.b
+        client = portal.client()
+        barrier.wait()
+        status, _ = client.request("POST", f"/api/interactions/{iid}/response",
+                                   {"selected_ids": ["a" if index % 3 else "b"]})
+        return status
+
+    with ThreadPoolExecutor(50) as pool:
+        statuses = list(pool.map(submit, range(50)))
+    assert sorted(set(statuses)) == [200, 409] and statuses.count(200) == 1
+    events = pair.b.client().call("GET", f"/api/interactions/{iid}/events")
+    assert [e["kind"] for e in events["events"]].count("answered") == 1
+
+
+def test_a_dropped_listen_connection_loses_no_wake_up(pair: Pair) -> None:
+    on_a, on_b = pair.a.client(), pair.b.client()
+    iid = on_a.create(request())["interaction_id"]
+    with ThreadPoolExecutor(1) as pool:
+        poll = pool.submit(on_a.poll, iid, 30)
+        wait_until(lambda: on_a.call("GET", "/healthz")["waiting"] == 1)
+        with psycopg.connect(libpq_url(pair.db_url), autocommit=True) as admin:
+            dropped = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name LIKE 'choice-listen-%' AND pid IN ("
+                "  SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%')").fetchall()
+        assert dropped, "no listening connection found"
+        on_b.respond(iid, {"selected_ids": ["a"]})  # while A may not be listening
+        result = poll.result(timeout=15)
+    assert result["status"] == "submitted" and result["selected_ids"] == ["a"]
+    wait_until(lambda: on_a.call("GET", "/healthz")["store"]["listening"])
+    assert on_a.call("GET", "/healthz")["store"]["reconnects"] >= 1
