@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx
 import psycopg
 import pytest
 
@@ -149,3 +150,13 @@ def test_a_dropped_listen_connection_loses_no_wake_up(pair: Pair) -> None:
     assert result["status"] == "submitted" and result["selected_ids"] == ["a"]
     wait_until(lambda: on_a.call("GET", "/healthz")["store"]["listening"])
     assert on_a.call("GET", "/healthz")["store"]["reconnects"] >= 1
+
+
+def test_a_sign_in_link_from_a_works_once_on_b(pair: Pair) -> None:
+    link = pair.a.client().login_link("/")
+    on_b = link.replace(pair.a.base_url, pair.b.base_url)
+    assert on_b != link
+    first = httpx.get(on_b, follow_redirects=False)
+    assert first.status_code in (302, 303) and "choice_session" in first.headers["set-cookie"]
+    again = httpx.get(link, follow_redirects=False)  # the same code, back on A
+    assert again.status_code == 401 and "choice_session" not in again.headers.get("set-cookie", "")
