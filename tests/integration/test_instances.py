@@ -1,6 +1,7 @@
 """Two portal processes on one PostgreSQL database: an answer taken by one wakes the agent
 and the event stream of the other, a dead instance's deadlines still fire, concurrent
-answers split across both have one winner, and a dropped LISTEN connection loses nothing."""
+answers split across both have one winner, a dropped LISTEN connection loses nothing, a
+sign-in link works on either (once), and the webhook outbox delivers each message once."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from choice.clock import iso, parse_iso
 from tests.pg_cluster import Cluster
 from tests.portal_process import PortalProcess
 from tests.sse import sse_events
+from tests.webhook_receiver import WebhookReceiver, accepted
 
 pytestmark = pytest.mark.slow
 
@@ -42,15 +44,19 @@ def wait_until(condition: Any, timeout: float = 10.0) -> None:
 
 
 class Pair:
-    """Instance A and instance B: one database, one data dir (so one API token)."""
+    """Instance A and instance B: one database, one data dir (so one API token), one
+    webhook receiver that hears every new question."""
 
-    def __init__(self, data_dir: Path, db_url: str) -> None:
-        self.data_dir, self.db_url = data_dir, db_url
+    def __init__(self, data_dir: Path, db_url: str, receiver: WebhookReceiver) -> None:
+        self.data_dir, self.db_url, self.receiver = data_dir, db_url, receiver
         self.a = self.instance()
         self.b = self.instance()
 
     def instance(self) -> PortalProcess:
-        return PortalProcess(self.data_dir, CHOICE_DB_URL=self.db_url).start()
+        return PortalProcess(self.data_dir, CHOICE_DB_URL=self.db_url,
+                             CHOICE_WEBHOOK_URL=self.receiver.url, CHOICE_WEBHOOK_FORMAT="json",
+                             CHOICE_WEBHOOK_SECRET="s" * 32, CHOICE_WEBHOOK_CREATED="1",
+                             CHOICE_WEBHOOK_RETRY_SECONDS="0.3").start()
 
     def stop(self) -> None:
         self.a.stop()
@@ -61,9 +67,10 @@ class Pair:
 def pair(tmp_path_factory: pytest.TempPathFactory, pg_cluster: Cluster) -> Iterator[Pair]:
     """One pair for the module (starting two portals costs seconds); a test that kills
     an instance starts it again."""
-    both = Pair(tmp_path_factory.mktemp("instances"), pg_cluster.new_database())
-    yield both
-    both.stop()
+    with WebhookReceiver() as receiver:
+        both = Pair(tmp_path_factory.mktemp("instances"), pg_cluster.new_database(), receiver)
+        yield both
+        both.stop()
 
 
 def test_healthz_reports_the_store_and_the_listener(pair: Pair) -> None:
@@ -160,3 +167,25 @@ def test_a_sign_in_link_from_a_works_once_on_b(pair: Pair) -> None:
     assert first.status_code in (302, 303) and "choice_session" in first.headers["set-cookie"]
     again = httpx.get(link, follow_redirects=False)  # the same code, back on A
     assert again.status_code == 401 and "choice_session" not in again.headers.get("set-cookie", "")
+
+
+def test_the_outbox_delivers_each_message_once_across_instances(pair: Pair) -> None:
+    """Every first attempt fails, so each message is retried when it falls due, and both
+    instances' workers look for it then: one of them claims it."""
+    receiver = pair.receiver
+    ids = [(pair.a if n % 2 else pair.b).client().create(request(title=f"hook {n}"))
+           ["interaction_id"] for n in range(10)]
+    receiver.answer(200, script=[500] * 10)  # the messages already sent went out: count anew
+
+    def created_ok(got: list[Any]) -> set[str]:
+        return {r.json["question"]["interaction_id"] for r in got
+                if accepted(r) and r.event_type == "interaction.created"}
+
+    more = [(pair.a if n % 2 else pair.b).client().create(request(title=f"retried {n}"))
+            ["interaction_id"] for n in range(10)]
+    got = receiver.wait_until(lambda got: set(ids + more) <= created_ok(got), 30,
+                              "every new question delivered")
+    ours = set(ids + more)  # the module's other tests asked questions too
+    ok = [r.json["question"]["interaction_id"] for r in got if accepted(r)
+          and r.event_type == "interaction.created" and r.json["question"]["interaction_id"] in ours]
+    assert sorted(ok) == sorted(ids + more), "a message was delivered twice"
