@@ -5,6 +5,9 @@ sign-in link works on either (once), and the webhook outbox delivers each messag
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -18,8 +21,9 @@ import pytest
 
 from choice.change_relay import libpq_url
 from choice.clock import iso, parse_iso
+from choice.store.schema import HEAD
 from tests.pg_cluster import Cluster
-from tests.portal_process import PortalProcess
+from tests.portal_process import ROOT, PortalProcess
 from tests.sse import sse_events
 from tests.webhook_receiver import WebhookReceiver, accepted
 
@@ -189,3 +193,20 @@ def test_the_outbox_delivers_each_message_once_across_instances(pair: Pair) -> N
     ok = [r.json["question"]["interaction_id"] for r in got if accepted(r)
           and r.event_type == "interaction.created" and r.json["question"]["interaction_id"] in ours]
     assert sorted(ok) == sorted(ids + more), "a message was delivered twice"
+
+
+def test_choice_db_upgrade_brings_an_empty_postgresql_database_to_head(
+        pg_cluster: Cluster, isolated_env: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHOICE_")}
+    url = pg_cluster.new_database(migrated=False).replace("choice@", "choice:s3cret-pw@")
+    env.update(CHOICE_DB_URL=url, CHOICE_DATA_DIR=str(isolated_env))
+
+    def db(action: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "choice.cli", "db", action], env=env,
+                              cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
+        return done.stdout + done.stderr
+
+    assert "empty" in db("current")
+    upgraded = db("upgrade")
+    assert HEAD in upgraded and "s3cret-pw" not in upgraded  # the password stays hidden
+    assert HEAD in db("current")
