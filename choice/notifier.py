@@ -1,8 +1,11 @@
 """Who hears about a change: blocked waiters and live subscribers (SSE, WebSockets).
 
 The service persists first, then publishes here. `LocalNotifier` delivers inside this
-process; a PostgreSQL `LISTEN/NOTIFY` notifier can take its place for several portal
-instances, behind the same three methods.
+process; with several portal instances on one PostgreSQL database it also hands each change
+to the `relay` (`change_relay.py`), and the changes other instances made come back through
+`publish(..., remote=True)`: they wake waiters and subscribers here, and only the listeners
+that asked for them (a webhook is sent, a browser opened, by the instance that made the
+change).
 """
 
 from __future__ import annotations
@@ -83,7 +86,9 @@ class LocalNotifier:
     def __init__(self) -> None:
         self._waiters: dict[str, Waiter] = {}
         self._subscribers: dict[ChangeKind, set[Subscription]] = {kind: set() for kind in KINDS}
-        self._listeners: list[Callable[[Change], None]] = []
+        self._listeners: list[tuple[Callable[[Change], None], bool]] = []
+        self.relay: Callable[[Change], None] | None = None
+        """Told of every change made here, for the other instances (None: only this one)."""
 
     @contextmanager
     def waiter(self, interaction_id: str) -> Iterator[Waiter]:
@@ -98,7 +103,8 @@ class LocalNotifier:
             if waiter.count == 0 and self._waiters.get(interaction_id) is waiter:
                 del self._waiters[interaction_id]
 
-    def publish(self, change: Change) -> None:
+    def publish(self, change: Change, remote: bool = False) -> None:
+        """`remote`: another instance made the change (and told its own listeners)."""
         if change.kind in AGENT_WAKING or change.data.get("wakes_agent"):
             waiter = self._waiters.pop(change.interaction_id, None)
             if waiter is not None:
@@ -106,12 +112,16 @@ class LocalNotifier:
                 waiter.event.set()
         for subscription in list(self._subscribers[change.kind]):
             subscription.offer(change)
-        for listener in self._listeners:
-            listener(change)
+        for listener, hears_remote in self._listeners:
+            if hears_remote or not remote:
+                listener(change)
+        if self.relay is not None and not remote:
+            self.relay(change)
 
-    def listen(self, listener: Callable[[Change], None]) -> None:
-        """Call `listener` inside every publish: it decides at once and must not block."""
-        self._listeners.append(listener)
+    def listen(self, listener: Callable[[Change], None], remote: bool = False) -> None:
+        """Call `listener` inside every publish: it decides at once and must not block.
+        `remote`: also for changes other instances made (a cache of what pages show)."""
+        self._listeners.append((listener, remote))
 
     @contextmanager
     def subscribe(self, kinds: Collection[ChangeKind] | None = None,
@@ -127,6 +137,10 @@ class LocalNotifier:
     def unsubscribe(self, subscription: Subscription) -> None:
         for kind in subscription.kinds:
             self._subscribers[kind].discard(subscription)
+
+    def waited_on(self) -> list[str]:
+        """The interactions someone here is blocked on."""
+        return list(self._waiters)
 
     @property
     def waiting(self) -> int:

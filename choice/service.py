@@ -32,6 +32,7 @@ from choice.decision.service import DecisionService
 from choice.endings import answered, audit, cancelled, expired, via_of
 from choice.i18n import resolve_language, translator
 from choice.notifier import Change, LocalNotifier
+from choice.remote_changes import RemoteChanges
 from choice.replies import listing
 from choice.response import Completion
 from choice.store import Store
@@ -91,6 +92,8 @@ class InteractionService:
         """Widening to teammates and their discussion (`choice/team/`)."""
         self.decision = DecisionService(self)
         """The write-back: review, candidate, resolve, defer, quorum (`choice/decision/`)."""
+        self.remote = RemoteChanges(self) if store.shared else None
+        """Other instances' changes, on a shared (PostgreSQL) database."""
 
     # -- lifecycle of the service itself -------------------------------------------------
     async def start(self) -> None:
@@ -104,8 +107,12 @@ class InteractionService:
         self.deadlines.start()
         self._retention.start()
         await self.decision.start()
+        if self.remote is not None:
+            await self.remote.start()
 
     async def stop(self) -> None:
+        if self.remote is not None:
+            await self.remote.stop()
         await self.deadlines.stop()
         await self.decision.stop()
         await self._retention.stop()

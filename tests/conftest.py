@@ -1,7 +1,9 @@
-"""Shared fixtures: every test gets its own data dir, and never opens a browser."""
+"""Shared fixtures: every test gets its own data dir, and never opens a browser; the store,
+service and API suites run on both SQLite and a throwaway PostgreSQL (`backend`)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,7 +11,10 @@ from typing import Any
 import pytest
 
 from choice.portal_client import PortalClient
+from tests.pg_cluster import Cluster, server_binaries
 from tests.portal_process import PortalProcess
+
+BACKENDS = ("sqlite", "postgresql")
 
 
 @pytest.fixture(autouse=True)
@@ -21,6 +26,31 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
                  "CHOICE_RETENTION_DAYS", "CHOICE_MAX_SESSIONS", "CHOICE_ALLOWED_HOSTS"):
         monkeypatch.delenv(name, raising=False)
     yield data_dir
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """One PostgreSQL server per test process (each xdist worker starts its own)."""
+    binaries = server_binaries()
+    if binaries is None:
+        message = "no PostgreSQL server installed: sudo apt-get install -y postgresql"
+        if os.environ.get("CI"):
+            pytest.fail(message)  # CI installs it: a missing server is a broken run, not a skip
+        pytest.skip(message)
+    cluster = Cluster(binaries).start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest, isolated_env: Path,
+            monkeypatch: pytest.MonkeyPatch) -> str:
+    """Runs the test on each store: `CHOICE_DB_URL` is a fresh PostgreSQL database for the
+    `postgresql` run (SQLite in the data dir otherwise). Use it with
+    `pytestmark = pytest.mark.usefixtures("backend")`."""
+    if request.param == "postgresql":
+        monkeypatch.setenv("CHOICE_DB_URL", request.getfixturevalue("pg_cluster").new_database())
+    return str(request.param)
 
 
 @pytest.fixture(scope="module")

@@ -35,6 +35,12 @@ class Store:
         self._readers = ThreadPoolExecutor(4, thread_name_prefix="choice-db-read")
         self._batcher = InsertBatcher(self.repo, self._writer.submit)
 
+    @property
+    def shared(self) -> bool:
+        """Several portal instances may use this database (PostgreSQL): they tell each
+        other of their changes (`remote_changes.py`)."""
+        return self.engine.dialect.name == "postgresql"
+
     def open(self) -> Store:
         """Create or upgrade the database (a no-op once done); before any other call."""
         if not self._opened:

@@ -165,6 +165,13 @@ class Repository:
         with self.engine.connect() as conn:
             return [_row(m) for m in conn.execute(query).mappings()]
 
+    def ended_since(self, since: float) -> list[Interaction]:
+        """The interactions that ended at or after `since` (another instance may have ended
+        them while this one was not listening)."""
+        query = select(INTERACTIONS).where(INTERACTIONS.c.completed_at >= since)
+        with self.engine.connect() as conn:
+            return [_row(m) for m in conn.execute(query).mappings()]
+
     def complete(
         self, interaction_id: str, decide: Callable[[Interaction], Completed]
     ) -> Interaction:

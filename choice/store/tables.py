@@ -1,6 +1,6 @@
-"""The database tables (SQLModel): interactions, their audit events, preferences, and the
+"""The database tables (SQLModel): interactions, their audit events, preferences, the
 team side of a widened interaction (its widening, participants, comments, votes) with the
-webhook outbox.
+webhook outbox, and the sign-in codes already used.
 
 Times are epoch seconds (REAL): the deadline scheduler compares them and the API turns them
 into ISO 8601. The full request and result are stored as JSON text, exactly as validated,
@@ -161,3 +161,14 @@ class OutboxRow(SQLModel, table=True):
     delivered_at: float | None = None
     failed_at: float | None = None
     last_error: str | None = None
+
+
+class LoginCodeUsedRow(SQLModel, table=True):
+    """A one-time sign-in code already redeemed, by its nonce, until the code expires: the
+    codes themselves are signed, not stored (`web/auth.py`), so any instance checks them."""
+
+    __tablename__ = "login_code_used"
+    __table_args__ = (Index("ix_login_code_used_expires", "expires_at"),)
+
+    nonce: str = Field(primary_key=True, max_length=32)
+    expires_at: float

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -35,6 +36,7 @@ from choice.i18n import SUPPORTED, catalog
 from choice.resources import RESOURCES
 from choice.service import InteractionService
 from choice.store import Store
+from choice.store.login_codes import spend_login_code
 from choice.team.reminders import ReminderScheduler
 from choice.web.actions import InteractionActions, save_settings, save_team
 from choice.web.api_decision import DecisionController
@@ -88,11 +90,13 @@ def create_app(settings: Settings | None = None, *,
     store = Store(settings.db_url)
     service = InteractionService(store, settings, clock=clock)
     env = make_environment()
-    assets, tabs, codes, activity = Assets.build(), Tabs(), LoginCodes(), Activity()
+    codes = LoginCodes(credentials.token, lambda nonce, expires: store.write(
+        spend_login_code, store.engine, nonce, expires, time.time()))
+    assets, tabs, activity = Assets.build(), Tabs(), Activity()
     lists, feeds = ListCache(env), DiscussionFeeds(service, env)
     service.notifier.listen(BrowserOpener(settings, tabs, codes))
-    service.notifier.listen(lists)
-    service.notifier.listen(feeds)
+    service.notifier.listen(lists, remote=True)
+    service.notifier.listen(feeds, remote=True)
     mcp = McpMount(service, settings, codes)
     webhooks = webhooks_for(service, settings)  # None without CHOICE_WEBHOOK_URL
     reminders = ReminderScheduler(service, settings)

@@ -10,10 +10,13 @@ socket is Origin-checked, so Lax gives nothing away.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
+import math
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,22 +89,45 @@ async def session_guard(connection: ASGIConnection[Any, Any, Any, Any], _handler
         raise LoginRequired("sign in first")
 
 
-class LoginCodes:
-    """One-time sign-in codes: 60 seconds unless asked otherwise, single use, kept in
-    memory only."""
+Spend = Callable[[str, float], Awaitable[bool]]
+"""Record a code's nonce as redeemed until its expiry; False if it already was."""
+CODE_KEY_CONTEXT = b"choice sign-in code v1"
+_EXPIRY, _NONCE, _MAC = 8, 12, 16
+"""A code's parts, in bytes: its expiry (epoch seconds), a random nonce, a truncated MAC."""
 
-    def __init__(self) -> None:
-        self._codes: dict[str, float] = {}
+
+class LoginCodes:
+    """One-time sign-in codes: 60 seconds unless asked otherwise, single use.
+
+    A code is signed with a key derived from the API token, so every instance that shares
+    the token checks it without a lookup (a browser may land on any of them); `spend`
+    records its nonce in the database when it is redeemed, so it signs in only once.
+    """
+
+    def __init__(self, token: str, spend: Spend, clock: Callable[[], float] = time.time) -> None:
+        self._key = hmac.new(token.encode(), CODE_KEY_CONTEXT, hashlib.sha256).digest()
+        self._spend = spend
+        self._clock = clock
 
     def issue(self, seconds: float = CODE_SECONDS) -> str:
         """A new code, good once for `seconds` (a link handed to an MCP client to open
         lives as long as the question it leads to: the human may click it much later)."""
-        current = time.monotonic()
-        self._codes = {c: t for c, t in self._codes.items() if t > current}
-        code = secrets.token_urlsafe(24)
-        self._codes[code] = current + seconds
-        return code
+        expires = math.ceil(self._clock() + seconds)
+        body = expires.to_bytes(_EXPIRY, "big") + secrets.token_bytes(_NONCE)
+        return base64.urlsafe_b64encode(body + self._mac(body)).decode().rstrip("=")
 
-    def redeem(self, code: str) -> bool:
-        expires = self._codes.pop(code, None)
-        return expires is not None and expires > time.monotonic()
+    async def redeem(self, code: str) -> bool:
+        try:
+            raw = base64.urlsafe_b64decode(code + "=" * (-len(code) % 4))
+        except (ValueError, TypeError):
+            return False
+        body, mac = raw[:_EXPIRY + _NONCE], raw[_EXPIRY + _NONCE:]
+        if len(raw) != _EXPIRY + _NONCE + _MAC or not hmac.compare_digest(mac, self._mac(body)):
+            return False
+        expires = int.from_bytes(body[:_EXPIRY], "big")
+        if expires <= self._clock():
+            return False
+        return await self._spend(body[_EXPIRY:].hex(), float(expires))
+
+    def _mac(self, body: bytes) -> bytes:
+        return hmac.new(self._key, body, hashlib.sha256).digest()[:_MAC]

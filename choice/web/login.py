@@ -45,7 +45,7 @@ async def login(service: Service, assets: WebAssets, codes: SignInCodes,
                 code: FromQuery[str | None] = None,
                 next: FromQuery[str | None] = None) -> Response[Any]:
     if code is not None:
-        if codes.redeem(code):
+        if await codes.redeem(code):
             return _signed_in(credentials, next)
         return login_page(service, assets, next,
                           N_("That sign-in link has expired or was already used."))

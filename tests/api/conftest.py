@@ -1,4 +1,5 @@
-"""API tests run the real app in-process through Litestar's TestClient (lifespan included)."""
+"""API tests run the real app in-process through Litestar's TestClient (lifespan included),
+once on SQLite and once on PostgreSQL (the `backend` fixture sets `CHOICE_DB_URL`)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ BASE_URL = "http://127.0.0.1:8765"
 
 
 @pytest.fixture
-def app() -> Litestar:
+def app(backend: str) -> Litestar:
     return create_app()
 
 

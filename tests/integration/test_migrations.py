@@ -412,3 +412,40 @@ async def test_0003_keeps_a_widened_discussion_which_can_then_be_reviewed_and_re
     final = team_rows(path)
     assert final["comment"][:3] == before["comment"]  # nothing written before was touched
     assert final["audit_event"][:len(before["audit_event"])] == before["audit_event"]
+
+
+# -- 0004: redeemed sign-in codes, on the previous release's database --------------------------
+
+async def test_0004_keeps_everything_and_a_sign_in_link_works_once(isolated_env: Path) -> None:
+    from alembic import command
+
+    from choice.store.login_codes import spend_login_code
+    from tests.unit.test_login_codes import TOKEN
+
+    isolated_env.mkdir(parents=True, exist_ok=True)
+    path = isolated_env / "choice.db"
+    _at_0002_with_a_widened_discussion(path)
+    engine = make_engine(sqlite_url(path))
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), "0003")  # what the previous release left
+    finally:
+        engine.dispose()
+    before = team_rows(path)
+
+    done = upgrade_url(sqlite_url(path))
+    assert (done.before, done.after) == ("0003", "0004") and team_rows(path) == before
+
+    engine = make_engine(sqlite_url(path))
+    try:
+        from choice.web.auth import LoginCodes
+
+        async def spend(nonce: str, expires: float) -> bool:
+            return spend_login_code(engine, nonce, expires, 1_800_000_000.0)
+
+        codes = LoginCodes(TOKEN, spend, clock=lambda: 1_800_000_000.0)
+        code = codes.issue()
+        assert await codes.redeem(code) and not await codes.redeem(code)
+    finally:
+        engine.dispose()
+    assert team_rows(path) == before

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from choice.portal_client import PortalError, PortalUnreachable
+from tests.pg_cluster import chosen_database
 from tests.portal_process import PortalProcess
 from tests.sse import sse_events
 
@@ -28,8 +29,8 @@ def request(**overrides: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-def portal(isolated_env: Path) -> Iterator[PortalProcess]:
-    process = PortalProcess(isolated_env).start()
+def portal(isolated_env: Path, backend: str) -> Iterator[PortalProcess]:
+    process = PortalProcess(isolated_env, CHOICE_DB_URL=chosen_database(isolated_env)).start()
     yield process
     process.stop()
 

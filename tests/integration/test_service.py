@@ -1,4 +1,5 @@
-"""InteractionService over a real SQLite file: lifecycle, restarts, deadlines, retention."""
+"""InteractionService over a real store (a SQLite file, a PostgreSQL database): lifecycle,
+restarts, deadlines, retention."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from choice.contract import DeadlineChange, Submission
 from choice.service import InteractionService
 from choice.store import Store
 from choice.store.repository import AlreadyCompleted
+from tests.pg_cluster import chosen_database
+
+pytestmark = pytest.mark.usefixtures("backend")
 
 
 class Clock:
@@ -42,7 +46,8 @@ class Portal:
     """Start and restart services on the same database, as the server process would."""
 
     def __init__(self, data_dir: Path, **env: str) -> None:
-        self.settings = Settings.from_env({"CHOICE_DATA_DIR": str(data_dir), **env})
+        self.settings = Settings.from_env({"CHOICE_DATA_DIR": str(data_dir),
+                                           "CHOICE_DB_URL": chosen_database(data_dir), **env})
         self.settings.prepare_data_dir()
         self.clock = Clock()
         self.service: InteractionService | None = None

@@ -1,12 +1,18 @@
-"""The store's group commit: concurrent creates share a commit, and one bad row fails alone."""
+"""The store's group commit: concurrent creates share a commit, and one bad row fails alone
+(on SQLite and on PostgreSQL)."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from choice.store import Store
 from choice.store.records import AuditEvent, Interaction
+from tests.pg_cluster import chosen_database
+
+pytestmark = pytest.mark.usefixtures("backend")
 
 
 def interaction(interaction_id: str) -> Interaction:
@@ -19,7 +25,7 @@ def created(interaction_id: str) -> list[AuditEvent]:
 
 
 async def test_concurrent_inserts_are_all_committed(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'choice.db'}").open()
+    store = Store(chosen_database(tmp_path)).open()
     try:
         ids = [f"id{i}" for i in range(40)]
         await asyncio.gather(*(store.insert(interaction(i), created(i)) for i in ids))
@@ -30,7 +36,7 @@ async def test_concurrent_inserts_are_all_committed(tmp_path: Path) -> None:
 
 
 async def test_a_failing_row_fails_only_its_own_insert(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'choice.db'}").open()
+    store = Store(chosen_database(tmp_path)).open()
     try:
         await store.insert(interaction("taken"), created("taken"))
         outcomes = await asyncio.gather(
@@ -47,7 +53,7 @@ async def test_a_failing_row_fails_only_its_own_insert(tmp_path: Path) -> None:
 
 
 async def test_insert_with_a_limit_reports_the_stored_count(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'choice.db'}").open()
+    store = Store(chosen_database(tmp_path)).open()
     try:
         for index in range(3):
             await store.insert(interaction(f"p{index}"), [])

@@ -20,7 +20,12 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import psycopg
+from psycopg.rows import dict_row
+
+from choice.change_relay import libpq_url
 from choice.clock import iso, parse_iso
 from choice.portal_client import PortalClient
 from tests.portal_process import PortalProcess
@@ -132,29 +137,39 @@ def _client_loop(client: PortalClient, ledger: Ledger, rng: random.Random, prefi
             return
 
 
-def _database_state(path: Path) -> tuple[str, dict[str, sqlite3.Row], Counter[tuple[str, str]]]:
-    conn = sqlite3.connect(path)
+ROWS = "SELECT id, title, status, expires_at, result_json FROM interaction"
+EVENTS = "SELECT interaction_id, kind FROM audit_event"
+Row = dict[str, Any]
+
+
+def _database_state(database: Path | str) -> tuple[str, dict[str, Row], Counter[tuple[str, str]]]:
+    """A SQLite file (checked with `PRAGMA integrity_check`) or a PostgreSQL URL (its own
+    checks run on every read: "ok" once the rows are read)."""
+    if isinstance(database, str):
+        with psycopg.connect(libpq_url(database), row_factory=dict_row) as pg:
+            rows = {row["id"]: row for row in pg.execute(ROWS).fetchall()}
+            found = pg.execute(EVENTS).fetchall()
+        return "ok", rows, Counter((row["interaction_id"], row["kind"]) for row in found)
+    conn = sqlite3.connect(database)
     try:
         conn.row_factory = sqlite3.Row
         integrity = str(conn.execute("PRAGMA integrity_check").fetchone()[0])
-        rows = {row["id"]: row for row in conn.execute(
-            "SELECT id, title, status, expires_at, result_json FROM interaction")}
-        events = Counter((row["interaction_id"], row["kind"]) for row in conn.execute(
-            "SELECT interaction_id, kind FROM audit_event"))
+        rows = {row["id"]: dict(row) for row in conn.execute(ROWS)}
+        events = Counter((row["interaction_id"], row["kind"]) for row in conn.execute(EVENTS))
     finally:
         conn.close()
     return integrity, rows, events
 
 
-def _selected(row: sqlite3.Row) -> list[str] | None:
+def _selected(row: Row) -> list[str] | None:
     return json.loads(row["result_json"])["selected_ids"] if row["result_json"] else None
 
 
-def check_database(path: Path, ledger: Ledger) -> tuple[str, list[str], list[str]]:
+def check_database(database: Path | str, ledger: Ledger) -> tuple[str, list[str], list[str]]:
     """After a kill, before the restart: integrity, then every acknowledged change, then the
-    changes in doubt, each settled either way (and the ledger updated to match).
-    Returns (integrity_check result, lost, other problems)."""
-    integrity, rows, events = _database_state(path)
+    changes in doubt, each settled either way (and the ledger updated to match). `database`:
+    the SQLite file, or the PostgreSQL URL. Returns (integrity check, lost, other problems)."""
+    integrity, rows, events = _database_state(database)
     lost: list[str] = []
     problems: list[str] = []
     answered_once = {iid for (iid, kind), n in events.items() if kind == "answered" and n == 1}
@@ -248,7 +263,8 @@ def kill9_cycle(portal: PortalProcess, ledger: Ledger, rng: random.Random, cycle
     for thread in threads:
         thread.join(timeout=30)  # each stops at its first lost reply
     problems = [f"client thread {t.name} still running" for t in threads if t.is_alive()]
-    integrity, lost, found = check_database(portal.data_dir / "choice.db", ledger)
+    integrity, lost, found = check_database(
+        portal.env.get("CHOICE_DB_URL") or portal.data_dir / "choice.db", ledger)
     started = time.perf_counter()
     portal.start()
     restart = time.perf_counter() - started

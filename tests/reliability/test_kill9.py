@@ -1,6 +1,7 @@
-"""`kill -9` at random points of a stream of creates and submits: 20 cycles on one data dir.
+"""`kill -9` at random points of a stream of creates and submits: 20 cycles on one data dir,
+on SQLite and on PostgreSQL.
 
-After every kill the database passes `PRAGMA integrity_check`, every acknowledged create and
+After every kill the database passes its integrity check, every acknowledged create and
 answer is there exactly as acknowledged, a change whose reply was lost is absent or whole,
 and after the restart the pending interactions are back with their deadlines. The cycle
 itself lives in `kill_cycle.py` (shared with `bench/kill9_bench.py`).
@@ -25,13 +26,16 @@ SEED = int(os.environ.get("CHOICE_KILL9_SEED", "9090"))
 
 
 @pytest.fixture
-def portal(isolated_env: Path) -> Iterator[PortalProcess]:
-    process = PortalProcess(isolated_env, **KILL9_ENV).start()
+def portal(isolated_env: Path, backend: str) -> Iterator[PortalProcess]:
+    """On SQLite and on PostgreSQL (`backend`): the same cycle, the same checks."""
+    database = {"CHOICE_DB_URL": os.environ["CHOICE_DB_URL"]} if backend == "postgresql" else {}
+    process = PortalProcess(isolated_env, **KILL9_ENV, **database).start()
     yield process
     process.stop()
 
 
-def test_kill_9_at_random_points_loses_no_acknowledged_write(portal: PortalProcess) -> None:
+def test_kill_9_at_random_points_loses_no_acknowledged_write(portal: PortalProcess,
+                                                            backend: str) -> None:
     print(f"kill -9 seed {SEED} (set CHOICE_KILL9_SEED to replay)")
     rng, ledger = random.Random(SEED), Ledger()
     for cycle in range(CYCLES):
@@ -41,5 +45,6 @@ def test_kill_9_at_random_points_loses_no_acknowledged_write(portal: PortalProce
         assert outcome.lost == [], where
         assert outcome.problems == [], where
     assert len(ledger.answered) >= CYCLES, "too few answers acknowledged to mean anything"
-    record("reliability", "kill -9 during writes", tried=CYCLES,
+    area = "kill -9 during writes" + (" (PostgreSQL)" if backend == "postgresql" else "")
+    record("reliability", area, tried=CYCLES,
            acknowledged=len(ledger.created) + len(ledger.answered), lost=0)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from choice.config import Settings
 from choice.notifier import Change, LocalNotifier
-from choice.web.auth import LoginCodes
 from choice.web.tabs import BrowserOpener, Tabs
+from tests.unit.test_login_codes import codes_in_memory
 
 
 def created(interaction_id: str, interface: str = "web") -> Change:
@@ -17,15 +17,16 @@ def created(interaction_id: str, interface: str = "web") -> Change:
 
 def opener_for(tmp_path: Path, **env: str) -> BrowserOpener:
     settings = Settings.from_env({"CHOICE_DATA_DIR": str(tmp_path), **env})
-    return BrowserOpener(settings, Tabs(), LoginCodes(), lambda url: True)
+    return BrowserOpener(settings, Tabs(), codes_in_memory(), lambda url: True)
 
 
-def test_a_new_web_question_with_no_tab_open_gets_a_one_time_sign_in_link(tmp_path: Path) -> None:
+async def test_a_new_web_question_with_no_tab_open_gets_a_one_time_sign_in_link(
+        tmp_path: Path) -> None:
     opener = opener_for(tmp_path)
     url = opener.url_to_open(created("abc"))
     assert url is not None and url.endswith("&next=/choice/abc")
     code = url.split("code=")[1].split("&")[0]
-    assert opener.codes.redeem(code) and not opener.codes.redeem(code)
+    assert await opener.codes.redeem(code) and not await opener.codes.redeem(code)
 
 
 def test_an_open_tab_is_told_instead(tmp_path: Path) -> None:
@@ -56,7 +57,7 @@ async def test_publishing_a_created_change_opens_the_browser_off_the_loop(tmp_pa
         return True
 
     notifier = LocalNotifier()
-    notifier.listen(BrowserOpener(settings, Tabs(), LoginCodes(), open_url))
+    notifier.listen(BrowserOpener(settings, Tabs(), codes_in_memory(), open_url))
     notifier.publish(created("abc"))
     await asyncio.wait_for(done.wait(), 5)
     assert len(opened) == 1 and "next=/choice/abc" in opened[0]

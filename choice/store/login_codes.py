@@ -1,0 +1,30 @@
+"""Redeemed sign-in codes: a code signs in once, on whichever instance its link lands.
+
+The codes are signed, not stored (`web/auth.py`); a redeemed one's nonce is written here
+until the code expires, in the same statement that tells whether it was already there
+(`INSERT ... ON CONFLICT DO NOTHING RETURNING`: the first redeemer wins, on one database or several
+instances of one). Expired nonces are swept on the way.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine, delete
+from sqlalchemy.dialects import postgresql, sqlite
+
+from choice.store.engine import WRITE
+from choice.store.tables import LoginCodeUsedRow
+
+TABLE = LoginCodeUsedRow.__table__  # type: ignore[attr-defined]
+
+
+def spend_login_code(engine: Engine, nonce: str, expires_at: float, now: float) -> bool:
+    """True if this call redeemed the code; False if it had been redeemed before."""
+    dialect = postgresql if engine.dialect.name == "postgresql" else sqlite
+    with engine.connect() as conn:
+        conn.execution_options(**WRITE)
+        with conn.begin():
+            conn.execute(delete(TABLE).where(TABLE.c.expires_at < now))
+            inserted = conn.execute(dialect.insert(TABLE).values(
+                nonce=nonce, expires_at=expires_at).on_conflict_do_nothing().returning(
+                TABLE.c.nonce))
+            return inserted.first() is not None

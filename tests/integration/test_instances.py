@@ -1,0 +1,212 @@
+"""Two portal processes on one PostgreSQL database: an answer taken by one wakes the agent
+and the event stream of the other, a dead instance's deadlines still fire, concurrent
+answers split across both have one winner, a dropped LISTEN connection loses nothing, a
+sign-in link works on either (once), and the webhook outbox delivers each message once."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+
+from choice.change_relay import libpq_url
+from choice.clock import iso, parse_iso
+from choice.store.schema import HEAD
+from tests.pg_cluster import Cluster
+from tests.portal_process import ROOT, PortalProcess
+from tests.sse import sse_events
+from tests.webhook_receiver import WebhookReceiver, accepted
+
+pytestmark = pytest.mark.slow
+
+
+def request(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"title": "Pick", "prompt": "Context and reason.",
+                            "options": [{"id": "a", "label": "A"}, {"id": "b", "label": "B"}],
+                            "timeout_seconds": 600}
+    body.update(overrides)
+    return body
+
+
+def wait_until(condition: Any, timeout: float = 10.0) -> None:
+    """Wait for a condition on another process, bounded; each check is a real request."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        threading.Event().wait(0.01)
+
+
+class Pair:
+    """Instance A and instance B: one database, one data dir (so one API token), one
+    webhook receiver that hears every new question."""
+
+    def __init__(self, data_dir: Path, db_url: str, receiver: WebhookReceiver) -> None:
+        self.data_dir, self.db_url, self.receiver = data_dir, db_url, receiver
+        self.a = self.instance()
+        self.b = self.instance()
+
+    def instance(self) -> PortalProcess:
+        return PortalProcess(self.data_dir, CHOICE_DB_URL=self.db_url,
+                             CHOICE_WEBHOOK_URL=self.receiver.url, CHOICE_WEBHOOK_FORMAT="json",
+                             CHOICE_WEBHOOK_SECRET="s" * 32, CHOICE_WEBHOOK_CREATED="1",
+                             CHOICE_WEBHOOK_RETRY_SECONDS="0.3").start()
+
+    def stop(self) -> None:
+        self.a.stop()
+        self.b.stop()
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory: pytest.TempPathFactory, pg_cluster: Cluster) -> Iterator[Pair]:
+    """One pair for the module (starting two portals costs seconds); a test that kills
+    an instance starts it again."""
+    with WebhookReceiver() as receiver:
+        both = Pair(tmp_path_factory.mktemp("instances"), pg_cluster.new_database(), receiver)
+        yield both
+        both.stop()
+
+
+def test_healthz_reports_the_store_and_the_listener(pair: Pair) -> None:
+    health = pair.a.client().call("GET", "/healthz")
+    assert health["store"]["kind"] == "postgresql" and health["store"]["listening"] is True
+
+
+def test_an_answer_on_b_wakes_the_agent_and_the_stream_on_a(pair: Pair) -> None:
+    on_a, on_b = pair.a.client(), pair.b.client()
+    iid = on_a.create(request())["interaction_id"]
+    replayed, heard = threading.Event(), threading.Event()
+
+    def listen() -> None:
+        for kind, data in sse_events(pair.a):
+            if data.get("replay"):
+                replayed.set()
+            if kind == "interaction.completed" and data["interaction_id"] == iid:
+                heard.set()
+                return
+
+    threading.Thread(target=listen, daemon=True).start()
+    assert replayed.wait(10), "A's event stream did not start"
+    with ThreadPoolExecutor(1) as pool:
+        poll = pool.submit(on_a.poll, iid, 30)
+        wait_until(lambda: on_a.call("GET", "/healthz")["waiting"] == 1)
+        answered_at = time.monotonic()
+        on_b.respond(iid, {"selected_ids": ["b"]})
+        result = poll.result(timeout=10)
+        woke_after = time.monotonic() - answered_at
+    assert result["status"] == "submitted" and result["selected_ids"] == ["b"]
+    assert woke_after < 2.0  # milliseconds in practice (bench/instances_bench.py)
+    assert heard.wait(10), "A's event stream did not hear B's answer"
+
+
+def test_a_dead_instance_deadline_fires_on_the_other_on_time(pair: Pair) -> None:
+    on_a = pair.a.client()
+    iid = on_a.create(request(timeout_seconds=10))["interaction_id"]
+    due = time.time() + 2.5
+    on_a.call("PATCH", f"/api/interactions/{iid}", {"expires_at": iso(due)})
+    pair.a.kill9()
+    try:
+        on_b = pair.b.client()
+        result = on_b.poll(iid, 15)
+    finally:
+        pair.a = pair.instance()
+    assert result["status"] == "timeout"
+    ended = parse_iso(on_b.detail(iid)["completed_at"])
+    assert abs(ended - due) <= 1.0, f"expired {ended - due:+.2f} s from its deadline"
+
+
+def test_fifty_submits_split_across_both_instances_have_one_winner(pair: Pair) -> None:
+    iid = pair.a.client().create(request())["interaction_id"]
+    barrier = threading.Barrier(50)
+
+    def submit(index: int) -> int:
+        portal = pair.a if index % 2 else pair.b
+        client = portal.client()
+        barrier.wait()
+        status, _ = client.request("POST", f"/api/interactions/{iid}/response",
+                                   {"selected_ids": ["a" if index % 3 else "b"]})
+        return status
+
+    with ThreadPoolExecutor(50) as pool:
+        statuses = list(pool.map(submit, range(50)))
+    assert sorted(set(statuses)) == [200, 409] and statuses.count(200) == 1
+    events = pair.b.client().call("GET", f"/api/interactions/{iid}/events")
+    assert [e["kind"] for e in events["events"]].count("answered") == 1
+
+
+def test_a_dropped_listen_connection_loses_no_wake_up(pair: Pair) -> None:
+    on_a, on_b = pair.a.client(), pair.b.client()
+    iid = on_a.create(request())["interaction_id"]
+    with ThreadPoolExecutor(1) as pool:
+        poll = pool.submit(on_a.poll, iid, 30)
+        wait_until(lambda: on_a.call("GET", "/healthz")["waiting"] == 1)
+        with psycopg.connect(libpq_url(pair.db_url), autocommit=True) as admin:
+            dropped = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name LIKE 'choice-listen-%' AND pid IN ("
+                "  SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%')").fetchall()
+        assert dropped, "no listening connection found"
+        on_b.respond(iid, {"selected_ids": ["a"]})  # while A may not be listening
+        result = poll.result(timeout=15)
+    assert result["status"] == "submitted" and result["selected_ids"] == ["a"]
+    wait_until(lambda: on_a.call("GET", "/healthz")["store"]["listening"])
+    assert on_a.call("GET", "/healthz")["store"]["reconnects"] >= 1
+
+
+def test_a_sign_in_link_from_a_works_once_on_b(pair: Pair) -> None:
+    link = pair.a.client().login_link("/")
+    on_b = link.replace(pair.a.base_url, pair.b.base_url)
+    assert on_b != link
+    first = httpx.get(on_b, follow_redirects=False)
+    assert first.status_code in (302, 303) and "choice_session" in first.headers["set-cookie"]
+    again = httpx.get(link, follow_redirects=False)  # the same code, back on A
+    assert again.status_code == 401 and "choice_session" not in again.headers.get("set-cookie", "")
+
+
+def test_the_outbox_delivers_each_message_once_across_instances(pair: Pair) -> None:
+    """Every first attempt fails, so each message is retried when it falls due, and both
+    instances' workers look for it then: one of them claims it."""
+    receiver = pair.receiver
+    ids = [(pair.a if n % 2 else pair.b).client().create(request(title=f"hook {n}"))
+           ["interaction_id"] for n in range(10)]
+    receiver.answer(200, script=[500] * 10)  # the messages already sent went out: count anew
+
+    def created_ok(got: list[Any]) -> set[str]:
+        return {r.json["question"]["interaction_id"] for r in got
+                if accepted(r) and r.event_type == "interaction.created"}
+
+    more = [(pair.a if n % 2 else pair.b).client().create(request(title=f"retried {n}"))
+            ["interaction_id"] for n in range(10)]
+    got = receiver.wait_until(lambda got: set(ids + more) <= created_ok(got), 30,
+                              "every new question delivered")
+    ours = set(ids + more)  # the module's other tests asked questions too
+    ok = [r.json["question"]["interaction_id"] for r in got if accepted(r)
+          and r.event_type == "interaction.created" and r.json["question"]["interaction_id"] in ours]
+    assert sorted(ok) == sorted(ids + more), "a message was delivered twice"
+
+
+def test_choice_db_upgrade_brings_an_empty_postgresql_database_to_head(
+        pg_cluster: Cluster, isolated_env: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHOICE_")}
+    url = pg_cluster.new_database(migrated=False).replace("choice@", "choice:s3cret-pw@")
+    env.update(CHOICE_DB_URL=url, CHOICE_DATA_DIR=str(isolated_env))
+
+    def db(action: str) -> str:
+        done = subprocess.run([sys.executable, "-m", "choice.cli", "db", action], env=env,
+                              cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
+        return done.stdout + done.stderr
+
+    assert "empty" in db("current")
+    upgraded = db("upgrade")
+    assert HEAD in upgraded and "s3cret-pw" not in upgraded  # the password stays hidden
+    assert HEAD in db("current")
