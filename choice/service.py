@@ -12,7 +12,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from choice.background import BackgroundTask
 from choice.clock import now
@@ -32,7 +32,6 @@ from choice.decision.service import DecisionService
 from choice.endings import answered, audit, cancelled, expired, via_of
 from choice.i18n import resolve_language, translator
 from choice.notifier import Change, LocalNotifier
-from choice.remote_changes import RemoteChanges
 from choice.replies import listing
 from choice.response import Completion
 from choice.store import Store
@@ -46,6 +45,9 @@ from choice.store.repository import (
     Which,
 )
 from choice.team.service import TeamService
+
+if TYPE_CHECKING:
+    from choice.remote_changes import RemoteChanges
 
 log = logging.getLogger("choice.service")
 RETENTION_EVERY = 3600.0
@@ -92,8 +94,11 @@ class InteractionService:
         """Widening to teammates and their discussion (`choice/team/`)."""
         self.decision = DecisionService(self)
         """The write-back: review, candidate, resolve, defer, quorum (`choice/decision/`)."""
-        self.remote = RemoteChanges(self) if store.shared else None
+        self.remote: RemoteChanges | None = None
         """Other instances' changes, on a shared (PostgreSQL) database."""
+        if store.shared:  # psycopg is the `postgres` extra: imported only when used
+            from choice.remote_changes import RemoteChanges
+            self.remote = RemoteChanges(self)
 
     # -- lifecycle of the service itself -------------------------------------------------
     async def start(self) -> None:

@@ -21,9 +21,13 @@ WRITE = {"immediate": True}
 WAL_RETRY_SECONDS = 60.0
 
 
+class DriverMissing(RuntimeError):
+    """The database URL names a driver that is not installed: the message says what to do."""
+
+
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True)
+        return driven(create_engine, url, pool_pre_ping=True)
     engine = create_engine(
         url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
     )
@@ -71,3 +75,13 @@ def _enable_wal(cursor: sqlite3.Cursor) -> None:
                     "another process keeps it locked; stop it and start again") from error
         time.sleep(pause)  # another process holds the lock: there is nothing to wait on
         pause = min(pause * 2, 0.1)
+
+
+def driven(make: Any, url: str, **options: Any) -> Engine:
+    """`make(url, ...)`, or `DriverMissing` naming the package (psycopg is an extra)."""
+    try:
+        return make(url, **options)  # type: ignore[no-any-return]
+    except ModuleNotFoundError as missing:
+        extra = " (pip install 'choice-portal[postgres]')" if "psycopg" in str(missing) else ""
+        raise DriverMissing(f"CHOICE_DB_URL needs the {missing.name} package, which is not "
+                            f"installed{extra}") from None

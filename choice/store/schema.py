@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Connection, Engine, create_engine, inspect, make_url, text
 from sqlalchemy.exc import OperationalError
 
-from choice.store.engine import WRITE, make_engine
+from choice.store.engine import WRITE, DriverMissing, driven, make_engine
 
 if TYPE_CHECKING:  # Alembic costs ~10 MB and is loaded only when a database must change
     from alembic.config import Config
@@ -196,7 +196,10 @@ def _at_head(conn: Connection) -> bool:
 
 def upgrade_url(url: str) -> Upgrade:
     """`upgrade` for a URL (`choice db upgrade`)."""
-    engine = make_engine(url)
+    try:
+        engine = make_engine(url)
+    except DriverMissing as missing:
+        raise SchemaError(str(missing)) from None
     try:
         return upgrade(engine)
     finally:
@@ -210,7 +213,10 @@ def current(url: str) -> Version:
     on_disk = parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:")
     if on_disk and not Path(str(parsed.database)).exists():
         return Version(shown, None, head(), frozenset(), exists=False)
-    engine = create_engine(url)  # plain: none of make_engine's pragmas, nothing written
+    try:  # plain: none of make_engine's pragmas, nothing written
+        engine = driven(create_engine, url)
+    except DriverMissing as missing:
+        raise SchemaError(str(missing)) from None
     try:
         with engine.connect() as conn:
             return read_version(conn)

@@ -1,10 +1,12 @@
 """Two portal processes on one PostgreSQL database: an answer taken by one wakes the agent
 and the event stream of the other, a dead instance's deadlines still fire, concurrent
 answers split across both have one winner, a dropped LISTEN connection loses nothing, a
-sign-in link works on either (once), and the webhook outbox delivers each message once."""
+sign-in link works on either (once), the webhook outbox delivers each message once, and an
+open page or an agent on one instance hears what happened on the other."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -18,10 +20,14 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from choice.change_relay import libpq_url
 from choice.clock import iso, parse_iso
+from choice.portal_client import PortalUnreachable
 from choice.store.schema import HEAD
+from choice.web.auth import COOKIE, session_value
 from tests.pg_cluster import Cluster
 from tests.portal_process import ROOT, PortalProcess
 from tests.sse import sse_events
@@ -107,6 +113,40 @@ def test_an_answer_on_b_wakes_the_agent_and_the_stream_on_a(pair: Pair) -> None:
     assert result["status"] == "submitted" and result["selected_ids"] == ["b"]
     assert woke_after < 2.0  # milliseconds in practice (bench/instances_bench.py)
     assert heard.wait(10), "A's event stream did not hear B's answer"
+
+
+def test_an_answer_on_b_updates_the_open_page_on_a(pair: Pair) -> None:
+    """The page's live socket on A (as a browser tab opens it) hears B's answer."""
+    iid = pair.a.client().create(request())["interaction_id"]
+    url = f"ws://127.0.0.1:{pair.a.port}/ws/choice/{iid}"
+    cookie = f"{COOKIE}={session_value(pair.a.token)}"
+    with connect(url, origin=Origin(pair.a.base_url), additional_headers={"Cookie": cookie},
+                 open_timeout=10) as page:
+        first = json.loads(page.recv(timeout=10))
+        assert (first["type"], first["status"]) == ("deadline", "pending")
+        pair.b.client().respond(iid, {"selected_ids": ["a"]})
+        while True:
+            message = json.loads(page.recv(timeout=10))
+            if message["type"] == "status":
+                break
+    assert (message["interaction_id"], message["status"]) == (iid, "submitted")
+
+
+def test_an_agent_whose_instance_dies_gets_the_answer_from_the_other(pair: Pair) -> None:
+    on_a = pair.a.client()
+    iid = on_a.create(request())["interaction_id"]
+    with ThreadPoolExecutor(1) as pool:
+        poll = pool.submit(on_a.poll, iid, 30)
+        wait_until(lambda: on_a.call("GET", "/healthz")["waiting"] == 1)
+        pair.a.kill9()
+        try:
+            with pytest.raises(PortalUnreachable):
+                poll.result(timeout=10)
+            pair.b.client().respond(iid, {"selected_ids": ["b"]})
+            result = pair.b.client().poll(iid, 10)  # the agent polls again, through B
+        finally:
+            pair.a = pair.instance()
+    assert result["status"] == "submitted" and result["selected_ids"] == ["b"]
 
 
 def test_a_dead_instance_deadline_fires_on_the_other_on_time(pair: Pair) -> None:

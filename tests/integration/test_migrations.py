@@ -449,3 +449,14 @@ async def test_0004_keeps_everything_and_a_sign_in_link_works_once(isolated_env:
     finally:
         engine.dispose()
     assert team_rows(path) == before
+
+
+def test_a_postgresql_url_without_its_driver_says_which_extra_to_install(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if `[postgres]` was not installed
+    url = "postgresql+psycopg://choice:pw@127.0.0.1:1/choice"
+    for attempt in (upgrade_url, current):
+        with pytest.raises(SchemaError, match=r"pip install 'choice-portal\[postgres\]'"):
+            attempt(url)
