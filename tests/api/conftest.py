@@ -1,5 +1,7 @@
-"""API tests run the real app in-process through Litestar's TestClient (lifespan included),
-once on SQLite and once on PostgreSQL (the `backend` fixture sets `CHOICE_DB_URL`)."""
+"""API tests run the real app in-process through Litestar's TestClient (lifespan included).
+The JSON API's modules run once on SQLite and once on PostgreSQL (`pytestmark =
+pytest.mark.usefixtures("backend")`: it sets `CHOICE_DB_URL` before the app is made); the
+pages' modules render the same rows whichever store holds them, on SQLite."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ BASE_URL = "http://127.0.0.1:8765"
 
 
 @pytest.fixture
-def app(backend: str) -> Litestar:
+def app() -> Litestar:
     return create_app()
 
 

@@ -4,10 +4,13 @@ elicitation setting is saved like every other preference."""
 
 from __future__ import annotations
 
+import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from tests.api.conftest import ask, token
+
+pytestmark = pytest.mark.usefixtures("backend")  # on SQLite and on PostgreSQL
 
 Client = TestClient[Litestar]
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}

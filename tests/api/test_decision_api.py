@@ -16,6 +16,8 @@ from choice.decision.models import CandidateReview, DeferredReply, SummaryReques
 from tests.api.conftest import BASE_URL
 from tests.api.test_team_api import assert_field_errors, create, secret_of, state, widen
 
+pytestmark = pytest.mark.usefixtures("backend")  # on SQLite and on PostgreSQL
+
 Client = TestClient[Litestar]
 CANDIDATE = {"candidate_summary": "Alice and Bob agree on PostgreSQL, with a migration plan.",
              "candidate_answer": "PostgreSQL, with the migration path planned from day 1.",

@@ -13,6 +13,8 @@ from choice.config import Settings
 from choice.web.app import create_app
 from tests.api.conftest import BASE_URL, ask, token
 
+pytestmark = pytest.mark.usefixtures("backend")  # on SQLite and on PostgreSQL
+
 Client = TestClient[Litestar]
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
+
+pytestmark = pytest.mark.usefixtures("backend")  # on SQLite and on PostgreSQL
 
 Client = TestClient[Litestar]
 

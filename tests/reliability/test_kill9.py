@@ -1,5 +1,5 @@
-"""`kill -9` at random points of a stream of creates and submits: 20 cycles on one data dir,
-on SQLite and on PostgreSQL.
+"""`kill -9` at random points of a stream of creates and submits: 20 cycles on one data dir
+on SQLite, 10 on PostgreSQL.
 
 After every kill the database passes its integrity check, every acknowledged create and
 answer is there exactly as acknowledged, a change whose reply was lost is absent or whole,
@@ -21,7 +21,8 @@ from tests.reliability.kill_cycle import KILL9_ENV, Ledger, kill9_cycle
 from tests.tally import record
 
 pytestmark = pytest.mark.slow
-CYCLES = 20
+CYCLES = {"sqlite": 20, "postgresql": 10}
+"""PostgreSQL's own crash safety is not what is tested: the portal's write path on it is."""
 SEED = int(os.environ.get("CHOICE_KILL9_SEED", "9090"))
 
 
@@ -38,13 +39,13 @@ def test_kill_9_at_random_points_loses_no_acknowledged_write(portal: PortalProce
                                                             backend: str) -> None:
     print(f"kill -9 seed {SEED} (set CHOICE_KILL9_SEED to replay)")
     rng, ledger = random.Random(SEED), Ledger()
-    for cycle in range(CYCLES):
+    for cycle in range(CYCLES[backend]):
         outcome = kill9_cycle(portal, ledger, rng, cycle)
         where = f"seed {SEED}, cycle {cycle}, killed after {outcome.traffic_s:.3f} s"
         assert outcome.integrity == "ok", where
         assert outcome.lost == [], where
         assert outcome.problems == [], where
-    assert len(ledger.answered) >= CYCLES, "too few answers acknowledged to mean anything"
+    assert len(ledger.answered) >= CYCLES[backend], "too few answers acknowledged to mean anything"
     area = "kill -9 during writes" + (" (PostgreSQL)" if backend == "postgresql" else "")
-    record("reliability", area, tried=CYCLES,
+    record("reliability", area, tried=CYCLES[backend],
            acknowledged=len(ledger.created) + len(ledger.answered), lost=0)
