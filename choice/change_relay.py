@@ -7,7 +7,8 @@ instances hear it on a dedicated listening connection and hand it to `on_remote`
 reads the row itself (the database, not the note, is the truth). When the listening
 connection drops, the relay reconnects with a backoff and calls `on_resync` once listening
 again, so the owner re-reads what may have changed unheard: a dropped listener loses no
-wake-up. Notes are sent on a second connection, in the order they were published.
+wake-up. Notes are sent on a second connection, in the order they were published, and a
+reply waits for them (`flush`): what a client was told is done, the other instances hear.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ PAYLOAD_MAX = 7_900
 """PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; above this the data is left out."""
 RECONNECT_FIRST, RECONNECT_MAX = 0.05, 2.0
 SEND_QUEUE = 10_000
+FLUSH_WAIT = 2.0
 
 RemoteHandler = Callable[[str, str, dict[str, Any]], Awaitable[None]]
 """`(kind, interaction_id, data)` of a change another instance published."""
@@ -65,6 +67,9 @@ class ChangeRelay:
         self._listener = BackgroundTask("choice-relay-listen", self._listen_forever)
         self._sender = BackgroundTask("choice-relay-send", self._send_forever)
         self.reconnects = 0
+        self._queued = 0
+        self._sent = 0
+        self._progress = asyncio.Condition()
         self.lost_at: float | None = None
         """When the listening connection was last found down (None: never)."""
 
@@ -88,8 +93,24 @@ class ChangeRelay:
         """Announce a change this instance committed (never blocks the caller)."""
         try:
             self._outbox.put_nowait(note(self.instance, change))
+            self._queued += 1
         except asyncio.QueueFull:  # the database is unreachable: resyncs will catch up
             log.warning("change relay queue full: dropping the note of %s", change.kind)
+
+    async def flush(self, seconds: float = FLUSH_WAIT) -> None:
+        """Return once every change published so far is announced (bounded: a database
+        that does not answer must not hold a reply forever). Called before a reply goes
+        out, so an acknowledged change is one the other instances hear of, even if this
+        instance dies right after replying."""
+        target = self._queued
+        if self._sent >= target:
+            return
+        try:
+            async with asyncio.timeout(seconds), self._progress:
+                await self._progress.wait_for(lambda: self._sent >= target)
+        except TimeoutError:
+            log.warning("change relay: %d note(s) not sent after %.1f s; replying anyway",
+                        target - self._sent, seconds)
 
     async def _listen_forever(self) -> None:
         pause = RECONNECT_FIRST
@@ -136,6 +157,9 @@ class ChangeRelay:
                         pending = pending or await self._outbox.get()
                         await connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, pending))
                         pending = None
+                        self._sent += 1
+                        async with self._progress:
+                            self._progress.notify_all()
             except (psycopg.Error, OSError) as error:
                 log.warning("change relay: sending connection lost (%s); reconnecting", error)
             await asyncio.sleep(pause)

@@ -11,7 +11,7 @@ change).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Awaitable, Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
@@ -89,6 +89,8 @@ class LocalNotifier:
         self._listeners: list[tuple[Callable[[Change], None], bool]] = []
         self.relay: Callable[[Change], None] | None = None
         """Told of every change made here, for the other instances (None: only this one)."""
+        self.flush: Callable[[], Awaitable[None]] | None = None
+        """Waits until the relay has passed on every change published so far."""
 
     @contextmanager
     def waiter(self, interaction_id: str) -> Iterator[Waiter]:
@@ -117,6 +119,12 @@ class LocalNotifier:
                 listener(change)
         if self.relay is not None and not remote:
             self.relay(change)
+
+    async def announced(self) -> None:
+        """Every change published here so far has reached the other instances (at once
+        without any): awaited before a reply goes out."""
+        if self.flush is not None:
+            await self.flush()
 
     def listen(self, listener: Callable[[Change], None], remote: bool = False) -> None:
         """Call `listener` inside every publish: it decides at once and must not block.

@@ -4,9 +4,10 @@ A change heard from another instance (`change_relay.py`) is read back from the d
 published here as a remote change: it wakes this instance's blocked agents, open pages,
 sockets and event streams, and keeps this instance's deadline scheduler in step (every
 instance schedules every open deadline; the first to expire an interaction wins in the
-database, the others find it already ended). After the listening connection comes back,
-`resync` re-reads what may have changed unheard: every open deadline, every interaction
-an agent here waits on, and every interaction that ended meanwhile.
+database, the others find it already ended), and every review's fallback timer alike.
+After the listening connection comes back, `resync` re-reads what may have changed
+unheard: every open deadline and review, every interaction an agent here waits on, and
+every interaction that ended meanwhile.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class RemoteChanges:
         """Start listening, and wait (bounded) until this instance hears the others: it
         should not take a waiting agent before it can be woken."""
         self._service.notifier.relay = self.relay.publish
+        self._service.notifier.flush = self.relay.flush
         self.relay.start()
         try:
             await self.relay.until_listening(LISTEN_WAIT)
@@ -60,7 +62,7 @@ class RemoteChanges:
                         "starting anyway (waiters here wake at their next poll)", LISTEN_WAIT)
 
     async def stop(self) -> None:
-        self._service.notifier.relay = None
+        self._service.notifier.relay = self._service.notifier.flush = None
         await self.relay.stop()
 
     async def heard(self, kind: str, interaction_id: str, data: dict[str, Any]) -> None:
@@ -71,12 +73,15 @@ class RemoteChanges:
         except NotFound:  # pruned meanwhile: nobody can be waiting on it
             return
         self._announce(row, cast(ChangeKind, kind), data)
+        if kind == "decision.changed":
+            await self._service.decision.follow(interaction_id)
 
     async def resync(self) -> None:
         """Listening (again): catch up with what the other instances did meanwhile."""
         service, since = self._service, self.relay.lost_at
         for row in await service.store.read(service.store.repo.pending):
             service.deadlines.schedule(row.id, row.expires_at)
+        await service.decision.schedule_open_reviews()
         if since is None:
             return  # the first connection: nothing here was listening before
         ids = set(service.notifier.waited_on())

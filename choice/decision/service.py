@@ -79,16 +79,32 @@ class DecisionService:
         """Set the fallback timers of reviews open before a restart (one due already fires
         at once), and resolve any quorum reached while the portal was down."""
         read = self.store.read
-        for decision in await read(self.repo.open_reviews):
-            assert decision.review_requested_at is not None
-            self.reviews.schedule(decision.interaction_id,
-                                  decision.review_requested_at + self._summary_seconds)
+        await self.schedule_open_reviews()
         self.reviews.start()
         for decision in await read(self.repo.quorums):
             await self.check_quorum(decision.interaction_id, "system")
 
     async def stop(self) -> None:
         await self.reviews.stop()
+
+    async def schedule_open_reviews(self) -> None:
+        """Set the fallback timer of every review waiting for a candidate (at start, and
+        when another instance may have asked for one unheard)."""
+        for decision in await self.store.read(self.repo.open_reviews):
+            assert decision.review_requested_at is not None
+            self.reviews.schedule(decision.interaction_id,
+                                  decision.review_requested_at + self._summary_seconds)
+
+    async def follow(self, interaction_id: str) -> None:
+        """Another instance changed this decision: keep the fallback timer in step, so it
+        fires even if that instance is gone (the first to time the review out wins)."""
+        decision = await self.decision(interaction_id)
+        if (decision is not None and decision.review_requested_at is not None
+                and decision.candidate_at is None and decision.candidate_timed_out_at is None):
+            self.reviews.schedule(interaction_id,
+                                  decision.review_requested_at + self._summary_seconds)
+        else:
+            self.reviews.forget(interaction_id)
 
     # -- reading -------------------------------------------------------------------------------
     async def decision(self, interaction_id: str) -> Decision | None:

@@ -16,8 +16,9 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
-from litestar import Litestar, asgi
+from litestar import Litestar, Response, asgi
 from litestar.config.compression import CompressionConfig
 from litestar.di import Provide
 from litestar.logging.config import LoggingConfig
@@ -101,6 +102,11 @@ def create_app(settings: Settings | None = None, *,
     webhooks = webhooks_for(service, settings)  # None without CHOICE_WEBHOOK_URL
     reminders = ReminderScheduler(service, settings)
 
+    async def announced(response: Response[Any]) -> Response[Any]:
+        """What a reply acknowledges, the other instances have heard (PostgreSQL only)."""
+        await service.notifier.announced()
+        return response
+
     @asynccontextmanager
     async def lifespan(_app: Litestar) -> AsyncIterator[None]:
         await service.start()
@@ -143,6 +149,7 @@ def create_app(settings: Settings | None = None, *,
                                      credentials=credentials, activity=activity,
                                      public_url=settings.public_url)],
         before_send=[protective_headers(assets.content_security_policy())],
+        after_request=announced,
         exception_handlers={**exception_handlers(settings.max_body_bytes),
                             LoginRequired: login_required_handler(service, assets)},
         request_max_body_size=settings.max_body_bytes,

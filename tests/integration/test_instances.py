@@ -66,7 +66,8 @@ class Pair:
         return PortalProcess(self.data_dir, CHOICE_DB_URL=self.db_url,
                              CHOICE_WEBHOOK_URL=self.receiver.url, CHOICE_WEBHOOK_FORMAT="json",
                              CHOICE_WEBHOOK_SECRET="s" * 32, CHOICE_WEBHOOK_CREATED="1",
-                             CHOICE_WEBHOOK_RETRY_SECONDS="0.3").start()
+                             CHOICE_WEBHOOK_RETRY_SECONDS="0.3",
+                             CHOICE_SUMMARY_SECONDS="2").start()
 
     def stop(self) -> None:
         self.a.stop()
@@ -147,6 +148,27 @@ def test_an_agent_whose_instance_dies_gets_the_answer_from_the_other(pair: Pair)
         finally:
             pair.a = pair.instance()
     assert result["status"] == "submitted" and result["selected_ids"] == ["b"]
+
+
+def test_a_review_asked_on_a_dead_instance_falls_back_on_the_other(pair: Pair) -> None:
+    """The owner asks the agent for a summary on A (`CHOICE_SUMMARY_SECONDS=2` here); A
+    dies; B times the review out on time, so the owner can write the answer."""
+    on_a = pair.a.client()
+    iid = on_a.create(request())["interaction_id"]
+    on_a.widen(iid, ["Alice"], "block")
+    asked = on_a.request_review(iid)
+    assert asked["state"] == "awaiting_candidate"
+    due = parse_iso(asked["due_at"])
+    pair.a.kill9()
+    try:
+        on_b = pair.b.client()
+        wait_until(lambda: on_b.review(iid)["state"] == "timed_out", timeout=10)
+        timed_out_at = time.time()
+    finally:
+        pair.a = pair.instance()
+    assert timed_out_at - due <= 1.5, f"timed out {timed_out_at - due:+.2f} s after it was due"
+    events = [e["kind"] for e in on_b.call("GET", f"/api/interactions/{iid}/events")["events"]]
+    assert events.count("candidate_timed_out") == 1
 
 
 def test_a_dead_instance_deadline_fires_on_the_other_on_time(pair: Pair) -> None:
