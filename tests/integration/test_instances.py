@@ -272,3 +272,21 @@ def test_choice_db_upgrade_brings_an_empty_postgresql_database_to_head(
     upgraded = db("upgrade")
     assert HEAD in upgraded and "s3cret-pw" not in upgraded  # the password stays hidden
     assert HEAD in db("current")
+
+
+def test_instances_starting_at_once_on_an_empty_database_migrate_it_once(
+        pg_cluster: Cluster, tmp_path: Path) -> None:
+    """The first to take the advisory lock migrates; the others wait and start on head."""
+    url = pg_cluster.new_database(migrated=False)
+    portals = [PortalProcess(tmp_path, CHOICE_DB_URL=url) for _ in range(3)]
+    try:
+        with ThreadPoolExecutor(3) as pool:
+            list(pool.map(lambda portal: portal.start(), portals))
+        assert all(p.client().call("GET", "/healthz")["store"]["listening"] for p in portals)
+        with psycopg.connect(libpq_url(url)) as db:
+            assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [(HEAD,)]
+        upgraded = [line for p in portals for line in p.log if "upgraded from" in line]
+        assert len(upgraded) == 1, upgraded
+    finally:
+        for portal in portals:
+            portal.stop()
