@@ -6,6 +6,7 @@ open page or an agent on one instance hears what happened on the other."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -290,3 +291,19 @@ def test_instances_starting_at_once_on_an_empty_database_migrate_it_once(
     finally:
         for portal in portals:
             portal.stop()
+
+
+async def test_an_agents_mcp_call_on_a_gets_the_answer_given_on_b(pair: Pair) -> None:
+    """The MCP tool call blocks on A (Streamable HTTP, the SDK's client); the human
+    answers through B."""
+    from tests.mcp.conftest import ask, http_session
+    from tests.mcp.test_mcp_http import asked, structured
+
+    async with http_session(pair.a) as session:
+        question = ask(title="Across instances")
+        call = asyncio.create_task(session.call_tool("provide_choice", question))
+        iid = await asked(pair.a, "Across instances")
+        await asyncio.to_thread(pair.b.client().respond, iid, {"selected_ids": ["lite"]})
+        result = await asyncio.wait_for(call, 10)
+    body = structured(result)
+    assert body["status"] == "submitted" and body["selected_ids"] == ["lite"]
