@@ -7,7 +7,9 @@ instance schedules every open deadline; the first to expire an interaction wins 
 database, the others find it already ended), and every review's fallback timer alike.
 After the listening connection comes back, `resync` re-reads what may have changed
 unheard: every open deadline and review, every interaction an agent here waits on, and
-every interaction that ended meanwhile.
+every interaction that ended meanwhile; and once a minute it reads the open deadlines and
+reviews again, for a change whose note never went out (its instance died between its
+commit and its reply).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
+from choice.background import BackgroundTask
 from choice.change_relay import ChangeRelay
 from choice.contract import COMPLETED_STATUSES, OPEN_STATUSES
 from choice.notifier import KINDS, Change, ChangeKind
@@ -28,6 +31,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("choice.relay")
 LISTEN_WAIT = 10.0
+RECONCILE_SECONDS = 60.0
+"""How often every open deadline and review is read again: a backstop for a change whose
+note never went out (an instance that died after its commit, before its reply)."""
 RESYNC_MARGIN = 5.0
 """Seconds before the listener was found down from which ended interactions are announced
 again (a change may have been sent just before the connection was seen to drop)."""
@@ -44,6 +50,7 @@ class RemoteChanges:
     def __init__(self, service: InteractionService) -> None:
         self._service = service
         self.relay = ChangeRelay(service.settings.db_url, self.heard, self.resync)
+        self._reconciler = BackgroundTask("choice-reconcile", self._reconcile_periodically)
 
     @property
     def listening(self) -> bool:
@@ -55,6 +62,7 @@ class RemoteChanges:
         self._service.notifier.relay = self.relay.publish
         self._service.notifier.flush = self.relay.flush
         self.relay.start()
+        self._reconciler.start()
         try:
             await self.relay.until_listening(LISTEN_WAIT)
         except TimeoutError:
@@ -63,6 +71,7 @@ class RemoteChanges:
 
     async def stop(self) -> None:
         self._service.notifier.relay = self._service.notifier.flush = None
+        await self._reconciler.stop()
         await self.relay.stop()
 
     async def heard(self, kind: str, interaction_id: str, data: dict[str, Any]) -> None:
@@ -79,9 +88,7 @@ class RemoteChanges:
     async def resync(self) -> None:
         """Listening (again): catch up with what the other instances did meanwhile."""
         service, since = self._service, self.relay.lost_at
-        for row in await service.store.read(service.store.repo.pending):
-            service.deadlines.schedule(row.id, row.expires_at)
-        await service.decision.schedule_open_reviews()
+        await self._reconcile()
         if since is None:
             return  # the first connection: nothing here was listening before
         ids = set(service.notifier.waited_on())
@@ -90,6 +97,22 @@ class RemoteChanges:
         for row in [*[row for row in rows if row is not None], *ended]:
             if row.status not in OPEN_STATUSES:
                 self._announce(row, kind_of(row), {})
+
+    async def _reconcile(self) -> None:
+        """Schedule every open deadline and review as the database has them."""
+        service = self._service
+        for row in await service.store.read(service.store.repo.pending):
+            service.deadlines.schedule(row.id, row.expires_at)
+        await service.decision.schedule_open_reviews()
+
+    async def _reconcile_periodically(self) -> None:
+        while True:
+            await asyncio.sleep(RECONCILE_SECONDS)
+            try:
+                await self._reconcile()
+            except Exception:  # the database is away: the next round tries again
+                log.exception("reading the open deadlines failed; trying again in %.0f s",
+                              RECONCILE_SECONDS)
 
     async def _current(self, interaction_id: str) -> Interaction | None:
         try:
