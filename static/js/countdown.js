@@ -1,5 +1,7 @@
 /* The countdown: the server says when the deadline is (and what time it is there); the page
-   ticks locally between its pushes. Announces milestones politely and warns near the end. */
+   ticks locally between its pushes. Announces milestones politely (every 5 minutes, the last
+   minute, 10 seconds left: never twice within a minute but for the 10 s) and warns near the
+   end. */
 (function () {
   "use strict";
   var P = window.ChoicePortal;
@@ -18,7 +20,7 @@
   function announce(el, seconds) {
     var text = seconds === 60 || seconds > 60 && seconds % 300 === 0
       ? P.nt("{n} minute left", "{n} minutes left", seconds / 60)
-      : seconds === 30 || seconds === 10 ? P.nt("{n} second left", "{n} seconds left", seconds)
+      : seconds === 10 ? P.nt("{n} second left", "{n} seconds left", seconds)
       : null;
     if (text) P.setText(el.querySelector("[data-countdown-announce]"), text);
   }

@@ -24,10 +24,16 @@
         { answered: done }));
   }
 
+  /* Scrolling glides, unless the person asked their system for less motion. */
+  function scrollTo(el, block) {
+    var still = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    el.scrollIntoView({ block: block, behavior: still ? "auto" : "smooth" });
+  }
+
   function focusQuestion(section) {
     var target = section.querySelector("input:checked") ||
       section.querySelector("input, [data-answer-text]");
-    section.scrollIntoView({ block: "start", behavior: "smooth" });
+    scrollTo(section, "start");
     (target || section).focus({ preventScroll: true });
   }
 
@@ -38,7 +44,7 @@
     var next = order.filter(function (section) { return !answered(section); })[0];
     if (next) { focusQuestion(next); return; }
     var submit = form.querySelector("[data-testid=submit]");
-    submit.scrollIntoView({ block: "center", behavior: "smooth" });
+    scrollTo(submit, "center");
     submit.focus({ preventScroll: true });
   }
 

@@ -1,8 +1,8 @@
 """The TypeScript MCP SDK client (what IDE clients embed) answers a form elicitation.
 
-The SDK is installed with npm, pinned, into `~/.cache/choice-portal/ts-sdk-<version>` (once;
-later runs reuse it). Without node or npm, or when the install fails (no registry), the test
-is skipped with the reason.
+The SDK is installed with npm, pinned, into `~/.cache/choice-portal/` (`tests/npm_cache.py`:
+once; later runs reuse it). Without node or npm, or when the install fails (no registry),
+the test is skipped with the reason.
 """
 
 from __future__ import annotations
@@ -12,33 +12,19 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from tests.mcp.conftest import ask
+from tests.npm_cache import npm_package
 from tests.portal_process import PortalProcess
 
 SDK_VERSION = "1.32.2"
 SCRIPT = Path(__file__).parent / "ts" / "elicit_client.mjs"
-CACHE = Path.home() / ".cache" / "choice-portal" / f"ts-sdk-{SDK_VERSION}"
 
 
 def ts_sdk() -> Path:
     """The cache dir with the SDK installed and the client script beside its node_modules."""
-    if not shutil.which("node") or not shutil.which("npm"):
-        pytest.skip("node and npm are needed for the TypeScript SDK client")
-    CACHE.mkdir(parents=True, exist_ok=True)
-    if not (CACHE / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir():
-        (CACHE / "package.json").write_text(json.dumps({
-            "private": True, "type": "module",
-            "description": "The TypeScript MCP SDK client of tests/mcp/test_elicitation_ts.py",
-            "dependencies": {"@modelcontextprotocol/sdk": SDK_VERSION}}))
-        installed = subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=CACHE,
-                                   capture_output=True, text=True, timeout=240)
-        if installed.returncode != 0:
-            pytest.skip(f"npm could not install @modelcontextprotocol/sdk@{SDK_VERSION}: "
-                        f"{installed.stderr.strip()[-300:]}")
-    shutil.copyfile(SCRIPT, CACHE / SCRIPT.name)
-    return CACHE
+    cache = npm_package("@modelcontextprotocol/sdk", SDK_VERSION, "the TypeScript SDK client")
+    shutil.copyfile(SCRIPT, cache / SCRIPT.name)
+    return cache
 
 
 def test_the_typescript_client_answers_the_form(portal: PortalProcess) -> None:
