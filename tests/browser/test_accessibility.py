@@ -1,5 +1,5 @@
 """Accessibility (issue 16 §3): every kind of page passes axe-core with no serious or
-critical violation, in English and Chinese, at desktop and phone width; the whole answer
+critical violation, in English and Chinese, at desktop and phone width, light and dark; the whole answer
 flow works with the keyboard alone, with a visible focus; the countdown is announced
 politely and rarely; reduced motion is respected; Chinese renders with a CJK font.
 
@@ -80,11 +80,14 @@ def test_every_page_passes_axe_in_both_languages_at_both_widths(
     pages["team owner"] = f"/choice/{widened}"
     pages["list"], pages["settings"] = "/", "/settings"
     found: dict[str, list[dict[str, Any]]] = {}
-    for phone in (False, True):
+    for phone, scheme in ((False, "light"), (True, "light"), (False, "dark")):
         for name, path in pages.items():
-            page = open_page(path, phone=phone, bypass_csp=True,
+            page = open_page(path, phone=phone, bypass_csp=True, color_scheme=scheme,
                              signed_in=name != "participant")
-            found[f"{name} ({'phone' if phone else 'desktop'})"] = violations(page, axe_source)
+            where = f"{'phone' if phone else 'desktop'}, {scheme}"
+            found[f"{name} ({where})"] = violations(page, axe_source)
+            if name.startswith("question") and scheme == "dark":
+                shoot(page, f"{name.replace(' ', '-')}-dark")
             page.context.close()
     login = open_page("/login", signed_in=False, bypass_csp=True)
     found["sign-in"] = violations(login, axe_source)
