@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +49,17 @@ def _read(path: Path) -> str:
                               "reinstall the package, or fix manifest.toml.") from error
 
 
+WHOLE_LINE_COMMENT = re.compile(r"^[ \t]*(?:/\*(?:(?!\*/).)*\*/|//[^\n]*)[ \t]*\n", re.M | re.S)
+INDENT = re.compile(r"^[ \t]+", re.M)
+
+
+def compact(source: str) -> str:
+    """A module without its whole-line comments and indentation: the sources keep them for
+    people, the bundle saves the bytes (the modules have no multi-line strings, and a comment
+    that shares its line with code stays)."""
+    return INDENT.sub("", WHOLE_LINE_COMMENT.sub("", source))
+
+
 def read_manifest(path: Path = RESOURCES.manifest) -> dict[str, list[str]]:
     """`{"js": [paths in order], "css": [...]}`, groups flattened in manifest order."""
     data = tomllib.loads(_read(path))
@@ -58,7 +70,7 @@ def read_manifest(path: Path = RESOURCES.manifest) -> dict[str, list[str]]:
 def assemble(kind: str, modules: list[str], static: Path = RESOURCES.static) -> Bundle:
     parts = []
     for module in modules:
-        source = _read(static / module)
+        source = compact(_read(static / module))
         separator = ";" if kind == "js" else ""
         parts.append(f"/* --- {module} --- */\n{source}{separator}\n")
     content = "".join(parts).encode()
