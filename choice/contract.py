@@ -23,6 +23,17 @@ PortalInterface = Literal["web", "terminal"]
 """Where a person answers through the portal itself: what a page or the terminal may claim
 (a body sent to the portal can never say it came from an MCP client)."""
 ElicitationSetting = Literal["off", "form", "url"]
+NotifyWhen = Literal["always", "unfocused", "hidden", "never"]
+"""When the page shows a browser notification (and plays the chime): always, when the window
+is not focused, when the tab is hidden, or never."""
+SOUND_VOLUME_MAX = 100
+
+
+def _notify_when(value: object) -> object:
+    """Before the trigger setting, `notifications` was on/off: on means the default trigger."""
+    if isinstance(value, bool):
+        return "unfocused" if value else "never"
+    return value
 """Whether `interface: auto` asks inside an MCP client that supports it: `off` never,
 `form` with the client's own form, `url` by having the client open the portal's page."""
 Language = Literal["en", "zh"]
@@ -394,10 +405,16 @@ class Preferences(_Strict):
     allow_annotations: bool = True
     show_placeholder: bool = True
     single_submit: bool = False
-    notifications: bool = True
+    notifications: NotifyWhen = Field(
+        default="unfocused", description="When the page notifies (and chimes): always, "
+                                         "unfocused (the window is not focused), hidden (the "
+                                         "tab is hidden) or never. true/false mean unfocused/never.")
+    sound: bool = True
+    sound_volume: int = Field(default=50, ge=0, le=SOUND_VOLUME_MAX)
     terminal_hints: bool = True
     team: list[TeamMember] = Field(default_factory=list, max_length=TEAM_MAX)
     _team_names = field_validator("team")(_unique_names)
+    _notify_when = field_validator("notifications", mode="before")(_notify_when)
 
 
 class PreferencesPatch(_Strict):
@@ -410,10 +427,13 @@ class PreferencesPatch(_Strict):
     allow_annotations: bool | None = None
     show_placeholder: bool | None = None
     single_submit: bool | None = None
-    notifications: bool | None = None
+    notifications: NotifyWhen | None = None
+    sound: bool | None = None
+    sound_volume: int | None = Field(default=None, ge=0, le=SOUND_VOLUME_MAX)
     terminal_hints: bool | None = None
     team: list[TeamMember] | None = Field(default=None, max_length=TEAM_MAX)
     _team_names = field_validator("team")(_unique_names)
+    _notify_when = field_validator("notifications", mode="before")(_notify_when)
 
 
 class FieldError(BaseModel):

@@ -169,6 +169,11 @@ class Screen:
             "show_placeholder": (_("Show the agent's placeholder text"),
                                  on_off[bool(values.get("show_placeholder"))]),
             "terminal_hints": (_("Key hints"), on_off[bool(values.get("terminal_hints"))]),
+            "notifications": (_("Browser notifications and the chime"), {
+                "always": _("always"), "unfocused": _("when the window is not focused"),
+                "hidden": _("when the tab is hidden"), "never": _("never"),
+            }.get(values.get("notifications") or "unfocused", "")),
+            "sound": (_("Chime with each notification"), on_off[bool(values.get("sound"))]),
             "time_left": (_("Minutes left on this question"),
                           _("deferred") if self.state.deferral is not None
                           else str(self.state.minutes_left)),

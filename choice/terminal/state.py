@@ -36,9 +36,12 @@ Stage = Literal["choose", "note", "global", "confirm", "cancel", "settings", "ed
                 "edit_time_left", "widen", "review"]
 MOVES = {"up": -1, "down": 1}
 SETTING_ROWS = ("interface", "elicitation", "timeout_seconds", "language", "allow_annotations",
-                "show_placeholder", "terminal_hints", "time_left", "switch_to_web", "back")
+                "show_placeholder", "terminal_hints", "notifications", "sound", "time_left",
+                "switch_to_web", "back")
 ELICITATION_CYCLE = {"off": "form", "form": "url", "url": "off"}
 """Enter on the elicitation row: never -> the client's form -> the client opens the page."""
+NOTIFY_CYCLE = {"unfocused": "hidden", "hidden": "never", "never": "always", "always": "unfocused"}
+"""Enter on the browser notifications row: when the web page notifies and chimes."""
 
 
 @dataclass
@@ -351,6 +354,8 @@ class AnswerState:
             self._save_setting(row, "terminal" if self.settings.get(row) == "web" else "web")
         elif row == "elicitation":
             self._save_setting(row, ELICITATION_CYCLE.get(self.settings.get(row) or "off", "off"))
+        elif row == "notifications":
+            self._save_setting(row, NOTIFY_CYCLE.get(self.settings.get(row) or "", "unfocused"))
         elif row == "language":
             current = self.settings.get(row) or self.question.language
             self._save_setting(row, "en" if current == "zh" else "zh")

@@ -97,7 +97,7 @@ def _answer_of(form: Form, at: str, draft: Draft) -> dict[str, Any]:
     return answer
 
 
-BOOLEAN_SETTINGS = ("allow_annotations", "show_placeholder", "single_submit", "notifications",
+BOOLEAN_SETTINGS = ("allow_annotations", "show_placeholder", "single_submit", "sound",
                     "terminal_hints")
 
 
@@ -108,6 +108,12 @@ def preferences_from(form: Form) -> PreferencesPatch:
         values["interface"] = first(form, "interface")
     if first(form, "language") in ("en", "zh"):
         values["language"] = first(form, "language")
+    when = first(form, "notifications")
+    if when:  # when to notify; "on" (an older form's checkbox) means the default
+        values["notifications"] = True if when == "on" else when
+    volume = first(form, "sound_volume").strip()
+    if volume:
+        values["sound_volume"] = int(volume) if volume.isdigit() else volume
     timeout = first(form, "timeout_seconds").strip()
     if timeout:
         values["timeout_seconds"] = int(timeout) if timeout.isdigit() else timeout

@@ -33,6 +33,7 @@ async def base_context(service: InteractionService, assets: Assets, lists: ListC
             "interaction_id": row.id if row else None,
             "server_now_ms": round(now() * 1000),
             "notifications": prefs.notifications,
+            "sound": prefs.sound_volume if prefs.sound else 0,
         },
         "js_catalog": js_catalog(locale),
     }

@@ -118,7 +118,7 @@ class Reader:
             "js_catalog": js_catalog(locale),
             "page_config": {"ws_path": f"/ws{self.base}{self.query}", "interaction_id": None,
                             "discussion_path": self.base, "lang": context["lang"],
-                            "server_now_ms": round(now() * 1000), "notifications": False},
+                            "server_now_ms": round(now() * 1000), "notifications": "never"},
         })
         return Template(template_name="participant.html", status_code=status, context=context,
                         headers=VARY_ON_HTMX)

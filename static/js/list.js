@@ -31,7 +31,7 @@
   P.on("created", function (m) {
     refresh();
     if (m.interface !== "web") return;
-    P.notify(P.t("New question: {title}", { title: m.title || "" }));
+    P.notify(P.t("New question: {title}", { title: m.title || "" }), m.path);
     if (idle()) { window.location.assign(m.path); return; }
     P.toast(P.t("New question: {title}", { title: m.title || "" }), { href: m.path, text: P.t("Open") });
   });

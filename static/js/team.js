@@ -88,7 +88,7 @@
   P.on("connected", function () { if (document.getElementById("team-live")) refreshTeam(); });
 
   P.on("reminder", function (m) {
-    P.notify(P.t("Still waiting on the team: {title}", { title: m.title || "" }));
+    P.notify(P.t("Still waiting on the team: {title}", { title: m.title || "" }), m.path);
     var root = P.interaction();
     var line = document.querySelector("[data-testid=team-reminder]");
     if (root && line && root.getAttribute("data-interaction-id") === m.interaction_id) {

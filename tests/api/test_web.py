@@ -236,7 +236,13 @@ def test_settings_form_saves_and_unchecked_means_off(browser: Client, app: Lites
     assert json.loads(response.headers["hx-trigger"]) == {"choice:settings-saved": {}}
     prefs = browser.get("/api/settings").json()
     assert prefs["interface"] == "terminal" and prefs["timeout_seconds"] == 120
-    assert prefs["notifications"] is True and prefs["allow_annotations"] is False
+    assert prefs["notifications"] == "unfocused" and prefs["allow_annotations"] is False
+    browser.post("/settings", headers=HTMX, content="notifications=hidden&sound_volume=30")
+    prefs = browser.get("/api/settings").json()
+    assert (prefs["notifications"], prefs["sound"], prefs["sound_volume"]) == ("hidden", False, 30)
+    bad = browser.post("/settings", headers=HTMX, content="notifications=loud&sound_volume=300")
+    assert bad.status_code == 422
+    assert browser.get("/api/settings").json()["notifications"] == "hidden"
 
 
 def test_forms_must_be_forms(browser: Client, app: Litestar) -> None:

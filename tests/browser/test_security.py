@@ -4,6 +4,7 @@ session, no question."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -57,7 +58,7 @@ def test_script_and_img_in_model_text_render_as_text(open_page: OpenPage,
     expect(page.get_by_test_id("prompt")).to_contain_text(SCRIPT)
     expect(page.get_by_test_id("prompt")).to_contain_text(IMG)
     expect(page.get_by_test_id("rationale")).to_contain_text(IMG)
-    assert page.title().startswith(f"Title {SCRIPT}{IMG}")
+    assert re.sub(r"^\(\d+\) ", "", page.title()).startswith(f"Title {SCRIPT}{IMG}")  # (n) waiting
     assert_nothing_ran(page)
     shoot(page, "hostile-text-desktop")
 

@@ -36,7 +36,8 @@ STATE = """() => ({
     .map(e => e.outerHTML.slice(0, 80)),
   handlers: [...document.querySelectorAll("*")].flatMap(e => [...e.attributes]
     .filter(a => a.name.startsWith("on")).map(a => e.tagName + " " + a.name)),
-  urls: [...document.querySelectorAll("[href], [src], [action], [formaction]")]
+  // the tab's icon is the page's own drawing of the waiting count (notify.js)
+  urls: [...document.querySelectorAll("[href]:not(link[rel=icon]), [src], [action], [formaction]")]
     .map(e => e.getAttribute("href") || e.getAttribute("src") || e.getAttribute("action")
               || e.getAttribute("formaction") || "")
     .filter(u => !/^(\\/|https?:)/i.test(u)),

@@ -24,6 +24,7 @@ pytestmark = pytest.mark.slow
 ROWS = ["Answer questions in", "Ask inside the agent's MCP client",
         "Default time to answer (seconds)", "Language",
         "Offer notes on options", "Show the agent's placeholder text", "Key hints",
+        "Browser notifications and the chime", "Chime with each notification",
         "Minutes left on this question", "Switch this question to the web",
         "Back to the question"]
 
@@ -67,6 +68,25 @@ def test_toggling_a_setting_saves_the_preference_and_takes_effect(
     pane.press("Enter")
     pane.wait_for("› Ask inside the agent's MCP client: with the client's own form")
     assert client.settings()["elicitation"] == "form"
+    pane.press("Escape", "Enter")
+    assert pane.exit_code() == 0
+    assert finished(client, iid)["selected_ids"] == ["pg"]
+
+
+def test_the_notification_trigger_cycles_and_the_chime_toggles(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    iid = ask("Pick a store, quieter")
+    pane = answer(iid)
+    open_settings(pane, "Browser notifications and the chime")
+    pane.wait_for("› Browser notifications and the chime: when the window is not focused")
+    pane.press("Enter")
+    pane.wait_for("› Browser notifications and the chime: when the tab is hidden", "Saved.")
+    assert client.settings()["notifications"] == "hidden"
+    pane.press("j")
+    pane.wait_for("› Chime with each notification: on")
+    pane.press("Enter")
+    pane.wait_for("› Chime with each notification: off")
+    assert client.settings()["sound"] is False
     pane.press("Escape", "Enter")
     assert pane.exit_code() == 0
     assert finished(client, iid)["selected_ids"] == ["pg"]

@@ -1,0 +1,90 @@
+"""Attention (issue 16): a visible window that is not focused still gets the notification and
+the chime on a new question (the default trigger), a click on it opens that question, and the
+tab's title counts the waiting questions as they come and go."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from choice.portal_client import PortalClient
+from tests.browser.conftest import OpenPage
+from tests.browser.support import question
+
+# Records notifications (and keeps them, to click one), emulates a window that lost focus
+# (`window.__focused`), and spies on the chime: every oscillator started.
+ATTENTION_SPIES = """
+window.__notifications = [];
+window.__shown = [];
+window.__focused = false;
+window.__tones = [];
+const Real = window.Notification;
+window.Notification = class extends Real {
+  constructor(title, options) {
+    super(title, options);
+    window.__notifications.push({title, body: (options || {}).body || ""});
+    window.__shown.push(this);
+  }
+};
+document.hasFocus = () => window.__focused;
+const RealAudio = window.AudioContext;
+window.AudioContext = class extends RealAudio {
+  createOscillator() {
+    const osc = super.createOscillator();
+    const start = osc.start.bind(osc);
+    osc.start = (at) => { window.__tones.push(osc.frequency.value); start(at); };
+    return osc;
+  }
+};
+"""
+
+
+def waiting(page: Page) -> int:
+    match = re.match(r"\((\d+)\) ", page.title())
+    return int(match.group(1)) if match else 0
+
+
+def test_an_unfocused_window_is_notified_and_chimes_and_a_click_opens_the_question(
+        open_page: OpenPage, client: PortalClient) -> None:
+    first = client.create(question(title="Which cache?"))["interaction_id"]
+    page = open_page(f"/choice/{first}", permissions=["notifications"],
+                     prepare=lambda p: p.add_init_script(ATTENTION_SPIES))
+    expect(page).to_have_title(re.compile(r"^\(\d+\) "))
+    before = waiting(page)
+    assert before >= 1
+    second = client.create(question(title="Which queue?"))["interaction_id"]
+    page.wait_for_function("() => window.__notifications.length > 0")
+    [shown] = page.evaluate("window.__notifications")
+    assert shown == {"title": "Choice portal", "body": "New question: Which queue?"}
+    assert page.evaluate("window.__tones.length") == 2  # the two notes of the chime
+    expect(page).to_have_title(re.compile(rf"^\({before + 1}\) "))  # live, no reload
+    assert page.evaluate("document.querySelector('link[rel=icon]').href").startswith(
+        "data:image/svg")
+    page.evaluate("window.__shown[0].onclick()")
+    page.wait_for_url(f"**/choice/{second}")
+    client.cancel(second)
+    expect(page).to_have_title(re.compile(rf"^\({before}\) "))
+
+
+def test_a_focused_window_stays_quiet_unless_the_trigger_is_always(
+        open_page: OpenPage, client: PortalClient) -> None:
+    before = client.settings()
+    first = client.create(question(title="Which broker?"))["interaction_id"]
+    page = open_page(f"/choice/{first}", permissions=["notifications"],
+                     prepare=lambda p: p.add_init_script(ATTENTION_SPIES
+                                                         + "window.__focused = true;"))
+    title = page.title()
+    client.create(question(title="Which region?"))
+    expect(page).not_to_have_title(title)  # the list heard of it: the count went up
+    assert page.evaluate("window.__notifications") == []
+    assert page.evaluate("window.__tones") == []
+    try:
+        client.save_settings({"notifications": "always", "sound": False})
+        page.reload()
+        client.create(question(title="Which zone?"))
+        page.wait_for_function("() => window.__notifications.length > 0")
+        assert page.evaluate("window.__notifications")[0]["body"] == "New question: Which zone?"
+        assert page.evaluate("window.__tones") == []  # the chime has its own switch
+    finally:
+        client.save_settings(before)
