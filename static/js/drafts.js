@@ -1,13 +1,13 @@
 /* Drafts: what is typed and picked on the question is PUT to /api/interactions/{id}/draft
    700 ms after the last change, and put back on load, on reconnect, when another page or
    the terminal changed it (socket `draft`), and after any re-render of the question that is
-   not its own submit (Apply, settings, socket swaps): there the form being typed in is kept
-   as it is and only the parts around it are swapped. A field with the focus is never
-   overwritten. */
+   not its own submit (Apply, settings, socket swaps): there the box being typed in is kept
+   as it is (the node, its caret) and everything around it is swapped. A field with the
+   focus is never overwritten. */
 (function () {
   "use strict";
   var P = window.ChoicePortal, doc = document;
-  var tab = Math.random().toString(36).slice(2), timer = 0, kept = null;
+  var tab = Math.random().toString(36).slice(2), timer = 0, kept = null, restoring = 0;
   var NAME = /^(?:q\.([^.]+)\.)?(selected|custom_input|note\.)(.*)$/;
 
   function form() { return doc.querySelector("#choice-form[data-mode],#choice-form[data-questions]"); }
@@ -58,6 +58,9 @@
         else if (a.selected_ids) put(el, a.selected_ids.indexOf(el.value) >= 0);
       });
       put(f.elements.global_annotation, d.global_annotation);
+      restoring = 1;  // the progress and hints follow; not saved again (nor echoed back)
+      f.dispatchEvent(new Event("input", { bubbles: true }));
+      restoring = 0;
       P.checkForm(f, true);
     }
     put(note(), d.cancel_reason);
@@ -71,7 +74,7 @@
 
   function changed(event) {
     var t = event.target;
-    if (t !== note() && !(t.form && t.form === form())) return;
+    if (restoring || t !== note() && !(t.form && t.form === form())) return;
     clearTimeout(timer);
     timer = setTimeout(function () {
       timer = 0;
@@ -85,26 +88,22 @@
   doc.addEventListener("htmx:beforeSwap", function (event) {
     var f = form(), elt = (event.detail.requestConfig || {}).elt || doc.body;
     kept = event.detail.target.id === "interaction" && !(f && f.contains(elt)) &&
-      !elt.closest(".cancel-form") ? { form: f, state: state(), focus: doc.activeElement } : null;
+      !elt.closest(".cancel-form") ? { state: state(), focus: doc.activeElement } : null;
   });
   doc.addEventListener("htmx:afterSwap", function () {
-    var k = kept, f = form(), focus = k && k.focus || doc.body, at;
+    var k = kept, focus = k && k.focus, f = form(), same = null, at;
     kept = null;
     if (!k) return;
-    if (k.form && f && f !== k.form && f.dataset.mode === k.form.dataset.mode &&
-        f.dataset.questions === k.form.dataset.questions) {
-      f.replaceWith(k.form);  // the fields being typed in stay as they are
-      window.htmx.process(k.form);
+    if (focus && focus.tagName === "TEXTAREA" && !doc.contains(focus)) {
+      same = focus.id ? doc.getElementById(focus.id) : f && f.elements[focus.name];
+      if (same && same.tagName === "TEXTAREA") {
+        at = [focus.selectionStart, focus.selectionEnd];
+        same.replaceWith(focus);  // the box being typed in stays as it is
+        focus.focus();
+        focus.setSelectionRange(at[0], at[1]);
+      }
     }
     restore(k.state);
-    if (focus.id && !doc.contains(focus)) {  // the cancel reason: its box was re-rendered
-      focus = doc.getElementById(focus.id) || focus;
-    }
-    if (doc.contains(focus) && focus !== doc.activeElement) {
-      at = [focus.selectionStart, focus.selectionEnd];
-      focus.focus();
-      if (typeof at[0] === "number") focus.setSelectionRange(at[0], at[1]);
-    }
   });
   doc.addEventListener("DOMContentLoaded", load);
   P.on("connected", load);
