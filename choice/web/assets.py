@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
-import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,11 +40,6 @@ class Bundle:
         return f"/static/bundle.{self.digest}.{self.kind}"
 
 
-LEADING_COMMENT = re.compile(r"\A/\*.*?\*/\s*", re.DOTALL)
-"""A module's opening comment (what the source file is for): left out of the bundle, whose
-`/* --- module --- */` lines say where each module starts."""
-
-
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8").strip()
@@ -64,7 +58,7 @@ def read_manifest(path: Path = RESOURCES.manifest) -> dict[str, list[str]]:
 def assemble(kind: str, modules: list[str], static: Path = RESOURCES.static) -> Bundle:
     parts = []
     for module in modules:
-        source = LEADING_COMMENT.sub("", _read(static / module), count=1)
+        source = _read(static / module)
         separator = ";" if kind == "js" else ""
         parts.append(f"/* --- {module} --- */\n{source}{separator}\n")
     content = "".join(parts).encode()

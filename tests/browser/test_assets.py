@@ -11,7 +11,6 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from choice.portal_client import PortalClient
-from choice.web.assets import LEADING_COMMENT
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question, shoot
 from tests.portal_process import ROOT, PortalProcess
@@ -48,8 +47,7 @@ def test_the_bundle_is_the_manifest_in_order_under_its_hash(
     assert hashlib.sha256(body).hexdigest()[:16] == digest.group(1)
     text, position = body.decode(), 0
     for module in manifest_modules(kind):
-        source = LEADING_COMMENT.sub("", (ROOT / "static" / module).read_text(
-            encoding="utf-8").strip(), count=1)  # a module's opening comment is left out
+        source = (ROOT / "static" / module).read_text(encoding="utf-8").strip()
         found = text.find(source, position)
         assert found >= position, f"{module} missing or out of order"
         position = found + len(source)
