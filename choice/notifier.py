@@ -19,7 +19,7 @@ from typing import Any, Literal, get_args
 ChangeKind = Literal[
     "interaction.created", "interaction.completed", "interaction.updated", "interaction.opened",
     "interaction.widened", "discussion.changed", "interaction.reminder",
-    "interaction.deferred", "interaction.resumed", "decision.changed",
+    "interaction.deferred", "interaction.resumed", "decision.changed", "interaction.draft",
 ]
 KINDS: tuple[ChangeKind, ...] = get_args(ChangeKind)
 AGENT_WAKING: tuple[ChangeKind, ...] = ("interaction.completed", "interaction.deferred")

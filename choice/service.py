@@ -29,6 +29,7 @@ from choice.contract import (
 )
 from choice.deadlines import DeadlineScheduler, new_deadline
 from choice.decision.service import DecisionService
+from choice.drafts import DraftKeeper
 from choice.endings import answered, audit, cancelled, expired, via_of
 from choice.i18n import resolve_language, translator
 from choice.notifier import Change, LocalNotifier
@@ -94,6 +95,8 @@ class InteractionService:
         """Widening to teammates and their discussion (`choice/team/`)."""
         self.decision = DecisionService(self)
         """The write-back: review, candidate, resolve, defer, quorum (`choice/decision/`)."""
+        self.drafts = DraftKeeper(self)
+        """What was typed on open questions and not sent yet (`choice/drafts.py`)."""
         self.remote: RemoteChanges | None = None
         """Other instances' changes, on a shared (PostgreSQL) database."""
         if store.shared:  # psycopg is the `postgres` extra: imported only when used
@@ -119,6 +122,7 @@ class InteractionService:
         if self.remote is not None:
             await self.remote.stop()
         await self.deadlines.stop()
+        await self.drafts.flush()
         await self.decision.stop()
         await self._retention.stop()
 
@@ -234,6 +238,7 @@ class InteractionService:
         row = await self.store.write(self.store.repo.complete, interaction_id, decide)
         self.deadlines.forget(row.id)
         self._opened.discard(row.id)
+        self.drafts.forget(row.id)
         self.notifier.publish(Change("interaction.completed", row.id, listing(row), row))
         return row
 

@@ -258,6 +258,7 @@ class DecisionService:
             raise AlreadyCompleted(await self.interactions.get(interaction_id)) from None
         self.interactions.deadlines.forget(row.id)
         self.reviews.forget(row.id)
+        self.interactions.drafts.forget(row.id)
         self.interactions.notifier.publish(
             Change("interaction.completed", row.id, listing(row), row))
         return row

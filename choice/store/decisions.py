@@ -19,6 +19,7 @@ from sqlalchemy import Connection, insert, select, update
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
 from choice.store.records import AuditEvent, Decision, Interaction
 from choice.store.repository import (
+    DROP_DRAFT,
     INTERACTIONS,
     AlreadyCompleted,
     Completed,
@@ -197,6 +198,7 @@ class DecisionRepository:
             if changed.rowcount != 1:
                 raise AlreadyCompleted(self.repo.find(conn, interaction_id))
             self.repo.add_events(conn, done.events)
+            conn.execute(DROP_DRAFT, {"interaction_id": interaction_id})
             return done.applied_to(row)
 
     # -- reads (any thread) ------------------------------------------------------------------

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine, bindparam, insert, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError
 
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
@@ -20,10 +20,11 @@ from choice.store.compiled import Compiled, cursor_of
 from choice.store.engine import WRITE
 from choice.store.records import AuditEvent, Interaction, values_of
 from choice.store.retention import enforce_count_limit
-from choice.store.tables import AuditEventRow, InteractionRow
+from choice.store.tables import AuditEventRow, DraftRow, InteractionRow
 
 INTERACTIONS = InteractionRow.__table__  # type: ignore[attr-defined]
 EVENTS = AuditEventRow.__table__  # type: ignore[attr-defined]
+DRAFTS = DraftRow.__table__  # type: ignore[attr-defined]
 Which = Literal["active", "widened", "deferred", "completed", "all"]
 IS_OPEN = or_(*(INTERACTIONS.c.status == status for status in OPEN_STATUSES))
 """Open, as literals (not an expanding IN): `compiled.py` runs it without SQLAlchemy."""
@@ -35,6 +36,8 @@ FINISH = (update(INTERACTIONS)
           .values(status=bindparam("new_status"), result_json=bindparam("new_result"),
                   completed_at=bindparam("new_completed_at")))
 ADD_EVENTS = insert(EVENTS)
+DROP_DRAFT = delete(DRAFTS).where(DRAFTS.c.interaction_id == bindparam("interaction_id"))
+"""An ended question's draft goes in the transaction that ends it (it is never an answer)."""
 EVENT_COLUMNS = ("interaction_id", "kind", "actor", "at", "detail_json")
 
 
@@ -93,6 +96,7 @@ class Repository:
         self._find_raw = Compiled(BY_ID, dialect)
         self._finish_raw = Compiled(FINISH, dialect)
         self._events_raw = Compiled(ADD_EVENTS, dialect, EVENT_COLUMNS)
+        self._drop_draft_raw = Compiled(DROP_DRAFT, dialect)
         self._driver_error: type[Exception] = dialect.loaded_dbapi.Error
 
     @contextmanager
@@ -196,6 +200,7 @@ class Repository:
                     raise AlreadyCompleted(self.find(conn, interaction_id))
                 if done.events:
                     self._events_raw.run_many(cursor, [values_of(e) for e in done.events])
+                self._drop_draft_raw.run(cursor, {"interaction_id": interaction_id})
             finally:
                 cursor.close()
             # The row as just written, without reading it back (one query less per answer).

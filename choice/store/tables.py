@@ -172,3 +172,17 @@ class LoginCodeUsedRow(SQLModel, table=True):
 
     nonce: str = Field(primary_key=True, max_length=32)
     expires_at: float
+
+
+class DraftRow(SQLModel, table=True):
+    """What someone has typed or picked on an open question and not sent yet (one row per
+    interaction, the newest wins). Never an answer: it is deleted in the transaction that
+    ends the question, and restored into the web form and the terminal UI."""
+
+    __tablename__ = "draft"
+
+    interaction_id: str = Field(primary_key=True, max_length=32)
+    draft_json: str
+    updated_at: float
+    written_from: str = Field(max_length=16)
+    """`web` or `terminal`."""

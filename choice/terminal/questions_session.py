@@ -19,7 +19,7 @@ from choice.terminal.questions import QuestionsState
 from choice.terminal.questions_screen import QuestionsScreen
 from choice.terminal.screen import Screen
 from choice.terminal.session import Ending, Session
-from choice.terminal.state import Effect
+from choice.terminal.state import AnswerState, Effect
 
 
 class QuestionsSession(Session):
@@ -38,6 +38,9 @@ class QuestionsSession(Session):
         ending = super().apply(effect)
         self.multi.sync()
         return ending
+
+    def drafted(self) -> tuple[list[AnswerState], list[str] | None]:
+        return list(self.multi.states), [state.question_id for state in self.multi.states]
 
     def screen(self, window: Any) -> Screen:
         return QuestionsScreen(window, self.multi, lambda: bool(self.state.settings.get(

@@ -29,6 +29,7 @@ from choice.field_errors import InvalidInput
 from choice.i18n import translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.terminal.decision_calls import DecisionCalls
+from choice.terminal.drafts import DraftSync
 from choice.terminal.external_editor import EditorFailed, edit_text, editor_command, suspended
 from choice.terminal.live import Live, LiveEvent
 from choice.terminal.plain import run_plain, run_widen, show_team, show_widened
@@ -62,6 +63,7 @@ class Session:
         self.state = AnswerState(question, self.check, translator(question.language), settings)
         self.team = TeamCalls(client, self.state, question.id)
         self.decision = DecisionCalls(client, self.state, self.team, question.id)
+        self.drafts = DraftSync(client, question.id)
         self.suspend: Callable[[Callable[[], str]], str] | None = None
         """Set by the full-screen UI: run something (the owner's editor) with curses put away."""
 
@@ -297,7 +299,9 @@ class Session:
         window.timeout(200)
         self.suspend = lambda run: suspended(window, run)
         screen = self.screen(window)
+        self.drafts.start(*self.drafted())
         while True:
+            self.drafts.tick(*self.drafted())
             while not live.events.empty():
                 ending = self.follow(live.events.get(), screen)
                 if ending is not None:
@@ -319,6 +323,10 @@ class Session:
                 if ending is not None:
                     return ending
 
+    def drafted(self) -> tuple[list[AnswerState], list[str] | None]:
+        """The answers a draft holds: this question's (several: each one's, by id)."""
+        return [self.state], None
+
     def screen(self, window: Any) -> Screen:
         return Screen(window, self.state, lambda: bool(self.state.settings.get(
             "terminal_hints", True)))
@@ -329,6 +337,7 @@ class Session:
         return self.state.effects
 
     def run_plain(self, out: TextIO) -> Ending:
+        self.drafts.start(*self.drafted())  # line prompts start from it; they do not save
         first = True
         while True:
             try:

@@ -41,6 +41,7 @@ from choice.store.login_codes import spend_login_code
 from choice.team.reminders import ReminderScheduler
 from choice.web.actions import InteractionActions, save_settings, save_team
 from choice.web.api_decision import DecisionController
+from choice.web.api_drafts import DraftController
 from choice.web.api_interactions import InteractionController
 from choice.web.api_login_links import create_login_link
 from choice.web.api_participant import ParticipantController
@@ -133,7 +134,7 @@ def create_app(settings: Settings | None = None, *,
         logging_config=LoggingConfig(root={"level": log_level, "handlers": ["queue_listener"]}),
         route_handlers=[
             InteractionController, TeamController, DecisionController, ParticipantController,
-            SettingsController,
+            SettingsController, DraftController,
             create_login_link, stream, healthz,
             PageController, InteractionActions, TeamActions, DecisionActions, save_settings, save_team,
             login, login_form, ParticipantPages,

@@ -6,7 +6,8 @@ locally in between. Every tab also hears list changes, new questions and reminde
 widened ones; a question's tab hears when its team discussion changed (`team`: the page
 refetches its panel) and when its write-back did (`decision`: a review asked for, the
 agent's candidate, the fallback, the quorum; a deferral or taking up again comes as a
-`deadline` with the new status). The handshake needs the session cookie; its Origin is checked by
+`deadline` with the new status) and when its draft did (`draft`: the page refetches it
+unless it wrote it). The handshake needs the session cookie; its Origin is checked by
 `security.RequestGuard` before this. (Participants' pages have their own socket:
 `participant_socket.py`.)
 """
@@ -61,6 +62,9 @@ async def drain(socket: WebSocket[Any, Any, Any], wake: asyncio.Queue[Any]) -> N
 
 
 def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] | None:
+    if change.kind == "interaction.draft":
+        return ({"type": "draft", "tab": change.data.get("tab")}
+                if change.interaction_id == interaction_id else None)
     if change.interaction_id == interaction_id and change.row is not None:
         if change.kind == "interaction.completed":
             return {"type": "status", "interaction_id": change.interaction_id,
@@ -98,8 +102,8 @@ async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionSer
         return change.kind in ENDED_FOR_LIST and change.interaction_id != interaction_id
 
     # A tab showing no question has no team panel: comments need not wake it.
-    kinds = ((*SHOWN, "discussion.changed", "decision.changed") if interaction_id is not None
-             else SHOWN)
+    kinds = ((*SHOWN, "discussion.changed", "decision.changed", "interaction.draft")
+             if interaction_id is not None else SHOWN)
     with tabs.connected(), service.notifier.subscribe(kinds, collapse) as subscription:
         row: Interaction | None = None
         if interaction_id is not None:

@@ -34,6 +34,8 @@ from choice.web.openapi import described, errors
 from choice.web.security import BEARER, bearer_token_guard
 
 HEARTBEAT_SECONDS = 15.0
+PAGE_ONLY = frozenset({"interaction.opened", "interaction.draft"})
+"""Changes for the portal's own pages (a socket connected, a draft typed), not for agents."""
 ConversationId: TypeAlias = Annotated[str | None, QueryParameter(
     description="only the events of interactions whose context has this conversation_id",
     max_length=CONTEXT_VALUE_MAX)]
@@ -106,7 +108,7 @@ async def _live(subscription: Subscription, only: Only) -> AsyncIterator[ServerS
             continue
         if change is None:  # fell behind: end the stream, the client reconnects and replays
             return
-        if change.kind == "interaction.opened" or not only.match(change.row):
+        if change.kind in PAGE_ONLY or not only.match(change.row):
             continue
         if change.kind == "interaction.created" and change.row is not None:
             for message in _created(change.row, replay=False):

@@ -77,4 +77,5 @@
   document.addEventListener("DOMContentLoaded", function () { init(document); });
   document.addEventListener("htmx:afterSwap", function () { init(document); });
   P.initForm = init;
+  P.checkForm = check;
 })();

@@ -434,7 +434,7 @@ async def test_0004_keeps_everything_and_a_sign_in_link_works_once(isolated_env:
     before = team_rows(path)
 
     done = upgrade_url(sqlite_url(path))
-    assert (done.before, done.after) == ("0003", "0004") and team_rows(path) == before
+    assert (done.before, done.after) == ("0003", head()) and team_rows(path) == before
 
     engine = make_engine(sqlite_url(path))
     try:
@@ -460,3 +460,39 @@ def test_a_postgresql_url_without_its_driver_says_which_extra_to_install(
     for attempt in (upgrade_url, current):
         with pytest.raises(SchemaError, match=r"pip install 'choice-portal\[postgres\]'"):
             attempt(url)
+
+
+# -- 0005: drafts, on the previous release's database -------------------------------------------
+
+def test_0005_keeps_everything_and_a_draft_is_stored_and_goes_with_its_answer(
+        isolated_env: Path) -> None:
+    from alembic import command
+
+    from choice.store.drafts import load_draft, save_draft
+    from choice.store.repository import Completed, Repository
+
+    isolated_env.mkdir(parents=True, exist_ok=True)
+    path = isolated_env / "choice.db"
+    _at_0002_with_a_widened_discussion(path)
+    engine = make_engine(sqlite_url(path))
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), "0004")  # what the previous release left
+    finally:
+        engine.dispose()
+    before = team_rows(path)
+
+    done = upgrade_url(sqlite_url(path))
+    assert (done.before, done.after) == ("0004", head()) and team_rows(path) == before
+
+    repo = Repository(make_engine(sqlite_url(path)))
+    try:
+        open_ids = [row.id for row in repo.pending()]
+        assert open_ids, "the 0002 database has an open question"
+        save_draft(repo, open_ids[0], '{"custom_input": "half"}', 1.0, "web")
+        assert load_draft(repo, open_ids[0]) is not None
+        repo.complete(open_ids[0], lambda row: Completed("cancelled", "{}", 2.0))
+        assert load_draft(repo, open_ids[0]) is None
+    finally:
+        repo.close()
+        repo.engine.dispose()

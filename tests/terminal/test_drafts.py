@@ -1,0 +1,59 @@
+"""Drafts in a real terminal: what is picked and typed in `choice answer` reaches the
+portal's draft (so the browser shows it), and a question opens from the portal's draft (typed
+in the browser). Waits are on the screen or on a bounded poll of the stored draft."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from choice.portal_client import PortalClient
+from tests.terminal.conftest import Answer, Ask, finished
+
+pytestmark = pytest.mark.slow
+
+
+def draft_of(client: PortalClient, iid: str, wanted: dict[str, Any]) -> dict[str, Any]:
+    deadline = time.monotonic() + 8
+    while True:
+        draft = client.call("GET", f"/api/interactions/{iid}/draft")
+        if draft["draft"] == wanted or time.monotonic() > deadline:
+            assert draft["draft"] == wanted
+            return dict(draft)
+        time.sleep(0.05)
+
+
+def test_what_is_picked_and_typed_in_the_terminal_becomes_the_draft(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    iid = ask("Draft a store in the terminal", selection_mode="hybrid")
+    pane = answer(iid)
+    pane.press("j", "Space")
+    pane.wait_for("› (•) SQLite")
+    pane.press("g")
+    pane.type("only one host")  # the note for the agent, still being typed
+    stored = draft_of(client, iid, {"selected_ids": ["lite"],
+                                    "global_annotation": "only one host"})
+    assert stored["interface"] == "terminal"
+    pane.press("Enter", "Down", "Down")
+    pane.wait_for("› Or write your own answer: ▏")
+    pane.type("or Redis")
+    draft_of(client, iid, {"selected_ids": ["lite"], "custom_input": "or Redis",
+                           "global_annotation": "only one host"})
+
+
+def test_a_question_opens_from_the_draft_typed_in_the_browser(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    iid = ask("Draft a store in the browser", selection_mode="hybrid")
+    client.call("PUT", f"/api/interactions/{iid}/draft", {
+        "selected_ids": ["duck", "gone"], "custom_input": "started in the browser",
+        "global_annotation": "from the page"})
+    pane = answer(iid)
+    pane.wait_for("(•) DuckDB", "Or write your own answer: started in the browser")
+    pane.press("Enter")
+    assert pane.exit_code() == 0
+    result = finished(client, iid)
+    assert (result["selected_ids"], result["custom_input"], result["global_annotation"]) == (
+        ["duck"], "started in the browser", "from the page")
+    assert client.call("GET", f"/api/interactions/{iid}/draft") == {"draft": None}
