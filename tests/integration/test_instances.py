@@ -29,6 +29,7 @@ from choice.clock import iso, parse_iso
 from choice.portal_client import PortalUnreachable
 from choice.store.schema import HEAD
 from choice.web.auth import COOKIE, session_value
+from tests.integration.test_real_server import wait_until
 from tests.pg_cluster import Cluster
 from tests.portal_process import ROOT, PortalProcess
 from tests.sse import sse_events
@@ -43,15 +44,6 @@ def request(**overrides: Any) -> dict[str, Any]:
                             "timeout_seconds": 600}
     body.update(overrides)
     return body
-
-
-def wait_until(condition: Any, timeout: float = 10.0) -> None:
-    """Wait for a condition on another process, bounded; each check is a real request."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        threading.Event().wait(0.01)
 
 
 class Pair:

@@ -350,6 +350,20 @@ def _at_0002_with_a_widened_discussion(path: Path) -> None:
             [("p0", iid, '["pg"]', at + 11), ("p1", iid, '["lite"]', at + 21)])
 
 
+def _discussion_at(path: Path, revision: str) -> None:
+    """0.1.0's rows with a widened discussion (see `_at_0002_with_a_widened_discussion`),
+    brought to `revision`: what the release before a newer revision left."""
+    from alembic import command
+
+    _at_0002_with_a_widened_discussion(path)
+    engine = make_engine(sqlite_url(path))
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), revision)
+    finally:
+        engine.dispose()
+
+
 def team_rows(path: Path) -> dict[str, list[dict[str, Any]]]:
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
         conn.row_factory = sqlite3.Row
@@ -417,20 +431,12 @@ async def test_0003_keeps_a_widened_discussion_which_can_then_be_reviewed_and_re
 # -- 0004: redeemed sign-in codes, on the previous release's database --------------------------
 
 async def test_0004_keeps_everything_and_a_sign_in_link_works_once(isolated_env: Path) -> None:
-    from alembic import command
-
     from choice.store.login_codes import spend_login_code
     from tests.unit.test_login_codes import TOKEN
 
     isolated_env.mkdir(parents=True, exist_ok=True)
     path = isolated_env / "choice.db"
-    _at_0002_with_a_widened_discussion(path)
-    engine = make_engine(sqlite_url(path))
-    try:
-        with engine.begin() as conn:
-            command.upgrade(alembic_config(conn), "0003")  # what the previous release left
-    finally:
-        engine.dispose()
+    _discussion_at(path, "0003")  # what the previous release left
     before = team_rows(path)
 
     done = upgrade_url(sqlite_url(path))
@@ -466,20 +472,12 @@ def test_a_postgresql_url_without_its_driver_says_which_extra_to_install(
 
 def test_0005_keeps_everything_and_a_draft_is_stored_and_goes_with_its_answer(
         isolated_env: Path) -> None:
-    from alembic import command
-
     from choice.store.drafts import load_draft, save_draft
     from choice.store.repository import Completed, Repository
 
     isolated_env.mkdir(parents=True, exist_ok=True)
     path = isolated_env / "choice.db"
-    _at_0002_with_a_widened_discussion(path)
-    engine = make_engine(sqlite_url(path))
-    try:
-        with engine.begin() as conn:
-            command.upgrade(alembic_config(conn), "0004")  # what the previous release left
-    finally:
-        engine.dispose()
+    _discussion_at(path, "0004")  # what the previous release left
     before = team_rows(path)
 
     done = upgrade_url(sqlite_url(path))
