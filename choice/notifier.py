@@ -11,10 +11,10 @@ change).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Protocol, get_args
 
 ChangeKind = Literal[
     "interaction.created", "interaction.completed", "interaction.updated", "interaction.opened",
@@ -82,15 +82,22 @@ class Subscription:
         self.collapsed = False
 
 
+class Relay(Protocol):
+    """Passes this instance's changes on to the others (`change_relay.ChangeRelay`)."""
+
+    def publish(self, change: Change) -> None: ...
+
+    async def flush(self) -> None:
+        """Return once every change published so far has been passed on."""
+
+
 class LocalNotifier:
     def __init__(self) -> None:
         self._waiters: dict[str, Waiter] = {}
         self._subscribers: dict[ChangeKind, set[Subscription]] = {kind: set() for kind in KINDS}
         self._listeners: list[tuple[Callable[[Change], None], bool]] = []
-        self.relay: Callable[[Change], None] | None = None
+        self.relay: Relay | None = None
         """Told of every change made here, for the other instances (None: only this one)."""
-        self.flush: Callable[[], Awaitable[None]] | None = None
-        """Waits until the relay has passed on every change published so far."""
 
     @contextmanager
     def waiter(self, interaction_id: str) -> Iterator[Waiter]:
@@ -118,13 +125,13 @@ class LocalNotifier:
             if hears_remote or not remote:
                 listener(change)
         if self.relay is not None and not remote:
-            self.relay(change)
+            self.relay.publish(change)
 
     async def announced(self) -> None:
         """Every change published here so far has reached the other instances (at once
         without any): awaited before a reply goes out."""
-        if self.flush is not None:
-            await self.flush()
+        if self.relay is not None:
+            await self.relay.flush()
 
     def listen(self, listener: Callable[[Change], None], remote: bool = False) -> None:
         """Call `listener` inside every publish: it decides at once and must not block.

@@ -59,8 +59,7 @@ class RemoteChanges:
     async def start(self) -> None:
         """Start listening, and wait (bounded) until this instance hears the others: it
         should not take a waiting agent before it can be woken."""
-        self._service.notifier.relay = self.relay.publish
-        self._service.notifier.flush = self.relay.flush
+        self._service.notifier.relay = self.relay
         self.relay.start()
         self._reconciler.start()
         try:
@@ -70,7 +69,7 @@ class RemoteChanges:
                         "starting anyway (waiters here wake at their next poll)", LISTEN_WAIT)
 
     async def stop(self) -> None:
-        self._service.notifier.relay = self._service.notifier.flush = None
+        self._service.notifier.relay = None
         await self._reconciler.stop()
         await self.relay.stop()
 
@@ -83,7 +82,7 @@ class RemoteChanges:
             return
         self._announce(row, cast(ChangeKind, kind), data)
         if kind == "decision.changed":
-            await self._service.decision.follow(interaction_id)
+            await self._service.decision.follow(row)
 
     async def resync(self) -> None:
         """Listening (again): catch up with what the other instances did meanwhile."""

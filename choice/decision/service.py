@@ -95,16 +95,15 @@ class DecisionService:
             self.reviews.schedule(decision.interaction_id,
                                   decision.review_requested_at + self._summary_seconds)
 
-    async def follow(self, interaction_id: str) -> None:
+    async def follow(self, row: Interaction) -> None:
         """Another instance changed this decision: keep the fallback timer in step, so it
         fires even if that instance is gone (the first to time the review out wins)."""
-        decision = await self.decision(interaction_id)
-        if (decision is not None and decision.review_requested_at is not None
-                and decision.candidate_at is None and decision.candidate_timed_out_at is None):
-            self.reviews.schedule(interaction_id,
-                                  decision.review_requested_at + self._summary_seconds)
+        decision = await self.decision(row.id)
+        if decision is not None and self._summary_wanted(row, decision):
+            assert decision.review_requested_at is not None
+            self.reviews.schedule(row.id, decision.review_requested_at + self._summary_seconds)
         else:
-            self.reviews.forget(interaction_id)
+            self.reviews.forget(row.id)
 
     # -- reading -------------------------------------------------------------------------------
     async def decision(self, interaction_id: str) -> Decision | None:
