@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from choice.clock import iso
 from choice.contract import (
     CUSTOM_INPUT_MAX,
     LABEL_MAX,
@@ -163,8 +164,6 @@ class DraftKeeper:
 
 
 def _shown(draft: Draft, at: float) -> dict[str, Any]:
-    from choice.clock import iso
-
     body = draft.model_dump(exclude_defaults=True, exclude={"interface", "tab"})
     return {"draft": body, "updated_at": iso(at), "interface": draft.interface,
             "tab": draft.tab}

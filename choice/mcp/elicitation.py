@@ -23,7 +23,7 @@ import logging
 import secrets
 from typing import Any, Literal
 
-from choice.contract import ElicitationSetting
+from choice.contract import OPEN_STATUSES, ElicitationSetting
 from choice.endings import request_of
 from choice.field_errors import InvalidInput
 from choice.i18n import translator
@@ -96,7 +96,7 @@ class Elicitation:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        if self.accepted_url and row.status not in ("pending", "widened"):
+        if self.accepted_url and row.status not in OPEN_STATUSES:
             with contextlib.suppress(Exception):  # a client already gone needs no notice
                 await self.context.session.send_elicit_complete(
                     self.elicitation_id,
