@@ -151,9 +151,10 @@ class Settings:
     """`CHOICE_WEBHOOK_CREATED`: also POST `interaction.created` (the whole question and the
     request's `context`) for every new question: for a chat UI behind the webhook. Off by
     default: a team channel should hear about widened questions only."""
-    reminder_minutes: float = 60.0
-    """`CHOICE_REMINDER_MINUTES`: remind the owner of a widened question idle this long
-    (decimals allowed, 0.05 to 10080: a few seconds is for trying it out)."""
+    reminder_minutes: float = 15.0
+    """`CHOICE_REMINDER_MINUTES`: remind of a question nobody has opened, every this long,
+    and the owner of a widened question idle this long (decimals allowed, 0.05 to 10080: a
+    few seconds is for trying it out)."""
     webhook_retry_seconds: float = 2.0
     """`CHOICE_WEBHOOK_RETRY_SECONDS`: the backoff before the first retry (at most; full
     jitter), doubling per attempt up to 10 minutes. Tests shorten it."""
@@ -163,7 +164,7 @@ class Settings:
     """`CHOICE_SUMMARY_SECONDS`: how long the owner waits for the agent's candidate summary
     before writing the answer by hand (seed NFR-003; 1 to 3600)."""
     reminder_scan_seconds: float = 30.0
-    """How often the reminder scheduler looks for idle widened questions (tests shorten it)."""
+    """How often the reminder scheduler looks for questions to remind of (tests shorten it)."""
 
     @property
     def link_base(self) -> str:
@@ -221,7 +222,7 @@ class Settings:
             webhook_format=_choice(env, "CHOICE_WEBHOOK_FORMAT", ("json", "slack")),
             webhook_secret=env.get("CHOICE_WEBHOOK_SECRET") or None,
             webhook_created=_flag(env, "CHOICE_WEBHOOK_CREATED", False),
-            reminder_minutes=_number(env, "CHOICE_REMINDER_MINUTES", 60.0, 0.05, 10_080,
+            reminder_minutes=_number(env, "CHOICE_REMINDER_MINUTES", 15.0, 0.05, 10_080,
                                      "minutes"),
             summary_seconds=_number(env, "CHOICE_SUMMARY_SECONDS", 30.0, 1, 3600, "seconds"),
             webhook_retry_seconds=_seconds(env, "CHOICE_WEBHOOK_RETRY_SECONDS", 2.0),

@@ -1,8 +1,10 @@
 """Listening to the portal while the terminal UI is open: a deadline moved elsewhere, the
 interaction was answered, cancelled or timed out in another window, or (once widened) the
 discussion moved: a comment, a vote, a link opened or withdrawn, a reminder that nothing
-has happened for a while; or the write-back moved: the review was asked for, the agent's
-candidate came (or its time ran out), the question was deferred or taken up again.
+has happened for a while; its last minute began, or another question still waits for
+somebody to open it (a reminder, shown as a line); or the write-back moved: the review was
+asked for, the agent's candidate came (or its time ran out), the question was deferred or
+taken up again.
 
 A daemon thread reads `GET /api/stream` (server-sent events) and queues what concerns our
 interaction; the UI loop takes from the queue between keys. Each time the stream (re)connects
@@ -24,6 +26,8 @@ from typing import Literal
 from choice.clock import parse_iso
 
 RECONNECT_SECONDS = 1.0
+WAITING_REASONS = ("unopened", "deadline")
+"""Reminders of a question waiting for its person (`choice/reminders.py`), this one or another."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,9 @@ class LiveEvent:
     For `review`: review_requested, candidate_submitted, candidate_timed_out or quorum."""
     rationale: str | None = None
     """For `deferred`: why (the owner's words; made safe where it is shown)."""
+    other: tuple[str, str] | None = None
+    """For a `reminder` of another question still waiting: its id and title (unsafe)."""
+    seconds_left: int | None = None
 
 
 class Live:
@@ -80,6 +87,10 @@ class Live:
         except ValueError:
             return
         if change.get("interaction_id") != interaction_id:
+            if kind == "interaction.reminder" and change.get("reason") in WAITING_REASONS:
+                self.events.put(LiveEvent(
+                    "reminder", change=change["reason"], seconds_left=change.get("seconds_left"),
+                    other=(str(change["interaction_id"]), str(change.get("title") or ""))))
             return
         if kind == "interaction.completed":
             self.events.put(LiveEvent("completed", status=change.get("status")))
@@ -90,7 +101,8 @@ class Live:
         elif kind == "discussion.changed":
             self.events.put(LiveEvent("team", change=str(change.get("change") or "")))
         elif kind == "interaction.reminder":
-            self.events.put(LiveEvent("reminder"))
+            self.events.put(LiveEvent("reminder", change=change.get("reason"),
+                                      seconds_left=change.get("seconds_left")))
         elif kind == "interaction.deferred":
             self.events.put(LiveEvent("deferred", rationale=str(change.get("rationale") or "")))
         elif kind == "interaction.resumed":

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from choice.i18n import Translator
+from choice.terminal.live import LiveEvent
 from choice.terminal.team_view import Invitation, TeamView
-from choice.terminal.text import clip, width, wrap
+from choice.terminal.text import clip, safe_text, width, wrap
 
 BOX_WIDTH = 76
 """The seed's boxes are about 70 cells: wide enough for a sentence, calm on a wide screen."""
@@ -171,6 +172,23 @@ def reminder_lines(_: Translator) -> list[str]:
     """Seed §4.1, for `interaction.reminder`: nothing has happened for a while."""
     return [_("Still waiting on widened discussion."),
             _("Send the links again, answer here to decide now, or keep waiting.")]
+
+
+def waiting_reminder(event: LiveEvent, _: Translator) -> str:
+    """The line for a reminder of a waiting question: this one's last minute, or another
+    question nobody has opened (or in its last minute), with the command that opens it."""
+    seconds = event.seconds_left or 0
+    if event.other is None:
+        return _.ngettext("{n} second left to answer.", "{n} seconds left to answer.",
+                          seconds).format(n=seconds)
+    interaction_id, title = event.other
+    if event.change == "deadline":
+        line = _.ngettext("{n} second left on another question: {title}",
+                          "{n} seconds left on another question: {title}", seconds)
+    else:
+        line = _("Another question still waits: {title}")
+    return line.format(n=seconds, title=safe_text(title, keep_newlines=False)) + " " + \
+        _("(choice answer {id})").format(id=interaction_id)
 
 
 # -- seed §7: the end-of-run pending pass (`choice list --status widened`) -------------------------

@@ -31,7 +31,8 @@ from choice.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.terminal.decision_calls import DecisionCalls
 from choice.terminal.drafts import DraftSync
 from choice.terminal.external_editor import EditorFailed, edit_text, editor_command, suspended
-from choice.terminal.live import Live, LiveEvent
+from choice.terminal.live import WAITING_REASONS, Live, LiveEvent
+from choice.terminal.panels import waiting_reminder
 from choice.terminal.plain import run_plain, run_widen, show_team, show_widened
 from choice.terminal.plain_review import read_defer, run_review
 from choice.terminal.question import Question
@@ -261,6 +262,9 @@ class Session:
             if event.change in ("comment", "vote"):
                 self.state.reminder = False  # activity: the reminder is out of date
             self.team.refresh()
+        elif event.kind == "reminder" and event.change in WAITING_REASONS:
+            if event.other is not None or event.change == "deadline":  # ours is open: here
+                self.state.message = waiting_reminder(event, self._)
         elif event.kind == "reminder":
             self.state.reminder = self.state.team is not None
         elif event.kind == "connected":  # catch up on what happened before the stream listened

@@ -34,11 +34,11 @@ from choice.api_token import ensure_token
 from choice.clock import now
 from choice.config import Settings
 from choice.i18n import SUPPORTED, catalog
+from choice.reminders import ReminderScheduler
 from choice.resources import RESOURCES
 from choice.service import InteractionService
 from choice.store import Store
 from choice.store.login_codes import spend_login_code
-from choice.team.reminders import ReminderScheduler
 from choice.web.actions import InteractionActions, save_settings, save_team
 from choice.web.api_decision import DecisionController
 from choice.web.api_drafts import DraftController

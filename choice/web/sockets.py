@@ -81,7 +81,9 @@ def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] |
     if change.kind == "interaction.reminder":
         title = change.data.get("title") or (change.row.title if change.row is not None else "")
         return {"type": "reminder", "interaction_id": change.interaction_id,
-                "title": closed_bidi(str(title)), "path": f"/choice/{change.interaction_id}"}
+                "title": closed_bidi(str(title)), "path": f"/choice/{change.interaction_id}",
+                "reason": change.data.get("reason"),
+                "seconds_left": change.data.get("seconds_left")}
     if change.kind == "interaction.created":
         title = closed_bidi(str(change.data.get("title") or ""))  # the page puts it in a sentence
         return {"type": "created", "interaction_id": change.interaction_id, "title": title,

@@ -132,11 +132,23 @@ def _comments(event: Event) -> tuple[str, list[dict[str, Any]]]:
 
 
 def _reminder(event: Event) -> tuple[str, list[dict[str, Any]]]:
+    if event.get("reason") in ("unopened", "deadline"):
+        return _waiting(event)
     line = f"No activity for {event['idle_minutes']} min on {_title(event)}"
     blocks = [_section(f"*Reminder*: {line}. {_link(event['question']['url'], 'Decide')}"),
               _context(f"{event['opened']} of {event['participants']} opened their link, "
                        f"{event['voted']} voted, {event['comments']} comment(s). "
                        + _tally(event))]
+    return f"Reminder: {line}", blocks
+
+
+def _waiting(event: Event) -> tuple[str, list[dict[str, Any]]]:
+    if event["reason"] == "deadline":
+        line = f"{event['seconds_left']} s left to answer {_title(event)}"
+    else:
+        line = f"Nobody has opened {_title(event)} for {event['waiting_minutes']} min"
+    blocks = [_section(f"*Reminder*: {line}. {_link(event['question']['url'], 'Answer it')}"),
+              _context(f"Deadline: {event['question']['expires_at']}")]
     return f"Reminder: {line}", blocks
 
 

@@ -5,7 +5,9 @@ to the outbox. Installed only when `CHOICE_WEBHOOK_URL` is set (`webhooks_for`).
   in the widen reply; the database keeps their hashes), so the invitation can carry them.
   It is awaited: the owner's 201 comes after the invitation is stored;
 - a comment (`discussion.changed`, change `comment`): folded into a coalesced message;
-- a reminder (`interaction.reminder`, from `team/reminders.py`);
+- a reminder (`interaction.reminder`): of a widened question's idle discussion
+  (`team/reminders.py`); with `CHOICE_WEBHOOK_CREATED`, also of a question nobody has
+  opened, or in its last minute (`choice/reminders.py`);
 - the end of a widened interaction (`interaction.completed` with a widening): the outcome,
   who decided and where the answer came from;
 - a widened interaction deferred (`interaction.deferred`): the owner's rationale;
@@ -39,6 +41,8 @@ if TYPE_CHECKING:
     from choice.service import InteractionService
 
 log = logging.getLogger("choice.webhooks")
+WAITING = ("unopened", "deadline")
+"""The reasons of reminders of a question waiting for its person (not a team's)."""
 DRAIN_SECONDS = 5.0
 
 
@@ -57,6 +61,9 @@ class WebhookListener:
             self._later(self._created(change.row))
         elif change.kind == "discussion.changed" and change.data.get("change") == "comment":
             self._later(self._comment(change))
+        elif change.kind == "interaction.reminder" and change.data.get("reason") in WAITING:
+            if self.created and change.row is not None:  # the webhook hears personal questions
+                self._later(self._waiting(change.row, change.data))
         elif change.kind == "interaction.reminder":
             self._later(self._reminder(change.interaction_id))
         elif change.kind == "interaction.completed":
@@ -96,6 +103,10 @@ class WebhookListener:
         discussion = await self.service.team.discussion(interaction_id)
         event = messages.reminder(discussion, self.link_base, self.service.clock())
         await self.outbox.enqueue(interaction_id, event)
+
+    async def _waiting(self, row: Interaction, data: dict[str, Any]) -> None:
+        event = messages.waiting_reminder(row, self.link_base, data, self.service.clock())
+        await self.outbox.enqueue(row.id, event)
 
     async def _resolved(self, interaction_id: str) -> None:
         if not await self._widened(interaction_id):

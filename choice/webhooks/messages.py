@@ -4,7 +4,8 @@ one into a Slack message or a signed JSON body at send time).
 Six kinds: `interaction.created` (opt-in: the whole question and the request's context, for
 a chat UI), `interaction.widened` (the question, the note, the mode, the deadline and each
 participant with THEIR LINK), `discussion.comments` (coalesced: the count and the newest few
-texts, shortened), `interaction.reminder` (idle since when, who opened and voted),
+texts, shortened), `interaction.reminder` (`reason` `discussion_idle`: idle since when,
+who opened and voted; `unopened` or `deadline`: a question still waiting for its person),
 `interaction.resolved` (answered, cancelled or timed out, the chosen labels, who decided and
 where the answer came from) and `interaction.deferred` (set aside, with the owner's
 rationale; the discussion stays open).
@@ -114,12 +115,20 @@ def reminder(discussion: Discussion, link_base: str, at: float) -> Event:
     row, widening = discussion.row, discussion.widening
     idle_since = widening.last_activity_at if widening else row.created_at
     invited = [p for p in discussion.participants if p.revoked_at is None]
-    return _event("interaction.reminder", row, link_base, at,
+    return _event("interaction.reminder", row, link_base, at, reason="discussion_idle",
                   idle_since=iso(idle_since), idle_minutes=int((at - idle_since) // 60),
                   participants=len(invited),
                   opened=sum(1 for p in invited if p.opened_at is not None),
                   voted=len({v.participant_id for v in discussion.votes}),
                   comments=len(discussion.comments), tally=_tally(discussion))
+
+
+def waiting_reminder(row: Interaction, link_base: str, data: dict[str, Any], at: float) -> Event:
+    """A question still waiting for its person: nobody opened it (`reason` `unopened`, with
+    `waiting_minutes`), or its last minute began (`deadline`, with `seconds_left`)."""
+    return _event("interaction.reminder", row, link_base, at, reason=data["reason"],
+                  waiting_minutes=data.get("waiting_minutes"),
+                  seconds_left=data.get("seconds_left"))
 
 
 def outcome(row: Interaction) -> str:

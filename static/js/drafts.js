@@ -7,7 +7,7 @@
 (function () {
   "use strict";
   var P = window.ChoicePortal, doc = document;
-  var tab = Math.random().toString(36).slice(2), timer = 0, kept = null, restoring = 0;
+  var tab = Math.random().toString(36).slice(2), timer = 0, kept = null, restoring = 0, connections = 0;
   var NAME = /^(?:q\.([^.]+)\.)?(selected|custom_input|note\.)(.*)$/;
 
   function form() { return doc.querySelector("#choice-form[data-mode],#choice-form[data-questions]"); }
@@ -106,6 +106,6 @@
     restore(k.state);
   });
   doc.addEventListener("DOMContentLoaded", load);
-  P.on("connected", load);
+  P.on("connected", function () { if (connections++) load(); });  // back after a break
   P.on("draft", function (message) { if (message.tab !== tab) load(); });
 })();

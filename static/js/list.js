@@ -1,5 +1,6 @@
 /* The question list stays live: it refreshes on changes, and a new question is announced
-   here (or opened, when this tab has nothing else to answer) instead of in a new tab. */
+   here (or opened, when this tab has nothing else to answer) instead of in a new tab; so
+   are the reminders of a question still waiting. */
 (function () {
   "use strict";
   var P = window.ChoicePortal;
@@ -34,5 +35,17 @@
     P.notify(P.t("New question: {title}", { title: m.title || "" }), m.path);
     if (idle()) { window.location.assign(m.path); return; }
     P.toast(P.t("New question: {title}", { title: m.title || "" }), { href: m.path, text: P.t("Open") });
+  });
+  // A question nobody opened, or its last minute (`choice/reminders.py`); team ones: team.js.
+  P.on("reminder", function (m) {
+    if (m.reason !== "unopened" && m.reason !== "deadline") return;
+    var title = { title: m.title || "" }, root = P.interaction();
+    var text = m.reason === "deadline" ? P.nt("{n} second left to answer: {title}",
+      "{n} seconds left to answer: {title}", m.seconds_left, title)
+      : P.t("Still waiting for your answer: {title}", title);
+    P.notify(text, m.path);
+    if (!root || root.getAttribute("data-interaction-id") !== m.interaction_id) {
+      P.toast(text, { href: m.path, text: P.t("Open") });
+    }
   });
 })();

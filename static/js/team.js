@@ -88,6 +88,7 @@
   P.on("connected", function () { if (document.getElementById("team-live")) refreshTeam(); });
 
   P.on("reminder", function (m) {
+    if (m.reason && m.reason !== "discussion_idle") return;  // a waiting question: list.js
     P.notify(P.t("Still waiting on the team: {title}", { title: m.title || "" }), m.path);
     var root = P.interaction();
     var line = document.querySelector("[data-testid=team-reminder]");

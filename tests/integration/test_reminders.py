@@ -18,10 +18,10 @@ from litestar.testing import TestClient
 from choice.config import Settings
 from choice.contract import PreferencesPatch, Submission, TeamMember
 from choice.notifier import Change
+from choice.reminders import ReminderScheduler
 from choice.service import InteractionService
 from choice.store import Store
 from choice.team.models import CommentBody, WidenRequest
-from choice.team.reminders import ReminderScheduler
 from choice.web.app import create_app
 from tests.integration.test_service import Clock, request
 from tests.integration.test_webhooks import BASE_URL, Owner, secret_of
@@ -33,7 +33,8 @@ HOUR = 3600.0
 
 @pytest.fixture
 async def service(isolated_env: Path) -> AsyncIterator[InteractionService]:
-    settings = Settings.from_env({"CHOICE_DATA_DIR": str(isolated_env)})
+    settings = Settings.from_env({"CHOICE_DATA_DIR": str(isolated_env),
+                                  "CHOICE_REMINDER_MINUTES": "60"})
     settings.prepare_data_dir()
     service = InteractionService(Store(settings.db_url), settings, clock=Clock())
     await service.start()
@@ -108,7 +109,8 @@ def test_the_running_app_reminds_through_the_webhook_when_the_clock_moves(
     clock = Clock()
     with WebhookReceiver() as receiver:
         settings = dataclasses.replace(Settings.from_env(), webhook_url=receiver.url,
-                                       reminder_scan_seconds=0.05, webhook_retry_seconds=0.2)
+                                       reminder_minutes=60.0, reminder_scan_seconds=0.05,
+                                       webhook_retry_seconds=0.2)
         with TestClient(create_app(settings, clock=clock), base_url=BASE_URL) as client:
             owner = Owner(client, (settings.data_dir / "token").read_text().strip())
             owner.call("PUT", "/api/settings", {"team": [{"name": "Alice"}, {"name": "Bob"}]})
@@ -142,8 +144,8 @@ async def test_two_instances_remind_an_idle_period_once_and_activity_since_the_s
     await service.team.widen(row.id, WidenRequest(timeout_seconds=86_400))
     clock.advance(HOUR + 60)
     [widening] = await service.store.read(service.team.repo.open_widenings)
-    await first._remind(widening, clock())
-    await second._remind(widening, clock())  # read the same idle period: too late
+    await first.team._remind(widening, clock())
+    await second.team._remind(widening, clock())  # read the same idle period: too late
     assert len(await reminders_sent(service, row.id)) == 1
 
     clock.advance(2 * HOUR)
@@ -151,5 +153,5 @@ async def test_two_instances_remind_an_idle_period_once_and_activity_since_the_s
     alice = (await service.store.read(service.team.repo.participants, row.id))[0]
     await service.team.comment(row.id, CommentBody(text="still here"), alice)
     clock.advance(2 * HOUR)
-    await first._remind(stale, clock())  # its scan predates the comment: no reminder
+    await first.team._remind(stale, clock())  # its scan predates the comment: no reminder
     assert len(await reminders_sent(service, row.id)) == 1

@@ -55,3 +55,27 @@ def test_an_idle_widened_question_shows_the_reminder_line_until_a_key(
     assert line.startswith("Resolved locally: Decided by the owner after discussing it with ")
     assert line.endswith(', in their own words: Selected "PostgreSQL" (pg). The discussion is closed.')
     assert finished(client, iid)["selected_ids"] == ["pg"]
+
+
+def test_another_question_nobody_opened_shows_a_line_with_the_command_that_opens_it(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    """Issue 16 §1: the question open here is opened; the other one reminds after a period
+    (its title is a model's: shown as text, never as terminal control)."""
+    here = ask("Pick the cache for the API", timeout_seconds=900)
+    pane = answer(here, width=120, height=24)
+    pane.wait_for("Pick the cache for the API")
+    other = ask("Pick a <b>queue</b>\x1b[31m for jobs", timeout_seconds=900)
+    screen = pane.wait_for(f"(choice answer {other})", timeout=IDLE_BOUND)
+    [line] = [line for line in screen.splitlines() if f"(choice answer {other})" in line]
+    assert line.strip().startswith("Another question still waits: Pick a <b>queue</b>")
+    assert "\x1b" not in screen
+    assert set(reasons(client, other)) == {"unopened"} and reasons(client, here) == []
+    pane.press("Enter")
+    assert pane.exit_code() == 0
+    client.cancel(other)
+
+
+def reasons(client: PortalClient, interaction_id: str) -> list[str]:
+    reply = client.call("GET", f"/api/interactions/{interaction_id}/events")
+    return [event["detail"]["reason"] for event in reply["events"]
+            if event["kind"] == "reminder_sent"]

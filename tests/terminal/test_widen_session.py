@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from choice.clock import iso, now
+from choice.i18n import translator
 from choice.portal_client import PortalError, PortalUnreachable
 from choice.terminal.live import Live, LiveEvent
+from choice.terminal.panels import waiting_reminder
 from choice.terminal.plain import run_widen
 from choice.terminal.question import Question
 from choice.terminal.session import Session
@@ -131,11 +133,22 @@ def test_the_stream_s_team_kinds_reach_the_ui_for_this_interaction_only() -> Non
     for kind, change in [("interaction.widened", {"mode": "block"}),
                          ("discussion.changed", {"change": "vote"}),
                          ("interaction.reminder", {}),
-                         ("discussion.changed", {"change": "comment", "interaction_id": "other"})]:
+                         ("discussion.changed", {"change": "comment", "interaction_id": "other"}),
+                         ("interaction.reminder", {"interaction_id": "other",
+                                                   "reason": "discussion_idle"}),
+                         ("interaction.reminder", {"interaction_id": "other", "reason": "unopened",
+                                                   "title": "Pick\x1b[2J", "seconds_left": 90})]:
         live._take(kind, json.dumps({"interaction_id": "i-1", **change}), "i-1")
     taken = [live.events.get_nowait() for _ in range(live.events.qsize())]
+    other = LiveEvent("reminder", change="unopened", other=("other", "Pick\x1b[2J"),
+                      seconds_left=90)
     assert taken == [LiveEvent("team", change="widened"), LiveEvent("team", change="vote"),
-                     LiveEvent("reminder")]
+                     LiveEvent("reminder"), other]  # another's team reminder is not ours
+    line = waiting_reminder(other, translator("en"))
+    assert line == "Another question still waits: Pick␛ (choice answer other)"  # no control
+    last = waiting_reminder(LiveEvent("reminder", change="deadline", seconds_left=59),
+                            translator("en"))
+    assert last == "59 seconds left to answer."
 
 
 class Interrupting(io.StringIO):

@@ -1,0 +1,67 @@
+"""Reminders of questions still waiting for their person, in the database: which pending
+questions there are and whether anybody opened them (an `opened` audit event), and the
+claim of one reminder, recorded as a `reminder_sent` audit event.
+
+No table of its own: the audit trail already says what was sent. A claim locks the
+question's row (a no-op UPDATE; PostgreSQL makes a second instance wait for the first to
+commit) and then looks for the same reminder among the question's events, so each reminder
+is sent once across instances and restarts. Writes run on the store's writer thread.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+
+from choice.store.records import AuditEvent, Interaction
+from choice.store.repository import EVENTS, INTERACTIONS, Repository
+
+REMINDER_SENT = "reminder_sent"
+
+
+@dataclass(frozen=True)
+class Waiting:
+    row: Interaction
+    opened: bool
+    """Somebody opened it (a page or the terminal UI): no more reminders until the last minute."""
+
+
+def reminder_detail(reason: str, key: str) -> str:
+    """The audit detail that identifies one reminder, always written the same way."""
+    return json.dumps({"reason": reason, "key": key})
+
+
+def waiting(repo: Repository) -> list[Waiting]:
+    """Every pending question (not widened, not deferred), with whether it was opened."""
+    opened = (select(EVENTS.c.id)
+              .where(EVENTS.c.interaction_id == INTERACTIONS.c.id, EVENTS.c.kind == "opened")
+              .exists().label("opened"))
+    query = select(INTERACTIONS, opened).where(INTERACTIONS.c.status == "pending")
+    with repo.engine.connect() as conn:
+        found: list[dict[str, Any]] = [dict(m) for m in conn.execute(query).mappings()]
+    return [Waiting(Interaction(**{k: v for k, v in m.items() if k != "opened"}),
+                    bool(m["opened"])) for m in found]
+
+
+def claim_reminder(repo: Repository, event: AuditEvent) -> bool:
+    """Record the reminder `event` (kind `reminder_sent`, detail from `reminder_detail`) if
+    its question is still pending and the same reminder was not recorded before; False,
+    nothing written, otherwise."""
+    with repo.transaction() as conn:
+        locked = conn.execute(
+            update(INTERACTIONS)
+            .where(INTERACTIONS.c.id == event.interaction_id, INTERACTIONS.c.status == "pending")
+            .values(status=INTERACTIONS.c.status))
+        if locked.rowcount != 1:
+            return False
+        sent = conn.execute(
+            select(EVENTS.c.id).where(EVENTS.c.interaction_id == event.interaction_id,
+                                      EVENTS.c.kind == REMINDER_SENT,
+                                      EVENTS.c.detail_json == event.detail_json)).first()
+        if sent is not None:
+            return False
+        repo.add_events(conn, [event])
+        return True
