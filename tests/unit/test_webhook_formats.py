@@ -65,6 +65,10 @@ def test_no_slack_message_lets_untrusted_text_open_a_control_sequence() -> None:
                     slack_message(event("interaction.created", whole={"questions": None})),
                     slack_message(event("interaction.created", **several)),
                     slack_message(event("interaction.reminder", **reminder)),
+                    slack_message(event("interaction.reminder", reason="unopened",
+                                        waiting_minutes=15)),
+                    slack_message(event("interaction.reminder", reason="deadline",
+                                        seconds_left=59)),
                     slack_message(event("interaction.resolved", **resolved))):
         for text in mrkdwn_texts(message):
             assert "<" not in OUR_LINK.sub("", text) and ">" not in OUR_LINK.sub("", text), text
@@ -149,3 +153,12 @@ def test_a_new_question_in_slack_lists_its_options_or_its_questions_and_links_th
     several = slack_message(event("interaction.created", whole={"questions": [
         {"header": "Database", "prompt": "Which?"}, {"header": None, "prompt": "Why so?"}]}))
     assert "Asked:\n• Database\n• Why so?" in "\n".join(mrkdwn_texts(several))
+
+
+def test_a_waiting_question_s_reminder_in_slack_says_why_and_links_the_page() -> None:
+    unopened = slack_message(event("interaction.reminder", reason="unopened", waiting_minutes=30))
+    assert unopened["text"].startswith("Reminder: Nobody has opened ")
+    assert unopened["text"].endswith(" for 30 min")
+    assert "<https://choice.example/choice/abc|Answer it>" in unopened["blocks"][0]["text"]["text"]
+    deadline = slack_message(event("interaction.reminder", reason="deadline", seconds_left=59))
+    assert deadline["text"].startswith("Reminder: 59 s left to answer ")
