@@ -219,10 +219,12 @@ def test_the_owner_socket_forwards_discussions_and_reminders(web: Client, app: L
                                          "change": "comment"}
         row = web.blocking_portal.call(service.get, iid)
         web.blocking_portal.call(service.notifier.publish,
-                        Change("interaction.reminder", iid, {"title": "Pick \u202ea"}, row))
+                        Change("interaction.reminder", iid, {"title": "Pick \u202ea",
+                                                             "reason": "discussion_idle"}, row))
         assert socket.receive_json() == {"type": "reminder", "interaction_id": iid,
                                          "title": "Pick \u202ea\u202c",
-                                         "path": f"/choice/{iid}"}
+                                         "path": f"/choice/{iid}", "reason": "discussion_idle",
+                                         "seconds_left": None}
     with web.websocket_connect("/ws/portal", headers=owner()) as socket:
         web.blocking_portal.call(service.notifier.publish,
                         Change("interaction.reminder", iid, {"title": "Pick"}, row))
