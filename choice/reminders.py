@@ -47,6 +47,8 @@ SHORT_QUESTION = 120.0
 """A question asked at most this long before its deadline gets no last-minute reminder."""
 WAKE_ON = ("interaction.created", "interaction.updated", "interaction.widened")
 """A new question, a moved deadline or a widening may bring a reminder forward."""
+MIN_GAP = 0.5
+"""Seconds between two scans at least, however many changes wake the scheduler."""
 Reason = Literal["unopened", "deadline"]
 
 
@@ -60,20 +62,20 @@ class Due:
 def reminders_of(question: Waiting, every: float, at: float) -> tuple[list[Due], float | None]:
     """The reminders of one waiting question due at `at`, and when its next one falls due
     (None: no more, unless the question changes)."""
-    row = question.row
-    last_call = row.expires_at - DEADLINE_LEAD
+    created_at, expires_at = question.created_at, question.expires_at
+    last_call = expires_at - DEADLINE_LEAD
     due: list[Due] = []
     upcoming: list[float] = []
-    if row.expires_at - row.created_at > SHORT_QUESTION:
-        if last_call <= at < row.expires_at:
-            due.append(Due("deadline", iso(row.expires_at)))
+    if expires_at - created_at > SHORT_QUESTION:
+        if last_call <= at < expires_at:
+            due.append(Due("deadline", iso(expires_at)))
         elif at < last_call:
             upcoming.append(last_call)
-    if not question.opened and row.interface != "client":  # `client`: its form is open
-        period = int((at - row.created_at) // every)
+    if not question.opened and question.interface != "client":  # `client`: its form is open
+        period = int((at - created_at) // every)
         if period >= 1 and at < last_call:
             due.append(Due("unopened", str(period)))
-        following = row.created_at + (period + 1) * every
+        following = created_at + (period + 1) * every
         if following < last_call:
             upcoming.append(following)
     return due, min(upcoming, default=None)
@@ -92,7 +94,7 @@ class WaitingReminders:
         at, soonest = self.service.clock(), None
         questions = await self.service.store.read(waiting, self.service.store.repo)
         self._tried = {tried for tried in self._tried
-                       if tried[0] in {q.row.id for q in questions}}
+                       if tried[0] in {q.interaction_id for q in questions}}
         for question in questions:
             due, upcoming = reminders_of(question, self.every, at)
             for reminder in due:
@@ -102,13 +104,14 @@ class WaitingReminders:
         return soonest
 
     async def _remind(self, question: Waiting, due: Due, at: float) -> None:
-        row = question.row
-        if (row.id, due.key) in self._tried:
+        if (question.interaction_id, due.key) in self._tried:
             return
-        self._tried.add((row.id, due.key))
-        event = AuditEvent(row.id, REMINDER_SENT, "system", at, reminder_detail(due.reason, due.key))
+        self._tried.add((question.interaction_id, due.key))
+        event = AuditEvent(question.interaction_id, REMINDER_SENT, "system", at,
+                           reminder_detail(due.reason, due.key))
         if not await self.service.store.write(claim_reminder, self.service.store.repo, event):
             return  # answered since the scan, or sent before (another instance, a restart)
+        row = await self.service.get(question.interaction_id)
         data = {"reason": due.reason, "waiting_minutes": int((at - row.created_at) // 60),
                 "seconds_left": max(0, round(row.expires_at - at))}
         self.service.notifier.publish(
@@ -137,8 +140,10 @@ class ReminderScheduler:
         await self._task.stop()
 
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             self._changed.clear()  # before the scan reads: a change after it wakes the wait
+            scanned = loop.time()
             try:
                 soonest = await self.scan()
             except Exception:  # the database hiccuped: look again at the next scan
@@ -147,6 +152,8 @@ class ReminderScheduler:
             wait = self.every if soonest is None else soonest - self.service.clock()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(self.every, max(wait, 0.01)))
+            # Many questions asked at once wake it as often: one scan per MIN_GAP at most.
+            await asyncio.sleep(max(0.0, scanned + MIN_GAP - loop.time()))
 
     async def scan(self) -> float | None:
         """Send every reminder that is due; returns when the next one could be (None: none

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import select, update
 
-from choice.store.records import AuditEvent, Interaction
+from choice.store.records import AuditEvent
 from choice.store.repository import EVENTS, INTERACTIONS, Repository
 
 REMINDER_SENT = "reminder_sent"
@@ -24,7 +23,12 @@ REMINDER_SENT = "reminder_sent"
 
 @dataclass(frozen=True)
 class Waiting:
-    row: Interaction
+    """A pending question, as much of it as the reminder scan needs."""
+
+    interaction_id: str
+    created_at: float
+    expires_at: float
+    interface: str
     opened: bool
     """Somebody opened it (a page or the terminal UI): no more reminders until the last minute."""
 
@@ -35,15 +39,17 @@ def reminder_detail(reason: str, key: str) -> str:
 
 
 def waiting(repo: Repository) -> list[Waiting]:
-    """Every pending question (not widened, not deferred), with whether it was opened."""
+    """Every pending question (not widened, not deferred), with whether it was opened; the
+    few columns the scan needs, not the stored request."""
     opened = (select(EVENTS.c.id)
               .where(EVENTS.c.interaction_id == INTERACTIONS.c.id, EVENTS.c.kind == "opened")
-              .exists().label("opened"))
-    query = select(INTERACTIONS, opened).where(INTERACTIONS.c.status == "pending")
+              .exists())
+    query = (select(INTERACTIONS.c.id, INTERACTIONS.c.created_at, INTERACTIONS.c.expires_at,
+                    INTERACTIONS.c.interface, opened)
+             .where(INTERACTIONS.c.status == "pending"))
     with repo.engine.connect() as conn:
-        found: list[dict[str, Any]] = [dict(m) for m in conn.execute(query).mappings()]
-    return [Waiting(Interaction(**{k: v for k, v in m.items() if k != "opened"}),
-                    bool(m["opened"])) for m in found]
+        return [Waiting(i, float(created), float(expires), interface, bool(was_opened))
+                for i, created, expires, interface, was_opened in conn.execute(query)]
 
 
 def claim_reminder(repo: Repository, event: AuditEvent) -> bool:
