@@ -345,10 +345,12 @@ class InteractionService:
         """Continue a pending interaction elsewhere (terminal -> web): same request, same
         deadline; audited as `interface_switched`."""
         row = await self.get(interaction_id)
-        event = audit(row.id, "interface_switched", actor, {"from": row.interface, "to": interface})
+        before = row.interface
+        event = audit(row.id, "interface_switched", actor, {"from": before, "to": interface})
         row = await self.store.write(self.store.repo.update_pending, interaction_id,
                                      {"interface": interface}, [event])
-        self.notifier.publish(Change("interaction.updated", row.id, listing(row), row))
+        self.notifier.publish(Change("interaction.updated", row.id,
+                                     {**listing(row), "switched_from": before}, row))
         return row
 
     async def mark_opened(self, interaction_id: str, interface: Interface, actor: str) -> None:

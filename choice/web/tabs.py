@@ -50,7 +50,11 @@ class BrowserOpener:
         self.settings, self.tabs, self.codes, self.open_url = settings, tabs, codes, open_url
 
     def url_to_open(self, change: Change) -> str | None:
-        if (change.kind != "interaction.created" or change.data.get("interface") != "web"
+        """A new question for the web, or one the agent's MCP client handed back to the
+        page (its form failed or was refused: `mcp/elicitation.py`), when no tab is open."""
+        arrived = change.kind == "interaction.created" or (
+            change.kind == "interaction.updated" and change.data.get("switched_from") == "client")
+        if (not arrived or change.data.get("interface") != "web"
                 or self.tabs.count or not self.settings.open_browser):
             return None
         return login_link(self.settings, self.codes, f"/choice/{change.interaction_id}")

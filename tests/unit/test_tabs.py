@@ -41,6 +41,20 @@ def test_terminal_questions_and_other_changes_open_nothing(tmp_path: Path) -> No
     assert opener.url_to_open(Change("interaction.completed", "abc", {"interface": "web"})) is None
 
 
+def test_a_question_the_mcp_client_handed_back_to_the_page_opens_it(tmp_path: Path) -> None:
+    """An elicitation form that failed or was refused falls back to the page: nobody is
+    looking at the portal yet, so it opens like a new question would."""
+    opener = opener_for(tmp_path)
+    handed_back = Change("interaction.updated", "abc", {"interface": "web",
+                                                        "switched_from": "client"})
+    url = opener.url_to_open(handed_back)
+    assert url is not None and url.endswith("&next=/choice/abc")
+    from_terminal = Change("interaction.updated", "abc", {"interface": "web",
+                                                          "switched_from": "terminal"})
+    assert opener.url_to_open(from_terminal) is None  # the terminal opens its own browser
+    assert opener.url_to_open(Change("interaction.updated", "abc", {"interface": "web"})) is None
+
+
 def test_disabled_never_opens(tmp_path: Path) -> None:
     assert opener_for(tmp_path, CHOICE_OPEN_BROWSER="0").url_to_open(created("abc")) is None
 
