@@ -8,9 +8,13 @@ the task to finish its cancellation, so nothing of it runs after the store is cl
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
+
+log = logging.getLogger("choice")
+STOP_POLL_SECONDS = 1.0
+"""How long `stop` waits for a cancelled task before cancelling it again."""
 
 
 class BackgroundTask:
@@ -23,8 +27,25 @@ class BackgroundTask:
         self._task = asyncio.create_task(self._run(), name=self.name)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        """Cancel until it ends: on Python 3.11 `asyncio.wait_for` can swallow a cancellation
+        that arrives as its wait completes (fixed in 3.12), and a loop that swallowed one
+        would keep the portal from shutting down."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        while not task.done():
+            task.cancel()
+            await asyncio.wait({task}, timeout=STOP_POLL_SECONDS)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("the task %s had failed", self.name, exc_info=task.exception())
+
+
+async def woken(event: asyncio.Event, seconds: float | None) -> bool:
+    """Wait for `event` at most `seconds` (None: no bound); False when the time ran out.
+    A loop's wait, cancellable at any moment (`asyncio.timeout`, not `wait_for`)."""
+    try:
+        async with asyncio.timeout(seconds):
+            await event.wait()
+    except TimeoutError:
+        return False
+    return True

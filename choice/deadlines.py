@@ -9,12 +9,11 @@ earliest deadline or until an earlier one is scheduled.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import heapq
 import logging
 from collections.abc import Awaitable, Callable
 
-from choice.background import BackgroundTask
+from choice.background import BackgroundTask, woken
 from choice.clock import now, parse_iso
 from choice.contract import TIMEOUT_MAX, DeadlineChange, FieldError
 from choice.field_errors import InvalidInput
@@ -79,8 +78,7 @@ class DeadlineScheduler:
             delay = self._heap[0][0] - self._clock() if self._heap else None
             if delay is not None and delay <= 0:
                 continue
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), delay)
+            await woken(self._changed, delay)
 
 
 def new_deadline(created_at: float, change: DeadlineChange, current: float) -> float:

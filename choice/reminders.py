@@ -23,12 +23,11 @@ anything about a question: it only reminds.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from choice.background import BackgroundTask
+from choice.background import BackgroundTask, woken
 from choice.clock import iso
 from choice.config import Settings
 from choice.notifier import Change
@@ -150,8 +149,7 @@ class ReminderScheduler:
                 log.exception("the reminder scan failed; trying again in %s s", self.every)
                 soonest = None
             wait = self.every if soonest is None else soonest - self.service.clock()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), min(self.every, max(wait, 0.01)))
+            await woken(self._changed, min(self.every, max(wait, 0.01)))
             # Many questions asked at once wake it as often: one scan per MIN_GAP at most.
             await asyncio.sleep(max(0.0, scanned + MIN_GAP - loop.time()))
 

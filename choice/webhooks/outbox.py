@@ -21,13 +21,12 @@ goes with its interaction at retention (`store.retention.BELONGINGS`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import random
 from collections.abc import Callable
 
-from choice.background import BackgroundTask
+from choice.background import BackgroundTask, woken
 from choice.clock import iso
 from choice.endings import audit
 from choice.store import Store
@@ -106,8 +105,7 @@ class Outbox:
                 log.exception("the webhook outbox failed; trying again in %s s", ERROR_PAUSE)
                 due = self.clock() + ERROR_PAUSE
             delay = IDLE_SECONDS if due is None else min(IDLE_SECONDS, max(due - self.clock(), 0.01))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
+            await woken(self._wake, delay)
 
     async def _attempt(self, message: Message) -> None:
         assert message.id is not None
