@@ -67,22 +67,17 @@ def _list(args: argparse.Namespace) -> int:
     for row in rows:
         print(f"{row['interaction_id']}  {row['status']:<14} {row['interface']:<8} "
               f"{row['created_at'][:19]}  {safe_text(row['title'], keep_newlines=False)}"
-              + _questions(client, row, _))
+              + _questions(row, _))
     if not rows:
         print(_("no interactions"), file=sys.stderr)
     return 0
 
 
-def _questions(client: Any, row: dict[str, Any], _: Any) -> str:
+def _questions(row: dict[str, Any], _: Any) -> str:
     """`  (3 questions)` after the title of an interaction that asks several; else ''."""
-    from choice.portal_client import PortalError, PortalUnreachable
-
-    if row.get("selection_mode") != "questions":
+    count = row.get("question_count")
+    if row.get("selection_mode") != "questions" or not isinstance(count, int):
         return ""
-    try:
-        count = len(client.detail(row["interaction_id"])["request"].get("questions") or [])
-    except (PortalError, PortalUnreachable):
-        return ""  # gone since the list was read
     return "  " + str(_.ngettext("({n} question)", "({n} questions)", count).format(n=count))
 
 

@@ -69,7 +69,17 @@ def listing(row: Interaction) -> dict[str, Any]:
         "created_at": iso(row.created_at),
         "expires_at": iso(row.expires_at),
         "completed_at": iso(row.completed_at) if row.completed_at else None,
+        "question_count": question_count(row),
     }
+
+
+def question_count(row: Interaction) -> int:
+    """How many questions a row asks: 1, or the several of a `questions` request (the list's
+    badge, `choice list`)."""
+    if row.selection_mode != "questions":
+        return 1
+    questions = json.loads(row.request_json).get("questions")
+    return len(questions) if isinstance(questions, list) else 1
 
 
 def whole_question(request: ChoiceRequest) -> dict[str, Any]:

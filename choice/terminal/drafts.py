@@ -6,19 +6,26 @@ A draft is never an answer: the portal deletes it when the question ends. The te
 typed in a line editor (a note, the note for the agent, a cancel's reason) counts as typed.
 Option ids the question does not have are dropped on restore. Failing calls are ignored: a
 draft is a convenience, never a reason to stop answering.
+
+The plain lines have no tick between two lines: they save just before waiting on the next
+line (`DraftedLines`), at once, or, within `GAP` of the last write, from a timer when `GAP`
+has passed; what is still waiting when they end is sent then (`stop`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import IO, Any
 
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.terminal.state import AnswerState
 
 DEBOUNCE = 0.7
+GAP = 1.0
+"""The plain lines' least time between two writes."""
 States = Sequence[AnswerState]
 
 
@@ -80,6 +87,9 @@ class DraftSync:
         self._sent: dict[str, Any] | None = None
         self._waiting: dict[str, Any] | None = None
         self._due = 0.0
+        self._lock, self._sending = threading.Lock(), threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._written = -GAP
 
     def start(self, states: States, ids: Sequence[str] | None) -> None:
         """Open from the portal's draft, if there is one."""
@@ -103,3 +113,54 @@ class DraftSync:
             with contextlib.suppress(PortalError, PortalUnreachable):  # over, or no portal
                 self._client.call("PUT", self._path, {**draft, "interface": "terminal"})
             self._sent, self._waiting = draft, None
+
+    def save(self, states: States, ids: Sequence[str] | None) -> None:
+        """For the plain lines: send a changed draft now, or from a timer once `GAP` has
+        passed since the last write, so at most one write a second and the newest is sent."""
+        draft = draft_of(states, ids)
+        with self._lock:
+            self._waiting = None if draft == self._sent else draft
+            if self._waiting is None or self._timer is not None:
+                return  # nothing new, or the timer will send the newest
+            wait = self._written + GAP - self._clock()
+            if wait > 0:
+                self._timer = threading.Timer(wait, self._send)
+                self._timer.daemon = True
+                self._timer.start()
+                return
+        self._send()
+
+    def stop(self) -> None:
+        """The plain lines end: send what is still waiting (the question may stay open)."""
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+        self._send()
+
+    def _send(self) -> None:
+        with self._sending:  # one write at a time, in order
+            with self._lock:
+                draft, self._waiting, self._timer = self._waiting, None, None
+                if draft is None:
+                    return
+                self._written = self._clock()
+            with contextlib.suppress(PortalError, PortalUnreachable):  # over, or no portal
+                self._client.call("PUT", self._path, {**draft, "interface": "terminal"})
+            with self._lock:
+                self._sent = draft
+
+
+class DraftedLines:
+    """The plain lines' input: before it waits on the next line, the lines so far are saved
+    as the draft (the full-screen UI saves on its tick instead)."""
+
+    def __init__(self, lines: IO[str], save: Callable[[], None]) -> None:
+        self._lines, self._save = lines, save
+
+    def readline(self) -> str:
+        self._save()
+        return self._lines.readline()
+
+    def isatty(self) -> bool:
+        return self._lines.isatty()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Callable
-from typing import IO
+from typing import IO, Protocol
 
 from choice.field_errors import InvalidInput
 from choice.i18n import Translator
@@ -37,12 +37,21 @@ MAX_ATTEMPTS = 5
 PLAIN_MESSAGES = 10  # the newest messages `f` prints (the full-screen UI shows fewer)
 
 
+class Lines(Protocol):
+    """What the prompts read from: stdin, or stdin that saves the draft before each wait
+    (`drafts.DraftedLines`)."""
+
+    def readline(self) -> str: ...
+
+    def isatty(self) -> bool: ...
+
+
 def _print(out: IO[str], text: str = "") -> None:
     out.write(text + "\n")
     out.flush()
 
 
-def _read(read: IO[str], out: IO[str]) -> str | None:
+def _read(read: Lines, out: IO[str]) -> str | None:
     """One line of input, None at its end. A script's answer is not echoed by a terminal:
     write it after the prompt, so the transcript reads as it would have been typed."""
     line = read.readline()
@@ -117,7 +126,7 @@ def chosen(state: AnswerState) -> str:
     return ", ".join(picked + typed)
 
 
-def run_plain(state: AnswerState, read: IO[str], out: IO[str], *,
+def run_plain(state: AnswerState, read: Lines, out: IO[str], *,
               first: bool = True) -> Effect | None:
     """One question, answered from `read`; None when the input ended without an answer.
     `first`: show the question (later calls come back after a widen or a fetch)."""
@@ -183,7 +192,7 @@ def run_plain(state: AnswerState, read: IO[str], out: IO[str], *,
 
 
 # -- widening (seed §2, §3, §4) --------------------------------------------------------------
-def run_widen(state: AnswerState, read: IO[str], out: IO[str]) -> Effect | None:
+def run_widen(state: AnswerState, read: Lines, out: IO[str]) -> Effect | None:
     """`Audience >` then `[b/c]`; the widen call to make, or None when the owner cancelled
     (`cancel`, Ctrl+C, the input ending, or too many attempts)."""
     dialog, _ = state.widen, state.translate

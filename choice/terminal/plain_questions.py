@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import IO
 
-from choice.terminal.plain import MAX_ATTEMPTS, _print, _read, run_plain
+from choice.terminal.plain import MAX_ATTEMPTS, Lines, _print, _read, run_plain
 from choice.terminal.questions import QuestionsState
 from choice.terminal.questions_review import note_line, reviewed
 from choice.terminal.state import Effect
 
 
-def run_questions(multi: QuestionsState, read: IO[str], out: IO[str]) -> Effect | None:
+def run_questions(multi: QuestionsState, read: Lines, out: IO[str]) -> Effect | None:
     """Every question, then the review; the effect to carry out (submit or cancel), or
     None when the input ended first."""
     _print(out, multi.question.title)
@@ -37,7 +37,7 @@ def run_questions(multi: QuestionsState, read: IO[str], out: IO[str]) -> Effect 
         index = chosen
 
 
-def ask(multi: QuestionsState, index: int, read: IO[str], out: IO[str]) -> Effect | None:
+def ask(multi: QuestionsState, index: int, read: Lines, out: IO[str]) -> Effect | None:
     state = multi.states[index]
     multi.go(index)
     _print(out)
@@ -50,7 +50,7 @@ def ask(multi: QuestionsState, index: int, read: IO[str], out: IO[str]) -> Effec
     return effect
 
 
-def review(multi: QuestionsState, read: IO[str], out: IO[str]) -> Effect | int | None:
+def review(multi: QuestionsState, read: Lines, out: IO[str]) -> Effect | int | None:
     """The answers and the confirm: the submission, a question to ask again (its index),
     or None when the input ended."""
     _ = multi.translate

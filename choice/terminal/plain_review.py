@@ -15,7 +15,7 @@ from typing import IO
 from choice.clock import now
 from choice.terminal.decision_calls import DecisionCalls
 from choice.terminal.external_editor import EditorFailed, edit_text, editor_command
-from choice.terminal.plain import MAX_ATTEMPTS, _cols, _print, _read
+from choice.terminal.plain import MAX_ATTEMPTS, Lines, _cols, _print, _read
 from choice.terminal.review import open_defer, review_key, take_final
 from choice.terminal.review_panels import (
     raw_discussion,
@@ -50,7 +50,7 @@ def _wait(state: AnswerState, decision: DecisionCalls, out: IO[str]) -> bool:
     return not write_back.candidate.waiting
 
 
-def _editors(state: AnswerState, read: IO[str], out: IO[str]) -> Effect | None:
+def _editors(state: AnswerState, read: Lines, out: IO[str]) -> Effect | None:
     """Answer the line editors the keys opened (the final answer, the rationale, the
     deferral's reason) from input lines; an effect once they ask for one."""
     _ = state.translate
@@ -74,7 +74,7 @@ def _editors(state: AnswerState, read: IO[str], out: IO[str]) -> Effect | None:
     return None
 
 
-def _edit(state: AnswerState, text: str, read: IO[str], out: IO[str]) -> None:
+def _edit(state: AnswerState, text: str, read: Lines, out: IO[str]) -> None:
     """`e`: the owner's editor when there is one and a terminal to run it in; else a line."""
     _ = state.translate
     command = editor_command()
@@ -92,7 +92,7 @@ def _edit(state: AnswerState, text: str, read: IO[str], out: IO[str]) -> None:
     open_final(state, text)
 
 
-def run_review(state: AnswerState, decision: DecisionCalls, read: IO[str],
+def run_review(state: AnswerState, decision: DecisionCalls, read: Lines,
                out: IO[str]) -> Effect | None:
     _ = state.translate
     if not decision.review():
@@ -133,7 +133,7 @@ def run_review(state: AnswerState, decision: DecisionCalls, read: IO[str],
     return None
 
 
-def read_defer(state: AnswerState, read: IO[str], out: IO[str]) -> Effect | None:
+def read_defer(state: AnswerState, read: Lines, out: IO[str]) -> Effect | None:
     """`d` at the question's prompt: the rationale, required (an empty one is refused)."""
     open_defer(state)
     effect = _editors(state, read, out)

@@ -8,11 +8,11 @@ shows on its screen; what the questions share follows it after each call.
 
 from __future__ import annotations
 
-import sys
 from typing import Any, TextIO
 
 from choice.contract import Submission
 from choice.portal_client import PortalClient
+from choice.terminal.plain import Lines
 from choice.terminal.plain_questions import run_questions
 from choice.terminal.question import Question
 from choice.terminal.questions import QuestionsState
@@ -51,8 +51,8 @@ class QuestionsSession(Session):
         self.state = self.multi.current
         return self.multi.effects
 
-    def run_plain(self, out: TextIO) -> Ending:
-        effect = run_questions(self.multi, sys.stdin, out)
+    def _plain(self, lines: Lines, out: TextIO) -> Ending:
+        effect = run_questions(self.multi, lines, out)
         self.state = self.multi.current
         if effect is None:
             return Ending(self._("No answer given: the questions are still open."), 1)

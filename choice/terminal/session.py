@@ -29,11 +29,11 @@ from choice.field_errors import InvalidInput
 from choice.i18n import translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.terminal.decision_calls import DecisionCalls
-from choice.terminal.drafts import DraftSync
+from choice.terminal.drafts import DraftedLines, DraftSync
 from choice.terminal.external_editor import EditorFailed, edit_text, editor_command, suspended
 from choice.terminal.live import WAITING_REASONS, Live, LiveEvent
 from choice.terminal.panels import waiting_reminder
-from choice.terminal.plain import run_plain, run_widen, show_team, show_widened
+from choice.terminal.plain import Lines, run_plain, run_widen, show_team, show_widened
 from choice.terminal.plain_review import read_defer, run_review
 from choice.terminal.question import Question
 from choice.terminal.review import open_final, take_final
@@ -340,12 +340,22 @@ class Session:
         self.state.key(key)
         return self.state.effects
 
+    def lines(self) -> DraftedLines:
+        """Stdin for the plain lines, saving the draft before each wait on a line."""
+        self.drafts.start(*self.drafted())
+        return DraftedLines(sys.stdin, lambda: self.drafts.save(*self.drafted()))
+
     def run_plain(self, out: TextIO) -> Ending:
-        self.drafts.start(*self.drafted())  # line prompts start from it; they do not save
+        try:
+            return self._plain(self.lines(), out)
+        finally:
+            self.drafts.stop()
+
+    def _plain(self, lines: Lines, out: TextIO) -> Ending:
         first = True
         while True:
             try:
-                effect = run_plain(self.state, sys.stdin, out, first=first)
+                effect = run_plain(self.state, lines, out, first=first)
             except KeyboardInterrupt:
                 if self.state.team is None:
                     raise
@@ -355,7 +365,7 @@ class Session:
             if effect is None:
                 return Ending(self._("No answer given: the question is still open."), 1)
             if effect.kind == "widen_open":
-                self._plain_widen(out)
+                self._plain_widen(lines, out)
             elif effect.kind == "refresh_team":
                 self.team.refresh()
                 show_team(self.state, out)
@@ -364,8 +374,8 @@ class Session:
                 print(self.state.message, file=out)
                 first = True  # the question again, as it now stands
             elif effect.kind in ("review", "defer_open"):
-                chosen = run_review(self.state, self.decision, sys.stdin, out) \
-                    if effect.kind == "review" else read_defer(self.state, sys.stdin, out)
+                chosen = run_review(self.state, self.decision, lines, out) \
+                    if effect.kind == "review" else read_defer(self.state, lines, out)
                 if chosen is not None:
                     ending = self.apply(chosen)
                     if ending is not None:
@@ -375,12 +385,12 @@ class Session:
             else:
                 return self.apply(effect) or Ending(self.state.message, 1)
 
-    def _plain_widen(self, out: TextIO) -> None:
+    def _plain_widen(self, lines: Lines, out: TextIO) -> None:
         """Seed §2 and §3 as line prompts; back to the question when it is cancelled or fails."""
         if not self.team.open_dialog():
             print(self.state.message, file=out)
             return
-        effect = run_widen(self.state, sys.stdin, out)
+        effect = run_widen(self.state, lines, out)
         if effect is None:
             self.state.close_widen(self._("Not widened: nothing changed."))
             print(self.state.message, file=out)

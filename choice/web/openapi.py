@@ -99,6 +99,7 @@ class Listing(BaseModel):
     created_at: str
     expires_at: str
     completed_at: str | None
+    question_count: int = Field(description="How many questions it asks (1 unless several).")
 
 
 class InteractionList(BaseModel):

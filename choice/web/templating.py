@@ -9,7 +9,6 @@ HTML we emit from it is markdown-it output with raw HTML and images turned off.
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from functools import lru_cache
 from typing import Any
@@ -24,8 +23,8 @@ from markupsafe import Markup
 from choice.bidi import closed_bidi
 from choice.clock import iso, now
 from choice.i18n import translator
+from choice.replies import question_count
 from choice.resources import RESOURCES
-from choice.store.records import Interaction
 
 _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
 
@@ -36,12 +35,6 @@ def render_markdown(text: str) -> Markup:
     markdown-it refuses `javascript:` and other unsafe link schemes itself. Cached: a
     question's text never changes, and rendering it was most of a page's cost."""
     return Markup(_markdown.render(text))
-
-
-def question_count(row: Interaction) -> int:
-    """How many questions a row asks (the list's badge for a several-question one)."""
-    questions = json.loads(row.request_json).get("questions")
-    return len(questions) if isinstance(questions, list) else 1
 
 
 @pass_context

@@ -143,6 +143,17 @@ def test_list_filters_active_and_completed(client: Client) -> None:
     assert len(client.get("/api/interactions").json()["interactions"]) == 2
 
 
+def test_list_rows_say_how_many_questions_each_asks(client: Client) -> None:
+    create(client, title="one")
+    two = [{"id": "db", "prompt": "Which database?", "options": [
+                {"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"}]},
+           {"id": "name", "prompt": "What do we call it?", "selection_mode": "text_input"}]
+    several = client.post("/api/interactions", json={"title": "two", "questions": two})
+    assert several.status_code == 201, several.text
+    rows = client.get("/api/interactions").json()["interactions"]
+    assert {row["title"]: row["question_count"] for row in rows} == {"one": 1, "two": 2}
+
+
 def test_list_limit_out_of_range_is_422(client: Client) -> None:
     response = client.get("/api/interactions?limit=0")
     assert response.status_code == 422

@@ -88,3 +88,31 @@ def test_a_focused_window_stays_quiet_unless_the_trigger_is_always(
         assert page.evaluate("window.__tones") == []  # the chime has its own switch
     finally:
         client.save_settings(before)
+
+
+def test_the_list_page_offers_notify_me_until_the_permission_is_decided_without_a_jump(
+        open_page: OpenPage, client: PortalClient) -> None:
+    client.create(question(title="Which log store?"))
+    page = open_page("/", phone=True)
+    assert page.evaluate("Notification.permission") == "default"
+    button = page.get_by_test_id("enable-notifications")
+    expect(button).to_be_visible()
+    expect(button).to_have_text("Notify me")
+    shown_at = page.get_by_test_id("interaction-list").bounding_box()
+    page.context.grant_permissions(["notifications"])
+    page.reload()
+    expect(page).to_have_title(re.compile(r"^\(\d+\) "))  # notify.js has run
+    expect(button).to_be_hidden()
+    assert page.get_by_test_id("interaction-list").bounding_box() == shown_at  # no jump
+
+
+def test_the_list_page_never_offers_notify_me_when_notifications_are_off(
+        open_page: OpenPage, client: PortalClient) -> None:
+    before = client.settings()
+    client.save_settings({"notifications": "never"})
+    try:
+        page = open_page("/")
+        expect(page.get_by_test_id("welcome")).to_be_visible()
+        expect(page.get_by_test_id("enable-notifications")).to_have_count(0)
+    finally:
+        client.save_settings(before)
