@@ -26,6 +26,7 @@ from choice.clock import iso, now
 from choice.i18n import translator
 from choice.resources import RESOURCES
 from choice.store.records import Interaction
+from choice.time_defaults import duration
 
 _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
 
@@ -64,6 +65,12 @@ def ngettext(context: Context, singular: str, plural: str, n: int, **values: Any
 
 
 @pass_context
+def duration_text(context: Context, seconds: int) -> str:
+    """`1800` -> `30 minutes`, in the page's language (`time_defaults.duration`)."""
+    return duration(seconds, translator(context.get("locale", "en")))
+
+
+@pass_context
 def relative_age(context: Context, epoch: float) -> str:
     """`3 minutes ago`, in the page's language."""
     delta = timedelta(seconds=epoch - now())
@@ -94,6 +101,7 @@ def make_environment() -> Environment:
     env.globals["_"] = gettext
     env.globals["ngettext"] = ngettext
     env.globals["now"] = now
+    env.globals["duration"] = duration_text
     env.filters["markdown"] = render_markdown
     env.filters["age"] = relative_age
     env.filters["iso"] = iso
