@@ -6,8 +6,9 @@ The reading a person expects is the time they typed: "30 minutes left" becomes "
 questions get 30 minutes". The newest `deadline_changed` event by a person at a screen (the
 web panel's `human:web`; the terminal keeps what was typed itself) holds it as the new
 deadline (`to`) minus the moment it was set (`at`). A change through the API (`human:api`)
-is not offered: agents hold the token too, and an agent's extension is nobody's preference. Saving goes through
-`InteractionService.update_preferences` like every other setting; nothing here writes.
+is not offered: agents hold the token too, and an agent's extension is nobody's preference.
+Saving goes through `InteractionService.update_preferences` like every other setting;
+nothing here writes.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from dataclasses import dataclass
 from choice.contract import TIMEOUT_MAX, TIMEOUT_MIN
 from choice.i18n import Translator
 from choice.store.records import AuditEvent
-
 
 PEOPLE_AT_A_SCREEN = ("human:web", "human:terminal")
 
