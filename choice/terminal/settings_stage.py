@@ -115,7 +115,8 @@ def typed_setting(state: AnswerState, name: str, typed: str) -> None:
         if 0 <= volume <= SOUND_VOLUME_MAX:
             state.save_setting(name, volume)
         else:
-            state.message = state.translate("Enter a volume from 0 (silent) to 100, e.g. 50.")
+            _ = state.translate
+            state.message = _("Enter a volume from 0 (silent) to 100, e.g. 50.")
     else:  # the default time: the portal explains its range
         state.save_setting(name, int(typed) if typed.isdigit() else typed)
 
@@ -133,7 +134,8 @@ def _set_time_left(state: AnswerState, typed: str) -> None:
     except ValueError:
         minutes = -1.0
     if not (minutes > 0 and math.isfinite(minutes)):  # the portal checks the upper bound
-        state.message = state.translate("Enter the minutes left, e.g. 5.")
+        _ = state.translate
+        state.message = _("Enter the minutes left, e.g. 5.")
         return
     from choice.terminal.state import Effect  # state.py imports this module
 
