@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from choice.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question, shoot
-from tests.browser.test_drafts import ask, assert_restored, stored, type_a_draft
 from tests.browser.test_countdown import mark, same_document
+from tests.browser.test_drafts import ask, assert_restored, stored, type_a_draft
 
 TYPED = "textarea[name=custom_input]"
 

@@ -25,8 +25,8 @@ ROWS = ["Answer questions in", "Ask inside the agent's MCP client",
         "Default time to answer (seconds)", "Language",
         "Offer notes on options", "Show the agent's placeholder text", "Key hints",
         "Browser notifications and the chime", "Chime with each notification",
-        "Chime volume (←/→ or Enter)", "Minutes left on this question", "Switch this question to the web",
-        "Back to the question"]
+        "Chime volume (←/→ or Enter)", "Minutes left on this question",
+        "Switch this question to the web", "Back to the question"]
 
 
 @pytest.fixture(autouse=True)
