@@ -328,8 +328,10 @@ class InteractionService:
         row = await self.get(interaction_id)
         at = self.clock()
         deadline = new_deadline(row.created_at, change, at)
+        # `at` as the deadline was counted from it: `to - at` is the time the person gave
+        # (what "Use as default" offers, `time_defaults.py`)
         event = audit(row.id, "deadline_changed", actor,
-                      {"from": row.expires_at, "to": deadline})
+                      {"from": row.expires_at, "to": deadline}, at)
         try:
             row = await self.store.write(self.store.repo.update_pending, interaction_id,
                                          {"expires_at": deadline}, [event], at)

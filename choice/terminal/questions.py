@@ -233,6 +233,7 @@ class QuestionsState:
         for state in self.states:
             state.global_note, state.settings = now_shown.global_note, now_shown.settings
             state.translate, state.expires_at = now_shown.translate, now_shown.expires_at
+            state.time_given = now_shown.time_given
 
     # -- keys -------------------------------------------------------------------------------------
     def key(self, key: str) -> None:

@@ -18,7 +18,7 @@ from choice.terminal.text import width
 
 TAB_ATTRS: dict[Kind, int] = {"current": curses.A_REVERSE | curses.A_BOLD, "done": 0,
                               "todo": 0, "more": curses.A_DIM, "gap": 0}
-SETTINGS_STAGES = ("settings", "edit_setting", "edit_time_left")
+SETTINGS_STAGES = ("settings", "edit_setting")
 
 
 class QuestionsScreen(Screen):

@@ -17,7 +17,8 @@ from choice.clock import now
 from choice.terminal.panels import LATEST_MESSAGES, votes_text
 from choice.terminal.review_panels import deferral_box
 from choice.terminal.review_screen import review_hints, review_lines, reviewing
-from choice.terminal.state import SETTING_ROWS, AnswerState
+from choice.terminal.settings_screen import settings_lines
+from choice.terminal.state import AnswerState
 from choice.terminal.team_screen import team_lines, widen_hints, widen_lines
 from choice.terminal.text import cell_width, clip, safe_text, width, wrap
 
@@ -79,7 +80,7 @@ class Screen:
 
     def _body(self, cols: int, latest: int) -> tuple[list[tuple[str, int]], int]:
         _, q = self.state.translate, self.state.question
-        if self.state.stage in ("settings", "edit_setting", "edit_time_left"):
+        if self.state.stage in ("settings", "edit_setting"):
             return self.settings_lines(), self.state.setting_cursor + 1
         if self.state.stage == "widen":
             return widen_lines(self.state, cols - 2), 0
@@ -153,40 +154,7 @@ class Screen:
                           high).format(low=low, n=high)
 
     def settings_lines(self) -> list[tuple[str, int]]:
-        _, values = self.state.translate, self.state.settings
-        on_off = {True: _("on"), False: _("off")}
-        labels = {
-            "interface": (_("Answer questions in"), values.get("interface", "")),
-            "elicitation": (_("Ask inside the agent's MCP client"), {
-                "off": _("never"), "form": _("with the client's own form, when it supports one"),
-                "url": _("by having the client open the question's page, when it can"),
-            }.get(values.get("elicitation") or "off", "")),
-            "timeout_seconds": (_("Default time to answer (seconds)"),
-                                str(values.get("timeout_seconds", ""))),
-            "language": (_("Language"), values.get("language") or self.state.question.language),
-            "allow_annotations": (_("Offer notes on options"),
-                                  on_off[bool(values.get("allow_annotations"))]),
-            "show_placeholder": (_("Show the agent's placeholder text"),
-                                 on_off[bool(values.get("show_placeholder"))]),
-            "terminal_hints": (_("Key hints"), on_off[bool(values.get("terminal_hints"))]),
-            "notifications": (_("Browser notifications and the chime"), {
-                "always": _("always"), "unfocused": _("when the window is not focused"),
-                "hidden": _("when the tab is hidden"), "never": _("never"),
-            }.get(values.get("notifications") or "unfocused", "")),
-            "sound": (_("Chime with each notification"), on_off[bool(values.get("sound"))]),
-            "time_left": (_("Minutes left on this question"),
-                          _("deferred") if self.state.deferral is not None
-                          else str(self.state.minutes_left)),
-            "switch_to_web": (_("Switch this question to the web"), ""),
-            "back": (_("Back to the question"), ""),
-        }
-        lines = [(_("Settings"), curses.A_BOLD)]
-        for index, row in enumerate(SETTING_ROWS):
-            label, value = labels[row]
-            here = index == self.state.setting_cursor
-            text = f"{'›' if here else ' '} {label}" + (f": {value}" if value else "")
-            lines.append((text, curses.A_REVERSE if here else 0))
-        return lines
+        return settings_lines(self.state)
 
     # -- the whole screen ------------------------------------------------------------------------
     def draw(self) -> None:

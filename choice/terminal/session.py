@@ -139,6 +139,8 @@ class Session:
                 self.state.settings = self.client.save_settings(effect.payload)
                 self._apply_settings()
                 return None
+            if effect.payload:  # "... and make the browser my default": saved first
+                self.state.settings = self.client.save_settings(effect.payload)
             return self._switch_to_web()
         except PortalError as error:
             status = (error.body.get("interaction") or {}).get("status")
@@ -204,6 +206,7 @@ class Session:
         reply = self.client.call("PATCH", f"/api/interactions/{self.question.id}",
                                  {"expires_at": iso(now() + minutes * 60)})
         self.state.expires_at = parse_iso(str(reply["expires_at"]))
+        self.state.time_given = round(minutes * 60)  # offered as the default time
         self.state.message = self._("Saved.")
 
     def _apply_settings(self) -> None:

@@ -18,7 +18,6 @@ portal's rules.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -29,21 +28,14 @@ from choice.field_errors import InvalidInput
 from choice.i18n import Translator, translator
 from choice.terminal.question import Question
 from choice.terminal.review import Deferral, WriteBack, open_defer, review_key
+from choice.terminal.settings_stage import offered_default, settings_key, typed_setting
 from choice.terminal.team_view import Invitation, TeamView
 from choice.terminal.widening import WidenDialog
+from choice.time_defaults import TimeDefault
 
 Stage = Literal["choose", "note", "global", "confirm", "cancel", "settings", "edit_setting",
-                "edit_time_left", "widen", "review"]
+                "widen", "review"]
 MOVES = {"up": -1, "down": 1}
-SETTING_ROWS = ("interface", "elicitation", "timeout_seconds", "language", "allow_annotations",
-                "show_placeholder", "terminal_hints", "notifications", "sound", "time_left",
-                "switch_to_web", "back")
-ELICITATION_CYCLE = {"off": "form", "form": "url", "url": "off"}
-"""Enter on the elicitation row: never -> the client's form -> the client opens the page."""
-NOTIFY_CYCLE = {"unfocused": "hidden", "hidden": "never", "never": "always", "always": "unfocused"}
-"""Enter on the browser notifications row: when the web page notifies and chimes."""
-
-
 @dataclass
 class Effect:
     kind: Literal["submit", "cancel", "save_settings", "set_deadline", "switch_to_web",
@@ -113,6 +105,10 @@ class AnswerState:
     """Set while the question is deferred: an answer given here resolves it."""
     write_back: WriteBack | None = None
     """The review of the agent's candidate, or a deferral being written."""
+    editing_setting: str = ""
+    """The settings row whose editor is open (`edit_setting`)."""
+    time_given: int | None = None
+    """Seconds this question's time was last set to here: "Use as default" offers them."""
 
     def __post_init__(self) -> None:
         self.picked = set(self.question.request.default_selection_ids)
@@ -167,7 +163,10 @@ class AnswerState:
         if self.stage == "review":
             review_key(self, key)
             return
-        handler = {"choose": self._choose, "confirm": self._confirm, "settings": self._settings,
+        if self.stage == "settings":
+            settings_key(self, key)
+            return
+        handler = {"choose": self._choose, "confirm": self._confirm,
                    "widen": self._widen}.get(self.stage, self._edit)
         handler(key)
 
@@ -308,7 +307,7 @@ class AnswerState:
             return
         value, stage = self.editor.text.strip(), self.stage
         self.editor = None
-        self.stage = "settings" if stage in ("edit_setting", "edit_time_left") else "choose"
+        self.stage = "settings" if stage == "edit_setting" else "choose"
         if verdict == "abort":
             return
         if stage == "note":
@@ -322,62 +321,21 @@ class AnswerState:
         elif stage == "cancel":
             self.effects.append(Effect("cancel", value or None))
         elif stage == "edit_setting":
-            self._save_setting("timeout_seconds", int(value) if value.isdigit() else value)
-        elif stage == "edit_time_left":
-            self._set_time_left(value)
+            typed_setting(self, self.editing_setting, value)
 
-    # -- settings ------------------------------------------------------------------------------
-    def _settings(self, key: str) -> None:
-        if key in MOVES or key in ("j", "k"):
-            step = MOVES.get(key, 1 if key == "j" else -1)
-            self.setting_cursor = max(0, min(len(SETTING_ROWS) - 1, self.setting_cursor + step))
-            return
-        if key in ("esc", "q", "s", "^O"):
-            self.stage, self.message = "choose", ""
-            return
-        if key not in ("enter", "space"):
-            return
-        row = SETTING_ROWS[self.setting_cursor]
-        if row == "back":
-            self.stage, self.message = "choose", ""
-        elif row == "switch_to_web":
-            self.effects.append(Effect("switch_to_web"))
-        elif row == "time_left" and self.deferral is not None:
-            self.message = self._("Deferred: no deadline runs until it is taken up again.")
-        elif row == "time_left":
-            self._open_editor("edit_time_left", self._("Minutes left to answer"),
-                              str(self.minutes_left))
-        elif row == "timeout_seconds":
-            self._open_editor("edit_setting", self._("Default time to answer (seconds)"),
-                              str(self.settings.get("timeout_seconds", "")))
-        elif row == "interface":
-            self._save_setting(row, "terminal" if self.settings.get(row) == "web" else "web")
-        elif row == "elicitation":
-            self._save_setting(row, ELICITATION_CYCLE.get(self.settings.get(row) or "off", "off"))
-        elif row == "notifications":
-            self._save_setting(row, NOTIFY_CYCLE.get(self.settings.get(row) or "", "unfocused"))
-        elif row == "language":
-            current = self.settings.get(row) or self.question.language
-            self._save_setting(row, "en" if current == "zh" else "zh")
-        else:
-            self._save_setting(row, not self.settings.get(row, True))
+    # -- settings (the stage's rows and keys: `settings_stage.py`) ---------------------------
+    def time_default(self) -> TimeDefault | None:
+        """What "Use as default" would save, once this question's time was changed here."""
+        return offered_default(self.time_given, self.settings)
 
     @property
     def minutes_left(self) -> int:
         """This question's time left, in whole minutes (at least 1), as the web panel says."""
         return max(1, round((self.expires_at - now()) / 60))
 
-    def _set_time_left(self, typed: str) -> None:
-        """Seed 001: the settings move this question's deadline (the session PATCHes it and
-        every open page follows); the default time above is for the next questions."""
-        try:
-            minutes = float(typed)
-        except ValueError:
-            minutes = -1.0
-        if not (minutes > 0 and math.isfinite(minutes)):  # the portal checks the upper bound
-            self.message = self._("Enter the minutes left, e.g. 5.")
-            return
-        self.effects.append(Effect("set_deadline", minutes))
+    def open_setting_editor(self, name: str, label: str, text: str) -> None:
+        self.editing_setting = name
+        self._open_editor("edit_setting", label, text)
 
-    def _save_setting(self, name: str, value: Any) -> None:
+    def save_setting(self, name: str, value: Any) -> None:
         self.effects.append(Effect("save_settings", {name: value}))

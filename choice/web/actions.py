@@ -43,7 +43,7 @@ from choice.web.forms import (
     team_rows,
 )
 from choice.web.list_cache import ListCache
-from choice.web.page_context import base_context
+from choice.web.page_context import base_context, time_default_of
 from choice.web.pages import VARY_ON_HTMX, page
 from choice.web.team_views import team_context
 from choice.web.view_models import Draft, Stage
@@ -160,7 +160,12 @@ class InteractionActions(Controller):
             return await shown.show(row, 422, errors=invalid)
         except AlreadyCompleted as lost:
             row = lost.row
-        return await shown.show(row)
+        if not request.htmx:
+            return await shown.show(row)
+        # the panel's "This question" part is outside #interaction: out of band, with the
+        # "Use as default" offer the change has just made
+        return await shown.show(row, time_oob=True, time_row=row,
+                                time_default=await time_default_of(service, row))
 
 
 @post("/settings", guards=[session_guard], include_in_schema=False)

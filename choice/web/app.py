@@ -68,6 +68,7 @@ from choice.web.stream import stream
 from choice.web.tabs import BrowserOpener, Tabs
 from choice.web.team_actions import TeamActions
 from choice.web.templating import make_environment
+from choice.web.time_default_actions import use_time_as_default
 from choice.webhooks.listener import webhooks_for
 
 log = logging.getLogger("choice")
@@ -137,6 +138,7 @@ def create_app(settings: Settings | None = None, *,
             SettingsController, DraftController,
             create_login_link, stream, healthz,
             PageController, InteractionActions, TeamActions, DecisionActions, save_settings, save_team,
+            use_time_as_default,
             login, login_form, ParticipantPages,
             choice_socket, portal_socket, participant_socket, bundle,
             asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp),

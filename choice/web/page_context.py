@@ -1,5 +1,6 @@
 """The context every page shares: language, assets, the sidebar list, the JS config and the
-JS message catalog (`js_messages.py`: what the JS modules look up, translated). Handlers add
+JS message catalog (`js_messages.py`: what the JS modules look up, translated), and for a
+question's page the settings panel's "Use as default" offer. Handlers add
 their own part (the interaction, the settings form).
 """
 
@@ -12,6 +13,7 @@ from markupsafe import Markup
 from choice.clock import now
 from choice.service import InteractionService
 from choice.store.records import Interaction
+from choice.time_defaults import TimeDefault, time_default
 from choice.web.assets import Assets
 from choice.web.js_messages import js_catalog
 from choice.web.list_cache import ListCache
@@ -36,4 +38,14 @@ async def base_context(service: InteractionService, assets: Assets, lists: ListC
             "sound": prefs.sound_volume if prefs.sound else 0,
         },
         "js_catalog": js_catalog(locale),
+        "time_default": await time_default_of(service, row) if row else None,
     }
+
+
+async def time_default_of(service: InteractionService, row: Interaction) -> TimeDefault | None:
+    """The settings panel's "Use as default" for this question, once a person changed its
+    time (None before, or when it is no longer open)."""
+    if row.status != "pending":
+        return None
+    prefs = await service.preferences()
+    return time_default(await service.events(row.id), prefs.timeout_seconds)

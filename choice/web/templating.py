@@ -25,6 +25,7 @@ from choice.clock import iso, now
 from choice.i18n import translator
 from choice.replies import question_count
 from choice.resources import RESOURCES
+from choice.time_defaults import duration
 
 _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
 
@@ -54,6 +55,12 @@ def ngettext(context: Context, singular: str, plural: str, n: int, **values: Any
     the keyword arguments filled in (`ngettext("{n} option", "{n} options", 3)`)."""
     translated = translator(context.get("locale", "en")).ngettext(singular, plural, n)
     return translated.format(n=n, **values)
+
+
+@pass_context
+def duration_text(context: Context, seconds: int) -> str:
+    """`1800` -> `30 minutes`, in the page's language (`time_defaults.duration`)."""
+    return duration(seconds, translator(context.get("locale", "en")))
 
 
 @pass_context
@@ -87,6 +94,7 @@ def make_environment() -> Environment:
     env.globals["_"] = gettext
     env.globals["ngettext"] = ngettext
     env.globals["now"] = now
+    env.globals["duration"] = duration_text
     env.filters["markdown"] = render_markdown
     env.filters["age"] = relative_age
     env.filters["iso"] = iso

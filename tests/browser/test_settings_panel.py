@@ -10,8 +10,9 @@ from playwright.sync_api import expect
 
 from choice.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
-from tests.browser.support import question
+from tests.browser.support import question, shoot
 from tests.browser.test_countdown import mark, same_document
+from tests.browser.test_drafts import ask, assert_restored, stored, type_a_draft
 
 TYPED = "textarea[name=custom_input]"
 
@@ -54,3 +55,62 @@ def test_a_new_language_reloads_the_page_in_that_language(open_page: OpenPage,
         page.get_by_test_id("save-settings").click()
     expect(page.locator("html")).to_have_attribute("lang", "zh")
     assert not same_document(page)
+
+
+def test_use_as_default_saves_the_minutes_typed_and_keeps_what_is_typed(
+        open_page: OpenPage, client: PortalClient) -> None:
+    client.save_settings({"timeout_seconds": 300, "language": "en"})
+    iid = ask(client)
+    page = open_page(f"/choice/{iid}")
+    type_a_draft(page)
+    page.get_by_test_id("settings-open").click()
+    expect(page.get_by_test_id("use-as-default")).to_have_count(0)  # nothing changed yet
+    page.get_by_test_id("minutes-left").fill("30")
+    with page.expect_response(f"**/choice/{iid}/deadline"):
+        page.get_by_test_id("apply-time").click()
+    offer = page.get_by_test_id("use-as-default")
+    expect(offer).to_have_text("Use 30 minutes as my default time")
+    shoot(page, "use-as-default-desktop")
+    page.set_viewport_size({"width": 390, "height": 844})
+    shoot(page, "use-as-default-phone")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    with page.expect_response(f"**/choice/{iid}/default-time") as saved:
+        offer.click()
+    assert saved.value.status == 200
+    expect(page.get_by_test_id("time-default-saved")).to_contain_text(
+        "30 minutes is your default time now")
+    expect(page.get_by_test_id("pref-timeout")).to_have_value("1800")  # Defaults, at once
+    assert client.settings()["timeout_seconds"] == 1800
+    assert_restored(page)  # the question's form, and what was typed in it, left alone
+    page.get_by_test_id("custom-input").press("End")
+    page.keyboard.type(" grow")
+    stored(client, iid, lambda d: d.get("custom_input") == "SQLite, unless we grow")
+    page.reload()
+    page.get_by_test_id("settings-open").click()
+    expect(page.get_by_test_id("time-default-saved")).to_be_visible()  # read back on reload
+    expect(page.get_by_test_id("pref-timeout")).to_have_value("1800")
+
+
+def test_the_offer_survives_a_reload_and_works_without_script(
+        open_page: OpenPage, client: PortalClient) -> None:
+    client.save_settings({"timeout_seconds": 300, "language": "en"})
+    iid = ask(client)
+    page = open_page(f"/choice/{iid}")
+    page.get_by_test_id("settings-open").click()
+    page.get_by_test_id("minutes-left").fill("45")
+    with page.expect_response(f"**/choice/{iid}/deadline"):
+        page.get_by_test_id("apply-time").click()
+    expect(page.get_by_test_id("use-as-default")).to_be_visible()
+    page.reload()
+    page.get_by_test_id("settings-open").click()
+    offer = page.get_by_test_id("use-as-default")
+    expect(offer).to_have_text("Use 45 minutes as my default time")
+    # the plain form post, as a page without script sends it: a redirect to the section,
+    # which opens the panel there
+    page.evaluate("document.querySelector('form.time-default').removeAttribute('hx-post')")
+    page.evaluate("htmx.process(document.body)")
+    with page.expect_navigation():
+        page.evaluate("document.querySelector('form.time-default').submit()")
+    assert page.url.endswith(f"/choice/{iid}#time-section")
+    expect(page.get_by_test_id("time-default-saved")).to_be_visible()
+    assert client.settings()["timeout_seconds"] == 2700

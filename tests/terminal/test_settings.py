@@ -25,8 +25,8 @@ ROWS = ["Answer questions in", "Ask inside the agent's MCP client",
         "Default time to answer (seconds)", "Language",
         "Offer notes on options", "Show the agent's placeholder text", "Key hints",
         "Browser notifications and the chime", "Chime with each notification",
-        "Minutes left on this question", "Switch this question to the web",
-        "Back to the question"]
+        "Chime volume (←/→ or Enter)", "Minutes left on this question",
+        "Switch this question to the web", "Back to the question"]
 
 
 @pytest.fixture(autouse=True)
@@ -246,4 +246,63 @@ def test_the_settings_change_this_questions_time_left_and_every_page_hears_it(
     pane.press("Escape")
     assert pane.line_with(" left").rstrip().endswith(("20:00 left", "19:59 left", "19:58 left"))
     pane.press("Enter")
+    assert pane.exit_code() == 0
+
+
+def test_the_minutes_given_to_this_question_can_become_the_default_time(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    iid = ask("Pick a store, and keep the time")
+    pane = answer(iid, width=80)
+    open_settings(pane, "Minutes left on this question")
+    assert "as my default time" not in pane.screen()  # offered only once changed here
+    pane.press("Enter", "^U")
+    pane.type("30")
+    pane.press("Enter")
+    pane.wait_for("› Minutes left on this question: 30", "Saved.")
+    pane.press("j")
+    screen = pane.wait_for("› Use 30 minutes as my default time")
+    assert all(len(line.rstrip()) <= 80 for line in screen.splitlines())
+    assert client.settings()["timeout_seconds"] == 300  # not before it is asked for
+    pane.press("Enter")
+    pane.wait_for("› 30 minutes is your default time now", "Saved.")
+    assert client.settings()["timeout_seconds"] == 1800
+    pane.press("Escape", "Enter")
+    assert pane.exit_code() == 0
+
+
+def test_continuing_in_the_browser_can_make_it_the_default(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    client.save_settings({"interface": "terminal"})
+    iid = ask("Pick a store, browser from now on")
+    pane = answer(iid, width=80)
+    open_settings(pane, "Switch this question to the web")
+    pane.press("j")
+    pane.wait_for("› Continue in the browser and make the browser my default")
+    pane.press("Enter")
+    assert pane.exit_code() == 5
+    assert client.settings()["interface"] == "web"
+    assert client.poll(iid, 0)["interface"] == "web"
+
+
+def test_the_chime_volume_row_steps_types_and_refuses_what_is_out_of_range(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    client.save_settings({"sound_volume": 50})
+    iid = ask("Pick a store, softer")
+    pane = answer(iid, width=80)
+    open_settings(pane, "Chime volume (←/→ or Enter)")
+    pane.wait_for("› Chime volume (←/→ or Enter): 50")
+    pane.press("Left")
+    pane.wait_for("› Chime volume (←/→ or Enter): 40", "Saved.")
+    assert client.settings()["sound_volume"] == 40
+    pane.press("Enter", "^U")
+    pane.type("loud")
+    pane.press("Enter")
+    pane.wait_for("Enter a volume from 0 (silent) to 100, e.g. 50.")
+    assert client.settings()["sound_volume"] == 40
+    pane.press("Enter", "^U")
+    pane.type("15")
+    pane.press("Enter")
+    pane.wait_for("› Chime volume (←/→ or Enter): 15", "Saved.")
+    assert client.settings()["sound_volume"] == 15
+    pane.press("Escape", "Enter")
     assert pane.exit_code() == 0

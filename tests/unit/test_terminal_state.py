@@ -11,7 +11,8 @@ from choice.contract import Submission
 from choice.response import Completion, normalize_submission
 from choice.terminal.question import Question
 from choice.terminal.screen import key_name
-from choice.terminal.state import SETTING_ROWS, AnswerState, Check, Effect
+from choice.terminal.settings_stage import setting_rows
+from choice.terminal.state import AnswerState, Check, Effect
 from choice.validation import validate_request
 
 OPTIONS = [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"},
@@ -233,7 +234,7 @@ def test_q_and_esc_ask_for_an_optional_note_before_cancelling() -> None:
 
 # -- settings ----------------------------------------------------------------------------------------
 def to_row(answer: AnswerState, row: str) -> AnswerState:
-    return press(answer, "s", *["j"] * SETTING_ROWS.index(row))
+    return press(answer, "s", *["j"] * setting_rows(answer).index(row))
 
 
 def test_s_opens_the_settings_and_esc_q_or_s_close_them() -> None:
@@ -275,6 +276,44 @@ def test_the_time_to_answer_is_typed_in_an_editor() -> None:
 def test_switching_to_the_web_is_an_effect() -> None:
     answer = press(to_row(state(), "switch_to_web"), "space")
     assert answer.effects == [Effect("switch_to_web")]
+
+
+def test_after_the_time_left_changed_its_minutes_can_become_the_default_time() -> None:
+    answer = state({"timeout_seconds": 300})
+    assert "time_default" not in setting_rows(answer)  # nothing changed here yet
+    press(to_row(answer, "time_left"), "enter", "^U", "3", "0", "enter")
+    assert answer.effects == [Effect("set_deadline", 30.0)]
+    answer.effects.clear()
+    answer.time_given = 1800  # what the session records once the portal took it
+    press(to_row(press(answer, "esc"), "time_default"), "enter")
+    assert answer.effects == [Effect("save_settings", {"timeout_seconds": 1800})]
+
+
+def test_a_default_time_outside_the_bounds_is_clamped() -> None:
+    answer = state({"timeout_seconds": 300})
+    answer.time_given = 6
+    press(to_row(answer, "time_default"), "enter")
+    assert answer.effects == [Effect("save_settings", {"timeout_seconds": 10})]
+
+
+def test_continuing_in_the_browser_can_make_it_the_default() -> None:
+    assert "web_default" not in setting_rows(state({"interface": "web"}))
+    answer = press(to_row(state({"interface": "terminal"}), "web_default"), "enter")
+    assert answer.effects == [Effect("switch_to_web", {"interface": "web"})]
+
+
+def test_the_chime_volume_steps_by_ten_or_is_typed() -> None:
+    answer = press(to_row(state({"sound_volume": 50}), "sound_volume"), "right")
+    assert answer.effects == [Effect("save_settings", {"sound_volume": 60})]
+    answer = press(to_row(state({"sound_volume": 95}), "sound_volume"), "right")
+    assert answer.effects == [Effect("save_settings", {"sound_volume": 100})]  # at most 100
+    answer = press(to_row(state({"sound_volume": 50}), "sound_volume"), "enter", "^U", "7", "enter")
+    assert answer.effects == [Effect("save_settings", {"sound_volume": 7})]
+    answer = press(to_row(state({"sound_volume": 50}), "sound_volume"), "enter", "^U",
+                   "2", "0", "0", "enter")
+    assert answer.effects == []
+    assert answer.message == "Enter a volume from 0 (silent) to 100, e.g. 50."
+    assert answer.stage == "settings"
 
 
 def test_curses_keys_get_the_names_the_state_knows() -> None:

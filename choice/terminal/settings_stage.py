@@ -1,0 +1,143 @@
+"""The terminal's settings stage (`s` or Ctrl-O): which rows it shows and what a key on each
+does. No curses, no network: what must reach the portal is queued in `state.effects`
+(`save_settings`, `set_deadline`, `switch_to_web`) for the session.
+
+Some rows come and go: "Use ... as my default time" once this question's time was changed
+here (the web panel's "Use as default"; `time_defaults.py` holds the bounds), and "Continue
+in the browser and make the browser my default" while the saved default is the terminal.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from choice.contract import SOUND_VOLUME_MAX
+from choice.time_defaults import TimeDefault, clamp
+
+if TYPE_CHECKING:
+    from choice.terminal.state import AnswerState
+
+SETTING_ROWS = ("interface", "elicitation", "timeout_seconds", "language", "allow_annotations",
+                "show_placeholder", "terminal_hints", "notifications", "sound", "sound_volume",
+                "time_left", "time_default", "switch_to_web", "web_default", "back")
+"""Every row, in order; `setting_rows` leaves out the ones that offer nothing now."""
+MOVES = {"up": -1, "down": 1}
+ELICITATION_CYCLE = {"off": "form", "form": "url", "url": "off"}
+"""Enter on the elicitation row: never -> the client's form -> the client opens the page."""
+NOTIFY_CYCLE = {"unfocused": "hidden", "hidden": "never", "never": "always", "always": "unfocused"}
+"""Enter on the browser notifications row: when the web page notifies and chimes."""
+VOLUME_STEP = 10  # ←/→ on the chime volume row
+
+
+def setting_rows(state: AnswerState) -> tuple[str, ...]:
+    hidden = set()
+    if state.time_default() is None:
+        hidden.add("time_default")
+    if state.settings.get("interface") == "web":
+        hidden.add("web_default")  # the browser is the default already
+    return tuple(row for row in SETTING_ROWS if row not in hidden)
+
+
+def offered_default(given: int | None, settings: dict[str, object]) -> TimeDefault | None:
+    """What "Use as default" would save, once this question's time was changed here."""
+    if given is None:
+        return None
+    current = settings.get("timeout_seconds")
+    return TimeDefault(given=given, saved=clamp(given),
+                       current=current if isinstance(current, int) else 0)
+
+
+def settings_key(state: AnswerState, key: str) -> None:
+    rows = setting_rows(state)
+    if key in MOVES or key in ("j", "k"):
+        step = MOVES.get(key, 1 if key == "j" else -1)
+        state.setting_cursor = max(0, min(len(rows) - 1, state.setting_cursor + step))
+        return
+    if key in ("esc", "q", "s", "^O"):
+        state.stage, state.message = "choose", ""
+        return
+    row = rows[min(state.setting_cursor, len(rows) - 1)]
+    if row == "sound_volume" and key in ("left", "right"):
+        volume = _volume(state) + (VOLUME_STEP if key == "right" else -VOLUME_STEP)
+        state.save_setting(row, max(0, min(SOUND_VOLUME_MAX, volume)))
+        return
+    if key not in ("enter", "space"):
+        return
+    _change(state, row)
+
+
+def _change(state: AnswerState, row: str) -> None:
+    from choice.terminal.state import Effect  # state.py imports this module
+
+    _ = state.translate
+    if row == "back":
+        state.stage, state.message = "choose", ""
+    elif row == "switch_to_web":
+        state.effects.append(Effect("switch_to_web"))
+    elif row == "web_default":
+        state.effects.append(Effect("switch_to_web", {"interface": "web"}))
+    elif row == "time_left" and state.deferral is not None:
+        state.message = _("Deferred: no deadline runs until it is taken up again.")
+    elif row == "time_left":
+        state.open_setting_editor("time_left", _("Minutes left to answer"),
+                                  str(state.minutes_left))
+    elif row == "time_default":
+        offered = state.time_default()
+        if offered is not None:
+            state.save_setting("timeout_seconds", offered.saved)
+    elif row == "timeout_seconds":
+        state.open_setting_editor(row, _("Default time to answer (seconds)"),
+                                  str(state.settings.get(row, "")))
+    elif row == "sound_volume":
+        state.open_setting_editor(row, _("Chime volume (0 to 100)"), str(_volume(state)))
+    elif row == "interface":
+        state.save_setting(row, "terminal" if state.settings.get(row) == "web" else "web")
+    elif row == "elicitation":
+        state.save_setting(row, ELICITATION_CYCLE.get(str(state.settings.get(row) or "off"),
+                                                      "off"))
+    elif row == "notifications":
+        state.save_setting(row, NOTIFY_CYCLE.get(str(state.settings.get(row) or ""),
+                                                 "unfocused"))
+    elif row == "language":
+        current = state.settings.get(row) or state.question.language
+        state.save_setting(row, "en" if current == "zh" else "zh")
+    else:
+        state.save_setting(row, not state.settings.get(row, True))
+
+
+def typed_setting(state: AnswerState, name: str, typed: str) -> None:
+    """What was typed in a setting's editor (`name` is its row)."""
+    if name == "time_left":
+        _set_time_left(state, typed)
+    elif name == "sound_volume":
+        volume = int(typed) if typed.isdigit() else -1
+        if 0 <= volume <= SOUND_VOLUME_MAX:
+            state.save_setting(name, volume)
+        else:
+            _ = state.translate
+            state.message = _("Enter a volume from 0 (silent) to 100, e.g. 50.")
+    else:  # the default time: the portal explains its range
+        state.save_setting(name, int(typed) if typed.isdigit() else typed)
+
+
+def _volume(state: AnswerState) -> int:
+    volume = state.settings.get("sound_volume")
+    return volume if isinstance(volume, int) else 50
+
+
+def _set_time_left(state: AnswerState, typed: str) -> None:
+    """Seed 001: the settings move this question's deadline (the session PATCHes it and
+    every open page follows); the default time is for the next questions."""
+    try:
+        minutes = float(typed)
+    except ValueError:
+        minutes = -1.0
+    if not (minutes > 0 and math.isfinite(minutes)):  # the portal checks the upper bound
+        _ = state.translate
+        state.message = _("Enter the minutes left, e.g. 5.")
+        return
+    from choice.terminal.state import Effect  # state.py imports this module
+
+    state.effects.append(Effect("set_deadline", minutes))
+

@@ -1,0 +1,46 @@
+"""`choice/time_defaults.py`: the time a person gave a question, read from its audit events,
+and the default time it would become."""
+
+from __future__ import annotations
+
+import json
+
+from choice.i18n import translator
+from choice.store.records import AuditEvent
+from choice.time_defaults import clamp, duration, last_time_given, time_default
+
+
+def moved(to: float, at: float, actor: str = "human:web") -> AuditEvent:
+    return AuditEvent(interaction_id="q", kind="deadline_changed", actor=actor, at=at,
+                      detail_json=json.dumps({"from": 0, "to": to}))
+
+
+def test_the_time_given_is_the_new_deadline_less_the_moment_it_was_set() -> None:
+    assert last_time_given([moved(1000 + 1800.0004, 1000)]) == 1800
+
+
+def test_the_newest_change_by_a_person_counts() -> None:
+    events = [moved(1600, 1000), moved(3000, 1100, actor="human:api"),
+              AuditEvent(interaction_id="q", kind="opened", actor="human:web", at=1200)]
+    assert last_time_given(events) == 600  # the API's (an agent's, maybe) is not offered
+    assert last_time_given([moved(1600, 1000), moved(1400, 1200)]) == 200
+
+
+def test_nothing_given_before_any_change() -> None:
+    assert last_time_given([]) is None
+    assert time_default([], 300) is None
+
+
+def test_clamping_keeps_the_default_within_its_bounds() -> None:
+    assert (clamp(6), clamp(10), clamp(86_400), clamp(90_000)) == (10, 10, 86_400, 86_400)
+    short = time_default([moved(1006, 1000)], 300)
+    assert short is not None and (short.given, short.saved, short.clamped) == (6, 10, True)
+    assert not short.is_default
+    exact = time_default([moved(1300, 1000)], 300)
+    assert exact is not None and exact.is_default and not exact.clamped
+
+
+def test_durations_read_as_minutes_when_whole() -> None:
+    _ = translator("en")
+    assert (duration(1800, _), duration(60, _), duration(45, _)) == (
+        "30 minutes", "1 minute", "45 seconds")
