@@ -69,6 +69,31 @@ def client(portal: PortalProcess) -> PortalClient:
 
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep the order `pytest_collection_modifyitems` gives the modules: pytest-xdist would
+    otherwise sort them by their number of tests (`--loadscope-reorder`, on by default)."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow modules first, longest first, then the rest, biggest first (`--dist loadfile`
+    hands whole modules to the two workers in this order). A 60 s module that comes last
+    runs on one worker while the other one has nothing left to do; started first, the quick
+    modules fill in around it. A test's length is its `slow` mark's `seconds` (say it for a
+    test that runs far longer than its module's others, e.g. `pytest.mark.slow(seconds=30)`),
+    else 1. Only the order of whole modules changes: a module's own tests keep theirs."""
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+
+    def cost(tests: list[pytest.Item]) -> tuple[bool, float]:
+        marks = [test.get_closest_marker("slow") for test in tests]
+        return (not any(marks), -sum(float(m.kwargs.get("seconds", 1)) if m else 1 for m in marks))
+
+    items[:] = [item for tests in sorted(modules.values(), key=cost) for item in tests]
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """On a pytest-xdist worker: hand this worker's tally to the controller."""
     from tests.tally import rows

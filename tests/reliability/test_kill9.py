@@ -20,7 +20,7 @@ from tests.portal_process import PortalProcess
 from tests.reliability.kill_cycle import KILL9_ENV, Ledger, kill9_cycle
 from tests.tally import record
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.slow(seconds=30)  # per backend: ~20 and ~10 restarts
 CYCLES = {"sqlite": 20, "postgresql": 10}
 """PostgreSQL's own crash safety is not what is tested: the portal's write path on it is."""
 SEED = int(os.environ.get("CHOICE_KILL9_SEED", "9090"))
