@@ -80,7 +80,8 @@ def show(question: Question, out: IO[str], _: Callable[[str], str]) -> None:
 
 
 def prompt_line(question: Question, _: Translator, *, widen: bool = False,
-                widened: bool = False, defer: bool = False, deferred: bool = False) -> str:
+                widened: bool = False, defer: bool = False, deferred: bool = False,
+                draft: bool = False) -> str:
     defaults = [str(i) for i, o in enumerate(question.options, 1)
                 if o.id in question.request.default_selection_ids]
     request = question.request
@@ -94,7 +95,9 @@ def prompt_line(question: Question, _: Translator, *, widen: bool = False,
     else:
         ask = _("Choose a number")
     default = f" [{','.join(defaults)}]" if defaults else ""
-    hints = [_("[enter]=accept default") if defaults else "",
+    enter = _("[enter]=keep the draft") if draft else \
+        _("[enter]=accept default") if defaults else ""
+    hints = [enter,
              _("[text]=type answer") + example if question.has_text else "",
              _("[w]iden") if widen else "", _("[f]etch the discussion") if widened else "",
              _("[s]ummary & review") if widened else "",
@@ -126,13 +129,37 @@ def chosen(state: AnswerState) -> str:
     return ", ".join(picked + typed)
 
 
+def has_draft(state: AnswerState) -> bool:
+    """The state holds more than the request's defaults: a draft was restored into it."""
+    return (state.picked != set(state.question.request.default_selection_ids)
+            or bool(state.text or state.global_note.strip() or any(state.notes.values())))
+
+
+def draft_lines(state: AnswerState) -> list[str]:
+    """A restored draft, shown before the prompt: what Enter would send, notes included
+    (the plain lines cannot edit notes; nothing is sent unseen)."""
+    _, labels = state.translate, {o.id: o.label for o in state.question.options}
+    lines = [_("Your draft (saved earlier, here or in the browser):") + " " + chosen(state)]
+    lines += ["  " + _("Note on {label}: {text}").format(
+        label=labels.get(option_id, option_id), text=safe_text(note, keep_newlines=False))
+        for option_id, note in state.notes.items() if note.strip()]
+    if state.global_note.strip():
+        lines.append("  " + _("Note for the agent") + ": "
+                     + safe_text(state.global_note, keep_newlines=False))
+    return lines
+
+
 def run_plain(state: AnswerState, read: Lines, out: IO[str], *,
               first: bool = True) -> Effect | None:
     """One question, answered from `read`; None when the input ended without an answer.
     `first`: show the question (later calls come back after a widen or a fetch)."""
     question, _ = state.question, state.translate
+    drafted = has_draft(state)
     if first:
         show(question, out, _)
+        if drafted:
+            for row in draft_lines(state):
+                _print(out, row)
         if state.team is not None:
             show_team(state, out)
         if state.deferral is not None:
@@ -141,7 +168,8 @@ def run_plain(state: AnswerState, read: Lines, out: IO[str], *,
     for _attempt in range(MAX_ATTEMPTS):
         widened = state.team is not None
         _print(out, prompt_line(question, _, widen=state.can_widen, widened=widened,
-                                defer=state.can_defer, deferred=state.deferral is not None))
+                                defer=state.can_defer, deferred=state.deferral is not None,
+                                draft=drafted))
         out.write(_("Waiting") + " > " if widened else "> ")  # seed §4: `Waiting >`
         out.flush()
         line = _read(read, out)
@@ -165,10 +193,10 @@ def run_plain(state: AnswerState, read: Lines, out: IO[str], *,
                 continue
             return Effect("cancel", why)
         try:
-            if not line.strip():
+            if not line.strip() and not drafted:
                 state.picked = set(question.request.default_selection_ids)
                 state.text = ""
-            else:
+            elif line.strip():
                 picked, text = parse_answer(line, question)
                 state.picked, state.text = set(picked or []), text or ""
         except InvalidInput:

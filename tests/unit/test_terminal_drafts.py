@@ -3,11 +3,13 @@ newest never left unsent, with a fake portal and clock (no network)."""
 
 from __future__ import annotations
 
+import io
 import threading
 from typing import Any, cast
 
 from choice.portal_client import PortalClient
 from choice.terminal.drafts import GAP, DraftedLines, DraftSync
+from choice.terminal.plain import run_plain
 from tests.unit.test_terminal_state import state
 
 
@@ -88,3 +90,32 @@ def test_the_lines_save_before_each_wait_on_a_line() -> None:
     lines = DraftedLines(cast(Any, Input()), lambda: saved.append("saved"))
     assert lines.readline() == "2\n"
     assert (saved, lines.isatty()) == (["saved", "read"], False)
+
+
+def test_plain_lines_show_a_restored_draft_notes_included_and_enter_keeps_it() -> None:
+    """A draft typed in the browser is never sent unseen: the plain lines print it (notes
+    too, which they cannot edit) and Enter submits what they printed."""
+    answer = state(selection_mode="hybrid", allow_annotations=True,
+                   default_selection_ids=["pg"])
+    answer.picked, answer.notes = {"duck"}, {"duck": "for the \x1b[2Jreports"}
+    answer.global_note = "ask ops first"
+    out = io.StringIO()
+    effect = run_plain(answer, io.StringIO("\n"), out)
+    shown = out.getvalue()
+    assert "Your draft (saved earlier, here or in the browser): DuckDB" in shown
+    assert "  Note on DuckDB: for the ␛reports" in shown and "\x1b" not in shown
+    assert "  Note for the agent: ask ops first" in shown
+    assert "[enter]=keep the draft" in shown and "accept default" not in shown
+    assert effect is not None and effect.kind == "submit"
+    sent = effect.payload
+    assert sent.selected_ids == ["duck"]
+    assert sent.option_annotations == {"duck": "for the \x1b[2Jreports"}  # as typed
+    assert sent.global_annotation == "ask ops first"
+
+
+def test_plain_lines_without_a_draft_still_take_enter_as_the_defaults() -> None:
+    answer = state(default_selection_ids=["pg"])
+    out = io.StringIO()
+    effect = run_plain(answer, io.StringIO("\n"), out)
+    assert "Your draft" not in out.getvalue() and "[enter]=accept default" in out.getvalue()
+    assert effect is not None and effect.payload.selected_ids == ["pg"]
