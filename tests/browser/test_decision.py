@@ -151,6 +151,7 @@ def test_defer_needs_a_rationale_keeps_the_discussion_open_and_is_taken_up_again
     panel = owner.get_by_test_id("decision-panel")
     expect(panel).to_have_attribute("data-status", "widened")
     panel.get_by_test_id("fetch-review").click()
+    expect(owner.get_by_test_id("review-waiting")).to_be_visible()  # asked: now it may come
     send_candidate(client, iid)
     owner.get_by_test_id("accept").click(timeout=LIVE_MS)
     expect(owner.get_by_test_id("provenance-source")).to_have_text("from the discussion")
