@@ -31,13 +31,20 @@ class BackgroundTask:
         that arrives as its wait completes (fixed in 3.12), and a loop that swallowed one
         would keep the portal from shutting down."""
         task, self._task = self._task, None
-        if task is None:
-            return
-        while not task.done():
-            task.cancel()
-            await asyncio.wait({task}, timeout=STOP_POLL_SECONDS)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("the task %s had failed", self.name, exc_info=task.exception())
+        if task is not None:
+            await finish(task)
+
+
+async def finish(task: asyncio.Task[Any], grace: float = 0.0) -> None:
+    """Let `task` end by itself for up to `grace` seconds, then cancel it until it has
+    ended (a swallowed cancellation is repeated); a failure is logged, not raised."""
+    if grace > 0:
+        await asyncio.wait({task}, timeout=grace)
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=STOP_POLL_SECONDS)
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the task %s had failed", task.get_name(), exc_info=task.exception())
 
 
 async def woken(event: asyncio.Event, seconds: float | None) -> bool:

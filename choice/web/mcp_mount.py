@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from litestar.types import ASGIApp, Receive, Scope, Send
 
+from choice.background import finish
 from choice.config import Settings
 from choice.web.auth import CODE_SECONDS, LoginCodes
 from choice.web.security import send_error
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("choice.mcp")
 READY_SECONDS = 30.0
+STOP_SECONDS = 5.0
+"""How long shutdown lets the SDK's session manager close its sessions before cancelling it."""
 
 
 class McpMount:
@@ -49,11 +52,8 @@ class McpMount:
         try:
             yield
         finally:
-            stop.set()
-            if not self._ready.is_set():
-                task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            stop.set()  # the session manager's exit closes open sessions: bounded, then cut
+            await finish(task, grace=STOP_SECONDS if self._ready.is_set() else 0.0)
 
     async def _serve(self, stop: asyncio.Event) -> None:
         try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from choice.background import BackgroundTask, woken
+from choice.background import BackgroundTask, finish, woken
 
 
 async def test_a_loop_that_swallows_a_cancellation_is_still_stopped() -> None:
@@ -47,3 +47,20 @@ async def test_woken_says_whether_the_event_came_before_the_time_ran_out() -> No
     assert await woken(event, 0.01) is False
     asyncio.get_running_loop().call_soon(event.set)
     assert await woken(event, 5) is True
+
+
+async def test_finish_lets_a_task_end_by_itself_within_its_grace_then_cuts_it() -> None:
+    stop = asyncio.Event()
+
+    async def closes_when_told() -> str:
+        await stop.wait()
+        return "closed"
+
+    polite = asyncio.create_task(closes_when_told())
+    stop.set()
+    await asyncio.wait_for(finish(polite, grace=5), 10)
+    assert polite.result() == "closed"
+
+    stuck = asyncio.create_task(asyncio.Event().wait())  # never told anything: cut
+    await asyncio.wait_for(finish(stuck, grace=0.05), 10)
+    assert stuck.cancelled()
