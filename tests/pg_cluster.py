@@ -1,10 +1,11 @@
 """A throwaway PostgreSQL cluster for the tests: Debian's server binaries, `initdb` in a
 temporary directory (as the `postgres` user when the tests run as root: PostgreSQL refuses
-root), a free port on 127.0.0.1, stopped and deleted at the end. Each caller asks it for a
-fresh database by name."""
+root), a free port on 127.0.0.1, stopped and deleted at the end, or by the next cluster
+started when its test process was killed. Each caller asks it for a fresh database by name."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -20,6 +21,8 @@ from choice.store import Store
 SERVER_USER = "postgres"
 """The system account the server runs as when the tests run as root."""
 ROLE = "choice"
+OWNER = "owner.pid"
+"""The test process a cluster belongs to, in its directory."""
 
 
 def server_binaries() -> Path | None:
@@ -49,6 +52,8 @@ class Cluster:
         subprocess.run([*as_user, *command], check=True, capture_output=True, timeout=60)
 
     def start(self) -> Cluster:
+        self._stop_orphans()
+        (self._root / OWNER).write_text(str(os.getpid()))
         if os.geteuid() == 0:
             shutil.chown(self._root, SERVER_USER)
         self._run(str(self._bin / "initdb"), "-D", str(self._data), "-A", "trust",
@@ -58,6 +63,23 @@ class Cluster:
         self._run(str(self._bin / "pg_ctl"), "-D", str(self._data), "-o", options,
                   "-l", str(self._root / "server.log"), "-w", "start")
         return self
+
+    def _stop_orphans(self) -> None:
+        """Clusters whose test process died without stopping them (a killed run): stopped
+        and deleted, so they do not pile up on the machine."""
+        for owner in Path(tempfile.gettempdir()).glob(f"choice-pg-*/{OWNER}"):
+            try:
+                pid = int(owner.read_text())
+                os.kill(pid, 0)
+                continue  # its test process still runs
+            except ProcessLookupError:
+                pass
+            except (OSError, ValueError):
+                continue  # not ours to judge (another user's, or being written)
+            with contextlib.suppress(subprocess.SubprocessError, OSError):
+                self._run(str(self._bin / "pg_ctl"), "-D", str(owner.parent / "data"),
+                          "-m", "immediate", "-w", "stop")
+            shutil.rmtree(owner.parent, ignore_errors=True)
 
     def admin_url(self) -> str:
         return f"postgresql://{ROLE}@127.0.0.1:{self.port}/postgres"
