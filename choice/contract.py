@@ -255,6 +255,9 @@ class DeadlineChange(_Strict):
 
     timeout_seconds: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
     expires_at: str | None = Field(default=None, description="ISO 8601 with a timezone.")
+    interface: PortalInterface | None = Field(
+        default=None, description="Where a person changed it (`terminal`: `choice answer`, "
+                                  "audited as `human:terminal`); default the API's.")
 
 
 class SummaryJson(BaseModel):

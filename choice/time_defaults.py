@@ -4,8 +4,9 @@ saving it as the default time (`Preferences.timeout_seconds`) would store.
 
 The reading a person expects is the time they typed: "30 minutes left" becomes "new
 questions get 30 minutes". The newest `deadline_changed` event by a person at a screen (the
-web panel's `human:web`; the terminal keeps what was typed itself) holds it as the new
-deadline (`to`) minus the moment it was set (`at`). A change through the API (`human:api`)
+web panel's `human:web`, `choice answer`'s `human:terminal`) holds it as the new
+deadline (`to`) minus the moment it was set (`at`); `choice answer` says it is the
+terminal's (`interface: terminal` on its PATCH). A change through the API (`human:api`)
 is not offered: agents hold the token too, and an agent's extension is nobody's preference.
 Saving goes through `InteractionService.update_preferences` like every other setting;
 nothing here writes.

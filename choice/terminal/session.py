@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import curses
+import json
 import os
 import sys
 import webbrowser
@@ -28,6 +29,7 @@ from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES, FieldError, Subm
 from choice.field_errors import InvalidInput
 from choice.i18n import translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
+from choice.store.records import AuditEvent
 from choice.terminal.decision_calls import DecisionCalls
 from choice.terminal.drafts import DraftedLines, DraftSync
 from choice.terminal.external_editor import EditorFailed, edit_text, editor_command, suspended
@@ -42,6 +44,7 @@ from choice.terminal.screen import Screen, key_name
 from choice.terminal.state import AnswerState, Effect
 from choice.terminal.team_calls import TeamCalls
 from choice.terminal.text import safe_text
+from choice.time_defaults import last_time_given
 
 EXIT = {"submitted": 0, "auto_submitted": 0, "cancelled": 3, "timeout": 4}
 SWITCHED = 5
@@ -204,7 +207,8 @@ class Session:
         """This question's deadline, `minutes` from now: the portal's PATCH (as the web's
         "This question" panel), so every open page's countdown follows at once."""
         reply = self.client.call("PATCH", f"/api/interactions/{self.question.id}",
-                                 {"expires_at": iso(now() + minutes * 60)})
+                                 {"expires_at": iso(now() + minutes * 60),
+                                  "interface": "terminal"})  # the default-time offer reads it
         self.state.expires_at = parse_iso(str(reply["expires_at"]))
         self.state.time_given = round(minutes * 60)  # offered as the default time
         self.state.message = self._("Saved.")
@@ -307,6 +311,7 @@ class Session:
         self.suspend = lambda run: suspended(window, run)
         screen = self.screen(window)
         self.drafts.start(*self.drafted())
+        self.state.time_given = self.time_given_before()
         while True:
             self.drafts.tick(*self.drafted())
             while not live.events.empty():
@@ -329,6 +334,18 @@ class Session:
                 ending = self.apply(effects.pop(0))
                 if ending is not None:
                     return ending
+
+    def time_given_before(self) -> int | None:
+        """The time a person at a screen last gave this question, from its audit trail (as
+        the page reads it): "Use as default" is offered again when it is opened again."""
+        try:
+            reply = self.client.call("GET", f"/api/interactions/{self.question.id}/events")
+            events = [AuditEvent(self.question.id, e["kind"], e["actor"], parse_iso(e["at"]),
+                                 json.dumps(e["detail"]) if e.get("detail") else None)
+                      for e in reply["events"]]
+        except (PortalError, PortalUnreachable, KeyError, TypeError, ValueError):
+            return None  # no offer; nothing else depends on it
+        return last_time_given(events)
 
     def drafted(self) -> tuple[list[AnswerState], list[str] | None]:
         """The answers a draft holds: this question's (several: each one's, by id)."""

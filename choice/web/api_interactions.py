@@ -198,5 +198,6 @@ class InteractionController(Controller):
     async def change_deadline(self, interaction_id: FromPath[str], data: JSONBody[DeadlineChange],
                               service: Service) -> dict[str, Any]:
         """Move the deadline: `timeout_seconds` (from creation) or `expires_at`."""
-        row = await service.set_deadline(interaction_id, data, actor="human:api")
+        actor = "human:terminal" if data.interface == "terminal" else "human:api"
+        row = await service.set_deadline(interaction_id, data, actor=actor)
         return await service.team.reply(row, poll_hint(row.id))  # widened: who is invited

@@ -120,6 +120,21 @@ def test_deadline_patch_moves_the_deadline(client: Client) -> None:
     assert moved.json()["expires_at"] > created["expires_at"]
 
 
+def test_a_deadline_patch_from_the_terminal_is_audited_as_the_terminal_s(client: Client) -> None:
+    """`choice answer` says where the person changed it, as its answers and cancels do; any
+    other client's change is the API's (the "Use as default" offer ignores those)."""
+    iid = create(client)["interaction_id"]
+    assert client.patch(f"/api/interactions/{iid}",
+                        json={"timeout_seconds": 900, "interface": "terminal"}).status_code == 200
+    assert client.patch(f"/api/interactions/{iid}", json={"timeout_seconds": 1200}).status_code == 200
+    refused = client.patch(f"/api/interactions/{iid}",
+                           json={"timeout_seconds": 1500, "interface": "client"})
+    assert refused.status_code in (400, 422) and "interface" in refused.text
+    events = client.get(f"/api/interactions/{iid}/events").json()["events"]
+    assert [e["actor"] for e in events if e["kind"] == "deadline_changed"] == \
+        ["human:terminal", "human:api"]
+
+
 def test_deadline_patch_in_the_past_is_422(client: Client) -> None:
     iid = create(client)["interaction_id"]
     response = client.patch(f"/api/interactions/{iid}", json={"expires_at": "2000-01-01T00:00:00Z"})

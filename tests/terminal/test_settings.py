@@ -241,7 +241,7 @@ def test_the_settings_change_this_questions_time_left_and_every_page_hears_it(
     assert seen[0]["expires_at"] == moved
     left = parse_iso(moved) - time.time()
     assert 19 * 60 < left <= 20 * 60
-    assert ("deadline_changed", "human:api") in events(client, iid)
+    assert ("deadline_changed", "human:terminal") in events(client, iid)
     assert client.settings()["timeout_seconds"] == 300  # the default for new ones is untouched
     pane.press("Escape")
     assert pane.line_with(" left").rstrip().endswith(("20:00 left", "19:59 left", "19:58 left"))
@@ -268,6 +268,28 @@ def test_the_minutes_given_to_this_question_can_become_the_default_time(
     assert client.settings()["timeout_seconds"] == 1800
     pane.press("Escape", "Enter")
     assert pane.exit_code() == 0
+
+
+def test_the_offer_comes_back_when_the_question_is_opened_again(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    """The time given is read back from the audit trail (`human:terminal`), as the page
+    does: leaving and reopening `choice answer` keeps the offer."""
+    iid = ask("Pick a store, then come back to it")
+    pane = answer(iid, width=80)
+    open_settings(pane, "Minutes left on this question")
+    pane.press("Enter", "^U")
+    pane.type("45")
+    pane.press("Enter")
+    pane.wait_for("› Minutes left on this question: 45", "Saved.")
+    pane.press("C-c")  # leave without answering: the question stays open
+    pane.exit_code()
+    again = answer(iid, width=80)
+    open_settings(again, "Minutes left on this question")
+    again.press("j")
+    again.wait_for("› Use 45 minutes as my default time")
+    assert ("deadline_changed", "human:terminal") in events(client, iid)
+    again.press("Escape", "Enter")
+    assert again.exit_code() == 0
 
 
 def test_continuing_in_the_browser_can_make_it_the_default(
