@@ -61,6 +61,10 @@ OPEN_STATUSES: tuple[Status, ...] = ("pending", "widened")
 UNRESOLVED_STATUSES: tuple[Status, ...] = (*OPEN_STATUSES, "deferred")
 """Not decided yet: open, or `deferred` by the owner with a rationale (no deadline runs; it
 is taken up again or resolved later). Retention never drops these."""
+WaitingReason = Literal["unopened", "deadline"]
+WAITING_REASONS: tuple[WaitingReason, ...] = ("unopened", "deadline")
+"""An `interaction.reminder`'s `reason` when a question waits for its person (nobody opened
+it; its last minute), as opposed to a widened question's `discussion_idle`."""
 
 OPTION_ID_PATTERN = r"^[A-Za-z0-9_.-]{1,64}$"
 MAX_OPTIONS = 50

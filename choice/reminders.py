@@ -25,11 +25,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from choice.background import BackgroundTask, woken
 from choice.clock import iso
 from choice.config import Settings
+from choice.contract import WaitingReason
 from choice.notifier import Change
 from choice.replies import listing
 from choice.store.records import AuditEvent
@@ -48,12 +49,11 @@ WAKE_ON = ("interaction.created", "interaction.updated", "interaction.widened")
 """A new question, a moved deadline or a widening may bring a reminder forward."""
 MIN_GAP = 0.5
 """Seconds between two scans at least, however many changes wake the scheduler."""
-Reason = Literal["unopened", "deadline"]
 
 
 @dataclass(frozen=True)
 class Due:
-    reason: Reason
+    reason: WaitingReason
     key: str
     """Which reminder: the period's number for `unopened`, the deadline for `deadline`."""
 
@@ -92,8 +92,8 @@ class WaitingReminders:
     async def scan(self) -> float | None:
         at, soonest = self.service.clock(), None
         questions = await self.service.store.read(waiting, self.service.store.repo)
-        self._tried = {tried for tried in self._tried
-                       if tried[0] in {q.interaction_id for q in questions}}
+        still_waiting = {question.interaction_id for question in questions}
+        self._tried = {tried for tried in self._tried if tried[0] in still_waiting}
         for question in questions:
             due, upcoming = reminders_of(question, self.every, at)
             for reminder in due:

@@ -24,10 +24,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from choice.clock import parse_iso
+from choice.contract import WAITING_REASONS
 
 RECONNECT_SECONDS = 1.0
-WAITING_REASONS = ("unopened", "deadline")
-"""Reminders of a question waiting for its person (`choice/reminders.py`), this one or another."""
 
 
 @dataclass(frozen=True)

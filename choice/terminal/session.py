@@ -25,7 +25,13 @@ from dataclasses import dataclass
 from typing import Any, TextIO, TypeVar
 
 from choice.clock import iso, now, parse_iso
-from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES, FieldError, Submission
+from choice.contract import (
+    OPEN_STATUSES,
+    UNRESOLVED_STATUSES,
+    WAITING_REASONS,
+    FieldError,
+    Submission,
+)
 from choice.field_errors import InvalidInput
 from choice.i18n import translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
@@ -33,7 +39,7 @@ from choice.store.records import AuditEvent
 from choice.terminal.decision_calls import DecisionCalls
 from choice.terminal.drafts import DraftedLines, DraftSync
 from choice.terminal.external_editor import EditorFailed, edit_text, editor_command, suspended
-from choice.terminal.live import WAITING_REASONS, Live, LiveEvent
+from choice.terminal.live import Live, LiveEvent
 from choice.terminal.panels import waiting_reminder
 from choice.terminal.plain import Lines, run_plain, run_widen, show_team, show_widened
 from choice.terminal.plain_review import read_defer, run_review

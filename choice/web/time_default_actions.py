@@ -9,6 +9,7 @@ Without script: post, then redirect back to the question's page at the section.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from litestar import Response, post
@@ -39,6 +40,7 @@ async def use_time_as_default(request: HTMXRequest, service: Service,
         notice, status = (CLOSED if row.status != "pending" else NOTHING_GIVEN), 409
     elif not offered.is_default:
         await service.update_preferences(PreferencesPatch(timeout_seconds=offered.saved))
+        offered = replace(offered, current=offered.saved)  # what the panel shows now
     if not request.htmx:
         # the fragment opens the panel at the section (browsers open a <details> for it)
         return Redirect(path=f"/choice/{row.id}#time-section", status_code=303,
@@ -47,5 +49,5 @@ async def use_time_as_default(request: HTMXRequest, service: Service,
     return HTMXTemplate(template_name="partials/_time_default_saved.html", status_code=status,
                         headers=VARY_ON_HTMX,
                         context={"time_row": row, "prefs": prefs, "time_notice": notice,
-                                 "time_default": await time_default_of(service, row),
+                                 "time_default": offered,
                                  "locale": service.language_for(row)})

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from choice.bidi import closed_bidi
+from choice.contract import WAITING_REASONS
 from choice.webhooks.messages import Event, shortened
 
 SIGNATURE_HEADER = "X-Choice-Signature-256"
@@ -132,7 +133,7 @@ def _comments(event: Event) -> tuple[str, list[dict[str, Any]]]:
 
 
 def _reminder(event: Event) -> tuple[str, list[dict[str, Any]]]:
-    if event.get("reason") in ("unopened", "deadline"):
+    if event.get("reason") in WAITING_REASONS:
         return _waiting(event)
     line = f"No activity for {event['idle_minutes']} min on {_title(event)}"
     blocks = [_section(f"*Reminder*: {line}. {_link(event['question']['url'], 'Decide')}"),

@@ -30,6 +30,7 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from choice.config import Settings
+from choice.contract import WAITING_REASONS
 from choice.notifier import Change
 from choice.store.records import Interaction
 from choice.team.service import Invited
@@ -41,8 +42,6 @@ if TYPE_CHECKING:
     from choice.service import InteractionService
 
 log = logging.getLogger("choice.webhooks")
-WAITING = ("unopened", "deadline")
-"""The reasons of reminders of a question waiting for its person (not a team's)."""
 DRAIN_SECONDS = 5.0
 
 
@@ -61,7 +60,7 @@ class WebhookListener:
             self._later(self._created(change.row))
         elif change.kind == "discussion.changed" and change.data.get("change") == "comment":
             self._later(self._comment(change))
-        elif change.kind == "interaction.reminder" and change.data.get("reason") in WAITING:
+        elif change.kind == "interaction.reminder" and change.data.get("reason") in WAITING_REASONS:
             if self.created and change.row is not None:  # the webhook hears personal questions
                 self._later(self._waiting(change.row, change.data))
         elif change.kind == "interaction.reminder":
