@@ -5,7 +5,6 @@ portal, and a second page sees it. Waits are on the stored draft (bounded polls 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from choice.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question, shoot
 from tests.portal_process import PortalProcess
+from tests.reliability.faults import wait_until
 
 
 def ask(client: PortalClient, **overrides: Any) -> str:
@@ -25,13 +25,14 @@ def ask(client: PortalClient, **overrides: Any) -> str:
 
 def stored(client: PortalClient, iid: str, until: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
     """The draft once `until` holds (polled, bounded)."""
-    deadline = time.monotonic() + 8
-    while True:
-        draft = client.call("GET", f"/api/interactions/{iid}/draft")["draft"] or {}
-        if until(draft) or time.monotonic() > deadline:
-            assert until(draft), draft
-            return dict(draft)
-        time.sleep(0.05)
+    seen: list[dict[str, Any]] = [{}]
+
+    def holds() -> bool:
+        seen[0] = client.call("GET", f"/api/interactions/{iid}/draft")["draft"] or {}
+        return until(seen[0])
+
+    wait_until(holds, timeout=8, what=f"the stored draft of {iid}")
+    return dict(seen[0])
 
 
 def type_a_draft(page: Page) -> None:

@@ -5,12 +5,12 @@ of the stored draft."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
 from choice.portal_client import PortalClient
+from tests.reliability.faults import wait_until
 from tests.terminal.conftest import Answer, Ask, Run, finished
 from tests.terminal.test_questions import ask_several
 
@@ -18,13 +18,14 @@ pytestmark = pytest.mark.slow
 
 
 def draft_of(client: PortalClient, iid: str, wanted: dict[str, Any]) -> dict[str, Any]:
-    deadline = time.monotonic() + 8
-    while True:
-        draft = client.call("GET", f"/api/interactions/{iid}/draft")
-        if draft["draft"] == wanted or time.monotonic() > deadline:
-            assert draft["draft"] == wanted
-            return dict(draft)
-        time.sleep(0.05)
+    seen: list[dict[str, Any]] = [{}]
+
+    def holds() -> bool:
+        seen[0] = client.call("GET", f"/api/interactions/{iid}/draft")
+        return bool(seen[0]["draft"] == wanted)
+
+    wait_until(holds, timeout=8, what=f"the draft {wanted} of {iid}")
+    return dict(seen[0])
 
 
 def test_what_is_picked_and_typed_in_the_terminal_becomes_the_draft(
