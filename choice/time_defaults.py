@@ -17,12 +17,36 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 from choice.contract import TIMEOUT_MAX, TIMEOUT_MIN
 from choice.i18n import Translator
-from choice.store.records import AuditEvent
 
 PEOPLE_AT_A_SCREEN = ("human:web", "human:terminal")
+
+
+class Audited(Protocol):
+    """An audit event as this module reads it: the store's `AuditEvent`, or `SeenEvent`
+    (typed, not imported: the terminal must not load the store to read its events)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def actor(self) -> str: ...
+    @property
+    def at(self) -> float: ...
+    @property
+    def detail_json(self) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class SeenEvent:
+    """An audit event as `GET /api/interactions/{id}/events` shows it (the terminal's)."""
+
+    kind: str
+    actor: str
+    at: float
+    detail_json: str | None
 
 
 @dataclass(frozen=True)
@@ -46,7 +70,7 @@ class TimeDefault:
         return self.saved == self.current
 
 
-def last_time_given(events: Iterable[AuditEvent]) -> int | None:
+def last_time_given(events: Iterable[Audited]) -> int | None:
     """Seconds a person last gave this question (the newest `deadline_changed` from a
     screen), or None when nobody there changed its time."""
     given = None
@@ -66,7 +90,7 @@ def clamp(seconds: int) -> int:
     return max(TIMEOUT_MIN, min(TIMEOUT_MAX, seconds))
 
 
-def time_default(events: Iterable[AuditEvent], current: int) -> TimeDefault | None:
+def time_default(events: Iterable[Audited], current: int) -> TimeDefault | None:
     given = last_time_given(events)
     if given is None:
         return None

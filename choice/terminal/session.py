@@ -35,7 +35,6 @@ from choice.contract import (
 from choice.field_errors import InvalidInput
 from choice.i18n import translator
 from choice.portal_client import PortalClient, PortalError, PortalUnreachable
-from choice.store.records import AuditEvent
 from choice.terminal.decision_calls import DecisionCalls
 from choice.terminal.drafts import DraftedLines, DraftSync
 from choice.terminal.external_editor import EditorFailed, edit_text, editor_command, suspended
@@ -50,7 +49,7 @@ from choice.terminal.screen import Screen, key_name
 from choice.terminal.state import AnswerState, Effect
 from choice.terminal.team_calls import TeamCalls
 from choice.terminal.text import safe_text
-from choice.time_defaults import last_time_given
+from choice.time_defaults import SeenEvent, last_time_given
 
 EXIT = {"submitted": 0, "auto_submitted": 0, "cancelled": 3, "timeout": 4}
 SWITCHED = 5
@@ -346,8 +345,8 @@ class Session:
         the page reads it): "Use as default" is offered again when it is opened again."""
         try:
             reply = self.client.call("GET", f"/api/interactions/{self.question.id}/events")
-            events = [AuditEvent(self.question.id, e["kind"], e["actor"], parse_iso(e["at"]),
-                                 json.dumps(e["detail"]) if e.get("detail") else None)
+            events = [SeenEvent(e["kind"], e["actor"], parse_iso(e["at"]),
+                                json.dumps(e["detail"]) if e.get("detail") else None)
                       for e in reply["events"]]
         except (PortalError, PortalUnreachable, KeyError, TypeError, ValueError):
             return None  # no offer; nothing else depends on it
