@@ -2,7 +2,7 @@
 
 `templates/`, `static/`, `locales/` and `manifest.toml` stay at the repository's top level
 (the design card's layout); an installed portal finds them in the package instead
-(`choice/resources.py` knows both places). Only the regular wheel gets the copies: an
+(`choice/core/resources.py` knows both places). Only the regular wheel gets the copies: an
 editable install reads the checkout's own files, so nothing stale is left in site-packages.
 """
 

@@ -7,6 +7,6 @@ from choice.web.app import create_app
 app = create_app()
 
 if __name__ == "__main__":
-    from choice.serve import serve
+    from choice.cli.serve import serve
 
     serve(app)

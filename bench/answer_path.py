@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 
 ANSWER = {"selected_ids": ["a"]}
 

@@ -45,7 +45,7 @@ from typing import Any, Protocol
 
 from answer_path import AnswerPath, bench_answer_path
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"

@@ -32,8 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from choice.client.portal_client import PortalClient  # noqa: E402
 from choice.mcp.listing import tools_result  # noqa: E402
-from choice.portal_client import PortalClient  # noqa: E402
 from tests.mcp.bridge_process import BridgeProcess, bridge_env, stop_portal_at  # noqa: E402
 from tests.portal_process import free_port  # noqa: E402
 
@@ -59,7 +59,7 @@ class Portal:
         self.env = bridge_env(data_dir, self.port, **extra)
         data_dir.mkdir(parents=True)
         with open(data_dir / "portal.log", "ab") as log:
-            self.process = subprocess.Popen([sys.executable, "-m", "choice.cli", "serve"],
+            self.process = subprocess.Popen([sys.executable, "-m", "choice.cli.main", "serve"],
                                             env=self.env, stdout=log, stderr=log)
         self.pid = self.process.pid
         wait_until(PortalClient(f"http://127.0.0.1:{self.port}", None).is_portal,

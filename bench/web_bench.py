@@ -63,8 +63,8 @@ from core_bench import (
     wait_healthy,
 )
 
-from choice.web.auth import COOKIE
-from choice.web.sockets import SYNC_SECONDS
+from choice.web.live.sockets import SYNC_SECONDS
+from choice.web.security.auth import COOKIE
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -6,7 +6,6 @@ modules move behind it; new code inside the package imports from the owning modu
 
 from __future__ import annotations
 
-from choice.compat import HitlRequest, RequestUserChoice, parse_request
 from choice.contract import (
     ChoiceRequest,
     ChoiceResult,
@@ -16,8 +15,9 @@ from choice.contract import (
     RequestContext,
     Submission,
 )
-from choice.field_errors import InvalidInput
-from choice.validation import ValidatedRequest, validate_request
+from choice.contract.compat import HitlRequest, RequestUserChoice, parse_request
+from choice.contract.field_errors import InvalidInput
+from choice.contract.validation import ValidatedRequest, validate_request
 
 __all__ = [
     "ChoiceRequest",

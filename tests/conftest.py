@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.pg_cluster import Cluster, server_binaries
 from tests.portal_process import PortalProcess
 

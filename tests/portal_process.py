@@ -11,7 +11,7 @@ import sys
 import threading
 from pathlib import Path
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 
 ROOT = Path(__file__).resolve().parents[1]
 READY_LINE = "Uvicorn running on"

@@ -12,22 +12,31 @@ LangChain's human-in-the-loop decisions. Depends on httpx and the package's own 
 
 from __future__ import annotations
 
-from choice.client.aio import AsyncClient, ask_async
-from choice.client.blocking import Client, ask
-from choice.client.errors import ClientError, InvalidRequest, PortalNotRunning, PortalRefused
-from choice.client.replies import Answer, Deferral, Result, Widening
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "Answer",
-    "AsyncClient",
-    "Client",
-    "ClientError",
-    "Deferral",
-    "InvalidRequest",
-    "PortalNotRunning",
-    "PortalRefused",
-    "Result",
-    "Widening",
-    "ask",
-    "ask_async",
-]
+if TYPE_CHECKING:
+    from choice.client.aio import AsyncClient, ask_async
+    from choice.client.blocking import Client, ask
+    from choice.client.errors import ClientError, InvalidRequest, PortalNotRunning, PortalRefused
+    from choice.client.replies import Answer, Deferral, Result, Widening
+
+_WHERE = {
+    "AsyncClient": "aio", "ask_async": "aio", "Client": "blocking", "ask": "blocking",
+    "ClientError": "errors", "InvalidRequest": "errors", "PortalNotRunning": "errors",
+    "PortalRefused": "errors", "Answer": "replies", "Deferral": "replies", "Result": "replies",
+    "Widening": "replies",
+}
+"""The public names, loaded on first use: the terminal UI, `choice ask` and the stdio bridge
+import this package's standard-library modules (the HTTP client, the portal's start) and
+must not pay for httpx and pydantic."""
+
+__all__ = ["Answer", "AsyncClient", "Client", "ClientError", "Deferral", "InvalidRequest",
+           "PortalNotRunning", "PortalRefused", "Result", "Widening", "ask", "ask_async"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'choice.client' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"choice.client.{module}"), name)

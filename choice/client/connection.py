@@ -15,9 +15,9 @@ import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from choice.api_token import read_token
 from choice.client.errors import PortalNotRunning
-from choice.config import Settings
+from choice.core.config import Settings
+from choice.core.token import read_token
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,8 @@ def discover(base_url: str | None = None, token: str | None = None) -> Connectio
 def ensure_started(base_url: str | None = None, token: str | None = None) -> Connection:
     """Make sure a portal answers (starting a detached one if none does), then discover:
     the token file exists once a portal has started."""
-    from choice.mcp.autostart import ensure_portal
-    from choice.mcp.relay import PortalGone
+    from choice.client.autostart import ensure_portal
+    from choice.client.portal_client import PortalGone
 
     settings = settings_for(base_url)
     try:

@@ -1,7 +1,7 @@
 """What resolving a decision writes: the result (with `summary_json`, the rationale, who
 decided) and its audit events, for the owner's final answer and for the team's quorum.
 
-Pure, like `choice.endings`: each function gets the undecided row, its decision row and a
+Pure, like `choice.core.endings`: each function gets the undecided row, its decision row and a
 `Completion`, and returns the `Completed` the repository writes in the same transaction as
 its check that the row is still undecided.
 """
@@ -9,12 +9,12 @@ its check that the row is still undecided.
 from __future__ import annotations
 
 from choice.contract import ChoiceRequest, ChoiceResult, FieldError, SummaryJson, SummarySource
+from choice.contract.field_errors import InvalidInput
+from choice.contract.normalize import Completion, clip, labels_of, quoted_choices
+from choice.core.endings import audit, request_of
+from choice.core.i18n import N_
 from choice.decision.models import ResolveBody
 from choice.decision.quorum import Reached
-from choice.endings import audit, request_of
-from choice.field_errors import InvalidInput
-from choice.i18n import N_
-from choice.response import Completion, clip, labels_of, quoted_choices
 from choice.store.records import Decision, Interaction
 from choice.store.repository import Completed
 from choice.team.discussion import checked_option_ids

@@ -1,17 +1,17 @@
 """What an agent gets about a decision being written back: the owner's request for a
 summary of the discussion (`action_status: summary_requested`, the seed's §5.1 instruction
 block as JSON), and a deferral (`action_status: deferred`, with the owner's rationale).
-Shared by the HTTP API and the MCP tools, like `choice.replies`.
+Shared by the HTTP API and the MCP tools, like `choice.core.replies`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from choice.clock import iso
-from choice.config import Settings
 from choice.contract import SCHEMA_VERSION, ChoiceRequest
-from choice.replies import interaction_url
+from choice.contract.clock import iso
+from choice.core.config import Settings
+from choice.core.replies import interaction_url
 from choice.store.records import Decision, Interaction
 from choice.team.models import DiscussionData
 

@@ -16,9 +16,13 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from choice.clock import iso
 from choice.contract import DEFAULT_TIMEOUT, FieldError, PortalInterface
-from choice.deadlines import DeadlineScheduler
+from choice.contract.clock import iso
+from choice.contract.field_errors import InvalidInput
+from choice.core.deadlines import DeadlineScheduler
+from choice.core.endings import audit, request_of
+from choice.core.notifier import Change, ChangeKind
+from choice.core.replies import listing
 from choice.decision.models import (
     CandidateBody,
     CandidateReview,
@@ -30,10 +34,6 @@ from choice.decision.outcome import by_quorum, candidate_of, resolved
 from choice.decision.provenance import summary_source
 from choice.decision.quorum import reached
 from choice.decision.replies import deferred_reply, http_candidate_hint, summary_request
-from choice.endings import audit, request_of
-from choice.field_errors import InvalidInput
-from choice.notifier import Change, ChangeKind
-from choice.replies import listing
 from choice.store.decisions import DecisionRepository
 from choice.store.records import Decision, Interaction
 from choice.store.repository import AlreadyCompleted, Completed, DeadlinePassed, NotFound
@@ -41,7 +41,7 @@ from choice.team.service import checked_quorum
 
 if TYPE_CHECKING:
     from choice.contract import Quorum
-    from choice.service import InteractionService
+    from choice.core.service import InteractionService
 
 log = logging.getLogger("choice.decision")
 

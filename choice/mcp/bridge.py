@@ -26,11 +26,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from types import FrameType
 from typing import IO, Any
 
-from choice.api_token import read_token
-from choice.config import Settings
+from choice.client.autostart import ensure_portal
+from choice.client.portal_client import PortalGone
+from choice.core.config import Settings
+from choice.core.token import read_token
 from choice.mcp import listing
-from choice.mcp.autostart import ensure_portal
-from choice.mcp.relay import PortalGone, PortalLink, error_text
+from choice.mcp.relay import PortalLink, error_text
 
 PARSE_ERROR = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
 INITIALIZED = b'{"jsonrpc":"2.0","method":"notifications/initialized"}'

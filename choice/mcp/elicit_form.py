@@ -26,8 +26,8 @@ from choice.contract import (
     Question,
     Submission,
 )
-from choice.field_errors import InvalidInput, parse_model
-from choice.i18n import Translator
+from choice.contract.field_errors import InvalidInput, parse_model
+from choice.core.i18n import Translator
 from choice.terminal.text import safe_text
 
 TEXT_SUFFIX = ":text"

@@ -24,11 +24,11 @@ import secrets
 from typing import Any, Literal
 
 from choice.contract import OPEN_STATUSES, ElicitationSetting
-from choice.endings import request_of
-from choice.field_errors import InvalidInput
-from choice.i18n import translator
+from choice.contract.field_errors import InvalidInput
+from choice.core.endings import request_of
+from choice.core.i18n import translator
+from choice.core.service import InteractionService
 from choice.mcp.elicit_form import form_for, submission_from
-from choice.service import InteractionService
 from choice.store.records import Interaction
 from choice.store.repository import AlreadyCompleted
 from choice.terminal.text import safe_text

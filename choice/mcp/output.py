@@ -9,7 +9,7 @@ the discussion, a deferral, and the field errors of a refused request. A call th
 question may add `warnings`. `list_pending` lists its own.
 
 Built from the contract's reply models, which the HTTP API's `/schema` documents too, so
-both describe one shape. Must not build any reply itself: `choice.replies` does.
+both describe one shape. Must not build any reply itself: `choice.core.replies` does.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from choice.contract import FieldError, Handoff, Outcome
+from choice.contract.schemas import inline_schema
 from choice.decision.models import CandidateReview, DeferredReply, SummaryRequested
 from choice.mcp.pending import PendingList
-from choice.schemas import inline_schema
 from choice.team.models import WidenedReply
 
 WARNINGS = {

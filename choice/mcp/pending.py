@@ -12,10 +12,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from choice.clock import iso
 from choice.contract import FieldError
-from choice.field_errors import InvalidInput
-from choice.service import InteractionService
+from choice.contract.clock import iso
+from choice.contract.field_errors import InvalidInput
+from choice.core.service import InteractionService
 from choice.team.models import WidenMode
 
 PendingFilter = Literal["active", "pending", "widened", "deferred"]

@@ -14,16 +14,14 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+from choice.client.portal_client import PortalGone
+
 READ_TIMEOUT = 600.0
 DRAIN_SECONDS = 2.0
 CLOSE_SECONDS = 2.0
 PATH = "/mcp"
 
 OnMessage = Callable[[bytes], None]
-
-
-class PortalGone(ConnectionError):
-    """No portal answers (refused, reset, gone mid-reply), and none could be started."""
 
 
 class PortalLink:

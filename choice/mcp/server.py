@@ -27,12 +27,13 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, ContentBlock, TextContent, Tool
 from starlette.applications import Starlette
 
-from choice.ask_user_question import answered_line
-from choice.config import Settings
 from choice.contract import OPEN_STATUSES, FieldError, Shape
+from choice.contract.ask_user_question import answered_line
+from choice.contract.field_errors import InvalidInput, parse_model
+from choice.core.config import Settings
+from choice.core.endings import request_of
+from choice.core.service import InteractionService
 from choice.decision.models import CandidateBody
-from choice.endings import request_of
-from choice.field_errors import InvalidInput, parse_model
 from choice.mcp.elicitation import (
     Elicitation,
     Mode,
@@ -55,7 +56,6 @@ from choice.mcp.tools import (
     TOOLS_BY_NAME,
     ToolSpec,
 )
-from choice.service import InteractionService
 from choice.store.decisions import NotInReview
 from choice.store.records import Interaction
 from choice.store.repository import AlreadyCompleted, NotFound

@@ -16,7 +16,7 @@ from typing import Any
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 from starlette.testclient import TestClient
 
-from choice.config import Settings
+from choice.core.config import Settings
 from choice.mcp.server import PortalMCP, security_for
 
 TARGET = Path(__file__).with_name("listing.json")

@@ -15,11 +15,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from choice.ask_user_question import AskUserQuestion
-from choice.compat import HitlRequest, RequestUserChoice
 from choice.contract import ChoiceRequest, Shape
+from choice.contract.ask_user_question import AskUserQuestion
+from choice.contract.compat import HitlRequest, RequestUserChoice
+from choice.contract.schemas import inline_schema
 from choice.decision.models import CandidateBody
-from choice.schemas import inline_schema
 
 WHEN_TO_ASK = (
     "Call this instead of guessing whenever there are more than two viable paths, an action "

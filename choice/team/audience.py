@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from choice.contract import NAME_MAX, TEAM_MAX, FieldError, TeamMember
-from choice.field_errors import InvalidInput
+from choice.contract.field_errors import InvalidInput
 
 
 @dataclass(frozen=True)

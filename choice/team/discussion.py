@@ -9,9 +9,9 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from choice.clock import iso
 from choice.contract import ChoiceRequest, FieldError
-from choice.field_errors import InvalidInput
+from choice.contract.clock import iso
+from choice.contract.field_errors import InvalidInput
 from choice.store.records import Comment, Decision, Interaction, Participant, Vote, Widening
 from choice.store.team import DISCUSSION_OPEN
 from choice.team.models import MessageOut, ParticipantOut, TallyOut

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from choice.clock import iso
+from choice.contract.clock import iso
 from choice.store.records import Comment, Participant
 from choice.team.discussion import Discussion
 

@@ -1,7 +1,7 @@
 """Reminders (seed §4.1): when a widened question has had no activity (the widening, a
 comment, a vote) for `CHOICE_REMINDER_MINUTES`, remind the owner once per idle period.
 
-The reminder scheduler (`choice/reminders.py`) scans the open widenings (a handful; one
+The reminder scheduler (`choice/reminders/scheduler.py`) scans the open widenings (a handful; one
 indexed query) every `reminder_scan_seconds`, or sooner when the next reminder falls due
 before that. A reminder is written first (`widening.reminded_at` with a `reminder_sent` audit
 event, actor `system`), then published as `interaction.reminder`: the owner's pages show a
@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from choice.clock import iso
-from choice.config import Settings
-from choice.endings import audit
-from choice.notifier import Change
-from choice.replies import listing
+from choice.contract.clock import iso
+from choice.core.config import Settings
+from choice.core.endings import audit
+from choice.core.notifier import Change
+from choice.core.replies import listing
 from choice.store.records import Widening
 
 if TYPE_CHECKING:
-    from choice.service import InteractionService
+    from choice.core.service import InteractionService
 
 
 def is_due(widening: Widening, idle_seconds: float, at: float) -> bool:
@@ -34,7 +34,7 @@ def is_due(widening: Widening, idle_seconds: float, at: float) -> bool:
 
 
 class TeamReminders:
-    """The widened questions' part of the reminder scan (`choice/reminders.py` runs it)."""
+    """The widened questions' part of the reminder scan (`choice/reminders/scheduler.py` runs it)."""
 
     def __init__(self, service: InteractionService, settings: Settings) -> None:
         self.service = service

@@ -18,12 +18,12 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from choice.clock import iso
 from choice.contract import ChoiceRequest, FieldError, OptionVotes, Quorum
-from choice.endings import audit, request_of
-from choice.field_errors import InvalidInput
-from choice.notifier import Change
-from choice.replies import interaction_url, listing, reply
+from choice.contract.clock import iso
+from choice.contract.field_errors import InvalidInput
+from choice.core.endings import audit, request_of
+from choice.core.notifier import Change
+from choice.core.replies import interaction_url, listing, reply
 from choice.store import Store
 from choice.store.records import Comment, Decision, Interaction, Participant, Vote, Widening
 from choice.store.repository import AlreadyCompleted, DeadlinePassed
@@ -41,7 +41,7 @@ from choice.team.models import (
 )
 
 if TYPE_CHECKING:
-    from choice.service import InteractionService
+    from choice.core.service import InteractionService
 
 COMMENTS_PER_MINUTE = 20
 """Per participant: a person typing never reaches it; a runaway bot does."""

@@ -13,10 +13,10 @@ import os
 import sys
 from typing import TextIO
 
-from choice.config import Settings
+from choice.client.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.contract import UNRESOLVED_STATUSES
-from choice.i18n import translator
-from choice.portal_client import PortalClient, PortalError, PortalUnreachable
+from choice.core.config import Settings
+from choice.core.i18n import translator
 from choice.terminal.live import Live
 from choice.terminal.question import Question
 from choice.terminal.questions_session import QuestionsSession

@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
-from choice.clock import parse_iso
 from choice.contract import WAITING_REASONS
+from choice.contract.clock import parse_iso
 
 RECONNECT_SECONDS = 1.0
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from choice.clock import parse_iso
 from choice.contract import ChoiceRequest, Option
+from choice.contract.clock import parse_iso
 from choice.terminal.text import safe_text
 
 

@@ -21,8 +21,8 @@ from typing import Any
 
 from choice.contract import Answer, FieldError, Submission
 from choice.contract import Question as Asked
-from choice.field_errors import InvalidInput
-from choice.i18n import Translator, translator
+from choice.contract.field_errors import InvalidInput
+from choice.core.i18n import Translator, translator
 from choice.terminal.question import Question, choices
 from choice.terminal.state import AnswerState, Check, Effect
 from choice.terminal.text import safe_text

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from choice.i18n import Translator
+from choice.core.i18n import Translator
 from choice.terminal.questions import QuestionsState, QuestionState
 from choice.terminal.text import safe_text
 

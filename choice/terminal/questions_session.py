@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
+from choice.client.portal_client import PortalClient
 from choice.contract import Submission
-from choice.portal_client import PortalClient
-from choice.terminal.plain import Lines
-from choice.terminal.plain_questions import run_questions
+from choice.terminal.plain.lines import Lines
+from choice.terminal.plain.questions import run_questions
 from choice.terminal.question import Question
 from choice.terminal.questions import QuestionsState
-from choice.terminal.questions_screen import QuestionsScreen
-from choice.terminal.screen import Screen
+from choice.terminal.screens.questions_screen import QuestionsScreen
+from choice.terminal.screens.screen import Screen
 from choice.terminal.session import Ending, Session
 from choice.terminal.state import AnswerState, Effect
 

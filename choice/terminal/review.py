@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from choice.clock import parse_iso
+from choice.contract.clock import parse_iso
 from choice.decision.provenance import summary_source
 from choice.terminal.text import safe_text
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO, TypeVar
 
-from choice.clock import iso, now, parse_iso
+from choice.client.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.contract import (
     OPEN_STATUSES,
     UNRESOLVED_STATUSES,
@@ -32,24 +32,24 @@ from choice.contract import (
     FieldError,
     Submission,
 )
-from choice.field_errors import InvalidInput
-from choice.i18n import translator
-from choice.portal_client import PortalClient, PortalError, PortalUnreachable
-from choice.terminal.decision_calls import DecisionCalls
-from choice.terminal.drafts import DraftedLines, DraftSync
+from choice.contract.clock import iso, now, parse_iso
+from choice.contract.field_errors import InvalidInput
+from choice.core.i18n import translator
+from choice.core.time_defaults import SeenEvent, last_time_given
+from choice.terminal.calls.decision import DecisionCalls
+from choice.terminal.calls.drafts import DraftedLines, DraftSync
+from choice.terminal.calls.team import TeamCalls
 from choice.terminal.external_editor import EditorFailed, edit_text, editor_command, suspended
 from choice.terminal.live import Live, LiveEvent
-from choice.terminal.panels import waiting_reminder
-from choice.terminal.plain import Lines, run_plain, run_widen, show_team, show_widened
-from choice.terminal.plain_review import read_defer, run_review
+from choice.terminal.plain.lines import Lines, run_plain, run_widen, show_team, show_widened
+from choice.terminal.plain.review import read_defer, run_review
 from choice.terminal.question import Question
 from choice.terminal.review import open_final, take_final
-from choice.terminal.review_screen import reviewing
-from choice.terminal.screen import Screen, key_name
+from choice.terminal.screens.panels import waiting_reminder
+from choice.terminal.screens.review_screen import reviewing
+from choice.terminal.screens.screen import Screen, key_name
 from choice.terminal.state import AnswerState, Effect
-from choice.terminal.team_calls import TeamCalls
 from choice.terminal.text import safe_text
-from choice.time_defaults import SeenEvent, last_time_given
 
 EXIT = {"submitted": 0, "auto_submitted": 0, "cancelled": 3, "timeout": 4}
 SWITCHED = 5

@@ -13,7 +13,7 @@ import math
 from typing import TYPE_CHECKING
 
 from choice.contract import SOUND_VOLUME_MAX
-from choice.time_defaults import TimeDefault, clamp
+from choice.core.time_defaults import TimeDefault, clamp
 
 if TYPE_CHECKING:
     from choice.terminal.state import AnswerState

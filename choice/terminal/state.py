@@ -22,16 +22,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from choice.clock import now
 from choice.contract import FieldError, Submission
-from choice.field_errors import InvalidInput
-from choice.i18n import Translator, translator
+from choice.contract.clock import now
+from choice.contract.field_errors import InvalidInput
+from choice.core.i18n import Translator, translator
+from choice.core.time_defaults import TimeDefault
 from choice.terminal.question import Question
 from choice.terminal.review import Deferral, WriteBack, open_defer, review_key
 from choice.terminal.settings_stage import offered_default, settings_key, typed_setting
 from choice.terminal.team_view import Invitation, TeamView
 from choice.terminal.widening import WidenDialog
-from choice.time_defaults import TimeDefault
 
 Stage = Literal["choose", "note", "global", "confirm", "cancel", "settings", "edit_setting",
                 "widen", "review"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from choice.clock import parse_iso
+from choice.contract.clock import parse_iso
 from choice.terminal.text import safe_text
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from choice.contract import TeamMember
-from choice.field_errors import InvalidInput
+from choice.contract.field_errors import InvalidInput
 from choice.team.audience import choose_audience, is_cancel, split_names
 from choice.terminal.text import safe_text
 

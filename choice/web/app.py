@@ -30,45 +30,45 @@ from litestar.plugins.htmx import HTMXPlugin
 from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.template import TemplateConfig
 
-from choice.api_token import ensure_token
-from choice.clock import now
-from choice.config import Settings
-from choice.i18n import SUPPORTED, catalog
-from choice.reminders import ReminderScheduler
-from choice.resources import RESOURCES
-from choice.service import InteractionService
+from choice.contract.clock import now
+from choice.core.config import Settings
+from choice.core.i18n import SUPPORTED, catalog
+from choice.core.resources import RESOURCES
+from choice.core.service import InteractionService
+from choice.core.token import ensure_token
+from choice.reminders.scheduler import ReminderScheduler
 from choice.store import Store
 from choice.store.login_codes import spend_login_code
-from choice.web.actions import InteractionActions, save_settings, save_team
-from choice.web.api_decision import DecisionController
-from choice.web.api_drafts import DraftController
-from choice.web.api_interactions import InteractionController
-from choice.web.api_login_links import create_login_link
-from choice.web.api_participant import ParticipantController
-from choice.web.api_settings import SettingsController
-from choice.web.api_team import TeamController
-from choice.web.assets import SKIP_COMPRESSION, Assets, bundle
-from choice.web.auth import Credentials, LoginCodes, LoginRequired
-from choice.web.decision_actions import DecisionActions
-from choice.web.discussion_feed import DiscussionFeeds
+from choice.web.api.decision import DecisionController
+from choice.web.api.drafts import DraftController
+from choice.web.api.health import VERSION, healthz
+from choice.web.api.interactions import InteractionController
+from choice.web.api.login_links import create_login_link
+from choice.web.api.participant import ParticipantController
+from choice.web.api.settings import SettingsController
+from choice.web.api.team import TeamController
 from choice.web.errors import exception_handlers
-from choice.web.health import VERSION, healthz
 from choice.web.idle import Activity, exit_when_idle
-from choice.web.js_messages import js_catalog
-from choice.web.list_cache import ListCache
-from choice.web.log_redaction import install as keep_links_out_of_logs
-from choice.web.login import login, login_form, login_required_handler
+from choice.web.live.discussion_feed import DiscussionFeeds
+from choice.web.live.participant_socket import participant_socket
+from choice.web.live.sockets import choice_socket, portal_socket
+from choice.web.live.stream import stream
+from choice.web.live.tabs import BrowserOpener, Tabs
 from choice.web.mcp_mount import McpMount
-from choice.web.pages import PageController
-from choice.web.participant_pages import ParticipantPages
-from choice.web.participant_socket import participant_socket
-from choice.web.security import RequestGuard, bearer_token_guard, protective_headers
-from choice.web.sockets import choice_socket, portal_socket
-from choice.web.stream import stream
-from choice.web.tabs import BrowserOpener, Tabs
-from choice.web.team_actions import TeamActions
-from choice.web.templating import make_environment
-from choice.web.time_default_actions import use_time_as_default
+from choice.web.pages.actions import InteractionActions, save_settings, save_team
+from choice.web.pages.decision_actions import DecisionActions
+from choice.web.pages.login import login, login_form, login_required_handler
+from choice.web.pages.participant import ParticipantPages
+from choice.web.pages.routes import PageController
+from choice.web.pages.team_actions import TeamActions
+from choice.web.pages.time_default_actions import use_time_as_default
+from choice.web.security.auth import Credentials, LoginCodes, LoginRequired
+from choice.web.security.guards import RequestGuard, bearer_token_guard, protective_headers
+from choice.web.security.log_redaction import install as keep_links_out_of_logs
+from choice.web.views.assets import SKIP_COMPRESSION, Assets, bundle
+from choice.web.views.js_messages import js_catalog
+from choice.web.views.list_cache import ListCache
+from choice.web.views.templating import make_environment
 from choice.webhooks.listener import webhooks_for
 
 log = logging.getLogger("choice")

@@ -9,13 +9,13 @@ from typing import TypeAlias
 
 from litestar.di import NamedDependency
 
-from choice.config import Settings
-from choice.service import InteractionService
-from choice.web.assets import Assets
-from choice.web.auth import Credentials, LoginCodes
-from choice.web.discussion_feed import DiscussionFeeds
-from choice.web.list_cache import ListCache
-from choice.web.tabs import Tabs
+from choice.core.config import Settings
+from choice.core.service import InteractionService
+from choice.web.live.discussion_feed import DiscussionFeeds
+from choice.web.live.tabs import Tabs
+from choice.web.security.auth import Credentials, LoginCodes
+from choice.web.views.assets import Assets
+from choice.web.views.list_cache import ListCache
 
 Service: TypeAlias = NamedDependency[InteractionService]
 """Annotate a handler parameter `service: Service` to receive the service."""

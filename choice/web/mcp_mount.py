@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING
 
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from choice.background import finish
-from choice.config import Settings
-from choice.web.auth import CODE_SECONDS, LoginCodes
-from choice.web.security import send_error
-from choice.web.tabs import login_link
+from choice.core.background import finish
+from choice.core.config import Settings
+from choice.web.live.tabs import login_link
+from choice.web.security.auth import CODE_SECONDS, LoginCodes
+from choice.web.security.guards import send_error
 
 if TYPE_CHECKING:
-    from choice.service import InteractionService
+    from choice.core.service import InteractionService
 
 log = logging.getLogger("choice.mcp")
 READY_SECONDS = 30.0

@@ -23,8 +23,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from choice.bidi import closed_bidi
 from choice.contract import WAITING_REASONS
+from choice.contract.bidi import closed_bidi
 from choice.webhooks.messages import Event, shortened
 
 SIGNATURE_HEADER = "X-Choice-Signature-256"

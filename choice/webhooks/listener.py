@@ -7,7 +7,7 @@ to the outbox. Installed only when `CHOICE_WEBHOOK_URL` is set (`webhooks_for`).
 - a comment (`discussion.changed`, change `comment`): folded into a coalesced message;
 - a reminder (`interaction.reminder`): of a widened question's idle discussion
   (`team/reminders.py`); with `CHOICE_WEBHOOK_CREATED`, also of a question nobody has
-  opened, or in its last minute (`choice/reminders.py`);
+  opened, or in its last minute (`choice/reminders/scheduler.py`);
 - the end of a widened interaction (`interaction.completed` with a widening): the outcome,
   who decided and where the answer came from;
 - a widened interaction deferred (`interaction.deferred`): the owner's rationale;
@@ -29,9 +29,9 @@ import logging
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from choice.config import Settings
 from choice.contract import WAITING_REASONS
-from choice.notifier import Change
+from choice.core.config import Settings
+from choice.core.notifier import Change
 from choice.store.records import Interaction
 from choice.team.service import Invited
 from choice.webhooks import messages
@@ -39,7 +39,7 @@ from choice.webhooks.outbox import Outbox
 from choice.webhooks.sender import RetryPolicy
 
 if TYPE_CHECKING:
-    from choice.service import InteractionService
+    from choice.core.service import InteractionService
 
 log = logging.getLogger("choice.webhooks")
 DRAIN_SECONDS = 5.0

@@ -23,10 +23,10 @@ import json
 import secrets
 from typing import Any, Literal
 
-from choice.clock import iso
 from choice.contract import SCHEMA_VERSION
-from choice.endings import request_of
-from choice.replies import whole_question
+from choice.contract.clock import iso
+from choice.core.endings import request_of
+from choice.core.replies import whole_question
 from choice.store.records import Comment, Interaction
 from choice.team.discussion import Discussion
 from choice.team.service import Invited

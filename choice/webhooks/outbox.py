@@ -26,9 +26,9 @@ import logging
 import random
 from collections.abc import Callable
 
-from choice.background import BackgroundTask, woken
-from choice.clock import iso
-from choice.endings import audit
+from choice.contract.clock import iso
+from choice.core.background import BackgroundTask, woken
+from choice.core.endings import audit
 from choice.store import Store
 from choice.store.records import AuditEvent, Interaction
 from choice.webhooks.formats import render

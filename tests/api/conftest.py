@@ -12,8 +12,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from choice.api_token import read_token
-from choice.config import Settings
+from choice.core.config import Settings
+from choice.core.token import read_token
 from choice.web.app import create_app
 
 BASE_URL = "http://127.0.0.1:8765"

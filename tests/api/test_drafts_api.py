@@ -11,7 +11,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from choice.service import InteractionService
+from choice.core.service import InteractionService
 from choice.store.drafts import load_draft
 from choice.web.app import create_app
 from tests.api.conftest import BASE_URL, ask, token

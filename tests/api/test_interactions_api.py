@@ -9,7 +9,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from choice.config import Settings
+from choice.core.config import Settings
 from choice.web.app import create_app
 from tests.api.conftest import BASE_URL, ask, token
 

@@ -11,7 +11,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from choice.web.js_messages import js_messages
+from choice.web.views.js_messages import js_messages
 from tests.api.conftest import ask, token
 
 Client = TestClient[Litestar]

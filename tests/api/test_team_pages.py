@@ -13,10 +13,10 @@ from litestar import Litestar
 from litestar.exceptions import WebSocketDisconnect
 from litestar.testing import TestClient
 
-from choice.notifier import Change
-from choice.service import InteractionService
-from choice.web.auth import COOKIE, session_value
-from choice.web.discussion_feed import DiscussionFeeds
+from choice.core.notifier import Change
+from choice.core.service import InteractionService
+from choice.web.live.discussion_feed import DiscussionFeeds
+from choice.web.security.auth import COOKIE, session_value
 from tests.api.conftest import ask, token
 from tests.reliability.faults import wait_until
 

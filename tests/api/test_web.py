@@ -14,7 +14,7 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.testing import TestClient
 
 from choice.web.app import create_app
-from choice.web.assets import read_manifest
+from choice.web.views.assets import read_manifest
 from tests.api.conftest import BASE_URL, ask, token
 
 Client = TestClient[Litestar]

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.browser.support import DESKTOP, PHONE
 from tests.browser.team import TEAM
 from tests.portal_process import PortalProcess

@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import Page, ViewportSize
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.browser.support import ARTIFACTS
 
 TEAM = [{"name": "Alice Johnson", "handle": "@alice"}, {"name": "Bob Smith"},

@@ -10,8 +10,8 @@ import tomllib
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from choice.portal_client import PortalClient
-from choice.web.assets import minified
+from choice.client.portal_client import PortalClient
+from choice.web.views.assets import minified
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question, shoot
 from tests.portal_process import ROOT, PortalProcess

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question
 

@@ -9,7 +9,7 @@ import gettext
 import pytest
 from playwright.sync_api import Page, expect
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import countdown_error, epoch_ms, question, shoot
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question, shoot
 

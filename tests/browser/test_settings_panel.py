@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import expect
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question, shoot
 from tests.browser.test_countdown import mark, same_document

@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question, shoot
 from tests.browser.team import TEAM, widen

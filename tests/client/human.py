@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 
 APPEAR_TIMEOUT = 20.0
 LIST_PACE = 0.02

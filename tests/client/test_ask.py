@@ -18,8 +18,8 @@ from choice.client import (
     Widening,
     ask,
 )
+from choice.client.portal_client import PortalClient
 from choice.contract import ChoiceRequest, Option, Outcome
-from choice.portal_client import PortalClient
 from tests.client.human import Human, answers
 from tests.portal_process import PortalProcess, free_port
 

@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from choice.client import AsyncClient, InvalidRequest, PortalNotRunning, Result, ask_async
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.client.human import Human, answers
 from tests.portal_process import PortalProcess, free_port
 

@@ -17,7 +17,7 @@ from choice.client.langchain_hitl import (
     review_tool_call,
     tool_call_request,
 )
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.client.human import Human, answers, question_id
 from tests.portal_process import PortalProcess
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from choice.client import Client, PortalNotRunning, Result
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.client.human import Human, answers
 from tests.portal_process import free_port
 

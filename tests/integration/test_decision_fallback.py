@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from choice.core.notifier import Subscription
+from choice.core.service import InteractionService
 from choice.decision.models import CandidateBody
-from choice.notifier import Subscription
-from choice.service import InteractionService
 from choice.team.models import CommentBody, WidenRequest
 from tests.integration.test_service import Portal, request
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from choice.contract import Quorum
-from choice.service import InteractionService
+from choice.core.service import InteractionService
 from choice.team.models import VoteBody, WidenRequest
 from tests.integration.test_service import Portal, request
 

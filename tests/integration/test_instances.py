@@ -24,11 +24,11 @@ import pytest
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from choice.change_relay import libpq_url
-from choice.clock import iso, parse_iso
-from choice.portal_client import PortalUnreachable
+from choice.client.portal_client import PortalUnreachable
+from choice.contract.clock import iso, parse_iso
+from choice.instances.relay import libpq_url
 from choice.store.schema import HEAD
-from choice.web.auth import COOKIE, session_value
+from choice.web.security.auth import COOKIE, session_value
 from tests.integration.test_real_server import wait_until
 from tests.pg_cluster import Cluster
 from tests.portal_process import ROOT, PortalProcess
@@ -257,7 +257,7 @@ def test_choice_db_upgrade_brings_an_empty_postgresql_database_to_head(
     env.update(CHOICE_DB_URL=url, CHOICE_DATA_DIR=str(isolated_env))
 
     def db(action: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "choice.cli", "db", action], env=env,
+        done = subprocess.run([sys.executable, "-m", "choice.cli.main", "db", action], env=env,
                               cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
         return done.stdout + done.stderr
 

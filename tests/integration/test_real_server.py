@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from choice.portal_client import PortalError, PortalUnreachable
+from choice.client.portal_client import PortalError, PortalUnreachable
 from tests.pg_cluster import chosen_database
 from tests.portal_process import PortalProcess
 from tests.sse import sse_events

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from choice.config import Settings
 from choice.contract import PreferencesPatch, Submission, TeamMember
-from choice.notifier import Change
-from choice.reminders import ReminderScheduler
-from choice.service import InteractionService
+from choice.core.config import Settings
+from choice.core.notifier import Change
+from choice.core.service import InteractionService
+from choice.reminders.scheduler import ReminderScheduler
 from choice.store import Store
 from choice.team.models import CommentBody, WidenRequest
 from choice.web.app import create_app

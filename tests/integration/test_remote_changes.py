@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from choice import remote_changes
+from choice.instances import remote_changes
 from tests.integration.test_service import Portal, request
 from tests.pg_cluster import Cluster
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from choice.config import Settings
 from choice.contract import DeadlineChange, Submission
-from choice.service import InteractionService
+from choice.core.config import Settings
+from choice.core.service import InteractionService
 from choice.store import Store
 from choice.store.repository import AlreadyCompleted
 from tests.pg_cluster import chosen_database

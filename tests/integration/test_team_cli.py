@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from choice.ask import wait_for_result
+from choice.cli.ask import wait_for_result
 from tests.integration.test_cli import ASK, Asking, choice, env_for
 from tests.portal_process import PortalProcess
 

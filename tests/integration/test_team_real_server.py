@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.integration.test_real_server import request, wait_until
 from tests.portal_process import PortalProcess
 

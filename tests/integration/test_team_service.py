@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from choice.contract import PreferencesPatch, Submission, TeamMember
-from choice.field_errors import InvalidInput
-from choice.service import InteractionService
+from choice.contract.field_errors import InvalidInput
+from choice.core.service import InteractionService
 from choice.store.repository import AlreadyCompleted
 from choice.store.team import AlreadyWidened, NotWidened
 from choice.team.links import secret_hash

@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from choice.clock import iso
-from choice.config import Settings
 from choice.contract import DeadlineChange, Submission
-from choice.notifier import Change
-from choice.reminders import ReminderScheduler
-from choice.service import InteractionService
+from choice.contract.clock import iso
+from choice.core.config import Settings
+from choice.core.notifier import Change
+from choice.core.service import InteractionService
+from choice.reminders.scheduler import ReminderScheduler
 from choice.web.app import create_app
 from tests.integration.test_service import Clock, Portal, request
 from tests.integration.test_webhooks import BASE_URL, Owner

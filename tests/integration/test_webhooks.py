@@ -20,9 +20,9 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from choice.clock import parse_iso
-from choice.config import Settings
-from choice.service import InteractionService
+from choice.contract.clock import parse_iso
+from choice.core.config import Settings
+from choice.core.service import InteractionService
 from choice.store import Store
 from choice.web.app import create_app
 from choice.webhooks.outbox import Outbox

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 
 INITIALIZE_PARAMS: dict[str, Any] = {
     "protocolVersion": "2025-06-18", "capabilities": {},
@@ -31,7 +31,7 @@ def bridge_env(data_dir: Path, port: int, **extra: str) -> dict[str, str]:
 
 class BridgeProcess:
     def __init__(self, env: dict[str, str]) -> None:
-        self.process = subprocess.Popen([sys.executable, "-m", "choice.cli", "mcp"], env=env,
+        self.process = subprocess.Popen([sys.executable, "-m", "choice.cli.main", "mcp"], env=env,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE)
         self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()

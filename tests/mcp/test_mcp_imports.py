@@ -1,5 +1,5 @@
 """The MCP package stands apart from the web package: its tools and server import no
-`choice.web` module (they share the contract and `choice.schemas`, not the web layer)."""
+`choice.web` module (they share the contract and `choice.contract.schemas`, not the web layer)."""
 
 from __future__ import annotations
 

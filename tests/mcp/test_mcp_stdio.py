@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from choice.api_token import read_token
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
+from choice.core.token import read_token
 from tests.mcp.conftest import ask, stdio_session
 from tests.portal_process import free_port
 

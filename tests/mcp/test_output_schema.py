@@ -16,7 +16,7 @@ from typing import Any
 from jsonschema.validators import validator_for
 from mcp.client.session import ClientSession
 
-from choice.clock import iso
+from choice.contract.clock import iso
 from tests.mcp.conftest import ask, http_session
 from tests.mcp.test_mcp_http import answer_when_asked, asked
 from tests.portal_process import PortalProcess

@@ -86,7 +86,7 @@ async def still_waiting(call: asyncio.Task[CallToolResult]) -> bool:
 async def participant(portal: PortalProcess, link: str, method: str, path: str,
                       body: Any) -> None:
     """A teammate's call: no token, only the link's secret."""
-    from choice.portal_client import PortalClient
+    from choice.client.portal_client import PortalClient
 
     them = PortalClient(portal.base_url, None)
     await asyncio.to_thread(them.call, method, f"/api/d/{link.rsplit('/', 1)[1]}{path}", body)

@@ -24,7 +24,7 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.portal_process import READY_LINE, ROOT, free_port
 
 pytestmark = pytest.mark.slow
@@ -105,7 +105,7 @@ def test_the_wheel_carries_the_resources_and_no_checkout_paths(installed: Instal
     assert set(RESOURCES) <= names
     assert not any(name.startswith(("templates/", "static/", "tests/")) for name in names)
     location = _run(installed.bin / "python", "-c",
-                    "import choice.resources as r; print(r.RESOURCES.root)", cwd=installed.home)
+                    "import choice.core.resources as r; print(r.RESOURCES.root)", cwd=installed.home)
     assert Path(location.strip()).is_relative_to(installed.bin.parent)
 
 

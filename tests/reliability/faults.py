@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from choice.portal_client import PortalClient, PortalUnreachable
+from choice.client.portal_client import PortalClient, PortalUnreachable
 from tests.portal_process import PortalProcess
 
 Reply = tuple[int, Any]

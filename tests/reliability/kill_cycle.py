@@ -25,9 +25,9 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
-from choice.change_relay import libpq_url
-from choice.clock import iso, parse_iso
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
+from choice.contract.clock import iso, parse_iso
+from choice.instances.relay import libpq_url
 from tests.portal_process import PortalProcess
 from tests.reliability.faults import ReplyLost, question, send
 

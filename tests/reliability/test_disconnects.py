@@ -21,7 +21,7 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.portal_process import PortalProcess
 from tests.reliability.faults import question, terminal_events, wait_until, waiting
 from tests.tally import record

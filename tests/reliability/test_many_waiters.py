@@ -21,7 +21,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from choice.web.auth import COOKIE, session_value
+from choice.web.security.auth import COOKIE, session_value
 from tests.portal_process import PortalProcess
 from tests.tally import record
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from choice.clock import parse_iso
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
+from choice.contract.clock import parse_iso
 from tests.portal_process import PortalProcess
 from tests.reliability.faults import (
     HeldRequest,

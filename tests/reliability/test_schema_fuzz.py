@@ -23,9 +23,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from choice.compat import parse_request
 from choice.contract import Preferences
-from choice.field_errors import InvalidInput
+from choice.contract.compat import parse_request
+from choice.contract.field_errors import InvalidInput
 from tests.portal_process import PortalProcess
 from tests.tally import record
 

@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from choice.api_token import TokenFileError, ensure_token, read_token
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
+from choice.core.token import TokenFileError, ensure_token, read_token
 from tests.mcp.bridge_process import BridgeProcess, bridge_env
 from tests.portal_process import free_port
 from tests.reliability.faults import wait_until

@@ -30,10 +30,10 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from choice.config import Settings
 from choice.contract import TIMEOUT_MAX, DeadlineChange, Submission
-from choice.field_errors import InvalidInput
-from choice.service import InteractionService
+from choice.contract.field_errors import InvalidInput
+from choice.core.config import Settings
+from choice.core.service import InteractionService
 from choice.store import Store
 from choice.store.records import Interaction
 from choice.store.repository import AlreadyCompleted

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.portal_process import PortalProcess
 from tests.reliability.faults import wait_until
 from tests.tally import record

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from choice.web.auth import COOKIE, session_value
+from choice.web.security.auth import COOKIE, session_value
 from tests.portal_process import PortalProcess
 
 JSON = {"Content-Type": "application/json"}

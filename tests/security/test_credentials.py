@@ -15,8 +15,8 @@ from urllib.parse import quote, urlencode, urljoin, urlsplit
 
 import pytest
 
-from choice.api_token import ensure_token
-from choice.web.auth import COOKIE, session_value
+from choice.core.token import ensure_token
+from choice.web.security.auth import COOKIE, session_value
 from tests.portal_process import PortalProcess
 from tests.security.conftest import (
     FORM,

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Dialog, Page, expect, sync_playwright
 
 from choice import contract
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.browser.support import DESKTOP, PHONE, shoot
 from tests.portal_process import PortalProcess
 from tests.security.payloads import BROWSER, LONG, RTL, SCRIPT, Marked, joined, marked, packed

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.terminal.conftest import Answer, Ask, events, finished
 
 pytestmark = pytest.mark.slow

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.reliability.faults import wait_until
 from tests.terminal.conftest import Answer, Ask, Run, finished
 from tests.terminal.test_questions import ask_several

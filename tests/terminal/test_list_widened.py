@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from choice.terminal.text import width
 from tests.portal_process import PortalProcess
 from tests.terminal.conftest import Ask, terminal_env
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow
 def choice_list(portal: PortalProcess, *args: str) -> subprocess.CompletedProcess[str]:
     env = {name: value for name, value in os.environ.items()
            if not name.startswith("CHOICE_") and name not in ("COLUMNS", "LINES")}
-    return subprocess.run([sys.executable, "-m", "choice.cli", "list", *args],
+    return subprocess.run([sys.executable, "-m", "choice.cli.main", "list", *args],
                           env={**env, **terminal_env(portal)}, capture_output=True, text=True,
                           timeout=30)
 

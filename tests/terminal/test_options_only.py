@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.portal_process import PortalProcess
 from tests.terminal.conftest import Answer, Ask, finished, terminal_env
 
@@ -83,7 +83,7 @@ def test_a_provide_choice_question_keeps_its_notes_and_cancel_reason(
 
 def through_a_pipe(portal: PortalProcess, iid: str, stdin: str) -> subprocess.CompletedProcess[str]:
     env = {name: value for name, value in os.environ.items() if not name.startswith("CHOICE_")}
-    return subprocess.run([sys.executable, "-m", "choice.cli", "answer", iid, "--plain"],
+    return subprocess.run([sys.executable, "-m", "choice.cli.main", "answer", iid, "--plain"],
                           input=stdin, env={**env, **terminal_env(portal)}, capture_output=True,
                           text=True, timeout=30)
 

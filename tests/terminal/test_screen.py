@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.terminal.conftest import Answer, Ask, Run, events, finished
 from tests.terminal.tmux import Pane
 

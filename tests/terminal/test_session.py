@@ -6,14 +6,14 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from choice.clock import iso, now, parse_iso
+from choice.client.portal_client import PortalError, PortalUnreachable
 from choice.contract import Submission
-from choice.portal_client import PortalError, PortalUnreachable
+from choice.contract.clock import iso, now, parse_iso
+from choice.contract.validation import validate_request
 from choice.terminal.live import LiveEvent
 from choice.terminal.question import Question
 from choice.terminal.session import Session
 from choice.terminal.state import Effect
-from choice.validation import validate_request
 
 REQUEST = validate_request({
     "title": "Pick", "prompt": "Which?", "selection_mode": "hybrid",

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from choice.portal_client import PortalClient, PortalError
+from choice.client.portal_client import PortalClient, PortalError
 from tests.portal_process import PortalProcess
 from tests.terminal.conftest import Answer, Ask, events, finished
 from tests.terminal.tmux import Pane

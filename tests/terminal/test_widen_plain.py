@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.portal_process import PortalProcess
 from tests.terminal.conftest import Ask, Run, events, finished
 from tests.terminal.test_plain import answer_through_a_pipe

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.portal_process import PortalProcess
 from tests.terminal.conftest import Answer, Ask, events, finished
 

@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-from choice.clock import iso, now
-from choice.i18n import translator
-from choice.portal_client import PortalError, PortalUnreachable
+from choice.client.portal_client import PortalError, PortalUnreachable
+from choice.contract.clock import iso, now
+from choice.contract.validation import validate_request
+from choice.core.i18n import translator
 from choice.terminal.live import Live, LiveEvent
-from choice.terminal.panels import waiting_reminder
-from choice.terminal.plain import run_widen
+from choice.terminal.plain.lines import run_widen
 from choice.terminal.question import Question
+from choice.terminal.screens.panels import waiting_reminder
+from choice.terminal.screens.team_screen import team_lines
 from choice.terminal.session import Session
 from choice.terminal.state import Effect
-from choice.terminal.team_screen import team_lines
-from choice.validation import validate_request
 
 REQUEST = validate_request({
     "title": "Pick", "prompt": "Which?",

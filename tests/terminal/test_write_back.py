@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from choice.portal_client import PortalClient
+from choice.client.portal_client import PortalClient
 from tests.terminal.conftest import Answer, Ask, Run, events, finished
 
 pytestmark = pytest.mark.slow

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from choice.ask_user_question import answered_line
-from choice.compat import detect_shape, parse_request
 from choice.contract import Submission
-from choice.field_errors import InvalidInput
-from choice.response import Completion, normalize_submission, shape_fields
+from choice.contract.ask_user_question import answered_line
+from choice.contract.compat import detect_shape, parse_request
+from choice.contract.field_errors import InvalidInput
+from choice.contract.normalize import Completion, normalize_submission, shape_fields
 
 DONE = Completion(interaction_id="i-1", interface="web", created_at=1_700_000_000.0,
                   completed_at=1_700_000_030.0, placeholder_shown=False)

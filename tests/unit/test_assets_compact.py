@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from choice.web.assets import compact
+from choice.web.views.assets import compact
 
 
 def test_whole_line_comments_and_indentation_go_and_code_stays() -> None:

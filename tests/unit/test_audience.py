@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from choice.contract import PreferencesPatch, TeamMember
-from choice.field_errors import InvalidInput
+from choice.contract.field_errors import InvalidInput
 from choice.team.audience import choose_audience, is_cancel, split_names
 
 TEAM = [TeamMember(name="Alice Johnson"), TeamMember(name="Bob Smith"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from choice.background import BackgroundTask, finish, woken
+from choice.core.background import BackgroundTask, finish, woken
 
 
 async def test_a_loop_that_swallows_a_cancellation_is_still_stopped() -> None:

@@ -11,7 +11,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from choice.web.js_messages import JS_KEYWORDS
+from choice.web.views.js_messages import JS_KEYWORDS
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "locales" / "messages.pot"

@@ -1,4 +1,5 @@
-"""choice/compat.py: the hitl_request and request_user_choice shapes, mapped onto our request."""
+"""choice/contract/compat.py: the hitl_request and request_user_choice shapes, mapped onto our
+request."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from choice.compat import FREE_TEXT_FIELDS, derive_title, detect_shape, parse_request
 from choice.contract import TITLE_MAX, ChoiceRequest, FieldError, Preferences
-from choice.field_errors import InvalidInput
+from choice.contract.compat import FREE_TEXT_FIELDS, derive_title, detect_shape, parse_request
+from choice.contract.field_errors import InvalidInput
 
 
 def hitl(**fields: Any) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from choice.deadlines import DeadlineScheduler
+from choice.core.deadlines import DeadlineScheduler
 
 
 async def test_fires_in_deadline_order_and_only_once() -> None:

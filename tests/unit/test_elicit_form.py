@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from choice.compat import parse_request
 from choice.contract import ChoiceRequest, Preferences
-from choice.field_errors import InvalidInput
-from choice.i18n import translator
+from choice.contract.compat import parse_request
+from choice.contract.field_errors import InvalidInput
+from choice.core.i18n import translator
 from choice.mcp.elicit_form import CONFIRM_FIELD, NOTE_FIELD, form_for, submission_from
 
 _ = translator("en")

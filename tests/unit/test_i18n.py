@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from choice import i18n
-from choice.i18n import language_from_env, resolve_language, translator
-from choice.resources import MissingResource, Resources
+from choice.core import i18n
+from choice.core.i18n import language_from_env, resolve_language, translator
+from choice.core.resources import MissingResource, Resources
 
 
 def test_the_request_language_wins() -> None:
@@ -25,7 +25,7 @@ def test_then_the_saved_preference_then_the_environment() -> None:
 
 def test_an_unsupported_choice_lang_warns_once_and_means_english(
         caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="choice.i18n"):
+    with caplog.at_level(logging.WARNING, logger="choice.core.i18n"):
         assert language_from_env("fr") == "en"
     assert len(caplog.records) == 1 and "fr" in caplog.records[0].getMessage()
 

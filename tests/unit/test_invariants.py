@@ -7,11 +7,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from choice.compat import parse_request
 from choice.contract import ChoiceRequest, Submission
-from choice.field_errors import InvalidInput
-from choice.response import Completion, normalize_submission
-from choice.validation import validate_request
+from choice.contract.compat import parse_request
+from choice.contract.field_errors import InvalidInput
+from choice.contract.normalize import Completion, normalize_submission
+from choice.contract.validation import validate_request
 
 # The autouse data-dir fixture in tests/conftest.py is irrelevant to these pure functions.
 PROPERTY = settings(

@@ -1,4 +1,4 @@
-"""choice/web/js_messages.py: the scripts' messages come from their sources, found by
+"""choice/web/views/js_messages.py: the scripts' messages come from their sources, found by
 Babel's JavaScript extractor, and are translated per language."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from choice.resources import MissingResource
-from choice.web.js_messages import js_catalog, js_messages
+from choice.core.resources import MissingResource
+from choice.web.views.js_messages import js_catalog, js_messages
 
 
 def test_every_literal_lookup_is_found_once_and_nothing_else(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable
 
-from choice.web.auth import LoginCodes
+from choice.web.security.auth import LoginCodes
 
 TOKEN = "t" * 43
 

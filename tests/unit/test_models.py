@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import choice.compat
 import choice.contract
+import choice.contract.compat
 import choice.models
 
 
 def test_models_reexports_the_owning_modules_objects() -> None:
-    assert choice.models.parse_request is choice.compat.parse_request
+    assert choice.models.parse_request is choice.contract.compat.parse_request
     assert choice.models.ChoiceRequest is choice.contract.ChoiceRequest
     assert choice.models.ChoiceResult is choice.contract.ChoiceResult
 

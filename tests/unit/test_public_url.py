@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from choice.config import Settings, origin_of
-from choice.replies import interaction_url
+from choice.core.config import Settings, origin_of
+from choice.core.replies import interaction_url
 
 
 @pytest.mark.parametrize(("given", "origin"), [

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from choice.contract import Submission
-from choice.field_errors import InvalidInput
-from choice.response import Completion, normalize_submission, timeout_defaults_result
-from choice.validation import validate_request
+from choice.contract.field_errors import InvalidInput
+from choice.contract.normalize import Completion, normalize_submission, timeout_defaults_result
+from choice.contract.validation import validate_request
 
 DONE = Completion(interaction_id="i-1", interface="web", created_at=1_700_000_000.0,
                   completed_at=1_700_000_030.0, placeholder_shown=False)

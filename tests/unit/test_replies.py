@@ -1,12 +1,12 @@
-"""choice/replies.py: the terminal command an agent hands to a human reaches this very portal."""
+"""choice/core/replies.py: the terminal command an agent hands to a human reaches this very portal."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from choice.config import Settings
-from choice.replies import terminal_command
+from choice.core.config import Settings
+from choice.core.replies import terminal_command
 
 
 def test_a_portal_with_the_defaults_needs_no_environment() -> None:

@@ -1,4 +1,4 @@
-"""choice/resources.py: the portal's files are found in a checkout, and a missing one is an
+"""choice/core/resources.py: the portal's files are found in a checkout, and a missing one is an
 error that names its path (never a silent fallback)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from choice.resources import RESOURCES, MissingResource, Resources
+from choice.core.resources import RESOURCES, MissingResource, Resources
 
 
 def test_a_checkout_finds_its_top_level_folders() -> None:

@@ -1,4 +1,4 @@
-"""choice/response.py: a submission, a cancel or a timeout -> the normalized result."""
+"""choice/contract/normalize.py: a submission, a cancel or a timeout -> the normalized result."""
 
 from __future__ import annotations
 
@@ -7,15 +7,15 @@ from typing import Any
 import pytest
 
 from choice.contract import ChoiceRequest, ChoiceResult, FieldError, Status, Submission
-from choice.field_errors import InvalidInput
-from choice.response import (
+from choice.contract.field_errors import InvalidInput
+from choice.contract.normalize import (
     Completion,
     cancelled_result,
     normalize_submission,
     timeout_defaults_result,
     timeout_result,
 )
-from choice.validation import validate_request
+from choice.contract.validation import validate_request
 
 DONE = Completion(
     interaction_id="i-1", interface="web", created_at=1_700_000_000.0,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from choice.contract import ChoiceRequest, ChoiceResult
-from choice.response import shape_fields
+from choice.contract.normalize import shape_fields
 
 REQUEST = ChoiceRequest(title="Deploy?", prompt="Deploy build 7?", shape="hitl_request",
                         options=[{"id": "1", "label": "Deploy now"},  # type: ignore[list-item]

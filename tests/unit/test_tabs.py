@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from choice.config import Settings
-from choice.notifier import Change, LocalNotifier
-from choice.web.tabs import BrowserOpener, Tabs
+from choice.core.config import Settings
+from choice.core.notifier import Change, LocalNotifier
+from choice.web.live.tabs import BrowserOpener, Tabs
 from tests.unit.test_login_codes import codes_in_memory
 
 

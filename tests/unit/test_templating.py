@@ -1,10 +1,10 @@
-"""choice/web/templating.py: `ngettext` in templates picks the page's plural form."""
+"""choice/web/views/templating.py: `ngettext` in templates picks the page's plural form."""
 
 from __future__ import annotations
 
 import pytest
 
-from choice.web.templating import make_environment
+from choice.web.views.templating import make_environment
 
 COUNT = '{{ ngettext("Choose {n} option", "Choose {n} options", n) }}'
 

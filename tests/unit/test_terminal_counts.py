@@ -1,11 +1,11 @@
-"""Counts in the terminal's words (choice/terminal/screen.py, plain.py): "1 option" and
+"""Counts in the terminal's words (choice/terminal/screens/screen.py, plain.py): "1 option" and
 "3 options" in English, Chinese's one form for both, picked by each catalog's plural rule."""
 
 from __future__ import annotations
 
-from choice.i18n import translator
-from choice.terminal.plain import prompt_line
-from choice.terminal.screen import Screen
+from choice.core.i18n import translator
+from choice.terminal.plain.lines import prompt_line
+from choice.terminal.screens.screen import Screen
 from choice.terminal.state import AnswerState
 from tests.unit.test_terminal_state import portal_check, question
 

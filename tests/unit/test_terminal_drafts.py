@@ -1,4 +1,4 @@
-"""choice/terminal/drafts.py: the plain lines' saves, at most one write a second and the
+"""choice/terminal/calls/drafts.py: the plain lines' saves, at most one write a second and the
 newest never left unsent, with a fake portal and clock (no network)."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import io
 import threading
 from typing import Any, cast
 
-from choice.portal_client import PortalClient
-from choice.terminal.drafts import GAP, DraftedLines, DraftSync
-from choice.terminal.plain import run_plain
+from choice.client.portal_client import PortalClient
+from choice.terminal.calls.drafts import GAP, DraftedLines, DraftSync
+from choice.terminal.plain.lines import run_plain
 from tests.unit.test_terminal_state import state
 
 

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from choice.clock import iso
+from choice.contract.clock import iso
+from choice.contract.validation import validate_request
 from choice.terminal.question import Question
 from choice.terminal.questions import QuestionsState
 from choice.terminal.questions_review import reviewed
-from choice.terminal.tabs import Tab, chip, tab_bar
+from choice.terminal.screens.tabs import Tab, chip, tab_bar
 from choice.terminal.text import width
-from choice.validation import validate_request
 from tests.unit.test_terminal_state import portal_check
 
 QUESTIONS: list[dict[str, Any]] = [

@@ -6,14 +6,14 @@ from __future__ import annotations
 import curses
 from typing import Any
 
-from choice.clock import iso
 from choice.contract import Submission
-from choice.response import Completion, normalize_submission
+from choice.contract.clock import iso
+from choice.contract.normalize import Completion, normalize_submission
+from choice.contract.validation import validate_request
 from choice.terminal.question import Question
-from choice.terminal.screen import key_name
+from choice.terminal.screens.screen import key_name
 from choice.terminal.settings_stage import setting_rows
 from choice.terminal.state import AnswerState, Check, Effect
-from choice.validation import validate_request
 
 OPTIONS = [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"},
            {"id": "duck", "label": "DuckDB"}]

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from choice.terminal import screen
-from choice.terminal.screen import fit, remaining
+from choice.terminal.screens import screen
+from choice.terminal.screens.screen import fit, remaining
 from choice.terminal.text import clip, json_for_terminal, safe_text, width, wrap
 
 PROPERTY = settings(max_examples=300, deadline=None)

@@ -1,13 +1,13 @@
-"""`choice/time_defaults.py`: the time a person gave a question, read from its audit events,
+"""`choice/core/time_defaults.py`: the time a person gave a question, read from its audit events,
 and the default time it would become."""
 
 from __future__ import annotations
 
 import json
 
-from choice.i18n import translator
+from choice.core.i18n import translator
+from choice.core.time_defaults import clamp, duration, last_time_given, time_default
 from choice.store.records import AuditEvent
-from choice.time_defaults import clamp, duration, last_time_given, time_default
 
 
 def moved(to: float, at: float, actor: str = "human:web") -> AuditEvent:

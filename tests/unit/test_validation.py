@@ -1,4 +1,5 @@
-"""choice/validation.py: every rule of the request table, and the knobs filled from preferences."""
+"""choice/contract/validation.py: every rule of the request table, and the knobs filled from
+preferences."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from typing import Any
 import pytest
 
 from choice.contract import ChoiceRequest, FieldError, Preferences
-from choice.field_errors import InvalidInput
-from choice.validation import ValidatedRequest, validate_request
+from choice.contract.field_errors import InvalidInput
+from choice.contract.validation import ValidatedRequest, validate_request
 
 FIX_HINT = re.compile(
     r"\b(add|remove|write|use|give|lower|raise|set|shorten|keep|swap|fix|change)\b|must be"

@@ -1,0 +1,275 @@
+"""`choice ask`: human-in-the-loop for shell scripts.
+
+Builds a request from flags (or a JSON file), makes sure a portal answers (starting one
+in this process if none does), creates the interaction, tells the human where to answer
+(or, run in a terminal with `interface: auto`, asks right there in the terminal UI),
+waits through as many poll windows as it takes, and prints the result JSON on stdout.
+It cannot summarise a team's discussion, so it polls with `candidates=0` (the owner's
+review falls back to writing the answer by hand). A deferral ends it: the reply (with the
+owner's rationale) on stdout, a line on stderr.
+Exit codes: 0 answered, 2 invalid request, 3 cancelled, 4 timeout, 7 deferred by the owner,
+1 anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from choice.client.portal_client import PortalClient, PortalError, PortalUnreachable
+from choice.core.config import Settings
+from choice.core.i18n import Translator, resolve_language, translator
+from choice.core.token import read_token
+from choice.terminal.text import json_for_terminal, safe_text
+
+EXIT_ANSWERED, EXIT_FAILED, EXIT_INVALID, EXIT_CANCELLED, EXIT_TIMEOUT = 0, 1, 2, 3, 4
+EXIT_DEFERRED = 7
+"""After `choice answer`'s 5 (continued in the browser) and 6 (left while widened)."""
+EXIT_CODES = ("exit codes: 0 answered, 1 failed (no portal, lost it), 2 invalid request, "
+              "3 cancelled, 4 timed out, 7 deferred by the owner (the JSON says why)")
+RECONNECT_SECONDS = 30.0
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("title", nargs="?", help="a short heading (1-200 characters)")
+    parser.add_argument("-p", "--prompt", help="the task context and why you are asking")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="ID=LABEL",
+                        help="an option (repeat for each); ids: letters, digits, _ . -")
+    parser.add_argument("--mode", dest="selection_mode",
+                        choices=["single", "multi", "text_input", "hybrid"])
+    parser.add_argument("--default", action="append", default=[], metavar="ID",
+                        help="preselect an option (repeatable)")
+    parser.add_argument("--recommend", action="append", default=[], metavar="ID",
+                        help="mark an option as recommended (repeatable)")
+    parser.add_argument("--min", type=int, dest="min_selections")
+    parser.add_argument("--max", type=int, dest="max_selections")
+    parser.add_argument("--timeout", type=int, dest="timeout_seconds", metavar="SECONDS")
+    parser.add_argument("--on-timeout", choices=["timeout", "submit_defaults", "cancel"])
+    parser.add_argument("--placeholder")
+    parser.add_argument("--confirm", action="store_true", help="require an explicit confirm")
+    parser.add_argument("--single-submit", action="store_true",
+                        help="submit on the first pick (single/hybrid)")
+    parser.add_argument("--interface", choices=["auto", "web", "terminal"],
+                        help="auto (the default): this terminal when stdin and stdout are "
+                             "one, else the saved preference")
+    parser.add_argument("--language", choices=["en", "zh"])
+    parser.add_argument("--agent", help="who is asking (shown in the list)")
+    parser.add_argument("--project", help="which project it is about")
+    parser.add_argument("--json", dest="json_file", metavar="FILE",
+                        help="read the whole request from a JSON file ('-' for stdin)")
+    parser.add_argument("--no-start", action="store_true",
+                        help="fail instead of starting a portal when none answers")
+
+
+class UsageError(Exception):
+    pass
+
+
+def build_request(args: argparse.Namespace) -> dict[str, Any]:
+    request: dict[str, Any] = {}
+    if args.json_file:
+        source = sys.stdin if args.json_file == "-" else open(args.json_file)  # noqa: SIM115
+        with source:
+            try:
+                request = json.load(source)
+            except ValueError as exc:
+                raise UsageError(f"--json {args.json_file}: not valid JSON ({exc})") from None
+    options = []
+    for spec in args.option:
+        option_id, sep, label = spec.partition("=")
+        if not sep:
+            raise UsageError(f"--option {spec!r}: write it as ID=LABEL, e.g. pg=PostgreSQL")
+        options.append({"id": option_id.strip(), "label": label.strip()})
+    for option in options:
+        if option["id"] in args.recommend:
+            option["recommended"] = True
+    if options:
+        request["options"] = options
+    flags = {name: getattr(args, name) for name in (
+        "title", "prompt", "selection_mode", "min_selections", "max_selections",
+        "timeout_seconds", "on_timeout", "placeholder", "interface", "language")}
+    request.update({k: v for k, v in flags.items() if v is not None})
+    if args.default:
+        request["default_selection_ids"] = args.default
+    if args.confirm:
+        request["require_confirmation"] = True
+    if args.single_submit:
+        request["single_submit_mode"] = True
+    context = {k: v for k, v in (("agent", args.agent), ("project", args.project)) if v}
+    if context:
+        request["context"] = {**request.get("context", {}), **context}
+    request.setdefault("context", {}).setdefault("agent", "choice ask")
+    return request
+
+
+_: Translator = translator("en")
+
+
+def use_language(language: str) -> None:
+    """Speak the human's language from here on (field errors for the agent stay English)."""
+    global _
+    _ = translator(language)
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _print_errors(errors: list[dict[str, Any]]) -> None:
+    _say("choice ask: " + _("the request is invalid:"))
+    for error in errors:
+        _say(f"  - {error.get('field')}: {error.get('message')}")
+
+
+def connect(settings: Settings, may_start: bool) -> tuple[PortalClient, Any]:
+    """A client for a running portal, starting one on a thread here if none answers."""
+    client = PortalClient(settings.base_url, read_token(settings.token_path))
+    if client.is_portal():
+        return client, None
+    if not may_start:
+        raise PortalUnreachable(f"no portal answers at {settings.base_url}: run `choice serve`")
+    from choice.cli.serve import BackgroundPortal, port_is_free
+
+    if not port_is_free(settings.host, settings.port):
+        raise PortalUnreachable(f"port {settings.port} is taken by another program: set "
+                                "CHOICE_PORT to a free port (the same for every choice command)")
+    portal = BackgroundPortal(settings)
+    portal.start()
+    _say("choice ask: " + _("started a portal in this process on {url} (it stops when this "
+                            "command ends; `choice serve` keeps one running)").format(
+        url=settings.base_url))
+    return PortalClient(settings.base_url, read_token(settings.token_path)), portal
+
+
+def saved_language(client: PortalClient) -> str | None:
+    try:
+        language = client.settings().get("language")
+    except (PortalError, PortalUnreachable):
+        return None
+    return str(language) if language else None
+
+
+def wait_for_result(client: PortalClient, interaction_id: str,
+                    on_widened: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Poll until the interaction is over or deferred. A portal restart in between loses
+    nothing: pending interactions come back, so keep trying for a while. A widened question
+    is not over either (the owner decides after the team's discussion): `on_widened` hears
+    the first widened reply, and the polling goes on. Polled with `candidates=0`: this
+    command cannot write the summary the owner may ask the agent for."""
+    unreachable_since: float | None = None
+    widened_seen = False
+    while True:
+        try:
+            reply = client.poll(interaction_id, wait=60, candidates=False)
+            unreachable_since = None
+        except PortalUnreachable:
+            unreachable_since = unreachable_since or time.monotonic()
+            if time.monotonic() - unreachable_since > RECONNECT_SECONDS:
+                raise
+            time.sleep(1.0)  # the portal is restarting: retry at a gentle pace
+            continue
+        if reply.get("status") == "widened" and not widened_seen:
+            widened_seen = True
+            if on_widened is not None:
+                on_widened(reply)
+        if reply.get("status") not in ("pending", "widened"):  # contract.OPEN_STATUSES,
+            # spelled out: `choice ask` does not load pydantic to read two words
+            return dict(reply)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    use_language(resolve_language(args.language, None, settings.language))
+    try:
+        request = build_request(args)
+        client, portal = connect(settings, may_start=not args.no_start)
+    except (UsageError, PortalUnreachable, RuntimeError) as exc:
+        _say(f"choice ask: {exc}")
+        return EXIT_INVALID if isinstance(exc, UsageError) else EXIT_FAILED
+    try:
+        use_language(resolve_language(args.language, saved_language(client), settings.language))
+        return _ask(client, request)
+    finally:
+        if portal is not None:
+            portal.stop()
+
+
+def in_a_terminal() -> bool:
+    """Both ends are a person's terminal: the seeds' "interactive terminal transport when
+    stdin is available" (stdout too, since the UI draws there before the JSON)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def choose_interface(request: dict[str, Any], terminal: bool) -> dict[str, Any]:
+    """`interface: auto` (or none) asks in this terminal when there is one; anything else,
+    or no terminal, is left to the portal (auto then means the saved preference)."""
+    if terminal and isinstance(request, dict) and request.get("interface", "auto") == "auto":
+        return {**request, "interface": "terminal"}
+    return request
+
+
+def _ask(client: PortalClient, request: dict[str, Any]) -> int:
+    request = choose_interface(request, in_a_terminal())
+    try:
+        created = client.create(request)
+    except PortalError as exc:
+        if exc.status == 422:
+            _print_errors(exc.errors)
+            return EXIT_INVALID
+        _say(f"choice ask: the portal refused the request (HTTP {exc.status}): "
+             + "; ".join(str(e.get("message")) for e in exc.errors))
+        return EXIT_FAILED
+    for warning in created.get("warnings", []):
+        _say(f"choice ask: warning: {warning}")
+    interaction_id = created["interaction_id"]
+    if created.get("interface") == "terminal" and sys.stdin.isatty():
+        from choice.terminal.answer_command import answer
+
+        answer(client, interaction_id, out=sys.stderr)  # right here, in this terminal
+    else:
+        _say(_("Waiting for an answer to: {title}").format(
+            title=safe_text(str(request.get("title")), keep_newlines=False)))
+        _say("  " + _("in the browser:") + f"  {created['url']}")
+        _say("  " + _("in a terminal:") + f"   {created['terminal_command']}")
+        questions = request.get("questions") if isinstance(request, dict) else None
+        if isinstance(questions, list):  # several: say how many, and answer by question id
+            _say("  " + _.ngettext("{n} question waits.", "{n} questions wait.",
+                                   len(questions)).format(n=len(questions)))
+        example = '{"answers": {"<question id>": {"selected_ids": [...]}}}' \
+            if isinstance(questions, list) else '{"selected_ids": [...]}'
+        _say("  " + _("over HTTP:") + f"       POST {client_path(client, interaction_id)} "
+             f"{example}  " + _("(with the bearer token from `choice token`)"))
+    try:
+        result = wait_for_result(client, interaction_id, say_widened)
+    except KeyboardInterrupt:
+        client.cancel(interaction_id, "the asking command was interrupted")
+        _say("choice ask: " + _("interrupted; the interaction was cancelled"))
+        return 130
+    except PortalUnreachable as exc:
+        _say("choice ask: " + _("lost the portal ({error}); the interaction stays pending: poll "
+                                "it with GET /api/interactions/{id}").format(
+            error=exc, id=interaction_id))
+        return EXIT_FAILED
+    print(json_for_terminal(result), flush=True)
+    if result.get("status") == "deferred":
+        rationale = safe_text(str(result.get("rationale") or "-"), keep_newlines=False)
+        _say("choice ask: " + _("deferred by the owner: {rationale}").format(rationale=rationale))
+        return EXIT_DEFERRED
+    return {"cancelled": EXIT_CANCELLED, "timeout": EXIT_TIMEOUT}.get(
+        str(result.get("action_status")), EXIT_ANSWERED)
+
+
+def say_widened(reply: dict[str, Any]) -> None:
+    """Once: the question went to teammates, and this command keeps waiting for the owner."""
+    names = ", ".join(safe_text(str(name), keep_newlines=False)
+                      for name in reply.get("participants") or [])
+    _say("choice ask: " + _("the question was widened to {names}: still waiting for the "
+                            "decision after their discussion").format(names=names or "-"))
+
+
+def client_path(client: PortalClient, interaction_id: str) -> str:
+    return f"http://{client.host}:{client.port}/api/interactions/{interaction_id}/response"

@@ -1,0 +1,289 @@
+"""The `choice` command: serve | ask | answer | list | open | token | mcp | mcp-config | db.
+
+Each subcommand imports only what it needs, so `choice ask` and `choice token` start fast
+(no Litestar, no pydantic unless a portal has to be started here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
+
+
+def cli_translator(settings: Any) -> Callable[[str], str]:
+    """Messages for the person at the terminal: CHOICE_LANG, else English."""
+    from choice.core.i18n import resolve_language, translator
+
+    return translator(resolve_language(None, None, settings.language))
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import os
+
+    if args.host:
+        os.environ["CHOICE_HOST"] = args.host
+    if args.port:
+        os.environ["CHOICE_PORT"] = str(args.port)
+    if args.idle_exit:
+        os.environ["CHOICE_IDLE_EXIT"] = str(args.idle_exit)
+    from choice.cli.serve import serve
+
+    serve()
+    return 0
+
+
+def _token(_: argparse.Namespace) -> int:
+    from choice.core.config import Settings
+    from choice.core.token import ensure_token
+
+    settings = Settings.from_env()
+    settings.prepare_data_dir()
+    print(ensure_token(settings.token_path))
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    from choice.client.portal_client import PortalClient, PortalError, PortalUnreachable
+    from choice.core.config import Settings
+    from choice.core.token import read_token
+    from choice.terminal.text import safe_text
+
+    settings = Settings.from_env()
+    client = PortalClient(settings.base_url, read_token(settings.token_path))
+    try:
+        rows = client.list(args.status, args.limit)["interactions"]
+        if args.status == "widened":
+            return _pending_pass(client, rows, cli_translator(settings))
+        if args.status == "deferred":
+            return _deferred(client, rows, cli_translator(settings))
+    except (PortalUnreachable, PortalError) as exc:
+        _ = cli_translator(settings)
+        print("choice list: " + _("{error}: is `choice serve` running?").format(error=exc),
+              file=sys.stderr)
+        return 1
+    _ = cli_translator(settings)
+    for row in rows:
+        print(f"{row['interaction_id']}  {row['status']:<14} {row['interface']:<8} "
+              f"{row['created_at'][:19]}  {safe_text(row['title'], keep_newlines=False)}"
+              + _questions(row, _))
+    if not rows:
+        print(_("no interactions"), file=sys.stderr)
+    return 0
+
+
+def _questions(row: dict[str, Any], _: Any) -> str:
+    """`  (3 questions)` after the title of an interaction that asks several; else ''."""
+    count = row.get("question_count")
+    if row.get("selection_mode") != "questions" or not isinstance(count, int):
+        return ""
+    return "  " + str(_.ngettext("({n} question)", "({n} questions)", count).format(n=count))
+
+
+def _pending_pass(client: Any, rows: list[dict[str, Any]], _: Any) -> int:
+    """Seed §7: what still waits on the team, each with who was asked and how to answer."""
+    import shutil
+
+    from choice.client.portal_client import PortalError
+    from choice.terminal.screens.panels import pending_pass
+    from choice.terminal.team_view import TeamView
+    from choice.terminal.text import safe_text
+
+    entries = []
+    for row in rows:
+        try:
+            team = client.team(row["interaction_id"])
+        except PortalError:
+            continue  # gone since the list was read (retention): nothing to answer
+        if team.get("status") == "widened":  # not decided since the list was read
+            entries.append((safe_text(row["interaction_id"], keep_newlines=False),
+                            safe_text(row["title"], keep_newlines=False),
+                            TeamView.from_team(team)))
+    if not entries:
+        print(_("No widened questions are pending."), file=sys.stderr)
+        return 0
+    for line in pending_pass(entries, _, shutil.get_terminal_size((80, 24)).columns - 1):
+        print(line)
+    return 0
+
+
+def _deferred(client: Any, rows: list[dict[str, Any]], _: Any) -> int:
+    """What the owner set aside: each with why, and how to take it up again or resolve it."""
+    from choice.client.portal_client import PortalError
+    from choice.terminal.text import safe_text
+
+    if not rows:
+        print(_("No questions are deferred."), file=sys.stderr)
+        return 0
+    for row in rows:
+        try:
+            why = client.review(row["interaction_id"]).get("defer_rationale") or "-"
+        except PortalError:
+            continue  # gone since the list was read
+        interaction_id = safe_text(row["interaction_id"], keep_newlines=False)
+        print(f"{interaction_id}  {row['status']:<14} {row['created_at'][:19]}  "
+              f"{safe_text(row['title'], keep_newlines=False)}")
+        print("  " + _("Deferred: {rationale}").format(
+            rationale=safe_text(str(why), keep_newlines=False)))
+        print("  " + _("Take it up again or resolve it:") + f" choice answer {interaction_id}")
+    return 0
+
+
+def _open(args: argparse.Namespace) -> int:
+    """A fresh one-time sign-in link (60 s), opened in the browser or printed."""
+    import webbrowser
+
+    from choice.client.portal_client import PortalClient, PortalError, PortalUnreachable
+    from choice.core.config import Settings
+    from choice.core.token import read_token
+
+    settings = Settings.from_env()
+    client = PortalClient(settings.base_url, read_token(settings.token_path))
+    target = f"/choice/{args.interaction_id}" if args.interaction_id else "/"
+    try:
+        url = client.call("POST", "/api/login-links", {"next": target})["url"]
+    except (PortalUnreachable, PortalError) as exc:
+        _ = cli_translator(settings)
+        print("choice open: " + _("{error}: is `choice serve` running on {url}?").format(
+            error=exc, url=settings.base_url), file=sys.stderr)
+        return 1
+    if args.print or not settings.open_browser or not webbrowser.open(url):
+        print(url)
+    else:
+        print(cli_translator(settings)("opened {url} in your browser").format(
+            url=f"{settings.base_url}{target}"), file=sys.stderr)
+    return 0
+
+
+def _answer(args: argparse.Namespace) -> int:
+    from choice.client.portal_client import PortalClient
+    from choice.core.config import Settings
+    from choice.core.token import read_token
+    from choice.terminal.answer_command import answer
+
+    settings = Settings.from_env()
+    client = PortalClient(settings.base_url, read_token(settings.token_path))
+    return answer(client, args.interaction_id, plain=args.plain)
+
+
+def _mcp(_: argparse.Namespace) -> int:
+    # The bridge speaks plain HTTP to the portal on this machine: keep `http.client` from
+    # loading `ssl` (OpenSSL: ~4 MB, a fifth of the process; the target is <= 25 MB).
+    sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
+    from choice.mcp.bridge import main as bridge
+
+    return bridge()
+
+
+def _mcp_config(args: argparse.Namespace) -> int:
+    from choice.mcp.client_config import render
+
+    print(render(args.client))
+    return 0
+
+
+def _db(args: argparse.Namespace) -> int:
+    """Operators: where the database's schema stands, and bring it to head now (the portal
+    also does this at start, so this is for checking, or before a planned restart)."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from choice.core.config import Settings
+    from choice.store.schema import SchemaError, current, upgrade_url
+
+    settings = Settings.from_env()
+    try:
+        if args.action == "upgrade":
+            settings.prepare_data_dir()
+            print(upgrade_url(settings.db_url).describe())
+            return 0
+        version = current(settings.db_url)
+        print(version.describe())
+        return 0 if version.known else 1
+    except SchemaError as error:
+        print(f"choice db {args.action}: {error}", file=sys.stderr)
+    except SQLAlchemyError as error:
+        print(f"choice db {args.action}: cannot use the database: {error.__cause__ or error}",
+              file=sys.stderr)
+    return 1
+
+
+def _ask(args: argparse.Namespace) -> int:
+    from choice.cli.ask import run
+
+    return run(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="choice", description="The choice portal: agents ask, "
+                                     "humans answer, agents get a typed result.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the portal (default 127.0.0.1:8765)")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--idle-exit", type=int, metavar="SECONDS",
+                       help="stop after this long with nothing pending and no requests")
+    serve.set_defaults(run=_serve)
+    from choice.cli.ask import EXIT_CODES, add_arguments
+
+    ask = commands.add_parser("ask", help="ask a human and print the result JSON",
+                              epilog=EXIT_CODES)
+
+    add_arguments(ask)
+    ask.set_defaults(run=_ask)
+    answering = commands.add_parser("answer", help="answer a question in this terminal")
+    answering.add_argument("interaction_id")
+    answering.add_argument("--plain", action="store_true",
+                           help="numbered lines instead of the full-screen UI (scriptable)")
+    answering.set_defaults(run=_answer)
+    listing = commands.add_parser("list", help="list recent interactions")
+    listing.add_argument("--status", choices=["active", "widened", "deferred", "completed",
+                                              "all"],
+                         default="all", help="widened: the questions waiting on the team, "
+                         "with who was asked and how to answer each; deferred: the ones "
+                         "set aside, with why")
+    listing.add_argument("--limit", type=int, default=20)
+    listing.set_defaults(run=_list)
+    opener = commands.add_parser("open", help="open the portal signed in (a one-time link)")
+    opener.add_argument("interaction_id", nargs="?", help="go straight to this interaction")
+    opener.add_argument("--print", action="store_true", help="print the link, do not open it")
+    opener.set_defaults(run=_open)
+    mcp = commands.add_parser("mcp", help="MCP over stdio, for clients that launch a command")
+    mcp.set_defaults(run=_mcp)
+    config = commands.add_parser("mcp-config", help="print an MCP client configuration snippet")
+    config.add_argument("client", nargs="?", default="json",
+                        choices=["claude", "claude-desktop", "cursor", "vscode", "json"])
+    config.set_defaults(run=_mcp_config)
+    token = commands.add_parser("token", help="print the API bearer token")
+    token.set_defaults(run=_token)
+    database = commands.add_parser("db", help="the database's schema version (it upgrades "
+                                   "itself when the portal starts)")
+    database.add_argument("action", choices=["current", "upgrade"],
+                          help="current: print the schema revision; upgrade: bring it to head")
+    database.set_defaults(run=_db)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    if (sys.argv[1:] if argv is None else argv) == ["mcp"]:
+        # Every agent session starts one: skip the other commands' imports (~1 MB).
+        return _mcp(argparse.Namespace())
+    from choice.core.resources import MissingResource
+
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        return 130
+    except MissingResource as error:
+        print(f"choice: {error}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # `choice list | head`: the reader left; say nothing more
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

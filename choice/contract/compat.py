@@ -1,0 +1,263 @@
+"""The compatibility shapes `hitl_request`, `request_user_choice` and `ask_user_question`
+(mapped in `ask_user_question.py`), mapped onto our request.
+
+Owns only the mapping (and mapping field errors back into the caller's vocabulary); every
+rule is still checked once, by `validation.validate_request`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, get_args
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from choice.contract import (
+    TITLE_MAX,
+    ChoiceRequest,
+    FieldError,
+    InterfaceChoice,
+    Language,
+    OnTimeout,
+    Preferences,
+    RequestContext,
+    Shape,
+    ask_user_question,
+)
+from choice.contract.field_errors import InvalidInput, parse_model, shown
+from choice.contract.validation import ValidatedRequest, pop_cancel_disabling, validate_request
+
+SHAPES: tuple[Shape, ...] = get_args(Shape)
+
+# What an agent might send to get a free-text box out of the options-only hitl_request.
+FREE_TEXT_FIELDS = (
+    "placeholder", "allow_free_text", "free_text", "allow_custom_input", "custom_input",
+    "text_input", "allow_other",
+)
+
+
+class _Compat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class HitlOption(_Compat):
+    id: str | None = None
+    label: str
+    description: str | None = None
+
+
+class HitlRequest(_Compat):
+    """Options-only question with an explicit confirm step (seeds/hitl-request.md)."""
+
+    question: str
+    options: list[str | HitlOption]
+    confirm: bool = False
+    title: str | None = None
+    timeout_seconds: int | None = None
+    on_timeout: OnTimeout = "timeout"
+    interface: InterfaceChoice = "auto"
+    language: Language | None = None
+    context: RequestContext = Field(default_factory=RequestContext)
+
+
+class UserChoiceOption(_Compat):
+    title: str
+    description: str | None = None
+    isRecommended: bool = False
+
+
+class RequestUserChoice(_Compat):
+    """Question plus options with `isRecommended`; free text stays possible (hybrid)."""
+
+    question: str
+    options: list[UserChoiceOption]
+    title: str | None = None
+    timeout_seconds: int | None = None
+    interface: InterfaceChoice = "auto"
+    language: Language | None = None
+    context: RequestContext = Field(default_factory=RequestContext)
+
+
+def detect_shape(payload: Any) -> Shape:
+    """`question` without `prompt` is a compatibility shape; option `title`s mark the ADR one;
+    `questions` carrying `question`s are Claude Code's AskUserQuestion."""
+    if ask_user_question.looks_like(payload):
+        return "ask_user_question"
+    if not isinstance(payload, dict) or "question" not in payload or "prompt" in payload:
+        return "provide_choice"
+    options = payload.get("options")
+    if isinstance(options, list) and any(
+        isinstance(o, dict) and ("title" in o or "isRecommended" in o) for o in options
+    ):
+        return "request_user_choice"
+    return "hitl_request"
+
+
+def derive_title(question: str) -> str:
+    """A heading from the question: its first line, cut to the title limit."""
+    first = next((line.strip() for line in question.splitlines() if line.strip()), "")
+    first = re.sub(r"\s+", " ", first)
+    return first if len(first) <= TITLE_MAX else first[: TITLE_MAX - 1] + "…"
+
+
+def parse_request(
+    payload: Any, preferences: Preferences | None = None, shape: Shape | None = None
+) -> ValidatedRequest:
+    """Validate any accepted shape into one decided request (raises `InvalidInput`)."""
+    shape = shape or detect_shape(payload)
+    if shape == "provide_choice":
+        if isinstance(payload, dict) and "shape" in payload:
+            raise InvalidInput([FieldError(
+                field="shape", code="unknown_field",
+                message="shape is set by the portal, not sent: remove it (to ask options-only "
+                        "with an explicit confirm, use the hitl_request tool or shape).")])
+        return validate_request(payload, preferences)
+    if not isinstance(payload, dict):
+        return validate_request(payload, preferences)  # reports the body type error
+    payload, warnings = pop_cancel_disabling(payload)
+    if shape == "hitl_request":
+        mapped, renames = _map_hitl(payload)
+    elif shape == "ask_user_question":
+        mapped, renames = ask_user_question.mapped(
+            parse_model(ask_user_question.AskUserQuestion, payload))
+    else:
+        mapped, renames = _map_user_choice(payload)
+        warnings += _adr_advice(mapped["options"])
+    try:
+        validated = validate_request(mapped, preferences)
+    except InvalidInput as exc:
+        renamed = {(e.field, e.code, e.message): e for e in (_renamed(e, renames) for e in exc.errors)}
+        raise InvalidInput(list(renamed.values())) from None
+    request = validated.request.model_copy(update={"shape": shape})
+    return ValidatedRequest(request, warnings + validated.warnings)
+
+
+def _map_hitl(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    free_text = [name for name in FREE_TEXT_FIELDS if name in payload]
+    if payload.get("selection_mode") in ("text_input", "hybrid"):
+        free_text.append("selection_mode")
+    if free_text:
+        raise InvalidInput([FieldError(
+            field=name, code="free_text_not_allowed",
+            message=f"hitl_request is options-only, so {name} is not accepted: remove it. "
+            "For a typed answer use provide_choice with selection_mode 'hybrid' or 'text_input'.",
+        ) for name in free_text])
+    try:
+        hitl = parse_model(HitlRequest, payload)
+    except InvalidInput as exc:
+        raise InvalidInput(_without_union_branches(exc.errors, payload.get("options"))) from None
+    if not hitl.options:
+        raise InvalidInput([FieldError(
+            field="options", code="required",
+            message="hitl_request is options-only and needs at least one option: add options.")])
+    options: list[dict[str, str | None]] = []
+    renames = {"prompt": "question"} if hitl.title else {"prompt": "question", "title": "question"}
+    for index, option in enumerate(hitl.options):
+        if isinstance(option, str):
+            options.append({"id": str(index + 1), "label": option})
+            renames[f"options[{index}].label"] = f"options[{index}]"  # the string is the label
+        else:
+            options.append({
+                "id": option.id or str(index + 1), "label": option.label,
+                "description": option.description,
+            })
+    mapped = {
+        "title": hitl.title or derive_title(hitl.question),
+        "prompt": hitl.question,
+        "selection_mode": "single",
+        "options": options,
+        "require_confirmation": hitl.confirm,
+        "allow_annotations": False,  # options-only: no notes, no free text anywhere
+        "timeout_seconds": hitl.timeout_seconds,
+        "on_timeout": hitl.on_timeout,
+        "interface": hitl.interface,
+        "language": hitl.language,
+        "context": hitl.context.model_dump(),
+    }
+    return mapped, renames
+
+
+def _map_user_choice(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    choice = parse_model(RequestUserChoice, payload)
+    mapped = {
+        "title": choice.title or derive_title(choice.question),
+        "prompt": choice.question,
+        "selection_mode": "hybrid",
+        "options": [
+            {"id": str(index + 1), "label": option.title, "description": option.description,
+             "recommended": option.isRecommended}
+            for index, option in enumerate(choice.options)
+        ],
+        "timeout_seconds": choice.timeout_seconds,
+        "interface": choice.interface,
+        "language": choice.language,
+        "context": choice.context.model_dump(),
+    }
+    renames = {"prompt": "question", ".label": ".title", ".recommended": ".isRecommended"}
+    if not choice.title:
+        renames["title"] = "question"  # derived from the question
+    return mapped, renames
+
+
+def _adr_advice(options: list[dict[str, Any]]) -> list[str]:
+    """The ADR's prompt rules (seed 004), as advice: the question is still asked."""
+    advice = []
+    if len({" ".join(str(o["label"]).split()).casefold() for o in options}) < 2:
+        advice.append("request_user_choice asks for at least two distinct options: next time "
+                      "offer two or more different choices (the human may still type their own).")
+    if options and not any(o["recommended"] for o in options):
+        advice.append("request_user_choice asks you to set isRecommended: true on the option "
+                      "you recommend: next time mark one.")
+    return advice
+
+
+def user_choice_required(request: ChoiceRequest, listed: dict[str, Any]) -> dict[str, Any]:
+    """The ADR's `user_choice_required` event for a `request_user_choice` interaction: the
+    question and its options in the ADR's own words, so a chat UI can show them (and block
+    its input while the choice is pending)."""
+    return {**listed, "question": request.prompt,
+            "options": [{"id": o.id, "title": o.label, "description": o.description,
+                         "isRecommended": o.recommended} for o in request.options],
+            "conversation_id": request.context.conversation_id,
+            "tool_call_id": request.context.tool_call_id}
+
+
+def _without_union_branches(errors: list[FieldError], options: Any) -> list[FieldError]:
+    """`options[1].HitlOption.label` -> `options[1].label`: no pydantic union branch names.
+
+    An object option keeps the object branch's errors; anything that is neither a string nor
+    an object gets one error saying both are accepted.
+    """
+    kept: dict[tuple[str, str], FieldError] = {}
+    for error in errors:
+        match = re.fullmatch(r"(options\[(\d+)\])\.(str|HitlOption)(.*)", error.field)
+        if match is None or not isinstance(options, list):
+            kept.setdefault((error.field, error.message), error)
+            continue
+        head, index, branch, rest = match.groups()
+        item = options[int(index)]
+        if isinstance(item, dict) and branch == "HitlOption":
+            field = head + rest
+            message = error.message.replace(error.field, field, 1)
+            renamed = error.model_copy(update={"field": field, "message": message})
+            kept.setdefault((field, message), renamed)
+        elif not isinstance(item, dict):
+            kept.setdefault((head, ""), FieldError(
+                field=head, code="invalid_type",
+                message=f"{head} must be a string or an object with a label; "
+                f"got {type(item).__name__} {shown(item)}.",
+            ))
+    return list(kept.values())
+
+
+def _renamed(error: FieldError, renames: dict[str, str]) -> FieldError:
+    """Say `question` where the caller wrote `question`, not our internal `prompt`."""
+    field = error.field
+    for ours, theirs in renames.items():
+        if ours.startswith("."):
+            if field.endswith(ours):
+                field = field[: -len(ours)] + theirs
+        elif field == ours:
+            field = theirs
+    message = error.message.replace(error.field, field, 1) if field != error.field else error.message
+    return error.model_copy(update={"field": field, "message": message})

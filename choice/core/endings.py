@@ -1,0 +1,92 @@
+"""What ending an interaction writes: its status, the result JSON and the audit events, for
+the human's answer, a cancel, and the deadline (the request's `on_timeout`).
+
+Pure: each function gets the pending row and a `Completion` (when and where it ended) and
+returns the `Completed` the repository writes in the same transaction as its check that the
+row is still pending. `InteractionService` decides which one applies.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, get_args
+
+from choice.contract import AnsweredVia, ChoiceRequest, FieldError, Submission
+from choice.contract.clock import now
+from choice.contract.field_errors import InvalidInput
+from choice.contract.normalize import (
+    Completion,
+    cancelled_result,
+    normalize_submission,
+    timeout_defaults_result,
+    timeout_result,
+)
+from choice.store.records import AuditEvent, Interaction
+from choice.store.repository import Completed
+
+
+def audit(interaction_id: str, kind: str, actor: str, detail: dict[str, Any] | None = None,
+          at: float | None = None) -> AuditEvent:
+    return AuditEvent(interaction_id=interaction_id, kind=kind, actor=actor,
+                      at=at if at is not None else now(),
+                      detail_json=json.dumps(detail) if detail else None)
+
+
+def via_of(actor: str) -> AnsweredVia | None:
+    """How an answer by `actor` arrived: `human:web` -> web, `human:terminal` -> terminal,
+    `agent:mcp` -> mcp; any other person's (the token's) -> api; `system` -> None."""
+    kind, _, where = actor.partition(":")
+    if where in get_args(AnsweredVia):
+        return where  # type: ignore[return-value]
+    return "api" if kind == "human" else None
+
+
+def request_of(row: Interaction) -> ChoiceRequest:
+    return ChoiceRequest.model_validate_json(row.request_json)
+
+
+def answered(row: Interaction, submission: Submission, done: Completion, actor: str) -> Completed:
+    """The human's answer; `InvalidInput` if it breaks the request's rules."""
+    request = request_of(row)
+    result, status = normalize_submission(request, submission, done)
+    done.stamped(result, "owner", request)
+    detail: dict[str, Any] = {
+        "selected_ids": result.selected_ids, "interface": result.interface,
+        "submission": result.submission, "custom_input": result.custom_input is not None}
+    if result.answers is not None:  # several questions: what each one got, not the text
+        detail["answers"] = {question_id: {"selected_ids": answer.selected_ids,
+                                           "custom_input": answer.custom_input is not None}
+                             for question_id, answer in result.answers.items()}
+    at = done.completed_at
+    events = [audit(row.id, "answered", actor, detail, at)]
+    if result.confirmed:
+        events.append(audit(row.id, "confirmed", actor, None, at))
+    return Completed(status, result.model_dump_json(), at, events)
+
+
+def cancelled(row: Interaction, note: str | None, done: Completion, actor: str) -> Completed:
+    """A person's cancel, with an optional note; `InvalidInput` for a note on an
+    options-only `hitl_request` (no free-text path, not even a cancel's reason)."""
+    request = request_of(row)
+    if request.shape == "hitl_request" and note is not None and note.strip():
+        raise InvalidInput([FieldError(
+            field="global_annotation", code="free_text_not_allowed",
+            message="this hitl_request is options-only: cancel without a note.")])
+    result = done.stamped(cancelled_result(request, done, note), "owner", request)
+    event = audit(row.id, "cancelled", actor, {"note": result.global_annotation is not None,
+                                               "interface": result.interface}, done.completed_at)
+    return Completed("cancelled", result.model_dump_json(), done.completed_at, [event])
+
+
+def expired(row: Interaction, done: Completion) -> Completed:
+    """What the deadline does to a pending interaction: the request's `on_timeout`."""
+    req = request_of(row)
+    if req.on_timeout == "submit_defaults":
+        status, result = "auto_submitted", timeout_defaults_result(req, done)
+    elif req.on_timeout == "cancel":
+        status, result = "cancelled", cancelled_result(req, done, None, by_timeout=True)
+    else:
+        status, result = "timeout", timeout_result(req, done)
+    done.stamped(result, None, req)
+    event = audit(row.id, "timed_out", "system", {"on_timeout": req.on_timeout}, done.completed_at)
+    return Completed(status, result.model_dump_json(), done.completed_at, [event])

@@ -1,0 +1,96 @@
+"""What an agent gets back about an interaction: the result once it is over, or the pending
+hand-off (where to answer, how to poll). Shared by the HTTP API, the MCP tools and the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any
+
+from choice.contract import ChoiceRequest
+from choice.contract.clock import iso
+from choice.core.config import Settings
+from choice.store.records import Interaction
+
+
+def terminal_command(settings: Settings, interaction_id: str) -> str:
+    """Copy-paste ready, including the environment needed to reach this very portal (a
+    `choice answer` without it would look for the default one)."""
+    env = [f"{name}={shlex.quote(value)}" for name, value in settings.environment_to_reach().items()]
+    return " ".join([*env, "choice", "answer", interaction_id])
+
+
+def interaction_url(settings: Settings, interaction_id: str) -> str:
+    """The bare page URL: it carries no secret (the browser logs in through /login). Under
+    `CHOICE_PUBLIC_URL` it is the public one: the owner may read it on another machine,
+    and it agrees with the links in webhooks and DiscussionData's `thread_url`."""
+    return f"{settings.link_base}/choice/{interaction_id}"
+
+
+def handoff(row: Interaction, settings: Settings, poll_hint: str) -> dict[str, Any]:
+    command = terminal_command(settings, row.id)
+    if row.interface == "terminal":
+        where = f"The human answers in a terminal: run `{command}` where they can see it."
+    elif row.interface == "client":
+        where = ("The human is asked inside your MCP client (elicitation); they can also "
+                 "answer in the browser at url.")
+    else:
+        where = "The human answers in the browser at url (the portal shows it to them)."
+    return {
+        "interaction_id": row.id,
+        "session_id": row.id,
+        "status": row.status,
+        "interface": row.interface,
+        "url": interaction_url(settings, row.id),
+        "terminal_command": command,
+        "expires_at": iso(row.expires_at),
+        "instructions": f"{where} {poll_hint} An answer given between polls is kept.",
+    }
+
+
+def reply(row: Interaction, settings: Settings, poll_hint: str) -> dict[str, Any]:
+    """The result with its final `status`, or the hand-off while pending."""
+    if row.status == "pending" or row.result_json is None:
+        return handoff(row, settings, poll_hint)
+    return {**json.loads(row.result_json), "status": row.status}
+
+
+def listing(row: Interaction) -> dict[str, Any]:
+    """One line of the interaction list (API, SSE, web list)."""
+    return {
+        "interaction_id": row.id,
+        "title": row.title,
+        "status": row.status,
+        "interface": row.interface,
+        "selection_mode": row.selection_mode,
+        "agent": row.agent,
+        "project": row.project,
+        "created_at": iso(row.created_at),
+        "expires_at": iso(row.expires_at),
+        "completed_at": iso(row.completed_at) if row.completed_at else None,
+        "question_count": question_count(row),
+    }
+
+
+def question_count(row: Interaction) -> int:
+    """How many questions a row asks: 1, or the several of a `questions` request (the list's
+    badge, `choice list`)."""
+    if row.selection_mode != "questions":
+        return 1
+    questions = json.loads(row.request_json).get("questions")
+    return len(questions) if isinstance(questions, list) else 1
+
+
+def whole_question(request: ChoiceRequest) -> dict[str, Any]:
+    """The whole question as a chat UI shows it (issue 14 §4): every field the human sees;
+    `/api/stream` and the webhook's `interaction.created` carry it."""
+    return {"title": request.title, "prompt": request.prompt,
+            "selection_mode": request.selection_mode,
+            "options": [o.model_dump() for o in request.options],
+            "default_selection_ids": request.default_selection_ids,
+            "min_selections": request.min_selections, "max_selections": request.max_selections,
+            "placeholder": request.placeholder,
+            "require_confirmation": request.require_confirmation, "shape": request.shape,
+            "questions": [question.model_dump() for question in request.questions]
+            if request.questions is not None else None}

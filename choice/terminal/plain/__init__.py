@@ -1,0 +1,1 @@
+"""Plain lines: `choice answer` for dumb terminals and pipes, one prompt per line."""

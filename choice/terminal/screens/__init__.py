@@ -1,0 +1,1 @@
+"""The curses screens: what each stage of `choice answer` draws."""

@@ -1,0 +1,66 @@
+"""The write-back's words and boxes as lines of text (seed §5.3 and §6, and a deferred
+question), written once for the full-screen UI and the plain lines.
+
+Everything here takes text already made safe (`review.Candidate`, `review.Deferral`) and a
+width in cells; it returns lines that fit it. No curses, no printing, no network.
+"""
+
+from __future__ import annotations
+
+import math
+
+from choice.contract.clock import now
+from choice.core.i18n import Translator
+from choice.terminal.review import Candidate, Deferral
+from choice.terminal.screens.panels import box
+from choice.terminal.text import wrap
+
+
+def indented(text: str) -> list[str]:
+    """Each line of a (multi-line) text, indented by two: the box keeps the indent."""
+    return ["  " + line for line in text.split("\n")]
+
+
+def review_box(title: str, candidate: Candidate, _: Translator, cols: int) -> list[str]:
+    """Seed §6: the question, the agent's summary and its proposed answer."""
+    none = _("(none)")
+    return box(_("Candidate Review"), [
+        _("Question:") + " " + title, "",
+        _("Summary:"), *indented(candidate.summary or none), "",
+        _("Proposed answer:"), *indented(candidate.shown_answer or none)], cols)
+
+
+def review_prompt(_: Translator) -> str:
+    return _("[a]ccept | [e]dit | [d]efer")
+
+
+def waiting_line(candidate: Candidate, _: Translator) -> str:
+    """While the agent writes its summary, the seconds left before the owner writes it."""
+    left = max(0, math.ceil((candidate.due_at or now()) - now()))
+    return _("Waiting for the agent's summary… ({n} s)").format(n=left)
+
+
+def timed_out_line(_: Translator) -> str:
+    """Seed §5.3: no valid candidate in time."""
+    return _("Summarization timed out or produced invalid output. Write the answer yourself.")
+
+
+def raw_discussion(candidate: Candidate, _: Translator, cols: int) -> list[str]:
+    """The discussion as the agent was shown it, each message wrapped whole."""
+    count = candidate.message_count
+    if not candidate.messages:
+        return [_("No messages yet.")]
+    heading = _.ngettext("Discussion ({n} message):", "Discussion ({n} messages):",
+                         count).format(n=count)
+    if candidate.truncated:
+        heading += " " + _("(the newest {shown})").format(shown=len(candidate.messages))
+    return [heading] + [("  " if i == 0 else "    ") + piece for message in candidate.messages
+                        for i, piece in enumerate(wrap(message, max(10, cols - 4)))]
+
+
+def deferral_box(deferral: Deferral, _: Translator, cols: int) -> list[str]:
+    """A deferred question: why, and the two ways on."""
+    return box(_("Deferred"), [
+        _("Deferred: {rationale}").format(rationale=deferral.rationale or "-"),
+        _("Take it up again (r), or answer it here to resolve it now.")],
+        cols)

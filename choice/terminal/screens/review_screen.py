@@ -1,0 +1,68 @@
+"""The full-screen UI's review of the agent's candidate (seed §5.3, §6): which of
+`review_panels`' lines the body shows, with which curses attribute, and the key hints.
+
+Only choosing lines lives here; `screen.py` scrolls and draws them, `review.py` decides
+what keys do.
+"""
+
+from __future__ import annotations
+
+import curses
+
+from choice.terminal.screens.review_panels import (
+    raw_discussion,
+    review_box,
+    review_prompt,
+    timed_out_line,
+    waiting_line,
+)
+from choice.terminal.state import AnswerState
+from choice.terminal.text import safe_text, wrap
+
+Lines = list[tuple[str, int]]
+
+
+def reviewing(state: AnswerState) -> bool:
+    """The review fills the body (a deferral straight from the question shows the question)."""
+    return (state.stage == "review" and state.write_back is not None
+            and state.write_back.candidate is not None)
+
+
+def review_lines(state: AnswerState, cols: int) -> Lines:
+    _, write_back = state.translate, state.write_back
+    assert write_back is not None and write_back.candidate is not None
+    candidate = write_back.candidate
+    lines: Lines = []
+    if candidate.waiting:
+        lines += [(waiting_line(candidate, _), curses.A_BOLD)]
+        lines += [(line, curses.A_DIM) for line in wrap(
+            _("The agent was asked to summarise the discussion; its candidate shows here "
+              "as soon as it comes."), cols)]
+        lines.append(("", 0))
+    else:
+        if candidate.state == "timed_out":
+            lines += [(line, curses.A_BOLD) for line in wrap(timed_out_line(_), cols)]
+            lines.append(("", 0))
+        lines += [(line, 0) for line in review_box(state.question.title, candidate, _, cols)]
+        if write_back.step == "rationale":  # what the rationale is for
+            lines += [(line, curses.A_BOLD) for line in
+                      wrap(_("Your final answer:") + " " + safe_text(write_back.final), cols)]
+        elif candidate.ready:
+            lines.append((review_prompt(_), curses.A_BOLD))
+        lines.append(("", 0))
+    heading, *messages = raw_discussion(candidate, _, cols)
+    return [*lines, (heading, curses.A_DIM), *[(line, 0) for line in messages]]
+
+
+def review_hints(state: AnswerState) -> list[tuple[str, int]]:
+    _, write_back = state.translate, state.write_back
+    assert write_back is not None and write_back.candidate is not None
+    candidate = write_back.candidate
+    leave = [(_("^C leave"), 5)] if state.team is not None else []
+    back = [(_("↑↓ scroll"), 4), (_("Esc back"), 3), *leave]
+    if candidate.ready:
+        return [(_("a accept"), 0), (_("e edit"), 0), (_("d defer"), 1), *back]
+    if candidate.waiting:
+        return [(_("e write it yourself"), 0), (_("d defer"), 1), *back]
+    return [(_("e write the answer"), 0), (_("f ask the agent again"), 2), (_("d defer"), 1),
+            *back]

@@ -1,0 +1,287 @@
+"""Drawing the terminal UI with curses: header with the countdown, the prompt and options
+in one scrolling body (or the widen dialog, or the widened view above the options: see
+`team_screen.py`; or the review of the agent's candidate: `review_screen.py`), an editor
+or message line, and the key hints.
+
+Only drawing and key translation live here; what a key does is `state.py`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import curses
+from collections.abc import Callable
+from typing import Any
+
+from choice.contract.clock import now
+from choice.terminal.screens.panels import LATEST_MESSAGES, votes_text
+from choice.terminal.screens.review_panels import deferral_box
+from choice.terminal.screens.review_screen import review_hints, review_lines, reviewing
+from choice.terminal.screens.settings_screen import settings_lines
+from choice.terminal.screens.team_screen import team_lines, widen_hints, widen_lines
+from choice.terminal.state import AnswerState
+from choice.terminal.text import cell_width, clip, safe_text, width, wrap
+
+NAMED_KEYS = {curses.KEY_UP: "up", curses.KEY_DOWN: "down", curses.KEY_ENTER: "enter",
+              curses.KEY_BACKSPACE: "backspace", curses.KEY_RESIZE: "resize",
+              curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right", curses.KEY_BTAB: "btab"}
+CHAR_KEYS = {"\n": "enter", "\r": "enter", " ": "space", "\t": "tab", "\x1b": "esc",
+             "\x7f": "backspace", "\x08": "backspace", "\x07": "^G", "\x0f": "^O", "\x17": "^W",
+             "\x04": "^D", "\x06": "^F", "\x12": "^R", "\x15": "^U"}
+HINTS_MIN_HEIGHT = 10  # below this the key hints give their line to the question
+MESSAGE_LINES = 3  # a long message (a portal error) wraps to this many lines at most
+
+
+def key_name(key: int | str) -> str | None:
+    if isinstance(key, int):
+        return NAMED_KEYS.get(key)
+    if key in CHAR_KEYS:
+        return CHAR_KEYS[key]
+    return key if key.isprintable() else None
+
+
+def remaining(expires_at: float) -> str:
+    seconds = max(0, round(expires_at - now()))
+    hours, rest = divmod(seconds, 3600)
+    clock = f"{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+    return f"{hours}:{clock}" if hours else clock
+
+
+class Screen:
+    def __init__(self, window: Any, state: AnswerState, hints: Callable[[], bool]) -> None:
+        self.window, self.state, self.hints = window, state, hints
+        self.scroll = 0
+
+    @property
+    def expires_at(self) -> float:
+        return self.state.expires_at
+
+    @expires_at.setter
+    def expires_at(self, value: float) -> None:
+        self.state.expires_at = value
+
+    def put(self, row: int, col: int, text: str, attr: int = 0) -> None:
+        height, cols = self.window.getmaxyx()
+        if 0 <= row < height and col < cols - 1:
+            # the last cell of the screen, or a resize mid-draw, raises: skip that text
+            with contextlib.suppress(curses.error):
+                self.window.addstr(row, col, clip(text, cols - 1 - col), attr)
+
+    # -- the body: prompt, options, free text, the agent note ------------------------------
+    def body(self, cols: int, rows: int = 0) -> tuple[list[tuple[str, int]], int]:
+        """Lines to show and the index of the focused one. Widened, fewer messages are
+        shown when all of it would not fit in `rows`: the options must stay in view."""
+        lines, focus = self._body(cols, LATEST_MESSAGES)
+        latest = LATEST_MESSAGES
+        while self.state.team is not None and len(lines) > rows > 0 and latest > 1:
+            latest -= 1
+            lines, focus = self._body(cols, latest)
+        return lines, focus
+
+    def _body(self, cols: int, latest: int) -> tuple[list[tuple[str, int]], int]:
+        _, q = self.state.translate, self.state.question
+        if self.state.stage in ("settings", "edit_setting"):
+            return self.settings_lines(), self.state.setting_cursor + 1
+        if self.state.stage == "widen":
+            return widen_lines(self.state, cols - 2), 0
+        if reviewing(self.state):
+            return review_lines(self.state, cols - 2), 0
+        widened = self.state.team is not None
+        if widened:
+            lines = team_lines(self.state, cols - 2, latest)
+        else:
+            hint = wrap(q.widen_hint, cols - 2) if q.widen_hint else []
+            lines = [(line, curses.A_DIM) for line in hint]  # the agent's, never an action
+            if self.state.deferral is not None:
+                lines += [(line, 0) for line in deferral_box(self.state.deferral, _, cols - 2)]
+            lines += [(line, 0) for line in wrap(q.prompt, cols - 2)]
+            lines.append(("", 0))
+        focus = 0
+        if self.state.stage == "confirm":
+            lines.append((_("Please confirm:"), curses.A_BOLD))
+            for option in q.options:
+                if option.id in self.state.picked:
+                    lines.append(("  " + option.label, 0))
+            if self.state.text:
+                lines.append(("  " + safe_text(self.state.text, keep_newlines=False), 0))
+            return lines, len(lines) - 1
+        if q.multi:
+            lines.append((self.bounds(), curses.A_DIM))
+        recommended = _("recommended")  # outside the f-string: Babel reads no f-strings
+        for index, option in enumerate(q.options):
+            here = index == self.state.cursor
+            mark = ("[x]" if option.id in self.state.picked else "[ ]") if q.multi else (
+                "(•)" if option.id in self.state.picked else "( )")
+            badge = f"  [{recommended}]" if option.recommended else ""
+            if widened and self.state.team and self.state.team.votes.get(option.id):
+                badge += "  · " + votes_text(self.state.team.votes[option.id], _)
+            if here:
+                focus = len(lines)
+            lines.append((f"{'›' if here else ' '} {mark} {option.label}{badge}",
+                          curses.A_REVERSE if here else curses.A_BOLD))
+            if widened:
+                continue  # the discussion takes the descriptions' room: the owner has read them
+            for extra in wrap(option.description, cols - 8) if option.description else []:
+                lines.append(("      " + extra, curses.A_DIM))
+            if option.rationale:
+                lines.append(("      " + _("Why:") + " " + option.rationale, curses.A_DIM))
+            if option.id in self.state.notes:
+                note = safe_text(self.state.notes[option.id], keep_newlines=False)
+                lines.append(("      " + _("Note:") + " " + note, 0))
+        if q.has_text:
+            here = self.state.on_text_row
+            if here:
+                focus = len(lines)
+            label = _("Or write your own answer:") if q.options else _("Your answer:")
+            shown = safe_text(self.state.text, keep_newlines=False)
+            lines.append(("", 0))
+            lines.append((f"{'›' if here else ' '} {label} {shown}{'▏' if here else ''}",
+                          curses.A_REVERSE if here else 0))
+            if not self.state.text and q.placeholder:
+                lines.append(("    " + q.placeholder, curses.A_DIM))
+        if self.state.global_note:
+            lines.append(("", 0))
+            lines.append((_("Note for the agent:") + " " +
+                          safe_text(self.state.global_note, keep_newlines=False), 0))
+        return lines, focus
+
+    def bounds(self) -> str:
+        _, request = self.state.translate, self.state.question.request
+        low, high = request.min_selections or 0, request.max_selections or 0
+        if low == high:
+            return _.ngettext("Choose {n} option:", "Choose {n} options:", low).format(n=low)
+        return _.ngettext("Choose {low} to {n} option:", "Choose {low} to {n} options:",
+                          high).format(low=low, n=high)
+
+    def settings_lines(self) -> list[tuple[str, int]]:
+        return settings_lines(self.state)
+
+    # -- the whole screen ------------------------------------------------------------------------
+    def draw(self) -> None:
+        _, state = self.state.translate, self.state
+        height, cols = self.window.getmaxyx()
+        self.window.erase()
+        if height < 6 or cols < 20:
+            self.put(0, 0, _("Window too small"))
+            self.window.refresh()
+            return
+        top = self.head(cols)
+        hints = self.hints() and height >= HINTS_MIN_HEIGHT
+        # While writing, a message shows only in the review (a refused empty rationale).
+        hidden = state.editor is not None and state.stage != "review"
+        message = [] if hidden or not state.message else wrap(
+            safe_text(state.message, keep_newlines=False), cols - 2)[:MESSAGE_LINES]
+        editing = 1 if state.editor is not None else 0
+        bottom = height - (2 if hints else 1) - max(1, editing + len(message))
+        visible = bottom - top
+        lines, focus = self.body(cols, visible)
+        if reviewing(state) and state.write_back is not None:  # scrolled with ↑↓, no focus
+            self.scroll = state.write_back.scroll = max(0, min(state.write_back.scroll,
+                                                               len(lines) - visible))
+        elif focus < self.scroll:
+            self.scroll = focus
+        elif focus >= self.scroll + visible:
+            self.scroll = focus - visible + 1
+        self.scroll = max(0, min(self.scroll, max(0, len(lines) - visible)))
+        for row, (text, attr) in enumerate(lines[self.scroll:self.scroll + visible]):
+            self.put(top + row, 1, text, attr)
+        self.put(bottom, 0, "─" * (cols - 1), curses.A_DIM)
+        if state.editor is not None and not state.editor.typing:  # a yes/no line
+            self.put(bottom + 1, 1, state.editor.label, curses.A_BOLD)
+        elif state.editor is not None:
+            mark = " >" if state.stage == "widen" else ":"  # seed §2.1: `Audience >`
+            head = f"{state.editor.label}{mark} "
+            typed = safe_text(state.editor.text, keep_newlines=False)
+            # a long text (a pre-filled answer) shows its end: where the typing happens
+            self.put(bottom + 1, 1, head + tail(typed, cols - 4 - width(head)) + "▏")
+        for row, text in enumerate(message):
+            self.put(bottom + 1 + editing + row, 1, text, curses.A_BOLD)
+        if hints:
+            self.put(height - 1, 1, fit(self.hint_parts(), cols - 2), curses.A_DIM)
+        self.window.refresh()
+
+    def head(self, cols: int) -> int:
+        """The title with the countdown, when it was asked, a rule; the body's first row."""
+        _, state = self.state.translate, self.state
+        # a deferred question has no deadline running: no countdown to show
+        clock = _("deferred") if state.deferral is not None else \
+            f"{remaining(self.expires_at)} {_('left')}"
+        self.put(0, 1, clip(self.title, cols - width(clock) - 4), curses.A_BOLD)
+        self.put(0, cols - width(clock) - 2, clock,
+                 curses.A_BOLD if self.expires_at - now() <= 10 and state.deferral is None else 0)
+        asked = _("asked at {time}").format(time=state.question.asked_at)
+        if state.question.agent:
+            asked += f" · {state.question.agent}"
+        self.put(1, 1, asked, curses.A_DIM)
+        self.put(2, 0, "─" * (cols - 1), curses.A_DIM)
+        return 3
+
+    @property
+    def title(self) -> str:
+        return self.state.question.title
+
+    def hint_parts(self) -> list[tuple[str, int]]:
+        """The key hints for this stage in display order, each with its rank: when the line
+        is too narrow the highest ranks go first."""
+        _, stage = self.state.translate, self.state.stage
+        if stage == "widen":
+            return widen_hints(self.state)
+        if reviewing(self.state) and self.state.editor is None:
+            return review_hints(self.state)
+        if self.state.editor is not None and self.state.editor.text and stage == "review":
+            return [(_("Enter save · ^U clear · Esc back"), 0)]  # the pre-filled answer
+        if self.state.editor is not None and not self.state.editor.typing:
+            return [(_("Enter yes · Esc back"), 0)]
+        if self.state.editor is not None:
+            return [(_("Enter save · Esc back"), 0)]
+        if stage == "confirm":
+            return [(_("y confirm · b back · c cancel"), 0)]
+        if stage == "settings":
+            return [(_("↑↓ move · Enter change · Esc back"), 0)]
+        leave = [(_("^C leave"), 3)] if self.state.team is not None else []
+        if self.state.on_text_row:  # letters type here: only keys that do not type
+            move = [(_("↑↓ move"), 4)] if self.state.rows > 1 else []
+            notes = [(_("^G note to agent"), 3)] if self.state.annotations else []
+            widen = [(_("^W widen"), 2)] if self.state.can_widen else []
+            return [*move, (_("enter submit"), 0), *widen, *self.decide(typing=True), *notes,
+                    (_("^O settings"), 2), (_("esc cancel"), 1), *leave]
+        pick = [(_("space pick"), 1)] if self.state.question.options else []
+        notes = [(_("tab note"), 4), (_("g note to agent"), 5)] if self.state.annotations else []
+        widen = [(_("w widen"), 3)] if self.state.can_widen else []
+        return [(_("↑↓/jk move"), 6), *pick, (_("enter submit"), 0), *widen, *self.decide(),
+                *notes, (_("s settings"), 3), (_("q cancel"), 2), *leave]
+
+    def decide(self, typing: bool = False) -> list[tuple[str, int]]:
+        """The write-back keys the question offers now (Ctrl and the letter on the text line)."""
+        _, state = self.state.translate, self.state
+        if typing:
+            return [*([(_("^F fetch & review"), 1)] if state.can_review else []),
+                    *([(_("^R take up again"), 1)] if state.deferral is not None else []),
+                    *([(_("^D defer"), 2 if state.team is not None else 3)]
+                      if state.can_defer else [])]
+        defer = 2 if state.team is not None else 3  # widened, it is one of the ways on
+        return [*([(_("f fetch & review"), 1)] if state.can_review else []),
+                *([(_("r take up again"), 1)] if state.deferral is not None else []),
+                *([(_("d defer"), defer)] if state.can_defer else [])]
+
+
+def tail(text: str, cells: int) -> str:
+    """The end of `text` that fits in `cells`, with `…` in front when something was cut."""
+    if width(text) <= cells:
+        return text
+    kept: list[str] = []
+    used = 0
+    for char in reversed(text):
+        used += cell_width(char)
+        if used > cells - 1:
+            break
+        kept.append(char)
+    return "…" + "".join(reversed(kept))
+
+
+def fit(parts: list[tuple[str, int]], cells: int) -> str:
+    """Join the hints with ` · `, leaving out the highest-ranked ones until the line fits."""
+    kept = list(parts)
+    while len(kept) > 1 and width(" · ".join(text for text, _ in kept)) > cells:
+        kept.remove(max(kept, key=lambda part: part[1]))
+    return clip(" · ".join(text for text, _ in kept), cells)

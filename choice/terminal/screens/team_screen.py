@@ -1,0 +1,79 @@
+"""The full-screen UI's widen dialog and widened view: which of `panels`' lines the body
+shows, with which curses attribute, and the key hints while widening.
+
+Only choosing lines lives here; `screen.py` scrolls and draws them, `state.py` decides
+what keys do.
+"""
+
+from __future__ import annotations
+
+import curses
+
+from choice.terminal.screens.panels import (
+    LATEST_MESSAGES,
+    audience_box,
+    audience_confirmed,
+    discussion_lines,
+    invited_box,
+    link_lines,
+    mode_question,
+    reminder_lines,
+    waiting_box,
+    warning_lines,
+)
+from choice.terminal.state import AnswerState
+from choice.terminal.text import wrap
+
+Lines = list[tuple[str, int]]
+
+
+def _plain(lines: list[str], attr: int = 0) -> Lines:
+    return [(line, attr) for line in lines]
+
+
+def widen_lines(state: AnswerState, cols: int) -> Lines:
+    """Seed §2.1 and §3: the audience box; once names are taken, who that is and b/c."""
+    _, dialog = state.translate, state.widen
+    assert dialog is not None
+    lines = _plain(audience_box(state.question.title, dialog.team_names, _, cols))
+    if dialog.step == "mode":
+        lines += [(_("Audience") + " > " + dialog.typed, curses.A_DIM), ("", 0),
+                  (audience_confirmed(dialog.chosen, _), curses.A_BOLD)]
+        lines += _plain([part for w in warning_lines(dialog.warnings, _) for part in wrap(w, cols)])
+        first, *explained = mode_question(_)
+        lines += [("", 0), (first, curses.A_BOLD), *_plain(explained, curses.A_DIM)]
+    elif dialog.error:
+        lines += [("", 0), *_plain(wrap(dialog.error, cols), curses.A_BOLD)]
+    return lines
+
+
+def team_lines(state: AnswerState, cols: int, latest: int = LATEST_MESSAGES) -> Lines:
+    """Seed §4, above the options: the just-widened box (until the next key, then the
+    waiting box), the links (for as long as this window lives), the newest messages, and a
+    reminder when one came."""
+    _, view, invitation = state.translate, state.team, state.invitation
+    assert view is not None
+    lines: Lines = []
+    fresh = invitation is not None and state.just_widened
+    if fresh and invitation is not None:  # until the next key: it says what the waiting box says
+        lines += _plain(invited_box(invitation, state.question.title, view.mode, _, cols))
+    if invitation is not None and invitation.links:
+        heading, *links = link_lines(invitation, _)
+        lines += [(heading, curses.A_DIM), *_plain(links)]
+    if not fresh:
+        lines += _plain(waiting_box(state.question.title, view, _, cols))
+    heading, *messages = discussion_lines(view, _, cols, latest)
+    lines += [(heading, curses.A_DIM), *_plain(messages)]
+    if state.reminder:
+        first, second = reminder_lines(_)
+        lines += [("", 0), (first, curses.A_BOLD), (second, curses.A_DIM)]
+    lines += [("", 0), (_("Answer here to decide now; that closes the discussion."),
+                        curses.A_DIM)]
+    return lines
+
+
+def widen_hints(state: AnswerState) -> list[tuple[str, int]]:
+    _, dialog = state.translate, state.widen
+    if dialog is not None and dialog.step == "mode":
+        return [(_("b block · c continue · Enter = b · Esc abort"), 0)]
+    return [(_("Enter confirm · Esc abort"), 0)]

@@ -1,0 +1,69 @@
+"""JSON API for the owner's side of a team decision: widen a pending interaction, read its
+discussion, comment, withdraw a participant's link (`/api/interactions/{id}/...`).
+
+Thin, like `api_interactions`: parse, call `InteractionService.team`, shape the reply. Behind
+the bearer token (or the owner's browser session); a participant's link opens none of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Controller, Response, delete, get, post
+from litestar.params import FromPath, JSONBody
+
+from choice.contract.clock import iso
+from choice.core.replies import listing
+from choice.team.models import CommentBody, DiscussionData, WidenRequest
+from choice.team.payloads import comment_reply, owner_payload
+from choice.web.api.body import check_json_data
+from choice.web.api.openapi import BODY_ERRORS, errors
+from choice.web.deps import Service
+from choice.web.security.guards import BEARER, bearer_token_guard
+
+
+class TeamController(Controller):
+    path = "/api/interactions/{interaction_id:str}"
+    guards = [bearer_token_guard]  # noqa: RUF012 - Litestar reads it from the class
+    security = BEARER
+    tags = ["team"]  # noqa: RUF012
+
+    @post("/widen", status_code=201, before_request=check_json_data,
+          responses=errors(404, 409, *BODY_ERRORS))
+    async def widen(self, interaction_id: FromPath[str], data: JSONBody[WidenRequest],
+                    service: Service) -> dict[str, Any]:
+        """Invite teammates to discuss and vote on a pending question. Each participant's
+        link is in this reply only (the portal keeps its hash). 409 if it is already widened
+        or over; 422 for a bad audience. With `mode: continue` the agent's waiting call
+        returns at once with `action_status: widened`."""
+        invited = await service.team.widen(interaction_id, data, actor="human:owner")
+        return {"interaction": listing(invited.row), "mode": invited.widening.mode,
+                "note": invited.widening.note, "expires_at": iso(invited.row.expires_at),
+                "participants": [p.model_dump() for p in invited.participants],
+                "warnings": invited.warnings}
+
+    @get("/team", responses=errors(404))
+    async def team(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:
+        """Who was invited and who opened their link, the thread, the tally."""
+        return owner_payload(await service.team.discussion(interaction_id))
+
+    @get("/discussion", responses=errors(404))
+    async def discussion(self, interaction_id: FromPath[str], service: Service) -> DiscussionData:
+        """The seed's DiscussionData: participants, message_count, the newest 50 messages
+        as `[Name] text`, truncated, thread_url (the owner's page)."""
+        return await service.team.discussion_data(interaction_id)
+
+    @post("/comments", status_code=201, before_request=check_json_data,
+          responses=errors(404, 409, 429, *BODY_ERRORS))
+    async def comment(self, interaction_id: FromPath[str], data: JSONBody[CommentBody],
+                      service: Service) -> dict[str, Any]:
+        """The owner's own message in the discussion (while it is widened)."""
+        comment = await service.team.comment(interaction_id, data)
+        return comment_reply(comment)
+
+    @delete("/participants/{participant_id:str}", status_code=204, responses=errors(404))
+    async def revoke(self, interaction_id: FromPath[str], participant_id: FromPath[str],
+                     service: Service) -> Response[None]:
+        """Withdraw one participant's link at once: it opens nothing from now on."""
+        await service.team.revoke(interaction_id, participant_id)
+        return Response(None, status_code=204)

@@ -1,0 +1,3 @@
+"""What is pushed: WebSockets for pages, server-sent events for agents, open tabs,
+participants' live feeds.
+"""

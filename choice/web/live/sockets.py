@@ -1,0 +1,168 @@
+"""`WS /ws/choice/{id}` and `WS /ws/portal`: the live side of a portal tab.
+
+On connect and on every change the server pushes the interaction's deadline (with its own
+clock, so the page can correct for skew) and re-syncs every few seconds; the page ticks
+locally in between. Every tab also hears list changes, new questions and reminders of
+widened ones; a question's tab hears when its team discussion changed (`team`: the page
+refetches its panel) and when its write-back did (`decision`: a review asked for, the
+agent's candidate, the fallback, the quorum; a deferral or taking up again comes as a
+`deadline` with the new status) and when its draft did (`draft`: the page refetches it
+unless it wrote it). The handshake needs the session cookie; its Origin is checked by
+`security.RequestGuard` before this. (Participants' pages have their own socket:
+`participant_socket.py`.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from litestar import WebSocket, websocket
+from litestar.exceptions import WebSocketDisconnect
+from litestar.params import FromPath
+
+from choice.contract import OPEN_STATUSES
+from choice.contract.bidi import closed_bidi
+from choice.contract.clock import now
+from choice.core.notifier import Change, ChangeKind, Subscription
+from choice.core.service import InteractionService
+from choice.store.records import Interaction
+from choice.store.repository import NotFound
+from choice.web.deps import OpenTabs, Service
+from choice.web.live.tabs import Tabs
+from choice.web.security.auth import has_session
+
+SYNC_SECONDS = 5.0
+LIST_SECONDS = 0.5
+"""A tab hears `list` (refresh the question list) at most this often."""
+LIST: dict[str, Any] = {"type": "list"}
+SHOWN: tuple[ChangeKind, ...] = ("interaction.created", "interaction.completed", "interaction.updated",
+                                 "interaction.widened", "interaction.reminder",
+                                 "interaction.deferred", "interaction.resumed")
+"""The changes a tab shows; `interaction.opened` (every socket that connects) is not one."""
+ENDED_FOR_LIST: tuple[ChangeKind, ...] = ("interaction.completed", "interaction.widened",
+                                          "interaction.deferred", "interaction.resumed")
+"""Another question's change that only moves its line in the list (its status badge)."""
+UNAUTHORIZED, GONE = 4401, 4404
+
+
+def state_message(row: Interaction) -> dict[str, Any]:
+    return {"type": "deadline", "interaction_id": row.id, "status": row.status,
+            "expires_at_ms": round(row.expires_at * 1000), "server_now_ms": round(now() * 1000)}
+
+
+async def drain(socket: WebSocket[Any, Any, Any], wake: asyncio.Queue[Any]) -> None:
+    """Read (and ignore) what the page sends; when it goes away, end the send loop."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            await socket.receive_data(mode="text")
+    with contextlib.suppress(asyncio.QueueFull):
+        wake.put_nowait(None)
+
+
+def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] | None:
+    if change.kind == "interaction.draft":
+        return ({"type": "draft", "tab": change.data.get("tab")}
+                if change.interaction_id == interaction_id else None)
+    if change.interaction_id == interaction_id and change.row is not None:
+        if change.kind == "interaction.completed":
+            return {"type": "status", "interaction_id": change.interaction_id,
+                    "status": change.row.status}
+        if change.kind in ("interaction.updated", "interaction.widened",
+                           "interaction.deferred", "interaction.resumed"):
+            return state_message(change.row)  # widening may move the deadline too
+        if change.kind == "discussion.changed":
+            return {"type": "team", "interaction_id": change.interaction_id,
+                    "change": change.data.get("change")}
+        if change.kind == "decision.changed":
+            return {"type": "decision", "interaction_id": change.interaction_id,
+                    "change": change.data.get("change")}
+    if change.kind == "interaction.reminder":
+        title = change.data.get("title") or (change.row.title if change.row is not None else "")
+        return {"type": "reminder", "interaction_id": change.interaction_id,
+                "title": closed_bidi(str(title)), "path": f"/choice/{change.interaction_id}",
+                "reason": change.data.get("reason"),
+                "seconds_left": change.data.get("seconds_left")}
+    if change.kind == "interaction.created":
+        title = closed_bidi(str(change.data.get("title") or ""))  # the page puts it in a sentence
+        return {"type": "created", "interaction_id": change.interaction_id, "title": title,
+                "interface": change.data.get("interface"), "path": f"/choice/{change.interaction_id}"}
+    if change.kind in ENDED_FOR_LIST:
+        return LIST
+    return None
+
+
+async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionService,
+                       tabs: Tabs, interaction_id: str | None) -> None:
+    await socket.accept()  # then close with a code the page can read (a refused
+    if not has_session(socket):  # handshake only shows it 1006)
+        await socket.close(code=UNAUTHORIZED, reason="sign in first")
+        return
+
+    def collapse(change: Change) -> bool:  # another question answered: only "refresh the list"
+        return change.kind in ENDED_FOR_LIST and change.interaction_id != interaction_id
+
+    # A tab showing no question has no team panel: comments need not wake it.
+    kinds = ((*SHOWN, "discussion.changed", "decision.changed", "interaction.draft")
+             if interaction_id is not None else SHOWN)
+    with tabs.connected(), service.notifier.subscribe(kinds, collapse) as subscription:
+        row: Interaction | None = None
+        if interaction_id is not None:
+            try:
+                row = await service.get(interaction_id)
+            except NotFound:
+                await socket.close(code=GONE, reason="no such interaction")
+                return
+            await socket.send_json(state_message(row))
+            if row.status in OPEN_STATUSES:
+                await service.mark_opened(row.id, "web", "human:web")
+        reader = asyncio.create_task(drain(socket, subscription.queue))
+        try:
+            await _push(socket, subscription, row, interaction_id)
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # the tab went away mid-send
+        finally:
+            reader.cancel()
+
+
+async def _push(socket: WebSocket[Any, Any, Any], subscription: Subscription,
+                row: Interaction | None, interaction_id: str | None) -> None:
+    """Send what the tab shows until it goes away or falls behind. Other questions' answers
+    are one `list` refresh at most every `LIST_SECONDS` (the subscription collapses them
+    until it is sent): a burst of answers wakes and refreshes each tab once, not per answer."""
+    clock = asyncio.get_running_loop().time
+    next_list, list_held = 0.0, False
+    while True:
+        timeout = max(0.0, next_list - clock()) if list_held else SYNC_SECONDS
+        try:
+            async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for on 3.11
+                change = await subscription.queue.get()
+        except TimeoutError:
+            if list_held:
+                list_held, next_list = False, clock() + LIST_SECONDS
+                subscription.reopen()
+                await socket.send_json(LIST)
+            elif row is not None and row.status in OPEN_STATUSES:
+                await socket.send_json(state_message(row))
+            continue
+        if change is None:
+            return
+        if change.interaction_id == interaction_id and change.row is not None:
+            row = change.row
+        message = _message_for(change, interaction_id)
+        if message == LIST:
+            list_held = True
+        elif message is not None:
+            await socket.send_json(message)
+
+
+@websocket("/ws/choice/{interaction_id:str}")
+async def choice_socket(socket: WebSocket[Any, Any, Any], service: Service, tabs: OpenTabs,
+                        interaction_id: FromPath[str]) -> None:
+    await serve_socket(socket, service, tabs, interaction_id)
+
+
+@websocket("/ws/portal")
+async def portal_socket(socket: WebSocket[Any, Any, Any], service: Service, tabs: OpenTabs) -> None:
+    await serve_socket(socket, service, tabs, None)

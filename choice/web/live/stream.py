@@ -1,0 +1,128 @@
+"""`GET /api/stream`: server-sent events for chat clients that must block their input while
+a prompt is pending (`interaction.created` with the whole question and the request's
+`context`, `interaction.completed`, `interaction.updated`; for a `request_user_choice`, also
+the ADR's `user_choice_required`), and for dashboards following a team decision
+(`interaction.widened`, `discussion.changed`, `interaction.reminder`, `interaction.deferred`,
+`interaction.resumed`, `decision.changed`). `?conversation_id=` and `?tool_call_id=` keep
+only the events of the interactions asked with that context (a chat UI follows its own).
+
+On connect, every pending interaction is replayed as `interaction.created` with
+`"replay": true`, so a client that starts late still knows what is open. Every event's data
+carries `"schema_version": 1` (the seed: every schema does; a breaking change bumps it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Annotated, Any, TypeAlias
+
+from litestar import get
+from litestar.params import QueryParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from choice.contract import CONTEXT_VALUE_MAX, SCHEMA_VERSION, ChoiceRequest
+from choice.contract.compat import user_choice_required
+from choice.core.notifier import Subscription
+from choice.core.replies import listing, whole_question
+from choice.store.records import Interaction
+from choice.web.api.openapi import described, errors
+from choice.web.deps import Service
+from choice.web.security.guards import BEARER, bearer_token_guard
+
+HEARTBEAT_SECONDS = 15.0
+PAGE_ONLY = frozenset({"interaction.opened", "interaction.draft"})
+"""Changes for the portal's own pages (a socket connected, a draft typed), not for agents."""
+ConversationId: TypeAlias = Annotated[str | None, QueryParameter(
+    description="only the events of interactions whose context has this conversation_id",
+    max_length=CONTEXT_VALUE_MAX)]
+ToolCallId: TypeAlias = Annotated[str | None, QueryParameter(
+    description="only the events of interactions whose context has this tool_call_id",
+    max_length=CONTEXT_VALUE_MAX)]
+
+
+def _message(kind: str, data: dict[str, Any]) -> ServerSentEventMessage:
+    return ServerSentEventMessage(event=kind,
+                                  data=json.dumps({**data, "schema_version": SCHEMA_VERSION}))
+
+
+@lru_cache(maxsize=512)
+def _request(request_json: str) -> ChoiceRequest:
+    """The stored request, parsed once for every subscriber (each one reads each change)."""
+    return ChoiceRequest.model_validate_json(request_json)
+
+
+@dataclass(frozen=True)
+class Only:
+    """`?conversation_id=` / `?tool_call_id=`: the events of matching interactions only."""
+
+    conversation_id: str | None = None
+    tool_call_id: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.conversation_id is not None or self.tool_call_id is not None
+
+    def match(self, row: Interaction | None) -> bool:
+        if not self:
+            return True
+        if row is None:
+            return False
+        context = _request(row.request_json).context
+        return all(wanted is None or wanted == got for wanted, got in (
+            (self.conversation_id, context.conversation_id),
+            (self.tool_call_id, context.tool_call_id)))
+
+
+def _created(row: Interaction, replay: bool) -> Iterator[ServerSentEventMessage]:
+    """`interaction.created` with the whole question and the request's context, and for a
+    `request_user_choice` the ADR's `user_choice_required` right after it."""
+    extra = {"replay": True} if replay else {}
+    listed = listing(row)
+    request = _request(row.request_json)
+    yield _message("interaction.created", {
+        **listed, "question": whole_question(request),
+        "context": request.context.model_dump(exclude_none=True), **extra})
+    if request.shape == "request_user_choice":
+        yield _message("user_choice_required", {**user_choice_required(request, listed), **extra})
+
+
+async def _events(service: Service, only: Only) -> AsyncIterator[ServerSentEventMessage]:
+    with service.notifier.subscribe() as subscription:
+        for row in reversed(await service.recent("active", 1000)):
+            if only.match(row):
+                for message in _created(row, replay=True):
+                    yield message
+        async for message in _live(subscription, only):
+            yield message
+
+
+async def _live(subscription: Subscription, only: Only) -> AsyncIterator[ServerSentEventMessage]:
+    while True:
+        try:
+            change = await asyncio.wait_for(subscription.queue.get(), HEARTBEAT_SECONDS)
+        except TimeoutError:
+            yield ServerSentEventMessage(comment="keep-alive")
+            continue
+        if change is None:  # fell behind: end the stream, the client reconnects and replays
+            return
+        if change.kind in PAGE_ONLY or not only.match(change.row):
+            continue
+        if change.kind == "interaction.created" and change.row is not None:
+            for message in _created(change.row, replay=False):
+                yield message
+        else:
+            yield _message(change.kind, change.data)
+
+
+@get("/api/stream", guards=[bearer_token_guard], security=BEARER, tags=["stream"], responses={
+    200: described(str, "Server-sent events, one JSON object per `data:` line.",
+                   media_type="text/event-stream"), **errors()})
+async def stream(service: Service, conversation_id: ConversationId = None,
+                 tool_call_id: ToolCallId = None) -> ServerSentEvent:
+    """Live interaction events (text/event-stream), pending ones replayed first; with
+    `conversation_id` / `tool_call_id`, only those of interactions asked with them."""
+    only = Only(conversation_id, tool_call_id)
+    return ServerSentEvent(_events(service, only), headers={"Cache-Control": "no-store"})

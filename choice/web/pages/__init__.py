@@ -1,0 +1,1 @@
+"""The HTML pages and the form posts behind them (HTMX partials included)."""

@@ -1,0 +1,224 @@
+"""What the human does on a page: submit (with the optional review step), cancel, and save
+settings (the preferences and the team list). Each form post calls the same
+`InteractionService` as the API and answers with the swapped partial (HTMX) or the whole
+page (no script), never a second code path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, get_args
+
+from litestar import Controller, Response, post
+from litestar.params import FromPath
+from litestar.plugins.htmx import ClientRefresh, HTMXRequest, HTMXTemplate
+from litestar.response import Redirect
+
+from choice.contract import (
+    OPEN_STATUSES,
+    DeadlineChange,
+    ElicitationSetting,
+    FieldError,
+    PreferencesPatch,
+)
+from choice.contract.clock import iso
+from choice.contract.field_errors import InvalidInput
+from choice.core.endings import request_of
+from choice.core.i18n import N_
+from choice.core.service import InteractionService
+from choice.store.records import Interaction
+from choice.store.repository import AlreadyCompleted
+from choice.web.deps import QuestionLists, Service, WebAssets
+from choice.web.pages.context import base_context, time_default_of
+from choice.web.pages.forms import (
+    Form,
+    draft_from,
+    first,
+    preferences_from,
+    read_form,
+    submission_from,
+    team_from,
+    team_rows,
+)
+from choice.web.pages.routes import VARY_ON_HTMX, page
+from choice.web.security.auth import safe_next, session_guard
+from choice.web.views.assets import Assets
+from choice.web.views.decision import DecisionForm, owner_page_view
+from choice.web.views.interactions import Draft, Stage
+from choice.web.views.list_cache import ListCache
+from choice.web.views.team import team_context
+
+ACTOR = "human:web"
+ELSEWHERE = N_("This question was already answered elsewhere.")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How one form post answers: the interaction as it now stands, as the partial for HTMX
+    or as the whole page without script."""
+
+    request: HTMXRequest
+    service: InteractionService
+    assets: Assets
+    lists: ListCache
+
+    async def show(self, row: Interaction, status: int = 200, *, stage: Stage | None = None,
+                   draft: Draft | None = None, errors: InvalidInput | None = None,
+                   notice: str | None = None, form: DecisionForm | None = None,
+                   focus: str | None = None, **extra: Any) -> Response[Any]:
+        """`extra` goes into the template context (a team form's error and typed text);
+        `form` is what was typed into the decision panel, with its errors; `focus` the
+        question (of several) to take the focus."""
+        service = self.service
+        view = await owner_page_view(service, row, stage=stage, draft=draft,
+                                     errors=errors.errors if errors else None, notice=notice,
+                                     form=form, focus=focus)
+        if self.request.htmx:
+            return HTMXTemplate(template_name="partials/_interaction.html", status_code=status,
+                                headers=VARY_ON_HTMX,
+                                context={"view": view, "locale": service.language_for(row),
+                                         "prefs": await service.preferences(), **extra})
+        if status == 200 and view.stage == "outcome":  # post/redirect/get
+            return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
+        context = await base_context(service, self.assets, self.lists, row)
+        context.update(extra, view=view)
+        return page("choice.html", context, status, headers=VARY_ON_HTMX)
+
+
+class InteractionActions(Controller):
+    path = "/choice/{interaction_id:str}"
+    guards = [session_guard]  # noqa: RUF012
+    include_in_schema = False
+
+    @post("/submit")
+    async def submit(self, request: HTMXRequest, service: Service, assets: WebAssets,
+                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+        """`action`: submit, review (confirmation required, or several questions), confirm,
+        or back (`back:<question id>` to that question)."""
+        shown = Shown(request, service, assets, lists)
+        form = await read_form(request)
+        row = await service.get(interaction_id)
+        if row.status not in OPEN_STATUSES:
+            return await shown.show(row, 409, notice=ELSEWHERE)
+        asked = request_of(row)
+        draft, action = draft_from(form, asked), first(form, "action", "submit")
+        action, _, focus = action.partition(":")  # `back:<question id>`: back to that one
+        if action == "back":
+            return await shown.show(row, draft=draft, focus=focus or None)
+        if asked.several and action == "submit":
+            action = "review"  # several questions always go through the review step
+        try:
+            submission = submission_from(form, draft, confirmed=True if action in (
+                "confirm", "review") else None)
+            if action == "review":
+                # The service's dry run, as Confirm's submit will judge it: the review step
+                # never shows an answer that Confirm would then refuse.
+                await service.check(interaction_id, submission, "web", ACTOR)
+                return await shown.show(row, stage="review", draft=draft)
+            row = await service.submit(interaction_id, submission, "web", ACTOR)
+        except InvalidInput as invalid:
+            if asked.several and action == "review" and all(
+                    error.field.startswith("answers.") for error in invalid.errors):
+                # the review names each question still to answer, with a way back to it
+                return await shown.show(row, 422, stage="review", draft=draft, errors=invalid)
+            return await shown.show(row, 422, draft=draft, errors=invalid)
+        except AlreadyCompleted as lost:
+            return await shown.show(lost.row, 409, notice=ELSEWHERE)
+        return await shown.show(row)
+
+    @post("/cancel")
+    async def cancel(self, request: HTMXRequest, service: Service, assets: WebAssets,
+                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+        shown = Shown(request, service, assets, lists)
+        note = first(await read_form(request), "global_annotation").strip() or None
+        try:
+            row = await service.cancel(interaction_id, note, "web", ACTOR)
+        except AlreadyCompleted as lost:
+            return await shown.show(lost.row, 409, notice=ELSEWHERE)
+        return await shown.show(row)
+
+    @post("/deadline")
+    async def change_deadline(self, request: HTMXRequest, service: Service,
+                              assets: WebAssets, lists: QuestionLists,
+                              interaction_id: FromPath[str]) -> Response[Any]:
+        """`minutes_left`: the new deadline counted from now; audited, and every open
+        viewer's countdown follows through its socket."""
+        shown = Shown(request, service, assets, lists)
+        raw = first(await read_form(request), "minutes_left").strip()
+        row = await service.get(interaction_id)
+        try:
+            minutes = float(raw)
+        except ValueError:
+            minutes = -1.0
+        try:
+            if minutes <= 0:
+                raise InvalidInput([FieldError(field="minutes_left", code="invalid",
+                                               message=N_("Enter the minutes left, e.g. 5."))])
+            change = DeadlineChange(expires_at=iso(service.clock() + minutes * 60))
+            row = await service.set_deadline(interaction_id, change, ACTOR)
+        except InvalidInput as invalid:
+            return await shown.show(row, 422, errors=invalid)
+        except AlreadyCompleted as lost:
+            row = lost.row
+        if not request.htmx:
+            return await shown.show(row)
+        # the panel's "This question" part is outside #interaction: out of band, with the
+        # "Use as default" offer the change has just made
+        return await shown.show(row, time_oob=True, time_row=row,
+                                time_default=await time_default_of(service, row))
+
+
+@post("/settings", guards=[session_guard], include_in_schema=False)
+async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]:
+    """Save the preferences; they apply to the page at once (the interaction re-renders,
+    told by the `choice:settings-saved` event). A new language reloads the whole page."""
+    form = await read_form(request)
+    language_before = service.language_for(None)
+    message, status = N_("Saved."), 200
+    try:
+        await service.update_preferences(with_elicitation(preferences_from(form), form))
+    except InvalidInput as invalid:
+        message, status = invalid.errors[0].message, 422
+    if not request.htmx:
+        return Redirect(path=safe_next(first(form, "next", "/settings")), status_code=303,
+                        headers=VARY_ON_HTMX)
+    if service.language_for(None) != language_before:
+        refresh = ClientRefresh()
+        refresh.headers.update(VARY_ON_HTMX)
+        return refresh
+    return HTMXTemplate(template_name="partials/_settings_form.html", status_code=status,
+                        trigger_event="choice:settings-saved", after="receive",
+                        headers=VARY_ON_HTMX,
+                        context={"prefs": await service.preferences(), "saved_message": message,
+                                 "locale": service.language_for(None)})
+
+
+def with_elicitation(patch: PreferencesPatch, form: Form) -> PreferencesPatch:
+    """The settings form's elicitation choice (whether `auto` asks inside an MCP client)."""
+    wanted = first(form, "elicitation")
+    if wanted in get_args(ElicitationSetting):
+        return patch.model_copy(update={"elicitation": wanted})
+    return patch
+
+
+@post("/settings/team", guards=[session_guard], include_in_schema=False)
+async def save_team(request: HTMXRequest, service: Service, assets: WebAssets,
+                    lists: QuestionLists) -> Response[Any]:
+    """The team list: rows of `team.name`, `team.handle`, `team.email`; `team.remove` holds
+    the indexes of rows to drop, and blank rows are skipped. A refused list (a duplicate
+    name, say) changes nothing and comes back as typed, with the field's error."""
+    rows = team_rows(await read_form(request))
+    try:
+        prefs = await service.update_preferences(team_from(rows))
+        shown, status = {**team_context(prefs.team), "saved_message": N_("Saved.")}, 200
+    except InvalidInput as invalid:
+        shown, status = team_context(rows, invalid.errors), 422
+    if not request.htmx and status == 200:
+        return Redirect(path="/settings#team", status_code=303, headers=VARY_ON_HTMX)
+    if not request.htmx:
+        context = await base_context(service, assets, lists)
+        context.update(shown, settings_page=True)
+        return page("settings.html", context, status, headers=VARY_ON_HTMX)
+    return HTMXTemplate(template_name="partials/_team_form.html", status_code=status,
+                        headers=VARY_ON_HTMX,
+                        context={**shown, "locale": service.language_for(None)})

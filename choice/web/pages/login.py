@@ -1,0 +1,84 @@
+"""Signing a browser in: `/login` turns a one-time code or the token into the session
+cookie and redirects to `next` without the secret; without one it explains how to get in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from litestar import Request, Response, get, post
+from litestar.params import FromQuery
+from litestar.plugins.htmx import HTMXRequest
+from litestar.response import Redirect, Template
+from litestar.types import ExceptionHandler
+
+from choice.core.i18n import N_
+from choice.core.service import InteractionService
+from choice.web.deps import PortalCredentials, Service, SignInCodes, WebAssets
+from choice.web.pages.routes import VARY_ON_HTMX
+from choice.web.security.auth import Credentials, LoginRequired, safe_next
+from choice.web.views.assets import Assets
+
+
+def _signed_in(credentials: Credentials, target: str | None) -> Redirect:
+    response = Redirect(path=safe_next(target), status_code=303)
+    response.set_cookie(credentials.session_cookie())
+    return response
+
+
+def login_page(service: InteractionService, assets: Assets, target: str | None,
+               error: str | None, status: int = 401) -> Template:
+    return Template(template_name="login.html", status_code=status, context={
+        "locale": service.language_for(None), "assets": assets, "next": safe_next(target),
+        "error": error, "interaction_id": _interaction_in(safe_next(target)),
+    })
+
+
+def _interaction_in(path: str) -> str | None:
+    return path.removeprefix("/choice/") if path.startswith("/choice/") else None
+
+
+@get("/login", include_in_schema=False)
+async def login(service: Service, assets: WebAssets, codes: SignInCodes,
+                credentials: PortalCredentials, token: FromQuery[str | None] = None,
+                code: FromQuery[str | None] = None,
+                next: FromQuery[str | None] = None) -> Response[Any]:
+    if code is not None:
+        if await codes.redeem(code):
+            return _signed_in(credentials, next)
+        return login_page(service, assets, next,
+                          N_("That sign-in link has expired or was already used."))
+    if token is not None:
+        if credentials.token_matches(token):
+            return _signed_in(credentials, next)
+        return login_page(service, assets, next, N_("That token is not this portal's token."))
+    return login_page(service, assets, next, None, status=200)
+
+
+@post("/login", include_in_schema=False, status_code=303)
+async def login_form(request: Request[Any, Any, Any], service: Service, assets: WebAssets,
+                     credentials: PortalCredentials) -> Response[Any]:
+    form = parse_qs((await request.body()).decode(errors="replace"))
+    token, target = form.get("token", [""])[0], form.get("next", ["/"])[0]
+    if credentials.token_matches(token):
+        return _signed_in(credentials, target)
+    return login_page(service, assets, target, N_("That token is not this portal's token."))
+
+
+def login_required_handler(service: InteractionService, assets: Assets
+                           ) -> ExceptionHandler[LoginRequired]:
+    """Pages without a session show the sign-in page; partials and sockets get a plain 401.
+    Made by the app factory: an exception handler gets no dependency injection."""
+
+    def handle(request: Request[Any, Any, Any], _exc: LoginRequired) -> Response[Any]:
+        # HTMXPlugin makes every request an HTMXRequest, exception handlers' included.
+        if isinstance(request, HTMXRequest) and request.htmx:
+            return Response({"errors": [{"field": "session", "code": "unauthorized",
+                                         "message": "sign in again"}]}, status_code=401,
+                            headers=VARY_ON_HTMX)
+        page = login_page(service, assets, request.url.path, None)
+        page.headers.update(VARY_ON_HTMX)
+        return page
+
+    return handle

@@ -1,0 +1,75 @@
+"""HTML pages and the HTMX partials they refresh: `/`, `/choice/{id}`, `/settings`.
+
+Every page needs a browser session (`auth.py`); GETs never change anything, so a link
+preview or a prefetch answers nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Controller, MediaType, Response, get
+from litestar.params import FromPath, FromQuery
+from litestar.plugins.htmx import HTMXTemplate
+from litestar.response import Template
+
+from choice.web.deps import QuestionLists, Service, WebAssets
+from choice.web.pages.context import base_context
+from choice.web.security.auth import session_guard
+from choice.web.views.decision import owner_page_view
+from choice.web.views.team import team_context
+
+VARY_ON_HTMX = {"Vary": "HX-Request"}
+"""On every response whose form depends on `request.htmx` (a fragment or the page): a cache
+must not hand the fragment to a plain load, or the page to a swap."""
+
+
+def page(name: str, context: dict[str, Any], status: int = 200,
+         headers: dict[str, str] | None = None) -> Template:
+    """A whole page; its CSP comes with every HTML response (`security.protective_headers`)."""
+    return Template(template_name=name, context=context, status_code=status, headers=headers)
+
+
+class PageController(Controller):
+    guards = [session_guard]  # noqa: RUF012 - Litestar reads it from the class
+    include_in_schema = False
+
+    @get("/")
+    async def index(self, service: Service, assets: WebAssets, lists: QuestionLists,
+                    filter: FromQuery[str] = "all") -> Template:
+        """The interaction list: where a closed tab comes back to."""
+        return page("index.html", await base_context(service, assets, lists,
+                                                             which=filter))
+
+    @get("/choice/{interaction_id:str}")
+    async def interaction(self, service: Service, assets: WebAssets, lists: QuestionLists,
+                          interaction_id: FromPath[str]) -> Template:
+        row = await service.get(interaction_id)
+        context = await base_context(service, assets, lists, row)
+        context["view"] = await owner_page_view(service, row)
+        return page("choice.html", context)
+
+    @get("/settings")
+    async def settings(self, service: Service, assets: WebAssets,
+                       lists: QuestionLists) -> Template:
+        context = await base_context(service, assets, lists)
+        context.update(team_context(context["prefs"].team), settings_page=True)
+        return page("settings.html", context)
+
+    @get("/partials/interactions")
+    async def interaction_list(self, service: Service, lists: QuestionLists,
+                               filter: FromQuery[str] = "all",
+                               current: FromQuery[str | None] = None) -> Response[str]:
+        row = await service.get(current) if current else None
+        rendered = await lists.render(service, filter, current, service.language_for(row))
+        return Response(str(rendered.html), media_type=MediaType.HTML)
+
+    @get("/choice/{interaction_id:str}/partial")
+    async def interaction_partial(self, service: Service,
+                                  interaction_id: FromPath[str]) -> HTMXTemplate:
+        row = await service.get(interaction_id)
+        return HTMXTemplate(template_name="partials/_interaction.html", context={
+            "view": await owner_page_view(service, row),
+            "locale": service.language_for(row),
+            "prefs": await service.preferences(),
+        })

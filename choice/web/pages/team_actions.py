@@ -1,0 +1,173 @@
+"""The owner's team side of `/choice/{id}`: the widen dialog (a plain page without script,
+`/choice/{id}/widen`), the team panel's refresh, the owner's comment, and withdrawing a
+participant's link.
+
+Same shape as `actions.py`: each form post calls `InteractionService.team` (the JSON API's
+path) and answers with the swapped fragment for HTMX, or a whole page / a redirect without
+script. The participants' links exist only in the widen reply: that reply is rendered
+straight from the POST, never through a redirect that would lose them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from litestar import Controller, Response, get, post
+from litestar.params import FromPath
+from litestar.plugins.htmx import HTMXRequest, HTMXTemplate
+from litestar.response import Redirect
+
+from choice.contract.field_errors import InvalidInput, parse_model
+from choice.core.i18n import N_
+from choice.core.service import InteractionService
+from choice.store.records import Interaction
+from choice.store.repository import AlreadyCompleted
+from choice.store.team import AlreadyWidened, NotWidened
+from choice.team.models import CommentBody, WidenRequest
+from choice.team.service import Invited, RateLimited, UnknownLink
+from choice.web.deps import QuestionLists, Service, WebAssets
+from choice.web.pages.actions import Shown
+from choice.web.pages.context import base_context
+from choice.web.pages.forms import first, read_form, typed_text, widen_from
+from choice.web.pages.routes import VARY_ON_HTMX, page
+from choice.web.security.auth import session_guard
+from choice.web.views.assets import Assets
+from choice.web.views.list_cache import ListCache
+from choice.web.views.team import DiscussionView, WidenForm, owner_team
+
+ALREADY_WIDENED = N_("This question is already widened: see who was invited on its page.")
+ALREADY_OVER = N_("This question is already over: there is nothing to widen.")
+NOT_WIDENED = N_("The discussion has ended: nothing was added.")
+RATE_LIMITED = N_("Too many comments in a minute: wait {seconds} s and send it again.")
+CANCELLED = "choice:widen-cancelled"
+"""The event a dialog hears when the owner typed `cancel`: it closes, nothing changed."""
+
+
+def _team_live(service: InteractionService, row: Interaction, team: DiscussionView | None,
+               **extra: Any) -> HTMXTemplate:
+    return HTMXTemplate(template_name="partials/_team_live.html", headers=VARY_ON_HTMX,
+                        context={"team": team, "interaction_id": row.id,
+                                 "locale": service.language_for(row), **extra})
+
+
+class TeamActions(Controller):
+    path = "/choice/{interaction_id:str}"
+    guards = [session_guard]  # noqa: RUF012
+    include_in_schema = False
+
+    async def _widen_shown(self, request: HTMXRequest, service: InteractionService,
+                           assets: Assets, lists: ListCache, row: Interaction, form: WidenForm,
+                           status: int = 200) -> Response[Any]:
+        if request.htmx:
+            return HTMXTemplate(template_name="partials/_widen_dialog.html", status_code=status,
+                                headers=VARY_ON_HTMX,
+                                context={"widen": form, "locale": service.language_for(row)})
+        context = await base_context(service, assets, lists, row)
+        context["widen"] = form
+        return page("widen.html", context, status, headers=VARY_ON_HTMX)
+
+    async def _form(self, service: InteractionService, row: Interaction,
+                    **values: Any) -> WidenForm:
+        prefs = await service.preferences()
+        notice = None
+        if row.status == "widened":
+            notice = ALREADY_WIDENED
+        elif row.status != "pending":
+            notice = ALREADY_OVER
+        return WidenForm(interaction_id=row.id, title=row.title, team=list(prefs.team),
+                         notice=values.pop("notice", None) or notice, **values)
+
+    @get("/widen")
+    async def widen_form(self, request: HTMXRequest, service: Service, assets: WebAssets,
+                         lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+        """The dialog's content (HTMX), or the same form as a page of its own."""
+        row = await service.get(interaction_id)
+        return await self._widen_shown(request, service, assets, lists, row,
+                                       await self._form(service, row))
+
+    @post("/widen")
+    async def widen(self, request: HTMXRequest, service: Service, assets: WebAssets,
+                    lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+        """`names` (comma-separated; empty = the whole team; `cancel` = stop), `mode`,
+        `note`, `extra_seconds`."""
+        form = await read_form(request)
+        row = await service.get(interaction_id)
+        values, cancelled = widen_from(form)
+        if cancelled:
+            if request.htmx:
+                return HTMXTemplate(template_name="partials/_empty.html", headers=VARY_ON_HTMX,
+                                    re_swap="none", trigger_event=CANCELLED, after="receive",
+                                    context={})
+            return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
+        typed = {"names": first(form, "names"), "mode": values["mode"],
+                 "note": first(form, "note"), "extra_seconds": _seconds(form),
+                 "quorum": first(form, "quorum").strip()}
+        try:
+            invited = await service.team.widen(interaction_id, parse_model(WidenRequest, values),
+                                               actor="human:web")
+        except InvalidInput as invalid:
+            shown = await self._form(service, row, errors=invalid.errors, **typed)
+            return await self._widen_shown(request, service, assets, lists, row, shown, 422)
+        except (AlreadyWidened, AlreadyCompleted) as refused:
+            shown = await self._form(service, refused.row, **typed)
+            return await self._widen_shown(request, service, assets, lists, refused.row, shown,
+                                           409)
+        return await self._widen_shown(request, service, assets, lists, invited.row,
+                                       await self._invited(service, invited))
+
+    async def _invited(self, service: InteractionService, invited: Invited) -> WidenForm:
+        prefs = await service.preferences()
+        return WidenForm(interaction_id=invited.row.id, title=invited.row.title,
+                         team=list(prefs.team), invited=invited)
+
+    @get("/team")
+    async def team(self, service: Service, interaction_id: FromPath[str]) -> HTMXTemplate:
+        """The team panel's live part (people, votes, thread), for a page told it changed."""
+        row = await service.get(interaction_id)
+        return _team_live(service, row, await owner_team(service, row))
+
+    @post("/comment")
+    async def comment(self, request: HTMXRequest, service: Service, assets: WebAssets,
+                      lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+        """The owner's own message in the discussion (`text`)."""
+        text = typed_text(await read_form(request), "text")
+        row = await service.get(interaction_id)
+        shown: dict[str, Any] = {"comment_text": text}
+        try:
+            await service.team.comment(interaction_id, parse_model(CommentBody, {"text": text}))
+            status, shown = 200, {}
+        except InvalidInput as invalid:
+            status, shown["comment_error"] = 422, invalid.errors[0].message
+        except RateLimited as limited:
+            status, shown["comment_error"] = 429, RATE_LIMITED
+            shown["retry_after"] = limited.retry_after
+        except NotWidened:
+            status, shown["comment_error"] = 409, NOT_WIDENED
+        if not request.htmx:
+            if status == 200:  # post/redirect/get, back to the thread
+                return Redirect(path=f"/choice/{row.id}#team-panel", status_code=303,
+                                headers=VARY_ON_HTMX)
+            row = await service.get(interaction_id)
+            return await Shown(request, service, assets, lists).show(row, status, **shown)
+        return HTMXTemplate(template_name="partials/_owner_comment.html", status_code=status,
+                            headers=VARY_ON_HTMX, context={
+                                "team": await owner_team(service, row), "interaction_id": row.id,
+                                "locale": service.language_for(row), **shown})
+
+    @post("/participants/{participant_id:str}/withdraw")
+    async def withdraw(self, request: HTMXRequest, service: Service, interaction_id: FromPath[str],
+                       participant_id: FromPath[str]) -> Response[Any]:
+        """Withdraw one participant's link at once (already withdrawn: nothing to do)."""
+        row = await service.get(interaction_id)
+        with contextlib.suppress(UnknownLink):  # withdrawn already (another tab): the
+            await service.team.revoke(interaction_id, participant_id, actor="human:web")
+        if not request.htmx:
+            return Redirect(path=f"/choice/{row.id}#team-panel", status_code=303,
+                            headers=VARY_ON_HTMX)
+        return _team_live(service, row, await owner_team(service, row))
+
+
+def _seconds(form: dict[str, list[str]]) -> int:
+    raw = first(form, "extra_seconds").strip()
+    return int(raw) if raw.isdigit() else 0

@@ -1,0 +1,164 @@
+"""Who may talk to the portal: allowed Host names, same-origin writes, the bearer token.
+
+Localhost is not a trust boundary: a web page the user visits can reach 127.0.0.1. Host
+checking stops DNS rebinding; the Origin / Sec-Fetch-Site check stops cross-site writes
+and WebSocket hijacking; the bearer token keeps other local users' agents out of `/api`.
+Behind a TLS proxy (`CHOICE_PUBLIC_URL=https://choice.example`) the public origin is ours
+too, and the only origin that speaks for the public name.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from litestar.connection import ASGIConnection
+from litestar.datastructures import MutableScopeHeaders
+from litestar.enums import ScopeType
+from litestar.exceptions import NotAuthorizedException
+from litestar.handlers.base import BaseRouteHandler
+from litestar.types import ASGIApp, BeforeMessageSendHookHandler, Message, Receive, Scope, Send
+
+from choice.core.config import origin_of
+from choice.web.idle import Activity
+from choice.web.security.auth import Access, Credentials
+
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+PROTECTIVE_HEADERS = {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+    "cache-control": "no-store",
+}
+"""On every HTTP response that does not set its own (the static bundles set immutable
+caching); an HTML response gets the pages' fuller CSP instead of this one."""
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
+"""OpenAPI security requirement of the routes behind `bearer_token_guard`."""
+
+
+def split_host(value: str) -> tuple[str, str | None]:
+    """`localhost:8765` -> (`localhost`, `8765`); `[::1]:80` -> (`::1`, `80`)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        host, _, rest = value[1:].partition("]")
+        return host, rest[1:] if rest.startswith(":") else None
+    if value.count(":") == 1:
+        host, port = value.split(":")
+        return host, port
+    return value, None
+
+
+class RequestGuard:
+    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), and says
+    what an accepted request proved (`connection.auth`, an `auth.Access`) for the guards."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...], credentials: Credentials,
+                 activity: Activity | None = None, public_url: str | None = None) -> None:
+        self.app = app
+        self.allowed = {h.lower() for h in allowed_hosts}
+        self.credentials = credentials
+        self.activity = activity or Activity()
+        self.public_origin = origin_of(public_url) if public_url else None
+        self.public_host = (urlsplit(public_url).hostname or None) if public_url else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        refusal = self.refusal(scope, headers)
+        if refusal is None:
+            scope["auth"] = self.credentials.access(ASGIConnection(scope))  # for the guards
+            with self.activity.request():
+                await self.app(scope, receive, send)
+        elif scope["type"] == ScopeType.WEBSOCKET:
+            await send({"type": "websocket.close", "code": 1008, "reason": refusal[2]})
+        else:
+            await send_error(send, *refusal)
+
+    def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, str] | None:
+        host, port = split_host(headers.get("host", ""))
+        if host not in self.allowed or (port is not None and not port.isdigit()):
+            return 421, "host_not_allowed", (
+                "this Host is not one the portal answers to: use http://127.0.0.1 or "
+                "http://localhost, or add the name to CHOICE_ALLOWED_HOSTS.")
+        writes = scope["type"] == ScopeType.WEBSOCKET or scope.get("method", "GET") not in SAFE_METHODS
+        if not writes:
+            return None
+        if headers.get("sec-fetch-site") == "cross-site":
+            return 403, "cross_site", "cross-site requests may not change anything here."
+        origin = headers.get("origin")
+        if origin is None:
+            return None  # not a browser (curl, agents, the CLI): the token decides
+        if origin == "null" and headers.get("sec-fetch-site") == "same-origin":
+            # Our pages send Referrer-Policy: no-referrer, so a plain form post says
+            # `Origin: null`; the browser-set Sec-Fetch-Site still vouches for it.
+            return None
+        if not self.is_ours(origin, host, port or "80"):
+            return 403, "origin_not_allowed", (
+                "requests from another origin may not change anything here: use the "
+                "portal's own pages, or call the API without an Origin header.")
+        return None
+
+    def is_ours(self, origin: str, host: str, port: str) -> bool:
+        """`http://127.0.0.1:8765` against the Host we answered to. A malformed Origin is
+        never ours (`http://127.0.0.1:8765.evil.example` has no number for a port).
+
+        The public origin (`CHOICE_PUBLIC_URL`) is ours whatever Host the proxy forwards:
+        its `https://` and the proxy's port differ from what the portal listens on, so the
+        port comparison would refuse our own pages. A request for the public name is ours
+        only from that origin (not its `http://` twin, not another port)."""
+        if self.public_origin is not None:
+            if origin_of(origin) == self.public_origin:
+                return True
+            if host == self.public_host:
+                return False
+        parts = urlsplit(origin)
+        try:
+            origin_port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+        except ValueError:
+            return False
+        return (parts.hostname or "") in self.allowed and str(origin_port) == port
+
+
+def protective_headers(page_policy: str) -> BeforeMessageSendHookHandler:
+    """The app's one `before_send` hook: every response leaves with the protective headers,
+    whoever answered (a handler, an exception handler, the router's own 404 and 405, the
+    request guard's refusals, the MCP mount). HTML (pages, the sign-in page, fragments)
+    gets `page_policy`, the CSP that lets the bundle and the hashed fallback run."""
+    html_headers = {**PROTECTIVE_HEADERS, "content-security-policy": page_policy}
+
+    async def add(message: Message, _scope: Scope) -> None:
+        if message["type"] != "http.response.start":
+            return
+        headers = MutableScopeHeaders.from_message(message)
+        html = (headers.get("content-type") or "").startswith("text/html")
+        for name, value in (html_headers if html else PROTECTIVE_HEADERS).items():
+            if name not in headers:
+                headers[name] = value
+
+    return add
+
+
+async def send_error(send: Send, status: int, code: str, message: str,
+                     field: str = "headers") -> None:
+    """A contract error body sent from plain ASGI code (before Litestar's handlers)."""
+    body = json.dumps({"errors": [{"field": field, "code": code, "message": message}]})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body.encode(), "more_body": False})
+
+
+async def bearer_token_guard(connection: ASGIConnection[Any, Any, Any, Any],
+                             _handler: BaseRouteHandler) -> None:
+    """Litestar guard for `/api`: `Authorization: Bearer <token>` from `<data dir>/token`,
+    or a signed-in portal page's session cookie (same-origin, checked above).
+    Async on purpose: Litestar runs a sync guard on a worker thread, on every request."""
+    access: Access = connection.auth
+    if not access.token and not access.session:
+        raise NotAuthorizedException(
+            "missing or wrong bearer token: send 'Authorization: Bearer <token>'; "
+            "`choice token` prints it.",
+            headers={"WWW-Authenticate": "Bearer"},
+        )

@@ -1,0 +1,3 @@
+"""What pages show: view models built from records, the templating environment, asset bundles,
+the list cache.
+"""

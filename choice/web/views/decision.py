@@ -1,0 +1,153 @@
+"""What the write-back looks like on a page: the owner's decision panel of a widened or
+deferred question (the review's state, the candidate, the quorum, what the owner typed and
+its field errors), and the part of it a participant may see (deferred and why, the quorum,
+where the final answer came from).
+
+Shaping only: `InteractionService.decision` owns every rule (the review's state, the
+provenance of an answer, who may defer); the templates own the markup.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from choice.contract import UNRESOLVED_STATUSES, FieldError
+from choice.contract.clock import now, parse_iso
+from choice.core.service import InteractionService
+from choice.decision.models import CandidateReview
+from choice.store.records import Decision, Interaction
+from choice.web.views.interactions import Draft, InteractionView, Stage, interaction_view
+from choice.web.views.team import DiscussionView, owner_team
+
+PANEL_STATUSES = ("widened", "deferred")
+"""Questions whose page shows the decision panel instead of the plain answer form (a
+pending one shows the form, with Defer beside Cancel)."""
+
+
+@dataclass(frozen=True)
+class DecisionForm:
+    """What the owner typed into one of the panel's forms, to show it again intact with its
+    errors (by field: `final_answer`, `rationale`, `defer_rationale`, `min_votes`), and the
+    step the edit is at (`rationale`: a material change asks why)."""
+
+    action: str = ""
+    final_answer: str = ""
+    selected: tuple[str, ...] = ()
+    rationale: str = ""
+    defer_rationale: str = ""
+    min_votes: str = ""
+    errors: dict[str, str] = field(default_factory=dict)
+    step: str | None = None
+    source: str | None = None
+    """The source the server would record for `final_answer` (the rationale step's hint)."""
+
+    def error(self, name: str) -> str | None:
+        return self.errors.get(name)
+
+
+def form_errors(errors: list[FieldError], defer: bool = False) -> dict[str, str]:
+    """Field errors by the panel's field names: `selected_ids[2]` goes to `selected`, a
+    defer's `rationale` to `defer_rationale` (two rationale boxes may be on the page)."""
+    shown: dict[str, str] = {}
+    for error in errors:
+        name = error.field.split("[", 1)[0]
+        if name.startswith("quorum") or name.endswith("min_votes"):
+            name = "min_votes"
+        name = {"selected_ids": "selected"}.get(name, name)
+        if defer and name == "rationale":
+            name = "defer_rationale"
+        shown.setdefault(name, error.message)
+    return shown
+
+
+@dataclass(frozen=True)
+class DecisionView:
+    """The owner's decision panel of a widened or deferred question."""
+
+    status: str
+    review: CandidateReview
+    audience: int
+    """People who can vote now (links not withdrawn): the quorum's upper bound."""
+    widened: bool
+    form: DecisionForm = field(default_factory=DecisionForm)
+
+    @property
+    def panel(self) -> bool:
+        return self.status in PANEL_STATUSES
+
+    @property
+    def state(self) -> str:
+        return self.review.state
+
+    @property
+    def quorum(self) -> int | None:
+        return self.review.quorum_min_votes
+
+    @property
+    def due_at_ms(self) -> int | None:
+        due = self.review.due_at
+        return round(parse_iso(due) * 1000) if due else None
+
+    @property
+    def seconds_left(self) -> int:
+        due = self.review.due_at
+        return max(0, round(parse_iso(due) - now())) if due else 0
+
+    @property
+    def server_now_ms(self) -> int:
+        return round(now() * 1000)
+
+
+async def owner_decision(service: InteractionService, row: Interaction,
+                         team: DiscussionView | None,
+                         form: DecisionForm | None = None) -> DecisionView | None:
+    """The decision side of an undecided question (the panel, or for a pending one only
+    its Defer form); None once it is decided."""
+    if row.status not in UNRESOLVED_STATUSES:
+        return None
+    review = await service.decision.review(row.id)
+    audience = len(team.people) if team is not None else 0
+    return DecisionView(status=row.status, review=review, audience=audience,
+                        widened=team is not None, form=form or DecisionForm())
+
+
+async def owner_page_view(service: InteractionService, row: Interaction, *,
+                          stage: Stage | None = None, draft: Draft | None = None,
+                          errors: list[FieldError] | None = None, notice: str | None = None,
+                          form: DecisionForm | None = None,
+                          focus: str | None = None) -> InteractionView:
+    """The owner's `/choice/{id}`: the question with its team panel and decision panel."""
+    team = await owner_team(service, row)
+    return interaction_view(row, await service.preferences(), stage=stage, draft=draft,
+                            errors=errors, notice=notice, team=team,
+                            decision=await owner_decision(service, row, team, form),
+                            focus=focus)
+
+
+@dataclass(frozen=True)
+class SharedDecision:
+    """What a participant may know of the write-back: that it is deferred and why (the
+    owner is told the team sees it), the quorum, and how it was decided."""
+
+    deferred: bool
+    defer_rationale: str | None
+    quorum: int | None
+    audience: int
+    source: str | None
+    decided_by: str | None
+    rationale: str | None
+
+
+def shared_decision(row: Interaction, decision: Decision | None, audience: int) -> SharedDecision:
+    result: dict[str, Any] = json.loads(row.result_json) if row.result_json else {}
+    summary = result.get("summary_json") or {}
+    return SharedDecision(
+        deferred=row.status == "deferred",
+        defer_rationale=decision.defer_rationale if decision and row.status == "deferred"
+        else None,
+        quorum=decision.quorum_min_votes if decision and row.status in PANEL_STATUSES
+        else None,
+        audience=audience, source=summary.get("source"), decided_by=result.get("decided_by"),
+        rationale=result.get("rationale"))

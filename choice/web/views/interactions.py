@@ -1,0 +1,207 @@
+"""What the templates see: an interaction turned into plain values for one render.
+
+Owns the shaping only (which options are checked, which stage to show, the list's rows);
+the templates own the markup and the service owns every decision about state.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from choice.contract import (
+    OPEN_STATUSES,
+    UNRESOLVED_STATUSES,
+    ChoiceRequest,
+    FieldError,
+    Option,
+    Preferences,
+    Question,
+)
+from choice.core.endings import request_of
+from choice.store.records import Interaction
+
+if TYPE_CHECKING:
+    from choice.web.views.decision import DecisionView
+    from choice.web.views.team import DiscussionView
+
+Stage = Literal["form", "review", "outcome"]
+LIST_COMPLETED = 5
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What the human has entered so far (from a form post), to re-render it intact."""
+
+    selected: tuple[str, ...] | None = None
+    custom_input: str = ""
+    notes: dict[str, str] = field(default_factory=dict)
+    global_note: str = ""
+    answers: dict[str, Draft] = field(default_factory=dict)
+    """Several questions: each question's draft by its id (their global_note unused)."""
+
+
+@dataclass(frozen=True)
+class OptionView:
+    index: int
+    id: str
+    label: str
+    description: str | None
+    recommended: bool
+    rationale: str | None
+    checked: bool
+    note: str
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    """One of several questions, as its section shows it (and the review step lists it)."""
+
+    number: int
+    question: Question
+    options: list[OptionView]
+    draft: Draft
+    show_placeholder: bool
+    errors: list[FieldError]
+    """This question's own errors, named as inside its answer (`selected_ids`)."""
+
+    @property
+    def id(self) -> str:
+        return self.question.id
+
+    @property
+    def input_type(self) -> str:
+        return "checkbox" if (self.question.max_selections or 0) > 1 else "radio"
+
+    @property
+    def selected_options(self) -> list[OptionView]:
+        return [option for option in self.options if option.checked]
+
+    @property
+    def answered(self) -> bool:
+        """Something picked (its defaults included) or typed: what the progress counts."""
+        return bool(self.selected_options) or bool(self.draft.custom_input.strip())
+
+    @property
+    def keeps_defaults(self) -> bool:
+        """Its defaults, untouched: the review says so rather than calling them a choice."""
+        defaults = set(self.question.default_selection_ids)
+        return bool(defaults) and {o.id for o in self.selected_options} == defaults \
+            and not self.draft.custom_input.strip()
+
+
+def option_views(options: list[Option], draft: Draft, defaults: list[str]) -> list[OptionView]:
+    chosen = set(draft.selected if draft.selected is not None else defaults)
+    return [OptionView(index=index, id=o.id, label=o.label, description=o.description,
+                       recommended=o.recommended, rationale=o.rationale, checked=o.id in chosen,
+                       note=draft.notes.get(o.id, ""))
+            for index, o in enumerate(options, start=1)]
+
+
+def question_views(request: ChoiceRequest, draft: Draft, prefs: Preferences,
+                   errors: list[FieldError]) -> list[QuestionView]:
+    """Several questions' sections, each with its draft and the errors named after it
+    (`answers.<id>.<field>`); an empty list for one question."""
+    if not request.several:
+        return []
+    views = []
+    for number, question in enumerate(request.asked(), start=1):
+        mine = draft.answers.get(question.id, Draft())
+        at = f"answers.{question.id}."
+        views.append(QuestionView(
+            number=number, question=question,
+            options=option_views(question.options, mine, question.default_selection_ids),
+            draft=mine, show_placeholder=bool(question.placeholder) and prefs.show_placeholder,
+            errors=[error.model_copy(update={"field": error.field.removeprefix(at)})
+                    for error in errors if error.field.startswith(at)]))
+    return views
+
+
+@dataclass(frozen=True)
+class InteractionView:
+    row: Interaction
+    request: ChoiceRequest
+    stage: Stage
+    options: list[OptionView]
+    draft: Draft
+    show_placeholder: bool
+    errors: list[FieldError]
+    result: dict[str, Any] | None
+    notice: str | None = None
+    team: DiscussionView | None = None
+    """The team panel, once the question was widened (`team_actions.owner_team`)."""
+    decision: DecisionView | None = None
+    """The decision panel of a widened or deferred question (`decision_views`)."""
+    questions: list[QuestionView] = field(default_factory=list)
+    """Several questions (`request.several`): each one's section; empty for one question."""
+    focus: str | None = None
+    """Several questions: the id of the question to take the focus (back from the review)."""
+
+    @property
+    def input_type(self) -> str:
+        return "checkbox" if (self.request.max_selections or 0) > 1 else "radio"
+
+    @property
+    def pending(self) -> bool:
+        return self.row.status in OPEN_STATUSES
+
+    @property
+    def selected_options(self) -> list[OptionView]:
+        return [option for option in self.options if option.checked]
+
+    @property
+    def answered_count(self) -> int:
+        return sum(1 for question in self.questions if question.answered)
+
+    @property
+    def general_errors(self) -> list[FieldError]:
+        """The errors no question's section shows (several questions)."""
+        return [error for error in self.errors if not any(
+            error.field.startswith(f"answers.{q.id}.") for q in self.questions)]
+
+
+def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | None = None,
+                     draft: Draft | None = None, errors: list[FieldError] | None = None,
+                     notice: str | None = None,
+                     team: DiscussionView | None = None,
+                     decision: DecisionView | None = None,
+                     focus: str | None = None) -> InteractionView:
+    request = request_of(row)
+    draft = draft or Draft()
+    options = option_views(request.options, draft, request.default_selection_ids)
+    result = json.loads(row.result_json) if row.result_json else None
+    if row.status not in UNRESOLVED_STATUSES:  # a deferred one is still to be decided
+        stage = "outcome"
+    return InteractionView(
+        row=row, request=request, stage=stage or "form", options=options, draft=draft,
+        show_placeholder=bool(request.placeholder) and prefs.show_placeholder,
+        errors=errors or [], result=result, notice=notice, team=team,
+        decision=decision, questions=question_views(request, draft, prefs, errors or []),
+        focus=focus,
+    )
+
+
+@dataclass(frozen=True)
+class ListView:
+    """The sidebar: active interactions plus the most recent completed ones."""
+
+    items: list[Interaction]
+    filter: str
+    current_id: str | None
+    active_count: int
+    deferred_count: int = 0
+
+
+LIST_FILTERS = ("active", "deferred", "completed")
+
+
+def split_for_list(active: list[Interaction], deferred: list[Interaction],
+                   completed: list[Interaction], which: str, current_id: str | None) -> ListView:
+    """`all`: the open ones, then the deferred (still to decide), then the latest answered."""
+    recent = completed[:LIST_COMPLETED]
+    items = {"active": active, "deferred": deferred, "completed": recent}.get(
+        which, active + deferred + recent)
+    return ListView(items=items, filter=which if which in LIST_FILTERS else "all",
+                    current_id=current_id, active_count=len(active),
+                    deferred_count=len(deferred))

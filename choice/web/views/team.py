@@ -1,0 +1,250 @@
+"""What the team pages render: a widened question's discussion shaped for one reader (a
+participant, or the owner), and the widen form's state.
+
+A participant's view is built from `choice.team.payloads.participant_payload` only, so the
+page shows exactly what the JSON API gives them and nothing of the owner's. The owner's
+view comes from `owner_payload`. Shaping only: the templates own the markup and the team
+service owns every decision about state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from choice.contract import FieldError, TeamMember
+from choice.contract.clock import parse_iso
+from choice.core.service import InteractionService
+from choice.store.records import Interaction, Participant
+from choice.team.discussion import Discussion
+from choice.team.payloads import owner_payload, participant_payload
+from choice.team.service import Invited
+
+EXTRA_TIME_CHOICES = (0, 1800, 3600, 7200, 14400, 28800, 86400)
+"""The widen dialog's "give the team more time" choices, in seconds (0: keep the deadline)."""
+
+
+@dataclass(frozen=True)
+class MessageView:
+    id: int
+    author: str
+    text: str
+    at: float
+    by_owner: bool
+
+
+@dataclass(frozen=True)
+class OptionTally:
+    """One option with its votes: what the vote form and the tally show."""
+
+    index: int
+    id: str
+    label: str
+    description: str | None
+    recommended: bool
+    rationale: str | None
+    votes: int
+    voters: list[str]
+    mine: bool = False
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the question ended, as a participant may know it."""
+
+    status: str
+    labels: list[str]
+    timed_out: bool
+    on_timeout: str
+
+
+@dataclass(frozen=True)
+class PersonView:
+    """A participant as the owner sees them."""
+
+    id: str
+    name: str
+    handle: str | None
+    opened_at: float | None
+    revoked: bool
+    vote: list[str]
+
+
+@dataclass(frozen=True)
+class DiscussionView:
+    """One widened question as its reader sees it (participant page or owner's panel)."""
+
+    title: str
+    prompt: str
+    note: str | None
+    status: str
+    open: bool
+    expires_at: float
+    multi: bool
+    options: list[OptionTally]
+    messages: list[MessageView]
+    people: list[str]
+    ending: Ending | None
+    you: str | None = None
+    mode: str | None = None
+    invited: list[PersonView] = field(default_factory=list)
+
+    @property
+    def input_type(self) -> str:
+        return "checkbox" if self.multi else "radio"
+
+    @property
+    def my_vote(self) -> list[OptionTally]:
+        return [option for option in self.options if option.mine]
+
+    @property
+    def total_votes(self) -> int:
+        return sum(option.votes for option in self.options)
+
+    def labels(self, option_ids: list[str]) -> list[str]:
+        by_id = {option.id: option.label for option in self.options}
+        return [by_id[i] for i in option_ids if i in by_id]
+
+
+def _messages(payload: dict[str, Any]) -> list[MessageView]:
+    return [MessageView(id=m["id"], author=m["author"], text=m["text"], at=parse_iso(m["at"]),
+                        by_owner=m["by_owner"] if "by_owner" in m else m["participant_id"] is None)
+            for m in payload["messages"]]
+
+
+def _options(payload: dict[str, Any], mine: list[str]) -> list[OptionTally]:
+    tally = {t["option_id"]: t for t in payload["tally"]}
+    return [OptionTally(index=index, id=o["id"], label=o["label"], description=o["description"],
+                        recommended=o["recommended"], rationale=o["rationale"],
+                        votes=tally[o["id"]]["votes"], voters=tally[o["id"]]["voters"],
+                        mine=o["id"] in mine)
+            for index, o in enumerate(payload["question"]["options"], start=1)]
+
+
+def _ending(discussion: Discussion, payload: dict[str, Any]) -> Ending | None:
+    outcome = payload["outcome"]
+    if outcome is None:
+        return None
+    return Ending(status=outcome["status"], labels=outcome["selected_labels"],
+                  timed_out=outcome["timed_out"], on_timeout=discussion.request.on_timeout)
+
+
+def _common(discussion: Discussion, payload: dict[str, Any], mine: list[str]) -> dict[str, Any]:
+    question = payload["question"]
+    return {
+        "title": question["title"], "prompt": question["prompt"], "note": payload["note"],
+        "status": payload["status"], "open": payload["open"],
+        "expires_at": discussion.row.expires_at,
+        "multi": question["selection_mode"] != "single" and (question["max_selections"] or 0) > 1,
+        "options": _options(payload, mine), "messages": _messages(payload),
+        "ending": _ending(discussion, payload),
+    }
+
+
+_NOBODY = Participant(id="", interaction_id="", name="", secret_hash="", invited_at=0.0)
+"""The reader of `everyone_view`: no name, no vote of their own."""
+
+
+def everyone_view(discussion: Discussion) -> DiscussionView:
+    """What every participant sees alike (no "you", no vote of their own): the live
+    updates render this once for all their pages."""
+    return participant_view(discussion, _NOBODY)
+
+
+def participant_view(discussion: Discussion, me: Participant) -> DiscussionView:
+    payload = participant_payload(discussion, me)
+    return DiscussionView(**_common(discussion, payload, payload["you"]["vote"]),
+                          people=payload["participants"], you=payload["you"]["name"])
+
+
+async def owner_team(service: InteractionService, row: Interaction) -> DiscussionView | None:
+    """The team panel of the owner's page, or None for a question never widened (a pending
+    one never was: widening moves it to `widened` in the same transaction)."""
+    if row.status == "pending":
+        return None
+    discussion = await service.team.discussion(row.id)
+    return owner_view(discussion) if discussion.widening is not None else None
+
+
+def owner_view(discussion: Discussion) -> DiscussionView:
+    payload = owner_payload(discussion)
+    invited = [PersonView(id=p["participant_id"], name=p["name"], handle=p["handle"],
+                          opened_at=parse_iso(p["opened_at"]) if p["opened_at"] else None,
+                          revoked=p["revoked"], vote=p["vote"])
+               for p in payload["participants"]]
+    return DiscussionView(**_common(discussion, payload, []), mode=payload["mode"],
+                          people=[p.name for p in invited if not p.revoked], invited=invited)
+
+
+@dataclass(frozen=True)
+class WidenForm:
+    """The widen dialog: the team list, what the owner typed, and what came of it."""
+
+    interaction_id: str
+    title: str
+    team: list[TeamMember]
+    names: str = ""
+    mode: str = "block"
+    note: str = ""
+    extra_seconds: int = 0
+    quorum: str = ""
+    errors: list[FieldError] = field(default_factory=list)
+    notice: str | None = None
+    invited: Invited | None = None
+
+    @property
+    def extra_choices(self) -> tuple[int, ...]:
+        return EXTRA_TIME_CHOICES
+
+    @property
+    def quorum_error(self) -> str | None:
+        """The quorum's error, shown beside its field."""
+        return next((e.message for e in self.errors if e.field.startswith("quorum")), None)
+
+    @property
+    def other_errors(self) -> list[FieldError]:
+        return [e for e in self.errors if not e.field.startswith("quorum")]
+
+    @property
+    def team_names(self) -> str:
+        return ", ".join(member.name for member in self.team)
+
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    """One row of the settings' team list, as typed, with its field errors."""
+
+    name: str
+    handle: str
+    email: str
+    errors: list[str]
+
+
+def team_context(rows: Sequence[TeamMember | dict[str, str]],
+                 errors: Sequence[FieldError] = ()) -> dict[str, Any]:
+    """The settings' team form: `team_rows` with their errors (`team[i].name` goes to row i)
+    and `team_errors`, those about the list as a whole (a duplicate name)."""
+    by_row: dict[int, list[str]] = {}
+    general: list[str] = []
+    for error in errors:
+        message = _plain(error.message)
+        index = error.field.removeprefix("team[").split("]", 1)[0]
+        if error.field.startswith("team[") and index.isdigit():
+            by_row.setdefault(int(index), []).append(message)
+        else:
+            general.append(message)
+    plain = [row.model_dump() if isinstance(row, TeamMember) else row for row in rows]
+    shaped = [TeamRow(name=row.get("name") or "", handle=row.get("handle") or "",
+                      email=row.get("email") or "", errors=by_row.get(index, []))
+              for index, row in enumerate(plain)]
+    return {"team_rows": shaped, "team_errors": general}
+
+
+def _plain(message: str) -> str:
+    """`team: Value error, 'al' is in the team list twice: ...` -> `'al' is in the team list
+    twice: ...`: beside the row it is about, the field's path and pydantic's prefix only
+    get in the way."""
+    _field, found, rest = message.partition(": Value error, ")
+    return rest[:1].upper() + rest[1:] if found else message

@@ -1,0 +1,102 @@
+"""The Jinja environment: autoescaping everywhere, per-request translation, Markdown.
+
+Translations (`_` and `ngettext`) are looked up per render from the `locale` in the
+template context, never installed into the shared environment (that races between
+concurrent requests). Model text is untrusted: it is autoescaped, bidi controls it leaves
+open are closed where it ends (so they cannot mirror the page's own words), and the only
+HTML we emit from it is markdown-it output with raw HTML and images turned off.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import lru_cache
+from typing import Any
+
+from babel import Locale
+from babel.dates import format_timedelta
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from choice.contract.bidi import closed_bidi
+from choice.contract.clock import iso, now
+from choice.core.i18n import translator
+from choice.core.replies import question_count
+from choice.core.resources import RESOURCES
+from choice.core.time_defaults import duration
+
+_markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
+
+
+@lru_cache(maxsize=1024)
+def render_markdown(text: str) -> Markup:
+    """Markdown to HTML with raw HTML off: model text cannot inject elements or scripts;
+    markdown-it refuses `javascript:` and other unsafe link schemes itself. Cached: a
+    question's text never changes, and rendering it was most of a page's cost."""
+    return Markup(_markdown.render(text))
+
+
+@pass_context
+def gettext(context: Context, message: str, **values: Any) -> str:
+    """`_("If none comes within {time}, ...", time=...)`. A value that is our own markup
+    (a `{% set %}` block, a macro's output) goes in as markup: the sentence is escaped
+    and the other values with it, so one sentence stays one message for translators."""
+    translated = translator(context.get("locale", "en"))(message)
+    if any(isinstance(value, Markup) for value in values.values()):
+        return Markup.escape(translated).format(**values)
+    return translated.format(**values) if values else translated
+
+
+@pass_context
+def ngettext(context: Context, singular: str, plural: str, n: int, **values: Any) -> str:
+    """Text with a count: the form the catalog's plural rule picks for `n`, with `{n}` and
+    the keyword arguments filled in (`ngettext("{n} option", "{n} options", 3)`)."""
+    translated = translator(context.get("locale", "en")).ngettext(singular, plural, n)
+    return translated.format(n=n, **values)
+
+
+@pass_context
+def duration_text(context: Context, seconds: int) -> str:
+    """`1800` -> `30 minutes`, in the page's language (`time_defaults.duration`)."""
+    return duration(seconds, translator(context.get("locale", "en")))
+
+
+@pass_context
+def relative_age(context: Context, epoch: float) -> str:
+    """`3 minutes ago`, in the page's language."""
+    delta = timedelta(seconds=epoch - now())
+    return format_timedelta(delta, add_direction=True, locale=babel_locale(context.get("locale", "en")))
+
+
+@lru_cache(maxsize=8)
+def babel_locale(language: str) -> Locale:
+    return Locale.parse(language)
+
+
+def finalize(value: Any) -> Any:
+    """Every `{{ ... }}` output: plain text (what a model wrote among it) gets its open bidi
+    controls closed before it is escaped; Markup is ours and passes as it is."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return closed_bidi(value)
+    return value
+
+
+def make_environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(RESOURCES.templates),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=finalize,
+    )
+    env.globals["_"] = gettext
+    env.globals["ngettext"] = ngettext
+    env.globals["now"] = now
+    env.globals["duration"] = duration_text
+    env.filters["markdown"] = render_markdown
+    env.filters["age"] = relative_age
+    env.filters["iso"] = iso
+    env.filters["question_count"] = question_count
+    return env
