@@ -25,6 +25,7 @@ from choice.contract import (
 )
 from choice.contract.clock import now
 from choice.contract.compat import parse_request
+from choice.contract.errors import AlreadyCompleted, DeadlinePassed, NotFound
 from choice.contract.normalize import Completion
 from choice.core.background import BackgroundTask
 from choice.core.config import Settings
@@ -38,13 +39,7 @@ from choice.drafts.keeper import DraftKeeper
 from choice.store import Store
 from choice.store.preferences import load_preferences, save_preferences
 from choice.store.records import AuditEvent, Interaction
-from choice.store.repository import (
-    AlreadyCompleted,
-    Completed,
-    DeadlinePassed,
-    NotFound,
-    Which,
-)
+from choice.store.repository import Completed, Which
 from choice.team.service import TeamService
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from choice.contract import (
     TEAM_MAX,
     PortalInterface,
 )
-from choice.team.models import DiscussionData
+from choice.contract.result import DiscussionData
 
 SourceHint = Literal["discussion_extraction", "manual"]
 ReviewState = Literal["not_requested", "awaiting_candidate", "candidate_ready", "timed_out"]

@@ -10,10 +10,10 @@ from typing import Any
 
 from choice.contract import SCHEMA_VERSION, ChoiceRequest
 from choice.contract.clock import iso
+from choice.contract.result import DiscussionData
 from choice.core.config import Settings
 from choice.core.replies import interaction_url
 from choice.store.records import Decision, Interaction
-from choice.team.models import DiscussionData
 
 
 def http_candidate_hint(interaction_id: str) -> str:

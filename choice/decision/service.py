@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from choice.contract import DEFAULT_TIMEOUT, FieldError, PortalInterface
 from choice.contract.clock import iso
+from choice.contract.errors import AlreadyCompleted, DeadlinePassed, NotFound
 from choice.contract.field_errors import InvalidInput
 from choice.core.deadlines import DeadlineScheduler
 from choice.core.endings import audit, request_of
@@ -36,7 +37,7 @@ from choice.decision.quorum import reached
 from choice.decision.replies import deferred_reply, http_candidate_hint, summary_request
 from choice.store.decisions import DecisionRepository
 from choice.store.records import Decision, Interaction
-from choice.store.repository import AlreadyCompleted, Completed, DeadlinePassed, NotFound
+from choice.store.repository import Completed
 from choice.team.service import checked_quorum
 
 if TYPE_CHECKING:

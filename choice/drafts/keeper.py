@@ -32,9 +32,9 @@ from choice.contract import (
     PortalInterface,
 )
 from choice.contract.clock import iso
+from choice.contract.errors import AlreadyCompleted
 from choice.core.notifier import Change
 from choice.store.drafts import drop_draft, load_draft, save_draft
-from choice.store.repository import AlreadyCompleted
 
 if TYPE_CHECKING:
     from choice.core.service import InteractionService

@@ -19,12 +19,12 @@ import logging
 from typing import TYPE_CHECKING, Any, cast
 
 from choice.contract import COMPLETED_STATUSES, OPEN_STATUSES
+from choice.contract.errors import NotFound
 from choice.core.background import BackgroundTask
 from choice.core.notifier import KINDS, Change, ChangeKind
 from choice.core.replies import listing
 from choice.instances.relay import ChangeRelay
 from choice.store.records import Interaction
-from choice.store.repository import NotFound
 
 if TYPE_CHECKING:
     from choice.core.service import InteractionService

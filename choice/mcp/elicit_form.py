@@ -27,8 +27,8 @@ from choice.contract import (
     Submission,
 )
 from choice.contract.field_errors import InvalidInput, parse_model
+from choice.contract.safe_text import safe_text
 from choice.core.i18n import Translator
-from choice.terminal.text import safe_text
 
 TEXT_SUFFIX = ":text"
 NOTE_FIELD = ":note"

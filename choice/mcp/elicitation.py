@@ -24,14 +24,14 @@ import secrets
 from typing import Any, Literal
 
 from choice.contract import OPEN_STATUSES, ElicitationSetting
+from choice.contract.errors import AlreadyCompleted
 from choice.contract.field_errors import InvalidInput
+from choice.contract.safe_text import safe_text
 from choice.core.endings import request_of
 from choice.core.i18n import translator
 from choice.core.service import InteractionService
 from choice.mcp.elicit_form import form_for, submission_from
 from choice.store.records import Interaction
-from choice.store.repository import AlreadyCompleted
-from choice.terminal.text import safe_text
 
 log = logging.getLogger("choice.mcp")
 Mode = Literal["form", "url"]

@@ -29,6 +29,7 @@ from starlette.applications import Starlette
 
 from choice.contract import OPEN_STATUSES, FieldError, Shape
 from choice.contract.ask_user_question import answered_line
+from choice.contract.errors import AlreadyCompleted, NotFound, NotInReview
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.core.config import Settings
 from choice.core.endings import request_of
@@ -56,9 +57,7 @@ from choice.mcp.tools import (
     TOOLS_BY_NAME,
     ToolSpec,
 )
-from choice.store.decisions import NotInReview
 from choice.store.records import Interaction
-from choice.store.repository import AlreadyCompleted, NotFound
 
 log = logging.getLogger("choice.mcp")
 SignInLink = Callable[[str, float], str]

@@ -18,12 +18,12 @@ from typing import Any, TypeVar
 from choice.store.batching import InsertBatcher
 from choice.store.engine import make_engine
 from choice.store.records import AuditEvent, Interaction
-from choice.store.repository import AlreadyCompleted, NotFound, Repository
+from choice.store.repository import Repository
 from choice.store.schema import upgrade
 
 T = TypeVar("T")
 
-__all__ = ["AlreadyCompleted", "AuditEvent", "Interaction", "NotFound", "Repository", "Store"]
+__all__ = ["AuditEvent", "Interaction", "Repository", "Store"]
 
 
 class Store:

@@ -17,15 +17,15 @@ from typing import Any
 from sqlalchemy import Connection, insert, select, update
 
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
-from choice.store.records import AuditEvent, Decision, Interaction
-from choice.store.repository import (
-    DROP_DRAFT,
-    INTERACTIONS,
+from choice.contract.errors import (
     AlreadyCompleted,
-    Completed,
     DeadlinePassed,
-    Repository,
+    NotDeferred,
+    NotInReview,
+    NotWidenedNow,
 )
+from choice.store.records import AuditEvent, Decision, Interaction
+from choice.store.repository import DROP_DRAFT, INTERACTIONS, Completed, Repository
 from choice.store.tables import DecisionRow, WideningRow
 
 DECISIONS = DecisionRow.__table__  # type: ignore[attr-defined]
@@ -33,19 +33,6 @@ WIDENINGS = WideningRow.__table__  # type: ignore[attr-defined]
 CLEARED_REVIEW = {"review_requested_at": None, "candidate_summary": None,
                   "candidate_answer": None, "candidate_source_hint": None,
                   "candidate_at": None, "candidate_timed_out_at": None}
-
-
-class NotWidenedNow(AlreadyCompleted):
-    """A review, a candidate or a quorum for a question that is not widened now (pending,
-    deferred, or over): carries the row as it stands."""
-
-
-class NotInReview(AlreadyCompleted):
-    """A candidate for a widened question whose owner has not asked for one."""
-
-
-class NotDeferred(AlreadyCompleted):
-    """Taking up again a question that is not deferred."""
 
 
 def upsert_decision(conn: Connection, interaction_id: str, **values: Any) -> None:

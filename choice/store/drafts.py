@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from sqlalchemy import delete, insert, select
 
 from choice.contract import UNRESOLVED_STATUSES
-from choice.store.repository import DRAFTS, AlreadyCompleted, Repository
+from choice.contract.errors import AlreadyCompleted
+from choice.store.repository import DRAFTS, Repository
 
 
 @dataclass(frozen=True)

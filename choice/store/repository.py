@@ -16,6 +16,7 @@ from sqlalchemy import Connection, Engine, bindparam, delete, insert, or_, selec
 from sqlalchemy.exc import DBAPIError
 
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
+from choice.contract.errors import AlreadyCompleted, DeadlinePassed, NotFound
 from choice.store.compiled import Compiled, cursor_of
 from choice.store.engine import WRITE
 from choice.store.records import AuditEvent, Interaction, values_of
@@ -39,24 +40,6 @@ ADD_EVENTS = insert(EVENTS)
 DROP_DRAFT = delete(DRAFTS).where(DRAFTS.c.interaction_id == bindparam("interaction_id"))
 """An ended question's draft goes in the transaction that ends it (it is never an answer)."""
 EVENT_COLUMNS = ("interaction_id", "kind", "actor", "at", "detail_json")
-
-
-class NotFound(LookupError):
-    def __init__(self, interaction_id: str) -> None:
-        self.interaction_id = interaction_id
-        super().__init__(interaction_id)
-
-
-class AlreadyCompleted(Exception):
-    """The interaction was already over: carries the row as it was finished."""
-
-    def __init__(self, row: Interaction) -> None:
-        self.row = row
-        super().__init__(row.id)
-
-
-class DeadlinePassed(AlreadyCompleted):
-    """Still pending in the database, but its deadline has passed: the expiry decides."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 
 from sqlalchemy import Connection, Update, delete, func, insert, or_, select, update
 
+from choice.contract.errors import AlreadyCompleted, AlreadyWidened, DeadlinePassed, NotWidened
 from choice.store.decisions import upsert_decision
 from choice.store.records import (
     AuditEvent,
@@ -24,7 +25,7 @@ from choice.store.records import (
     Widening,
     values_of,
 )
-from choice.store.repository import INTERACTIONS, AlreadyCompleted, DeadlinePassed, Repository
+from choice.store.repository import INTERACTIONS, Repository
 from choice.store.tables import CommentRow, ParticipantRow, VoteRow, WideningRow
 
 WIDENINGS = WideningRow.__table__  # type: ignore[attr-defined]
@@ -33,14 +34,6 @@ COMMENTS = CommentRow.__table__  # type: ignore[attr-defined]
 VOTES = VoteRow.__table__  # type: ignore[attr-defined]
 DISCUSSION_OPEN = ("widened", "deferred")
 """The statuses in which a widened question's discussion takes comments and votes."""
-
-
-class AlreadyWidened(AlreadyCompleted):
-    """Widening an interaction that is already widened: nothing changed."""
-
-
-class NotWidened(AlreadyCompleted):
-    """A team action (comment, vote) on an interaction that is not widened (any more)."""
 
 
 class TeamRepository:

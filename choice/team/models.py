@@ -24,8 +24,6 @@ from choice.contract import (
 WidenMode = Literal["block", "continue"]
 COMMENT_MAX = 4_000
 WIDEN_NOTE_MAX = 2_000
-DISCUSSION_MESSAGES_MAX = 50
-"""The seed's DiscussionData cap (context-window limit of the model that summarises)."""
 
 
 class _Strict(BaseModel):
@@ -108,14 +106,3 @@ class WidenedReply(BaseModel):
     quorum_min_votes: int | None = Field(
         default=None, description="The team resolves it once this many vote alike.")
     instructions: str
-
-
-class DiscussionData(BaseModel):
-    """The seed's DiscussionData (§5, for the write-back step): `messages` are at most 50,
-    the newest, each `[Name] text`; `truncated` when there were more."""
-
-    participants: list[str]
-    message_count: int
-    messages: list[str] = Field(max_length=DISCUSSION_MESSAGES_MAX)
-    truncated: bool
-    thread_url: str | None

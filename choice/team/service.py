@@ -20,25 +20,19 @@ from typing import TYPE_CHECKING, Any
 
 from choice.contract import ChoiceRequest, FieldError, OptionVotes, Quorum
 from choice.contract.clock import iso
+from choice.contract.errors import AlreadyCompleted, DeadlinePassed
 from choice.contract.field_errors import InvalidInput
+from choice.contract.result import DISCUSSION_MESSAGES_MAX, DiscussionData
 from choice.core.endings import audit, request_of
 from choice.core.notifier import Change
 from choice.core.replies import interaction_url, listing, reply
 from choice.store import Store
 from choice.store.records import Comment, Decision, Interaction, Participant, Vote, Widening
-from choice.store.repository import AlreadyCompleted, DeadlinePassed
 from choice.store.team import TeamRepository
 from choice.team.audience import choose_audience
 from choice.team.discussion import Discussion, checked_vote, participant_out
 from choice.team.links import new_secret, participant_path, same_hash, secret_hash, well_formed
-from choice.team.models import (
-    DISCUSSION_MESSAGES_MAX,
-    CommentBody,
-    DiscussionData,
-    ParticipantOut,
-    VoteBody,
-    WidenRequest,
-)
+from choice.team.models import CommentBody, ParticipantOut, VoteBody, WidenRequest
 
 if TYPE_CHECKING:
     from choice.core.service import InteractionService

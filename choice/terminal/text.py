@@ -13,27 +13,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
-_ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
-_BIDI = {"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
-         "\u2069", "\u200e", "\u200f", "\u061c"}
+from choice.contract.safe_text import safe_text
 
-
-def safe_text(text: str, *, keep_newlines: bool = True) -> str:
-    """Printable text only: escapes become `␛`, other controls `?`, tabs four spaces."""
-    text = _ESCAPES.sub("\u241b", text).replace("\t", "    ")
-    text = text.replace("\r\n", "\n").replace("\u2028", "\n").replace("\u2029", "\n")
-    out = []
-    for char in text:
-        if char == "\n":
-            out.append("\n" if keep_newlines else " ")
-        elif char in _BIDI:
-            continue
-        elif unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn"):
-            out.append("\u241b" if char == "\x1b" else "?")
-        else:
-            out.append(char)
-    return "".join(out)
-
+__all__ = ["clip", "json_for_terminal", "safe_text", "width", "wrap"]
 
 _ACTIVE_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 

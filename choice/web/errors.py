@@ -14,12 +14,18 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.types import ExceptionHandler, ExceptionHandlersMap
 
 from choice.contract import OPEN_STATUSES
+from choice.contract.errors import (
+    AlreadyCompleted,
+    AlreadyWidened,
+    NotDeferred,
+    NotFound,
+    NotInReview,
+    NotWidened,
+    NotWidenedNow,
+)
 from choice.contract.field_errors import InvalidInput
 from choice.core.replies import listing
-from choice.store.decisions import NotDeferred, NotInReview, NotWidenedNow
 from choice.store.records import Interaction
-from choice.store.repository import AlreadyCompleted, NotFound
-from choice.store.team import AlreadyWidened, NotWidened
 from choice.team.service import RateLimited, UnknownLink
 from choice.web.api.query import HINTS
 

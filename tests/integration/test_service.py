@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from choice.contract import DeadlineChange, Submission
+from choice.contract.errors import AlreadyCompleted
 from choice.core.config import Settings
 from choice.core.service import InteractionService
 from choice.store import Store
-from choice.store.repository import AlreadyCompleted
 from tests.pg_cluster import chosen_database
 
 pytestmark = pytest.mark.usefixtures("backend")

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 from choice.contract import PreferencesPatch, Submission, TeamMember
+from choice.contract.errors import AlreadyCompleted, AlreadyWidened, NotWidened
 from choice.contract.field_errors import InvalidInput
 from choice.core.service import InteractionService
-from choice.store.repository import AlreadyCompleted
-from choice.store.team import AlreadyWidened, NotWidened
 from choice.team.links import secret_hash
 from choice.team.models import CommentBody, VoteBody, WidenRequest
 from choice.team.service import COMMENTS_PER_MINUTE, RateLimited, UnknownLink

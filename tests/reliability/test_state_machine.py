@@ -31,12 +31,12 @@ from hypothesis.stateful import (
 )
 
 from choice.contract import TIMEOUT_MAX, DeadlineChange, Submission
+from choice.contract.errors import AlreadyCompleted
 from choice.contract.field_errors import InvalidInput
 from choice.core.config import Settings
 from choice.core.service import InteractionService
 from choice.store import Store
 from choice.store.records import Interaction
-from choice.store.repository import AlreadyCompleted
 from tests.tally import record
 
 T = TypeVar("T")

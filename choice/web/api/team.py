@@ -13,8 +13,9 @@ from litestar import Controller, Response, delete, get, post
 from litestar.params import FromPath, JSONBody
 
 from choice.contract.clock import iso
+from choice.contract.result import DiscussionData
 from choice.core.replies import listing
-from choice.team.models import CommentBody, DiscussionData, WidenRequest
+from choice.team.models import CommentBody, WidenRequest
 from choice.team.payloads import comment_reply, owner_payload
 from choice.web.api.body import check_json_data
 from choice.web.api.openapi import BODY_ERRORS, errors

@@ -26,9 +26,9 @@ from typing import Any
 from jinja2 import Environment
 
 from choice.contract.clock import now
+from choice.contract.errors import NotFound
 from choice.core.notifier import Change
 from choice.core.service import InteractionService
-from choice.store.repository import NotFound
 from choice.team.discussion import Discussion
 from choice.web.views.decision import shared_decision
 from choice.web.views.team import everyone_view

@@ -18,7 +18,7 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath, FromQuery
 
 from choice.contract.clock import now
-from choice.store.repository import NotFound
+from choice.contract.errors import NotFound
 from choice.team.service import UnknownLink
 from choice.web.deps import Feeds, Service
 from choice.web.live.sockets import GONE, drain

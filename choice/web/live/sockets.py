@@ -25,10 +25,10 @@ from litestar.params import FromPath
 from choice.contract import OPEN_STATUSES
 from choice.contract.bidi import closed_bidi
 from choice.contract.clock import now
+from choice.contract.errors import NotFound
 from choice.core.notifier import Change, ChangeKind, Subscription
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
-from choice.store.repository import NotFound
 from choice.web.deps import OpenTabs, Service
 from choice.web.live.tabs import Tabs
 from choice.web.security.auth import has_session

@@ -22,12 +22,12 @@ from choice.contract import (
     PreferencesPatch,
 )
 from choice.contract.clock import iso
+from choice.contract.errors import AlreadyCompleted
 from choice.contract.field_errors import InvalidInput
 from choice.core.endings import request_of
 from choice.core.i18n import N_
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
-from choice.store.repository import AlreadyCompleted
 from choice.web.deps import QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context, time_default_of
 from choice.web.pages.forms import (

@@ -23,13 +23,12 @@ from litestar.plugins.htmx import HTMXRequest, HTMXTemplate
 from litestar.response import Redirect
 
 from choice.contract import UNRESOLVED_STATUSES, FieldError, Quorum
+from choice.contract.errors import AlreadyCompleted, NotDeferred, NotWidenedNow
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.core.i18n import N_
 from choice.decision.models import DeferBody, ResolveBody
 from choice.decision.outcome import candidate_of
 from choice.decision.provenance import summary_source
-from choice.store.decisions import NotDeferred, NotWidenedNow
-from choice.store.repository import AlreadyCompleted
 from choice.web.deps import QuestionLists, Service, WebAssets
 from choice.web.pages.actions import ACTOR, ELSEWHERE, Shown
 from choice.web.pages.forms import Form, first, read_form, typed_text

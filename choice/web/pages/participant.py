@@ -23,12 +23,11 @@ from litestar.response import Redirect, Template
 from markupsafe import Markup
 
 from choice.contract.clock import now
+from choice.contract.errors import NotFound, NotWidened
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.core.i18n import N_, SUPPORTED
 from choice.core.service import InteractionService
 from choice.store.records import Participant
-from choice.store.repository import NotFound
-from choice.store.team import NotWidened
 from choice.team.models import CommentBody, VoteBody
 from choice.team.service import RateLimited, UnknownLink
 from choice.web.deps import Service, WebAssets

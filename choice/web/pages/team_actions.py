@@ -18,12 +18,11 @@ from litestar.params import FromPath
 from litestar.plugins.htmx import HTMXRequest, HTMXTemplate
 from litestar.response import Redirect
 
+from choice.contract.errors import AlreadyCompleted, AlreadyWidened, NotWidened
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.core.i18n import N_
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
-from choice.store.repository import AlreadyCompleted
-from choice.store.team import AlreadyWidened, NotWidened
 from choice.team.models import CommentBody, WidenRequest
 from choice.team.service import Invited, RateLimited, UnknownLink
 from choice.web.deps import QuestionLists, Service, WebAssets

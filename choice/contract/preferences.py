@@ -1,0 +1,102 @@
+"""What a user saves once and every interaction starts from: the preferences, and the team
+list the owner widens questions to.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, field_validator
+
+from choice.contract.vocabulary import (
+    DEFAULT_TIMEOUT,
+    NAME_MAX,
+    SOUND_VOLUME_MAX,
+    TEAM_MAX,
+    TIMEOUT_MAX,
+    TIMEOUT_MIN,
+    ElicitationSetting,
+    Language,
+    NotifyWhen,
+    PortalInterface,
+    Strict,
+)
+
+
+def _notify_when(value: object) -> object:
+    """Before the trigger setting, `notifications` was on/off: on means the default trigger."""
+    if isinstance(value, bool):
+        return "unfocused" if value else "never"
+    return value
+
+
+class TeamMember(Strict):
+    """One teammate the owner may widen a question to (settings' team list)."""
+
+    name: str = Field(min_length=1, max_length=NAME_MAX,
+                      description="Shown to everyone in the discussion; unique in the list.")
+    handle: str | None = Field(default=None, max_length=NAME_MAX,
+                               description="Chat handle, e.g. @alice, put in webhook messages.")
+    email: str | None = Field(default=None, max_length=254)
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, name: str) -> str:
+        name = " ".join(name.split())
+        if not name or "," in name or not name.isprintable():
+            raise ValueError("a name needs a letter, and no commas (they separate names when "
+                             "the owner trims the audience) or control characters")
+        return name
+
+
+def _unique_names(team: list[TeamMember] | None) -> list[TeamMember] | None:
+    seen: set[str] = set()
+    for member in team or []:
+        if member.name.casefold() in seen:
+            raise ValueError(f"{member.name!r} is in the team list twice: names are matched "
+                             "case-insensitively, so give each person a distinct name")
+        seen.add(member.name.casefold())
+    return team
+
+
+class Preferences(Strict):
+    """What a user saves once and every interaction starts from."""
+
+    interface: PortalInterface = "web"
+    elicitation: ElicitationSetting = Field(
+        default="off", description="Whether `interface: auto` asks inside an MCP client that "
+                                   "supports elicitation: off, form (the client's own form) "
+                                   "or url (the client opens the portal's page).")
+    timeout_seconds: int = Field(default=DEFAULT_TIMEOUT, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
+    language: Language | None = None
+    allow_annotations: bool = True
+    show_placeholder: bool = True
+    single_submit: bool = False
+    notifications: NotifyWhen = Field(
+        default="unfocused", description="When the page notifies (and chimes): always, "
+                                         "unfocused (the window is not focused), hidden (the "
+                                         "tab is hidden) or never. true/false mean unfocused/never.")
+    sound: bool = True
+    sound_volume: int = Field(default=50, ge=0, le=SOUND_VOLUME_MAX)
+    terminal_hints: bool = True
+    team: list[TeamMember] = Field(default_factory=list, max_length=TEAM_MAX)
+    _team_names = field_validator("team")(_unique_names)
+    _notify_when = field_validator("notifications", mode="before")(_notify_when)
+
+
+class PreferencesPatch(Strict):
+    """`PUT /api/settings`: any subset of the preferences."""
+
+    interface: PortalInterface | None = None
+    elicitation: ElicitationSetting | None = None
+    timeout_seconds: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
+    language: Language | None = None
+    allow_annotations: bool | None = None
+    show_placeholder: bool | None = None
+    single_submit: bool | None = None
+    notifications: NotifyWhen | None = None
+    sound: bool | None = None
+    sound_volume: int | None = Field(default=None, ge=0, le=SOUND_VOLUME_MAX)
+    terminal_hints: bool | None = None
+    team: list[TeamMember] | None = Field(default=None, max_length=TEAM_MAX)
+    _team_names = field_validator("team")(_unique_names)
+    _notify_when = field_validator("notifications", mode="before")(_notify_when)
+
