@@ -40,15 +40,17 @@ from choice.terminal.calls.decision import DecisionCalls
 from choice.terminal.calls.drafts import DraftedLines, DraftSync
 from choice.terminal.calls.team import TeamCalls
 from choice.terminal.external_editor import EditorFailed, edit_text, editor_command, suspended
+from choice.terminal.keys import Effect
 from choice.terminal.live import Live, LiveEvent
 from choice.terminal.plain.lines import Lines, run_plain, run_widen, show_team, show_widened
 from choice.terminal.plain.review import read_defer, run_review
 from choice.terminal.question import Question
-from choice.terminal.review import open_final, take_final
 from choice.terminal.screens.panels import waiting_reminder
 from choice.terminal.screens.review_screen import reviewing
 from choice.terminal.screens.screen import Screen, key_name
-from choice.terminal.state import AnswerState, Effect
+from choice.terminal.stages.press import press
+from choice.terminal.stages.review import open_final, take_final
+from choice.terminal.state import AnswerState
 from choice.terminal.text import safe_text
 
 EXIT = {"submitted": 0, "auto_submitted": 0, "cancelled": 3, "timeout": 4}
@@ -362,7 +364,7 @@ class Session:
 
     def key(self, key: str) -> list[Effect]:
         """A key to the UI's state; the effects it queued (taken from as they are done)."""
-        self.state.key(key)
+        press(self.state, key)
         return self.state.effects
 
     def lines(self) -> DraftedLines:

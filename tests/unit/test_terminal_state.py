@@ -1,5 +1,5 @@
-"""choice/terminal/state.py: what each key does to the terminal UI's state, no curses, no
-network (and the key names the screen gives curses' keys)."""
+"""choice/terminal/state.py and stages/: what each key does to the terminal UI's state, no
+curses, no network (and the key names the screen gives curses' keys)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from choice.contract import Submission
 from choice.contract.clock import iso
 from choice.contract.normalize import Completion, normalize_submission
 from choice.contract.validation import validate_request
+from choice.terminal.keys import Effect
 from choice.terminal.question import Question
 from choice.terminal.screens.screen import key_name
-from choice.terminal.settings_stage import setting_rows
-from choice.terminal.state import AnswerState, Check, Effect
+from choice.terminal.stages.press import press as press_key
+from choice.terminal.stages.settings import setting_rows
+from choice.terminal.state import AnswerState, Check
 
 OPTIONS = [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"},
            {"id": "duck", "label": "DuckDB"}]
@@ -49,7 +51,7 @@ def state(settings: dict[str, Any] | None = None, **fields: Any) -> AnswerState:
 
 def press(answer: AnswerState, *keys: str) -> AnswerState:
     for key in keys:
-        answer.key(key)
+        press_key(answer, key)
     return answer
 
 
