@@ -31,15 +31,17 @@ def open_defer(state: AnswerState) -> None:
     """`d`: the reason for the deferral, required (seed §6.3)."""
     if state.write_back is None:
         state.write_back = WriteBack(None)
+    _ = state.translate  # `_(...)`, so the catalogs find the label
     state.stage, state.write_back.step = "review", "defer"
-    state.editor = LineEditor(state.translate("Rationale for deferral (required)"))
+    state.editor = LineEditor(_("Rationale for deferral (required)"))
 
 
 def open_final(state: AnswerState, text: str) -> None:
     """The built-in line editor, pre-filled (no `$VISUAL` or `$EDITOR`)."""
+    _ = state.translate
     assert state.write_back is not None
     state.write_back.step = "final"
-    state.editor = LineEditor(state.translate("Final answer"), text)
+    state.editor = LineEditor(_("Final answer"), text)
 
 
 def take_final(state: AnswerState, text: str) -> None:
