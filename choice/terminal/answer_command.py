@@ -20,8 +20,9 @@ from choice.core.config import Settings
 from choice.core.i18n import Translator, resolve_language, translator
 from choice.terminal.live import Live
 from choice.terminal.question import Question
-from choice.terminal.questions_session import QuestionsSession
-from choice.terminal.session import EXIT, Session, outcome
+from choice.terminal.session.endings import EXIT, outcome
+from choice.terminal.session.questions import QuestionsSession
+from choice.terminal.session.session import Session
 from choice.terminal.text import safe_text
 
 ID_SHAPE = re.compile(r"[A-Za-z0-9._~-]{1,64}")

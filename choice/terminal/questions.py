@@ -3,7 +3,7 @@ answers them: one `AnswerState` per question (today's keys for its mode), which 
 is shown, the final review, and the one submission with `answers` keyed by question id.
 
 No curses, no network: `tabs.py` lays out the tab bar, `questions_screen.py` draws,
-`questions_session.py` carries the effects out, `plain/questions.py` asks line by line.
+`session/questions.py` carries the effects out, `plain/questions.py` asks line by line.
 A question's Enter checks its answer (the portal's dry run, this question's errors only)
 and moves on; the review's submit checks them all, and an error named
 `answers.<id>.<field>` opens that question's screen with the message.

@@ -13,7 +13,7 @@ from choice.contract.validation import validate_request
 from choice.terminal.keys import Effect
 from choice.terminal.live import LiveEvent
 from choice.terminal.question import Question
-from choice.terminal.session import Session
+from choice.terminal.session.session import Session
 
 REQUEST = validate_request({
     "title": "Pick", "prompt": "Which?", "selection_mode": "hybrid",

@@ -21,7 +21,7 @@ from choice.terminal.plain.lines import run_widen
 from choice.terminal.question import Question
 from choice.terminal.screens.panels import waiting_reminder
 from choice.terminal.screens.team_screen import team_lines
-from choice.terminal.session import Session
+from choice.terminal.session.session import Session
 from choice.terminal.stages.press import press
 
 REQUEST = validate_request({
