@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import curses
 import os
+import re
 import sys
 from typing import TextIO
 
 from choice.client.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.contract import UNRESOLVED_STATUSES
 from choice.core.config import Settings
-from choice.core.i18n import translator
+from choice.core.i18n import Translator, resolve_language, translator
 from choice.terminal.live import Live
 from choice.terminal.question import Question
-from choice.terminal.questions_session import QuestionsSession
-from choice.terminal.session import EXIT, Session, outcome
+from choice.terminal.session.endings import EXIT, outcome
+from choice.terminal.session.questions import QuestionsSession
+from choice.terminal.session.session import Session
 from choice.terminal.text import safe_text
+
+ID_SHAPE = re.compile(r"[A-Za-z0-9._~-]{1,64}")
+"""What can name a question in the portal's URLs: anything else names none, and is not sent
+(a space or a control character would not even make a request)."""
 
 
 def use_curses(plain: bool) -> bool:
@@ -34,6 +40,10 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
     """Answer in this terminal; the summary line goes to `out` (stdout by default)."""
     out = out or sys.stdout
     settings = settings or Settings.from_env()
+    if not ID_SHAPE.fullmatch(interaction_id):
+        print("choice answer: " + unknown_question(interaction_id, person_translator(
+            client, settings)), file=sys.stderr)
+        return 1
     try:
         detail = client.detail(interaction_id)
         if detail["status"] not in UNRESOLVED_STATUSES:
@@ -59,6 +69,8 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
     except (PortalError, PortalUnreachable) as error:
         message = "; ".join(str(e.get("message")) for e in error.errors) \
             if isinstance(error, PortalError) else str(error)
+        if isinstance(error, PortalError) and error.status == 404:
+            message = unknown_question(interaction_id, person_translator(client, settings))
         print(f"choice answer: {message}", file=sys.stderr)
         return 1
     ending = None
@@ -75,3 +87,19 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
     for line in ending.line.split("\n") if question.request.several else [ending.line]:
         print(safe_text(line, keep_newlines=False), file=out)
     return ending.code
+
+
+def person_translator(client: PortalClient, settings: Settings) -> Translator:
+    """The person's language before any question is loaded: saved, else CHOICE_LANG."""
+    try:
+        saved = client.settings().get("language")
+    except (PortalError, PortalUnreachable):
+        saved = None
+    return translator(resolve_language(None, saved, settings.language))
+
+
+def unknown_question(interaction_id: str, _: Translator) -> str:
+    """Issue 25, bug 10c: which id, and where the person finds the right one."""
+    shown = safe_text(interaction_id[:64], keep_newlines=False)
+    return _('no question has the id "{id}": `choice list` shows the open ones and their '
+             "ids.").format(id=shown)

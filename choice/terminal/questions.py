@@ -3,7 +3,7 @@ answers them: one `AnswerState` per question (today's keys for its mode), which 
 is shown, the final review, and the one submission with `answers` keyed by question id.
 
 No curses, no network: `tabs.py` lays out the tab bar, `questions_screen.py` draws,
-`questions_session.py` carries the effects out, `plain_questions.py` asks line by line.
+`session/questions.py` carries the effects out, `plain/questions.py` asks line by line.
 A question's Enter checks its answer (the portal's dry run, this question's errors only)
 and moves on; the review's submit checks them all, and an error named
 `answers.<id>.<field>` opens that question's screen with the message.
@@ -23,8 +23,10 @@ from choice.contract import Answer, FieldError, Submission
 from choice.contract import Question as Asked
 from choice.contract.field_errors import InvalidInput
 from choice.core.i18n import Translator, translator
+from choice.terminal.keys import Effect
 from choice.terminal.question import Question, choices
-from choice.terminal.state import AnswerState, Check, Effect
+from choice.terminal.stages.press import press
+from choice.terminal.state import AnswerState, Check
 from choice.terminal.text import safe_text
 
 NEXT = ("tab", "right")
@@ -203,7 +205,7 @@ class QuestionsState:
             index = next(i for i, s in enumerate(self.states) if s.question_id == question_id)
             self.confirmed.discard(index)
             self.go(index)
-            self.current.message = self.current._explain(error)
+            self.current.message = self.current.explain(error)
             return False
         self.effects.append(Effect("submit", submission))
         return True
@@ -255,7 +257,7 @@ class QuestionsState:
 
     def _forward(self, key: str) -> None:
         state = self.current
-        state.key(key)
+        press(state, key)
         self.sync()
         while state.effects:
             effect = state.effects.pop(0)

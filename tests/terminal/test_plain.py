@@ -113,6 +113,17 @@ def test_a_question_already_over_says_how_it_ended(
         3, 'Already finished elsewhere: Cancelled. Note for the agent: "moot"\n')
 
 
+def test_an_unknown_id_is_named_and_choice_list_is_offered(portal: PortalProcess) -> None:
+    """Issue 25, bug 10c: the person was pointed to `GET /api/interactions`. An id no URL
+    can carry (a control character, a space) is not sent: it used to end in a traceback."""
+    for typed, shown in (("0123456789abcdef", "0123456789abcdef"),
+                         ("no such\x1b[2J", "no such␛")):
+        done = answer_through_a_pipe(portal, typed, stdin="")
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr == (f'choice answer: no question has the id "{shown}": '
+                               "`choice list` shows the open ones and their ids.\n")
+
+
 def test_hostile_text_is_made_safe_in_plain_lines_too(
         ask: Ask, portal: PortalProcess) -> None:
     hostile = "\x1b[2J\x1b]0;pwned\x07\x1b[31mred\x00nul \u202eevil"

@@ -10,10 +10,10 @@ from choice.client.portal_client import PortalError, PortalUnreachable
 from choice.contract import Submission
 from choice.contract.clock import iso, now, parse_iso
 from choice.contract.validation import validate_request
+from choice.terminal.keys import Effect
 from choice.terminal.live import LiveEvent
 from choice.terminal.question import Question
-from choice.terminal.session import Session
-from choice.terminal.state import Effect
+from choice.terminal.session.session import Session
 
 REQUEST = validate_request({
     "title": "Pick", "prompt": "Which?", "selection_mode": "hybrid",

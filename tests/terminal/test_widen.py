@@ -180,7 +180,8 @@ def test_a_question_widened_in_the_browser_shows_as_widened_and_still_answers(
     pane.wait_for("Audience > ")
     invited = client.widen(iid, ["Bob Smith"], "block")  # the web dialog, meanwhile
     pane.wait_for("This question was widened in another window.",
-                  "╭─ Waiting for widened discussion ", "Participants: Bob Smith")
+                  "╭─ Waiting for widened discussion ", "Participants: Bob Smith",
+                  "f fetch & review")  # issue 25, bug 4: as if it had been opened widened
     screen = pane.screen()
     assert "http://" not in screen  # the links went to the other window, not this one
     secret = invited["participants"][0]["link"].rsplit("/", 1)[1]

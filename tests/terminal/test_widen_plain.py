@@ -119,3 +119,26 @@ def test_plain_lines_in_a_terminal_fetch_the_discussion_after_a_teammate_writes(
     assert pane.output()[-1] == (f"Left it widened: come back with `choice answer {iid}`; "
                                  "`choice list --status widened` lists what waits on the team.")
     assert client.poll(iid, 0)["status"] == "widened"
+
+
+def test_plain_lines_review_the_summary_right_after_widening_in_the_same_run(
+        ask: Ask, run: Run, client: PortalClient, team: list[dict[str, Any]]) -> None:
+    """Issue 25, bug 4: widened with `w` here, `s` (summary & review) was offered but
+    read as a wrong option number until the question was opened again."""
+    iid = ask("Pick a store, plain, widened then reviewed")
+    pane = run("answer", iid, "--plain")
+    pane.wait_for("([w]iden | [d]efer | [!cancel])")
+    pane.type("w")
+    pane.press("Enter")
+    pane.wait_for("Audience >")
+    pane.type("Dana Park")
+    pane.press("Enter")
+    pane.wait_for("[b/c] (default: b)")
+    pane.press("Enter")
+    pane.wait_for("Dana Park has been invited to discuss",
+                  "([f]etch the discussion | [s]ummary & review | [d]efer | [!cancel])",
+                  "Waiting >")
+    pane.type("s")
+    pane.press("Enter")
+    pane.wait_for("Waiting for the agent's summary… (")
+    assert client.poll(iid, 0)["action_status"] == "summary_requested"

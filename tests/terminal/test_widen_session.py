@@ -15,13 +15,14 @@ from choice.client.portal_client import PortalError, PortalUnreachable
 from choice.contract.clock import iso, now
 from choice.contract.validation import validate_request
 from choice.core.i18n import translator
+from choice.terminal.keys import Effect
 from choice.terminal.live import Live, LiveEvent
 from choice.terminal.plain.lines import run_widen
 from choice.terminal.question import Question
 from choice.terminal.screens.panels import waiting_reminder
 from choice.terminal.screens.team_screen import team_lines
-from choice.terminal.session import Session
-from choice.terminal.state import Effect
+from choice.terminal.session.session import Session
+from choice.terminal.stages.press import press
 
 REQUEST = validate_request({
     "title": "Pick", "prompt": "Which?",
@@ -71,9 +72,9 @@ def widen_to_ann(answering: Session, mode_key: str = "b") -> None:
     answering.apply(Effect("widen_open"))
     assert answering.state.stage == "widen"
     for key in "Ann":
-        answering.state.key(key)
-    answering.state.key("enter")
-    answering.state.key(mode_key)
+        press(answering.state, key)
+    press(answering.state, "enter")
+    press(answering.state, mode_key)
     [effect] = answering.state.effects
     answering.state.effects.clear()
     answering.apply(effect)
@@ -123,7 +124,7 @@ def test_a_reminder_shows_once_until_a_key_or_new_activity() -> None:
     assert "Still waiting on widened discussion." not in [t for t, _ in team_lines(
         answering.state, 78)]
     answering.follow(LiveEvent("reminder"), answering.state)  # type: ignore[arg-type]
-    answering.state.key("down")
+    press(answering.state, "down")
     assert answering.state.reminder is False
 
 

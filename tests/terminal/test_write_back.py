@@ -77,6 +77,26 @@ def test_f_then_the_agent_s_candidate_and_a_accepts_it(
     assert ("resolved", "human:terminal") in events(client, iid)
 
 
+def test_f_fetches_and_reviews_right_after_widening_in_the_same_window(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    """Issue 25, bug 4: widened with `w` here, `f` did nothing until the question was
+    opened again (the UI still held it as pending)."""
+    iid = ask("Pick the billing store, widened here then fetched")
+    pane = answer(iid, env=NO_EDITOR)
+    pane.press("w")
+    pane.wait_for("Audience > ")
+    pane.type("Alice")
+    pane.press("Enter")
+    pane.wait_for("[b/c] (default: b)")
+    pane.press("b")
+    pane.wait_for("Widened ✓", "f fetch & review", "d defer")
+    pane.press("f")
+    pane.wait_for("Waiting for the agent's summary… (", "e write it yourself")
+    assert client.poll(iid, 0)["action_status"] == "summary_requested"
+    post_candidate(client, iid)
+    review_shown(pane)
+
+
 def test_opening_a_question_whose_summary_is_in_says_so_and_names_the_quorum(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
     iid = widened(ask, client, "Pick the queue, summary already in")

@@ -1,5 +1,5 @@
-"""choice/terminal/state.py: what each key does to the terminal UI's state, no curses, no
-network (and the key names the screen gives curses' keys)."""
+"""choice/terminal/state.py and stages/: what each key does to the terminal UI's state, no
+curses, no network (and the key names the screen gives curses' keys)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,15 @@ from choice.contract import Submission
 from choice.contract.clock import iso
 from choice.contract.normalize import Completion, normalize_submission
 from choice.contract.validation import validate_request
+from choice.core.i18n import translator
+from choice.terminal.keys import Effect
 from choice.terminal.question import Question
 from choice.terminal.screens.screen import key_name
-from choice.terminal.settings_stage import setting_rows
-from choice.terminal.state import AnswerState, Check, Effect
+from choice.terminal.stages.press import press as press_key
+from choice.terminal.stages.review import open_final, open_review
+from choice.terminal.stages.settings import setting_rows
+from choice.terminal.state import AnswerState, Check
+from choice.terminal.write_back import Candidate
 
 OPTIONS = [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"},
            {"id": "duck", "label": "DuckDB"}]
@@ -49,7 +54,7 @@ def state(settings: dict[str, Any] | None = None, **fields: Any) -> AnswerState:
 
 def press(answer: AnswerState, *keys: str) -> AnswerState:
     for key in keys:
-        answer.key(key)
+        press_key(answer, key)
     return answer
 
 
@@ -314,6 +319,19 @@ def test_the_chime_volume_steps_by_ten_or_is_typed() -> None:
     assert answer.effects == []
     assert answer.message == "Enter a volume from 0 (silent) to 100, e.g. 50."
     assert answer.stage == "settings"
+
+
+
+def test_the_write_back_s_editor_lines_speak_the_question_s_language() -> None:
+    """The deferral's and the final answer's labels were missing from the catalogs."""
+    asked = question()
+    answer = AnswerState(asked, portal_check(asked), translator("zh"))
+    editor = press(answer, "d").editor
+    assert editor is not None and editor.label == "推迟理由（必填）"
+    open_review(answer, Candidate.from_review({"state": "candidate_ready",
+                                               "candidate_answer": "SQLite"}))
+    open_final(answer, "SQLite")
+    assert answer.editor is not None and answer.editor.label == "最终答案"
 
 
 def test_curses_keys_get_the_names_the_state_knows() -> None:

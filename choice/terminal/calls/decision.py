@@ -12,8 +12,9 @@ from __future__ import annotations
 from choice.client.portal_client import PortalClient, PortalError, PortalUnreachable
 from choice.contract.clock import parse_iso
 from choice.terminal.calls.team import TeamCalls, portal_message
-from choice.terminal.review import Candidate, Deferral, open_review
+from choice.terminal.stages.review import open_review
 from choice.terminal.state import AnswerState
+from choice.terminal.write_back import Candidate, Deferral
 
 ASKED = ("awaiting_candidate", "candidate_ready")
 """A review in these states is shown as it is: asking again would drop the candidate."""

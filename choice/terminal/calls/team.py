@@ -55,6 +55,7 @@ class TeamCalls:
             self.state.close_widen(self._failed(error))
             return False
         self.state.close_widen("")
+        self.state.status = "widened"  # `f` and the review's keys follow the status
         self.state.invitation = Invitation.from_reply(reply)
         self.state.just_widened = True
         if reply.get("expires_at"):
@@ -79,7 +80,7 @@ class TeamCalls:
             # widened in another window while the dialog was open here: nothing to send now
             _ = self.state.translate
             self.state.close_widen(_("This question was widened in another window."))
-        self.state.team = view
+        self.state.team, self.state.status = view, "widened"
         if view.expires_at is not None:
             self.state.expires_at = view.expires_at
         return True

@@ -4,7 +4,7 @@ Numbered options, the default in brackets, one answer per line from stdin (so a 
 can answer), `!cancel [why]` to cancel, `w` to widen it to the team (seed §1.2: the
 `Audience >` and `[b/c]` prompts follow), `d` to defer it; once widened `f` to show the
 discussion again and `s` to ask the agent for its summary and review it (seed §1.3's fetch
-& review, `plain_review.py`: a separate word, so a script's `f` never waits on the agent);
+& review, `plain/review.py`: a separate word, so a script's `f` never waits on the agent);
 a deferred one `r` to take it up again. It produces the same `Effect`s as the curses UI.
 """
 
@@ -17,6 +17,7 @@ from typing import IO, Protocol
 
 from choice.contract.field_errors import InvalidInput
 from choice.core.i18n import Translator
+from choice.terminal.keys import Effect
 from choice.terminal.question import Question
 from choice.terminal.screens.panels import (
     audience_box,
@@ -30,7 +31,8 @@ from choice.terminal.screens.panels import (
     warning_lines,
 )
 from choice.terminal.screens.review_panels import deferral_box
-from choice.terminal.state import AnswerState, Effect
+from choice.terminal.stages.press import press
+from choice.terminal.state import AnswerState
 from choice.terminal.text import safe_text
 
 MAX_ATTEMPTS = 5
@@ -211,7 +213,7 @@ def run_plain(state: AnswerState, read: Lines, out: IO[str], *,
             if (_read(read, out) or "").strip().lower() not in ("y", "yes"):
                 state.stage, state.pending = "choose", None
                 continue
-            state.key("y")
+            press(state, "y")
         if state.effects:
             return state.effects[-1]
         _print(out, state.message)

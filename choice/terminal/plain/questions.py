@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import IO
 
+from choice.terminal.keys import Effect
 from choice.terminal.plain.lines import MAX_ATTEMPTS, Lines, _print, _read, run_plain
 from choice.terminal.questions import QuestionsState
 from choice.terminal.questions_review import note_line, reviewed
-from choice.terminal.state import Effect
 
 
 def run_questions(multi: QuestionsState, read: Lines, out: IO[str]) -> Effect | None:

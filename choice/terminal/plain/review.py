@@ -2,7 +2,7 @@
 agent for its summary, waits for it (or the fallback), prints the Candidate Review box and
 reads `[a]ccept | [e]dit | [d]efer`; `d` at any prompt reads the required rationale.
 
-The keys are `review.py`'s, fed one line at a time, so both UIs follow the same rules. Each
+The keys are `stages/review.py`'s, fed one line at a time, so both UIs follow the same rules. Each
 function returns the effect to carry out (resolve or defer), or None to go back to the
 question.
 """
@@ -15,8 +15,8 @@ from typing import IO
 from choice.contract.clock import now
 from choice.terminal.calls.decision import DecisionCalls
 from choice.terminal.external_editor import EditorFailed, edit_text, editor_command
+from choice.terminal.keys import Effect
 from choice.terminal.plain.lines import MAX_ATTEMPTS, Lines, _cols, _print, _read
-from choice.terminal.review import open_defer, review_key, take_final
 from choice.terminal.screens.review_panels import (
     raw_discussion,
     review_box,
@@ -24,7 +24,8 @@ from choice.terminal.screens.review_panels import (
     timed_out_line,
     waiting_line,
 )
-from choice.terminal.state import AnswerState, Effect
+from choice.terminal.stages.review import open_defer, review_key, take_final
+from choice.terminal.state import AnswerState
 
 POLL_SECONDS = 0.5
 """How often the plain lines read the review while the agent writes (no stream here)."""
@@ -85,7 +86,7 @@ def _edit(state: AnswerState, text: str, read: Lines, out: IO[str]) -> None:
             state.message = _("The editor failed ({error}): nothing was saved. Press e to "
                               "try again.").format(error=error)
         return
-    from choice.terminal.review import open_final
+    from choice.terminal.stages.review import open_final
 
     if text:
         _print(out, _("Enter keeps the proposed answer; type to replace it."))

@@ -11,9 +11,9 @@ import math
 
 from choice.contract.clock import now
 from choice.core.i18n import Translator
-from choice.terminal.review import Candidate, Deferral
 from choice.terminal.screens.panels import box
 from choice.terminal.text import wrap
+from choice.terminal.write_back import Candidate, Deferral
 
 
 def indented(text: str) -> list[str]:

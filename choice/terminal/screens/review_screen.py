@@ -1,8 +1,8 @@
 """The full-screen UI's review of the agent's candidate (seed §5.3, §6): which of
 `review_panels`' lines the body shows, with which curses attribute, and the key hints.
 
-Only choosing lines lives here; `screen.py` scrolls and draws them, `review.py` decides
-what keys do.
+Only choosing lines lives here; `screen.py` scrolls and draws them, `stages/review.py`
+decides what keys do.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ in one scrolling body (or the widen dialog, or the widened view above the option
 `team_screen.py`; or the review of the agent's candidate: `review_screen.py`), an editor
 or message line, and the key hints.
 
-Only drawing and key translation live here; what a key does is `state.py`.
+Only drawing and key translation live here; what a key does is `stages/`.
 """
 
 from __future__ import annotations

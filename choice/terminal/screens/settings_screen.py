@@ -1,5 +1,5 @@
 """The settings stage's lines: each row with its value, the focused one reversed. What the
-rows are and what their keys do is `settings_stage.py`."""
+rows are and what their keys do is `stages/settings.py`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import curses
 from typing import TYPE_CHECKING
 
 from choice.core.time_defaults import duration
-from choice.terminal.settings_stage import setting_rows
+from choice.terminal.stages.settings import setting_rows
 
 if TYPE_CHECKING:
     from choice.terminal.state import AnswerState

@@ -1,7 +1,7 @@
 """The full-screen UI's widen dialog and widened view: which of `panels`' lines the body
 shows, with which curses attribute, and the key hints while widening.
 
-Only choosing lines lives here; `screen.py` scrolls and draws them, `state.py` decides
+Only choosing lines lives here; `screen.py` scrolls and draws them, `stages/` decides
 what keys do.
 """
 

@@ -1,94 +1,20 @@
-"""The owner's write-back in the terminal (seed §4.3, §5.3, §6 and §1.1 `[d]efer`): the
-agent's candidate as the UI shows it, a deferral, and what each key does while reviewing,
-writing the final answer, its optional rationale, or the reason for a deferral.
+"""What each key does while the owner writes a decision back (seed §4.3, §5.3, §6 and §1.1
+`[d]efer`): reviewing the agent's candidate, writing the final answer, its optional
+rationale, or the reason for a deferral.
 
 What must happen outside (ask for the review, resolve, defer, open `$EDITOR`) is queued on
 the `AnswerState`'s `effects` for the session, as every other key does. The portal decides
 where the final answer came from; `provenance` is used here only to decide whether to ask
-for a rationale. No curses, no network.
+for a rationale. The candidate and the deferral themselves are `write_back.py`. No curses,
+no network.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
-
-from choice.contract.clock import parse_iso
 from choice.decision.provenance import summary_source
-from choice.terminal.text import safe_text
-
-if TYPE_CHECKING:
-    from choice.terminal.state import AnswerState
-
-Step = Literal["review", "final", "rationale", "defer"]
-
-
-def _line(value: Any) -> str:
-    return safe_text(str(value or ""), keep_newlines=False)
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """`GET/POST .../review` (the seed's CandidateReview with its state), made safe to draw.
-    `answer` stays as the agent sent it: accepting sends exactly that back."""
-
-    state: str
-    """not_requested | awaiting_candidate | candidate_ready | timed_out"""
-    summary: str
-    answer: str
-    shown_answer: str
-    due_at: float | None
-    messages: list[str]
-    message_count: int
-    truncated: bool
-    participants: list[str]
-
-    @classmethod
-    def from_review(cls, payload: dict[str, Any]) -> Candidate:
-        discussion = payload.get("discussion_fetch") or {}
-        return cls(
-            state=str(payload.get("state") or "not_requested"),
-            summary=safe_text(str(payload.get("candidate_summary") or "")),
-            answer=str(payload.get("candidate_answer") or ""),
-            shown_answer=safe_text(str(payload.get("candidate_answer") or "")),
-            due_at=parse_iso(payload["due_at"]) if payload.get("due_at") else None,
-            messages=[_line(m) for m in discussion.get("messages") or []],
-            message_count=int(discussion.get("message_count") or 0),
-            truncated=bool(discussion.get("truncated")),
-            participants=[_line(p) for p in discussion.get("participants") or []])
-
-    @property
-    def ready(self) -> bool:
-        return self.state == "candidate_ready"
-
-    @property
-    def waiting(self) -> bool:
-        return self.state == "awaiting_candidate"
-
-
-@dataclass(frozen=True)
-class Deferral:
-    """A deferred question as `choice answer` finds it: why, and since when."""
-
-    rationale: str
-    deferred_at: float | None
-
-    @classmethod
-    def from_review(cls, payload: dict[str, Any]) -> Deferral:
-        at = payload.get("deferred_at")
-        return cls(_line(payload.get("defer_rationale")), parse_iso(at) if at else None)
-
-
-@dataclass
-class WriteBack:
-    """The write-back in progress. `candidate` is None for a deferral straight from the
-    question (no review): Esc then goes back to the question."""
-
-    candidate: Candidate | None
-    step: Step = "review"
-    final: str = ""
-    """The final answer written, waiting for its optional rationale."""
-    scroll: int = 0
+from choice.terminal.keys import Effect, LineEditor
+from choice.terminal.state import AnswerState
+from choice.terminal.write_back import Candidate, WriteBack
 
 
 def open_review(state: AnswerState, candidate: Candidate) -> None:
@@ -103,28 +29,24 @@ def open_review(state: AnswerState, candidate: Candidate) -> None:
 
 def open_defer(state: AnswerState) -> None:
     """`d`: the reason for the deferral, required (seed §6.3)."""
-    from choice.terminal.state import LineEditor
-
     if state.write_back is None:
         state.write_back = WriteBack(None)
+    _ = state.translate  # `_(...)`, so the catalogs find the label
     state.stage, state.write_back.step = "review", "defer"
-    state.editor = LineEditor(state.translate("Rationale for deferral (required)"))
+    state.editor = LineEditor(_("Rationale for deferral (required)"))
 
 
 def open_final(state: AnswerState, text: str) -> None:
     """The built-in line editor, pre-filled (no `$VISUAL` or `$EDITOR`)."""
-    from choice.terminal.state import LineEditor
-
+    _ = state.translate
     assert state.write_back is not None
     state.write_back.step = "final"
-    state.editor = LineEditor(state.translate("Final answer"), text)
+    state.editor = LineEditor(_("Final answer"), text)
 
 
 def take_final(state: AnswerState, text: str) -> None:
     """The answer the owner saved: an empty one decides nothing (back to the review); a
     material change from the candidate asks for an optional rationale; else resolve."""
-    from choice.terminal.state import Effect, LineEditor
-
     _, write_back = state.translate, state.write_back
     assert write_back is not None
     final = text.strip()
@@ -146,8 +68,6 @@ def close(state: AnswerState, message: str = "") -> None:
 
 
 def review_key(state: AnswerState, key: str) -> None:
-    from choice.terminal.state import Effect
-
     _, write_back = state.translate, state.write_back
     assert write_back is not None
     state.message = ""
@@ -177,8 +97,6 @@ def review_key(state: AnswerState, key: str) -> None:
 
 
 def _editing(state: AnswerState, write_back: WriteBack, key: str) -> None:
-    from choice.terminal.state import Effect
-
     _, editor = state.translate, state.editor
     assert editor is not None
     verdict = "abort" if key == "^C" else editor.key(key)

@@ -1,28 +1,26 @@
-"""The terminal's settings stage (`s` or Ctrl-O): which rows it shows and what a key on each
-does. No curses, no network: what must reach the portal is queued in `state.effects`
-(`save_settings`, `set_deadline`, `switch_to_web`) for the session.
+"""What each key does in the settings stage (`s` or Ctrl-O): which rows it shows and what a
+key on each does. No curses, no network: what must reach the portal is queued in
+`state.effects` (`save_settings`, `set_deadline`, `switch_to_web`) for the session.
 
 Some rows come and go: "Use ... as my default time" once this question's time was changed
 here (the web panel's "Use as default"; `time_defaults.py` holds the bounds), and "Continue
 in the browser and make the browser my default" while the saved default is the terminal.
+The rows' text is `screens/settings_screen.py`.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Any
 
 from choice.contract import SOUND_VOLUME_MAX
-from choice.core.time_defaults import TimeDefault, clamp
-
-if TYPE_CHECKING:
-    from choice.terminal.state import AnswerState
+from choice.terminal.keys import MOVES, Effect
+from choice.terminal.state import AnswerState
 
 SETTING_ROWS = ("interface", "elicitation", "timeout_seconds", "language", "allow_annotations",
                 "show_placeholder", "terminal_hints", "notifications", "sound", "sound_volume",
                 "time_left", "time_default", "switch_to_web", "web_default", "back")
 """Every row, in order; `setting_rows` leaves out the ones that offer nothing now."""
-MOVES = {"up": -1, "down": 1}
 ELICITATION_CYCLE = {"off": "form", "form": "url", "url": "off"}
 """Enter on the elicitation row: never -> the client's form -> the client opens the page."""
 NOTIFY_CYCLE = {"unfocused": "hidden", "hidden": "never", "never": "always", "always": "unfocused"}
@@ -39,15 +37,6 @@ def setting_rows(state: AnswerState) -> tuple[str, ...]:
     return tuple(row for row in SETTING_ROWS if row not in hidden)
 
 
-def offered_default(given: int | None, settings: dict[str, object]) -> TimeDefault | None:
-    """What "Use as default" would save, once this question's time was changed here."""
-    if given is None:
-        return None
-    current = settings.get("timeout_seconds")
-    return TimeDefault(given=given, saved=clamp(given),
-                       current=current if isinstance(current, int) else 0)
-
-
 def settings_key(state: AnswerState, key: str) -> None:
     rows = setting_rows(state)
     if key in MOVES or key in ("j", "k"):
@@ -60,7 +49,7 @@ def settings_key(state: AnswerState, key: str) -> None:
     row = rows[min(state.setting_cursor, len(rows) - 1)]
     if row == "sound_volume" and key in ("left", "right"):
         volume = _volume(state) + (VOLUME_STEP if key == "right" else -VOLUME_STEP)
-        state.save_setting(row, max(0, min(SOUND_VOLUME_MAX, volume)))
+        _save(state, row, max(0, min(SOUND_VOLUME_MAX, volume)))
         return
     if key not in ("enter", "space"):
         return
@@ -68,8 +57,6 @@ def settings_key(state: AnswerState, key: str) -> None:
 
 
 def _change(state: AnswerState, row: str) -> None:
-    from choice.terminal.state import Effect  # state.py imports this module
-
     _ = state.translate
     if row == "back":
         state.stage, state.message = "choose", ""
@@ -80,30 +67,27 @@ def _change(state: AnswerState, row: str) -> None:
     elif row == "time_left" and state.deferral is not None:
         state.message = _("Deferred: no deadline runs until it is taken up again.")
     elif row == "time_left":
-        state.open_setting_editor("time_left", _("Minutes left to answer"),
-                                  str(state.minutes_left))
+        _open_editor(state, "time_left", _("Minutes left to answer"), str(state.minutes_left))
     elif row == "time_default":
         offered = state.time_default()
         if offered is not None:
-            state.save_setting("timeout_seconds", offered.saved)
+            _save(state, "timeout_seconds", offered.saved)
     elif row == "timeout_seconds":
-        state.open_setting_editor(row, _("Default time to answer (seconds)"),
-                                  str(state.settings.get(row, "")))
+        _open_editor(state, row, _("Default time to answer (seconds)"),
+                     str(state.settings.get(row, "")))
     elif row == "sound_volume":
-        state.open_setting_editor(row, _("Chime volume (0 to 100)"), str(_volume(state)))
+        _open_editor(state, row, _("Chime volume (0 to 100)"), str(_volume(state)))
     elif row == "interface":
-        state.save_setting(row, "terminal" if state.settings.get(row) == "web" else "web")
+        _save(state, row, "terminal" if state.settings.get(row) == "web" else "web")
     elif row == "elicitation":
-        state.save_setting(row, ELICITATION_CYCLE.get(str(state.settings.get(row) or "off"),
-                                                      "off"))
+        _save(state, row, ELICITATION_CYCLE.get(str(state.settings.get(row) or "off"), "off"))
     elif row == "notifications":
-        state.save_setting(row, NOTIFY_CYCLE.get(str(state.settings.get(row) or ""),
-                                                 "unfocused"))
+        _save(state, row, NOTIFY_CYCLE.get(str(state.settings.get(row) or ""), "unfocused"))
     elif row == "language":
         current = state.settings.get(row) or state.question.language
-        state.save_setting(row, "en" if current == "zh" else "zh")
+        _save(state, row, "en" if current == "zh" else "zh")
     else:
-        state.save_setting(row, not state.settings.get(row, True))
+        _save(state, row, not state.settings.get(row, True))
 
 
 def typed_setting(state: AnswerState, name: str, typed: str) -> None:
@@ -113,12 +97,12 @@ def typed_setting(state: AnswerState, name: str, typed: str) -> None:
     elif name == "sound_volume":
         volume = int(typed) if typed.isdigit() else -1
         if 0 <= volume <= SOUND_VOLUME_MAX:
-            state.save_setting(name, volume)
+            _save(state, name, volume)
         else:
             _ = state.translate
             state.message = _("Enter a volume from 0 (silent) to 100, e.g. 50.")
     else:  # the default time: the portal explains its range
-        state.save_setting(name, int(typed) if typed.isdigit() else typed)
+        _save(state, name, int(typed) if typed.isdigit() else typed)
 
 
 def _volume(state: AnswerState) -> int:
@@ -137,7 +121,15 @@ def _set_time_left(state: AnswerState, typed: str) -> None:
         _ = state.translate
         state.message = _("Enter the minutes left, e.g. 5.")
         return
-    from choice.terminal.state import Effect  # state.py imports this module
-
     state.effects.append(Effect("set_deadline", minutes))
 
+
+
+def _save(state: AnswerState, name: str, value: Any) -> None:
+    state.effects.append(Effect("save_settings", {name: value}))
+
+
+def _open_editor(state: AnswerState, name: str, label: str, text: str) -> None:
+    """A row's value typed on the editor line; Enter hands it to `typed_setting`."""
+    state.editing_setting = name
+    state.open_editor("edit_setting", label, text)

@@ -1,6 +1,7 @@
 """`choice answer <id>` for a request with several questions: today's `Session` (the
-portal calls, the endings, the live stream), with the questions' state (`questions.py`),
-their screen (`questions_screen.py`) and their plain lines (`plain_questions.py`).
+portal calls, the endings, the live stream), with the questions' state
+(`terminal/questions.py`), their screen (`screens/questions_screen.py`) and their plain
+lines (`plain/questions.py`).
 
 `state` is always the question shown, so what the session says (a failed call, "Saved.")
 shows on its screen; what the questions share follows it after each call.
@@ -12,14 +13,16 @@ from typing import Any, TextIO
 
 from choice.client.portal_client import PortalClient
 from choice.contract import Submission
+from choice.terminal.keys import Effect
 from choice.terminal.plain.lines import Lines
 from choice.terminal.plain.questions import run_questions
 from choice.terminal.question import Question
 from choice.terminal.questions import QuestionsState
 from choice.terminal.screens.questions_screen import QuestionsScreen
 from choice.terminal.screens.screen import Screen
-from choice.terminal.session import Ending, Session
-from choice.terminal.state import AnswerState, Effect
+from choice.terminal.session.endings import Ending
+from choice.terminal.session.session import Session
+from choice.terminal.state import AnswerState
 
 
 class QuestionsSession(Session):
