@@ -68,7 +68,9 @@ def without_links(payload_json: str) -> str:
     """The stored event once it is settled (delivered or given up on): every participant's
     link removed, so the outbox holds a capability only while it may still be sent."""
     event = json.loads(payload_json)
-    for participant in event.get("participants") or []:
+    participants = event.get("participants")
+    # Only an invitation lists people; a reminder's `participants` is a count.
+    for participant in participants if isinstance(participants, list) else []:
         if isinstance(participant, dict) and "link" in participant:
             participant["link"] = None
     return json.dumps(event)
@@ -119,7 +121,7 @@ def reminder(discussion: Discussion, link_base: str, at: float) -> Event:
                   idle_since=iso(idle_since), idle_minutes=int((at - idle_since) // 60),
                   participants=len(invited),
                   opened=sum(1 for p in invited if p.opened_at is not None),
-                  voted=len({v.participant_id for v in discussion.votes}),
+                  voted=len({v.participant_id for v in discussion.votes} & {p.id for p in invited}),
                   comments=len(discussion.comments), tally=_tally(discussion))
 
 
