@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from choice.web.app import create_app
+from choice.portal import create_app
 
 app = create_app()
 

@@ -67,7 +67,7 @@ def serve(app: Any = None, settings: Settings | None = None) -> None:
     except SchemaError as error:
         raise SystemExit(f"choice serve: {error}") from None
     if app is None:
-        from choice.web.app import create_app
+        from choice.portal import create_app
 
         app = create_app(settings)
     if not port_is_free(settings.host, settings.port):
@@ -102,7 +102,7 @@ class BackgroundPortal:
     """A portal on a daemon thread of this process; it ends when this process does."""
 
     def __init__(self, settings: Settings) -> None:
-        from choice.web.app import create_app
+        from choice.portal import create_app
 
         self.settings = settings
         app = create_app(settings, log_level="WARNING")

@@ -1,37 +1,46 @@
-"""Results: a human's submission, a cancel or a timeout -> the normalized `ChoiceResult`.
+"""The one path to a result: a person's answer, an owner's decision after a discussion, the
+team's quorum, a cancel and a deadline all become the normalized `ChoiceResult` here, under
+the question's own rules.
 
 Owns the result table of DESIGN.md: selected ids in option order, min/max enforced again,
-untouched defaults returned as defaults, confirmation, annotations, and the one-line
-summary. Pure functions: the service decides when they run and stores what they return.
+untouched defaults returned as defaults, confirmation, annotations, who decided and where
+a widened decision came from, and what each compatibility shape promises its caller. Pure
+functions: the core decides when they run and stores what they return.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from choice.contract import (
-    ONLY_QUESTION_ID,
-    Answer,
-    AnsweredVia,
-    ChoiceRequest,
-    ChoiceResult,
-    DecidedBy,
-    FieldError,
-    Interface,
-    OptionVotes,
-    Question,
-    QuestionAnswer,
-    SelectedOption,
-    Status,
-    Submission,
-    SubmissionKind,
-)
+from choice.contract.answer_rules import answers_of, checked_answer, problem, written
 from choice.contract.ask_user_question import answers_by_question
-from choice.contract.bidi import closed_bidi
 from choice.contract.clock import iso
 from choice.contract.field_errors import InvalidInput
+from choice.contract.request import ChoiceRequest
+from choice.contract.result import (
+    ChoiceResult,
+    OptionVotes,
+    QuestionAnswer,
+    SelectedOption,
+    SummaryJson,
+)
+from choice.contract.submission import Answer, Submission
+from choice.contract.summaries import (
+    clip,
+    decided_sentence,
+    in_option_order,
+    labels_of,
+    summary_of,
+)
+from choice.contract.vocabulary import (
+    AnsweredVia,
+    DecidedBy,
+    Interface,
+    Status,
+    SubmissionKind,
+    SummarySource,
+)
 
 
 @dataclass(frozen=True)
@@ -86,43 +95,33 @@ def shape_fields(request: ChoiceRequest, result: ChoiceResult) -> ChoiceResult:
     return result
 
 
-def _err(field: str, code: str, message: str) -> FieldError:
-    return FieldError(field=field, code=code, message=message)
-
-
-def _text(value: str | None) -> str | None:
-    """An empty or whitespace-only answer or note is no answer or note."""
-    return value if value is not None and value.strip() else None
-
-
 def normalize_submission(
     request: ChoiceRequest, submission: Submission, done: Completion
 ) -> tuple[ChoiceResult, Status]:
     """Check a submission against the request it answers; raises `InvalidInput` with every
     problem, each answer's named after its question (`answers.<id>.selected_ids`)."""
-    answers, errors = _answers_of(request, submission)
+    answers, errors = answers_of(request, submission)
     checked: dict[str, QuestionAnswer] = {}
     for question in request.asked():
         at = f"answers.{question.id}." if request.several else ""
-        answer, problems = _checked_answer(request, question, answers.get(question.id, Answer()))
-        errors += [problem.model_copy(update={"field": at + problem.field})
-                   for problem in problems]
+        answer, problems = checked_answer(request, question, answers.get(question.id, Answer()))
+        errors += [found.model_copy(update={"field": at + found.field}) for found in problems]
         checked[question.id] = answer
-    global_note = _text(submission.global_annotation)
+    global_note = written(submission.global_annotation)
     if global_note and (request.shape == "hitl_request" or not request.allow_annotations):
-        errors.append(_err("global_annotation", "free_text_not_allowed" if request.shape ==
+        errors.append(problem("global_annotation", "free_text_not_allowed" if request.shape ==
                            "hitl_request" else "annotations_off",
                            "this hitl_request is options-only: send the picked option, without "
                            "notes." if request.shape == "hitl_request" else
                            "notes are turned off for this interaction: remove them."))
     if request.require_confirmation and submission.confirmed is not True:
-        errors.append(_err(
+        errors.append(problem(
             "confirmed", "confirmation_required",
             "this interaction needs an explicit confirmation: send confirmed: true once the "
             "human confirmed, or cancel it instead.",
         ))
     if submission.submission == "auto" and not request.single_submit_mode:
-        errors.append(_err(
+        errors.append(problem(
             "submission", "not_allowed",
             "'auto' is only for interactions in single_submit_mode: send 'manual'.",
         ))
@@ -134,53 +133,34 @@ def normalize_submission(
     return result, "auto_submitted" if submission.submission == "auto" else "submitted"
 
 
-def _answers_of(request: ChoiceRequest,
-                submission: Submission) -> tuple[dict[str, Answer], list[FieldError]]:
-    """Each question's answer: the submission's own fields for one question, `answers`
-    for several (never both; an empty own field, as a generic client sends, is no answer)."""
-    own = {name for name in ("selected_ids", "custom_input", "option_annotations")
-           if name in submission.model_fields_set and getattr(submission, name)}
-    if not request.several:
-        if submission.answers is not None:
-            return {ONLY_QUESTION_ID: submission}, [_err("answers", "not_allowed",
-                             "this interaction asks one question: send selected_ids / "
-                             "custom_input / option_annotations, without answers.")]
-        return {ONLY_QUESTION_ID: submission}, []
-    errors = [_err(name, "not_allowed",
-                   f"this interaction asks several questions: put {name} in "
-                   "answers.<question id> instead.") for name in sorted(own)]
-    asked = [question.id for question in request.asked()]
-    for question_id in submission.answers or {}:
-        if question_id not in asked:
-            errors.append(_err(f"answers.{question_id}", "unknown_question",
-                               f"'{question_id}' is not a question of this interaction: "
-                               f"answer {', '.join(asked)}."))
-    return dict(submission.answers or {}), errors
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a decision on a widened (or deferred) question came from (seed §6): the
+    discussion's summary as recorded (`summary_json.text`), its source, and the owner's
+    reason. A quorum's summary says who voted for what."""
+
+    source: SummarySource
+    summary: str = ""
+    rationale: str | None = None
+
+    @property
+    def decided_by(self) -> DecidedBy:
+        return "quorum" if self.source == "quorum" else "owner"
 
 
-def _checked_answer(request: ChoiceRequest, question: Question,
-                    answer: Answer) -> tuple[QuestionAnswer, list[FieldError]]:
-    """One answer against its question's rules (fields named as inside the answer)."""
-    option_order = [option.id for option in question.options]
-    errors: list[FieldError] = []
-    touched = answer.selected_ids is not None
-    chosen = answer.selected_ids if touched else question.default_selection_ids
-    for index, option_id in enumerate(chosen or []):
-        if option_id not in option_order:
-            errors.append(_err(
-                f"selected_ids[{index}]", "unknown_option",
-                f"'{option_id}' is not an option of this question: use one of "
-                f"{', '.join(option_order[:10]) or '(none: answer with custom_input)'}.",
-            ))
-    selected = [oid for oid in option_order if oid in set(chosen or [])]
-    custom = _text(answer.custom_input)
-    errors += _check_counts(request, question, selected, custom, answer)
-    notes = {k: v for k, v in answer.option_annotations.items() if _text(v)}
-    errors += _check_notes(request, question, notes, option_order)
-    return QuestionAnswer(
-        selected_ids=selected, selected_labels=labels_of(question, selected), custom_input=custom,
-        option_annotations=notes), errors
-
+def normalize_decision(request: ChoiceRequest, submission: Submission, done: Completion,
+                       provenance: Provenance) -> ChoiceResult:
+    """An owner's decision on a widened or deferred question, or the team's quorum: the
+    very checks and result of a person's answer (`normalize_submission`), plus where it
+    came from and a summary that says who decided. Always `submitted`."""
+    result, _status = normalize_submission(request, submission, done)
+    result.summary_json = SummaryJson(text=provenance.summary, source=provenance.source)
+    result.rationale = provenance.rationale
+    answer = provenance.summary if provenance.source == "quorum" else result.summary
+    result.summary = decided_sentence(answer, provenance.source, len(done.participants),
+                                      done.translate)
+    return result
 
 def _result(request: ChoiceRequest, answers: dict[str, QuestionAnswer], done: Completion,
             global_note: str | None, *, confirmed: bool | None,
@@ -188,7 +168,7 @@ def _result(request: ChoiceRequest, answers: dict[str, QuestionAnswer], done: Co
     """The result for these answers: one question's fields at the top, or `answers`."""
     by_deadline = submission == "timeout_default"
     questions = request.asked()
-    summary = _summary(request, answers, done.translate, global_note, by_deadline)
+    summary = summary_of(request, answers, done.translate, global_note, by_deadline)
     only = answers[questions[0].id]
     defaults = [in_option_order(question, question.default_selection_ids) for question in questions]
     defaults_used = all(answer.selected_ids and answer.selected_ids == default
@@ -210,109 +190,6 @@ def _result(request: ChoiceRequest, answers: dict[str, QuestionAnswer], done: Co
     )
 
 
-def _summary(request: ChoiceRequest, answers: dict[str, QuestionAnswer],
-             _: Callable[[str], str], global_note: str | None, by_deadline: bool) -> str:
-    """One line for one question; for several, a line per question under its header."""
-    questions = request.asked()
-    note = _("Note: {note}.").format(note=clip(global_note, 80)) if global_note else ""
-    if not request.several:
-        only = questions[0]
-        if by_deadline:
-            return _("No answer before the deadline; the defaults were submitted: "
-                     "{choices}.").format(choices=quoted_choices(
-                         only, answers[only.id].selected_ids))
-        return " ".join(part for part in (_answer_line(only, answers[only.id], _), note) if part)
-    lines = [f"{question.header or question.id}: {_answer_line(question, answers[question.id], _)}"
-             for question in questions]
-    if by_deadline:
-        defaulted = [question.header or question.id for question in questions
-                     if answers[question.id].state == "defaulted"]
-        lines.insert(0, _("No answer before the deadline; the defaults were submitted for "
-                          "{count} of {total} questions ({names}), the others were not "
-                          "answered.").format(count=len(defaulted), total=len(questions),
-                                              names=", ".join(defaulted)))
-    return "\n".join([*lines, note] if note else lines)
-
-
-def _answer_line(question: Question, answer: QuestionAnswer, _: Callable[[str], str]) -> str:
-    if answer.state == "unanswered":
-        return _("Not answered (no defaults).")
-    parts = []
-    if answer.selected_ids:
-        parts.append(_("Selected {choices}.").format(
-            choices=quoted_choices(question, answer.selected_ids)))
-    if answer.custom_input:
-        parts.append(_("Typed answer: {text}.").format(text=clip(answer.custom_input)))
-    for option_id, text in answer.option_annotations.items():
-        parts.append(_("Note on {option}: {note}.").format(option=option_id, note=clip(text, 80)))
-    return " ".join(parts) or _("Nothing selected.")
-
-
-def _check_counts(
-    request: ChoiceRequest, question: Question, selected: list[str], custom: str | None,
-    answer: Answer,
-) -> list[FieldError]:
-    mode, count = question.selection_mode, len(selected)
-    low, high = question.min_selections or 0, question.max_selections or 0
-    if mode == "text_input":
-        errors = []
-        if answer.selected_ids:
-            errors.append(_err("selected_ids", "not_allowed",
-                               "this question takes a typed answer only: send custom_input."))
-        if custom is None:
-            errors.append(_err("custom_input", "required",
-                               "this question needs a typed answer: send custom_input text."))
-        return errors
-    if mode != "hybrid" and answer.custom_input is not None and custom is not None:
-        if request.shape == "hitl_request":
-            return [_err("custom_input", "free_text_not_allowed",
-                         "this hitl_request is options-only: send the picked option, "
-                         "without custom_input.")]
-        return [_err("custom_input", "not_allowed",
-                     f"selection_mode '{mode}' takes options only: remove custom_input.")]
-    if mode == "hybrid" and custom is not None:
-        low = 0  # a typed answer stands in for picking
-    elif mode == "hybrid":
-        low = max(low, 1)
-    if count > high:
-        return [_err("selected_ids", "too_many",
-                     f"{count} options selected but at most {high} are allowed: deselect some.")]
-    if count < low:
-        need = f"at least {low} option{'s' if low > 1 else ''}"
-        hint = " or type an answer in custom_input" if mode == "hybrid" else ""
-        return [_err("selected_ids", "too_few", f"{count} selected: choose {need}{hint}.")]
-    return []
-
-
-def _check_notes(
-    request: ChoiceRequest, question: Question, notes: dict[str, str], option_ids: list[str]
-) -> list[FieldError]:
-    errors = []
-    for option_id in notes:
-        if option_id not in option_ids:
-            errors.append(_err(f"option_annotations.{option_id}", "unknown_option",
-                               f"'{option_id}' is not an option id: attach notes to options "
-                               "that exist, or use global_annotation."))
-    if request.shape == "hitl_request" and notes:
-        errors.append(_err("option_annotations", "free_text_not_allowed",
-                           "this hitl_request is options-only: send the picked option, "
-                           "without notes."))
-    elif not question.allow_annotations and notes:
-        errors.append(_err("option_annotations", "annotations_off",
-                           "notes are turned off for this question: remove them."))
-    return errors
-
-
-def in_option_order(question: Question | ChoiceRequest, ids: list[str]) -> list[str]:
-    wanted = set(ids)
-    return [option.id for option in question.options if option.id in wanted]
-
-
-def labels_of(question: Question | ChoiceRequest, ids: list[str]) -> list[str]:
-    by_id = {option.id: option.label for option in question.options}
-    return [by_id[i] for i in ids]
-
-
 def cancelled_result(
     request: ChoiceRequest, done: Completion, note: str | None, *, by_timeout: bool = False
 ) -> ChoiceResult:
@@ -323,7 +200,7 @@ def cancelled_result(
     else:
         summary = _("The human cancelled: do not go ahead with any option, and do not ask "
                     "again in a loop.")
-    return _ending(request, done, "cancelled", _text(note), summary)
+    return _ending(request, done, "cancelled", written(note), summary)
 
 
 def timeout_result(request: ChoiceRequest, done: Completion) -> ChoiceResult:
@@ -360,15 +237,3 @@ def _ending(
         placeholder_shown=done.placeholder_shown, interface=done.interface,
         created_at=iso(done.created_at), completed_at=iso(done.completed_at), summary=summary,
     )
-
-
-def clip(text: str, limit: int = 120) -> str:
-    """One line, bounded: summaries are read by models and by people scanning a log."""
-    flat = re.sub(r"\s+", " ", text).strip()
-    clipped = flat if len(flat) <= limit else flat[: limit - 1] + "…"
-    return '"' + closed_bidi(clipped) + '"'  # an open RTL override must not mirror the rest
-
-
-def quoted_choices(question: Question | ChoiceRequest, ids: list[str]) -> str:
-    return ", ".join(f"{clip(label, 60)} ({oid})" for oid, label in
-                     zip(ids, labels_of(question, ids), strict=True))

@@ -9,14 +9,17 @@ row is still pending. `InteractionService` decides which one applies.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, get_args
 
-from choice.contract import AnsweredVia, ChoiceRequest, FieldError, Submission
+from choice.contract import AnsweredVia, ChoiceRequest, ChoiceResult, FieldError, Submission
 from choice.contract.clock import now
 from choice.contract.field_errors import InvalidInput
 from choice.contract.normalize import (
     Completion,
+    Provenance,
     cancelled_result,
+    normalize_decision,
     normalize_submission,
     timeout_defaults_result,
     timeout_result,
@@ -45,11 +48,34 @@ def request_of(row: Interaction) -> ChoiceRequest:
     return ChoiceRequest.model_validate_json(row.request_json)
 
 
-def answered(row: Interaction, submission: Submission, done: Completion, actor: str) -> Completed:
-    """The human's answer; `InvalidInput` if it breaks the request's rules."""
+def answered(row: Interaction, submission: Submission, done: Completion, actor: str,
+             provenance: Provenance | None = None,
+             detail: Mapping[str, Any] | None = None) -> Completed:
+    """A person's answer, or (`provenance`) a decision on a widened or deferred question:
+    the owner's resolve, the team's quorum. A plain answer to a widened or deferred question
+    is the owner deciding in their own words. `InvalidInput` if it breaks the request's
+    rules; `detail` adds to the `resolved` audit event."""
     request = request_of(row)
-    result, status = normalize_submission(request, submission, done)
-    done.stamped(result, "owner", request)
+    if provenance is None and row.status != "pending":
+        provenance = Provenance(source="manual")
+    at = done.completed_at
+    if provenance is None:
+        result, status = normalize_submission(request, submission, done)
+        done.stamped(result, "owner", request)
+        events = [audit(row.id, "answered", actor, _answer_detail(result), at)]
+        if result.confirmed:
+            events.append(audit(row.id, "confirmed", actor, None, at))
+        return Completed(status, result.model_dump_json(), at, events)
+    result = normalize_decision(request, submission, done, provenance)
+    done.stamped(result, provenance.decided_by, request)
+    event = audit(row.id, "resolved", actor, {
+        "source": provenance.source, "selected_ids": result.selected_ids, "from": row.status,
+        "rationale": provenance.rationale is not None, "via": done.via, **(detail or {})}, at)
+    return Completed("submitted", result.model_dump_json(), at, [event])
+
+
+def _answer_detail(result: ChoiceResult) -> dict[str, Any]:
+    """What the audit log keeps of an answer: the picks and where, not the words."""
     detail: dict[str, Any] = {
         "selected_ids": result.selected_ids, "interface": result.interface,
         "submission": result.submission, "custom_input": result.custom_input is not None}
@@ -57,11 +83,7 @@ def answered(row: Interaction, submission: Submission, done: Completion, actor: 
         detail["answers"] = {question_id: {"selected_ids": answer.selected_ids,
                                            "custom_input": answer.custom_input is not None}
                              for question_id, answer in result.answers.items()}
-    at = done.completed_at
-    events = [audit(row.id, "answered", actor, detail, at)]
-    if result.confirmed:
-        events.append(audit(row.id, "confirmed", actor, None, at))
-    return Completed(status, result.model_dump_json(), at, events)
+    return detail
 
 
 def cancelled(row: Interaction, note: str | None, done: Completion, actor: str) -> Completed:

@@ -83,7 +83,15 @@ class Subscription:
 
 
 class Relay(Protocol):
-    """Passes this instance's changes on to the others (`change_relay.ChangeRelay`)."""
+    """Passes this instance's changes on to the others (`instances/relay.ChangeRelay`)."""
+
+    @property
+    def listening(self) -> bool:
+        """Whether this instance hears the others now."""
+
+    @property
+    def reconnects(self) -> int:
+        """How often the listening connection came back."""
 
     def publish(self, change: Change) -> None: ...
 

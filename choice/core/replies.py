@@ -67,7 +67,8 @@ def listing(row: Interaction) -> dict[str, Any]:
         "agent": row.agent,
         "project": row.project,
         "created_at": iso(row.created_at),
-        "expires_at": iso(row.expires_at),
+        # A deferred question has no running deadline (its reply says none either).
+        "expires_at": None if row.status == "deferred" else iso(row.expires_at),
         "completed_at": iso(row.completed_at) if row.completed_at else None,
         "question_count": question_count(row),
     }

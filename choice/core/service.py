@@ -1,8 +1,10 @@
-"""InteractionService: the one place interactions are created, waited on, answered, cancelled,
-re-timed and expired. Every transport (HTTP API, web pages, MCP, terminal, CLI) goes through it.
+"""InteractionService: the one place interactions are created, read, waited on, ended,
+re-timed and switched. Every transport (HTTP API, web pages, MCP, terminal, CLI) goes
+through it; every feature plugs into it (`extension.py`) and it names none of them.
 
 Order of work for every change: persist (one transaction, with its audit event), then wake
-waiters and subscribers. Deadlines live in one scheduler; the database stays the truth.
+waiters and subscribers. Every ending goes through `completion.Completer`; deadlines live in
+one scheduler; the database stays the truth.
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from choice.contract import (
     OPEN_STATUSES,
+    UNRESOLVED_STATUSES,
     DeadlineChange,
     Interface,
     Preferences,
@@ -25,33 +29,30 @@ from choice.contract import (
 )
 from choice.contract.clock import now
 from choice.contract.compat import parse_request
-from choice.contract.errors import AlreadyCompleted, DeadlinePassed, NotFound
+from choice.contract.errors import AlreadyCompleted, DeadlinePassed
 from choice.contract.normalize import Completion
+from choice.contract.result import DiscussionData
 from choice.core.background import BackgroundTask
+from choice.core.completion import Completer, Decide
 from choice.core.config import Settings
 from choice.core.deadlines import DeadlineScheduler, new_deadline
-from choice.core.endings import answered, audit, cancelled, expired, via_of
-from choice.core.i18n import resolve_language, translator
+from choice.core.endings import answered, audit, cancelled
+from choice.core.extension import Extension, Extensions, ReplyHints
+from choice.core.i18n import resolve_language
 from choice.core.notifier import Change, LocalNotifier
-from choice.core.replies import listing
-from choice.decision.service import DecisionService
-from choice.drafts.keeper import DraftKeeper
+from choice.core.replies import listing, reply
+from choice.core.scans import Scans
+from choice.core.waiting import AgentWait
 from choice.store import Store
 from choice.store.preferences import load_preferences, save_preferences
 from choice.store.records import AuditEvent, Interaction
 from choice.store.repository import Completed, Which
-from choice.team.service import TeamService
-
-if TYPE_CHECKING:
-    from choice.instances.remote_changes import RemoteChanges
 
 log = logging.getLogger("choice.core.service")
 RETENTION_EVERY = 3600.0
 NO_CLIENT_WARNING = (
     "interface 'client' asks inside an MCP client that supports elicitation; this request "
     "did not come from one, so it is asked in the {interface} interface instead.")
-Decide = Callable[[Interaction, float], Completed]
-"""How a human ends a pending row at a given time (answer, cancel)."""
 
 
 @dataclass(frozen=True)
@@ -60,16 +61,11 @@ class Created:
     warnings: list[str]
 
 
-def _interface_of(where: str, actor: str) -> Interface:
-    """A question asked in an MCP client but answered by a person elsewhere (the page, the
-    API) was answered on the web; only the client's own answer (or the deadline) is `client`."""
-    if where == "client":
-        return "web" if actor.startswith("human") and actor != "human:client" else "client"
-    return "terminal" if where == "terminal" else "web"
+def _answering(submission: Submission, actor: str) -> Decide:
+    def decide(row: Interaction, done: Completion) -> Completed:
+        return answered(row, submission, done, actor)
 
-
-class _NotDue(Exception):
-    """The deadline moved (another instance extended it): expire nothing."""
+    return decide
 
 
 class InteractionService:
@@ -79,29 +75,29 @@ class InteractionService:
         self.settings = settings
         self.notifier = notifier or LocalNotifier()
         self.clock = clock
-        self.deadlines = DeadlineScheduler(self.expire, clock)
+        self.extensions = Extensions()
+        """The features plugged in (`register`), called at the core's extension points."""
+        self._opened: set[str] = set()
+        self._completer = Completer(store, self.notifier, DeadlineScheduler(self.expire, clock),
+                                    self.extensions, clock, self.language_for, self._opened)
+        self.deadlines = self._completer.deadlines
+        self.scans = Scans(self.notifier, clock, settings.reminder_scan_seconds)
+        """Periodic work the features register (reminders), run by one task."""
         self._prefs: Preferences | None = None
         self._retention = BackgroundTask("choice-retention", self._prune_periodically)
         self._stored = 0
         """How many interactions are stored, give or take other processes: the count limit
         is checked in the database only when this passes it."""
-        self._opened: set[str] = set()
-        self.team = TeamService(self)
-        """Widening to teammates and their discussion (`choice/team/`)."""
-        self.decision = DecisionService(self)
-        """The write-back: review, candidate, resolve, defer, quorum (`choice/decision/`)."""
-        self.drafts = DraftKeeper(self)
-        """What was typed on open questions and not sent yet (`choice/drafts/keeper.py`)."""
-        self.remote: RemoteChanges | None = None
-        """Other instances' changes, on a shared (PostgreSQL) database."""
-        if store.shared:  # psycopg is the `postgres` extra: imported only when used
-            from choice.instances.remote_changes import RemoteChanges
-            self.remote = RemoteChanges(self)
+
+    def register(self, extension: Extension) -> None:
+        """Plug a feature in (before `start`): the composition root does, in order."""
+        self.extensions.add(extension)
 
     # -- lifecycle of the service itself -------------------------------------------------
     async def start(self) -> None:
-        """Prune, bring back pending interactions with their deadlines, start the scheduler.
-        Interactions whose deadline passed while the portal was down expire at once."""
+        """Prune, bring back pending interactions with their deadlines, start the scheduler
+        and the extensions. Interactions whose deadline passed while the portal was down
+        expire at once."""
         self.store.open()  # a migration may wait for another process: nothing serves yet
         await self.prune()
         self._prefs = await self.store.read(load_preferences, self.store.engine)
@@ -109,16 +105,13 @@ class InteractionService:
             self.deadlines.schedule(row.id, row.expires_at)
         self.deadlines.start()
         self._retention.start()
-        await self.decision.start()
-        if self.remote is not None:
-            await self.remote.start()
+        await self.extensions.start()
+        self.scans.start()
 
     async def stop(self) -> None:
-        if self.remote is not None:
-            await self.remote.stop()
         await self.deadlines.stop()
-        await self.drafts.flush()
-        await self.decision.stop()
+        await self.scans.stop()
+        await self.extensions.stop()
         await self._retention.stop()
 
     async def prune(self) -> int:
@@ -162,21 +155,32 @@ class InteractionService:
         await self.get(interaction_id)  # NotFound for an unknown id, not an empty list
         return await self.store.read(self.store.repo.events, interaction_id)
 
+    async def discussion(self, row: Interaction) -> DiscussionData | None:
+        """The discussion `row` was widened to, if an extension keeps one."""
+        return await self.extensions.shared_discussion(row)
+
+    # -- the agent's side --------------------------------------------------------------------
+    @contextmanager
+    def waiting(self, interaction_id: str) -> Iterator[AgentWait]:
+        """An agent's wait on a question, window after window (`waiting.py`)."""
+        with ExitStack() as stack:
+            yield AgentWait(interaction_id, self.notifier, self.extensions, self.get, stack)
+
     async def wait(self, interaction_id: str, seconds: float,
                    agent_turns: bool = True) -> Interaction:
-        """The interaction once completed (or deferred), or as it is when `seconds` run
-        out. With `agent_turns`, also at once while the owner waits on the agent's summary
-        (a poller that cannot write one, like `choice ask`, says False)."""
-        with self.notifier.waiter(interaction_id) as waiter:
-            row = await self.get(interaction_id)
-            if row.status not in OPEN_STATUSES or seconds <= 0 or (
-                    agent_turns and await self.decision.agent_turn(row)):
-                return row
-            try:
-                await asyncio.wait_for(waiter.event.wait(), seconds)
-            except TimeoutError:
-                return await self.get(interaction_id)  # the deadline may have moved meanwhile
-        return waiter.row if waiter.row is not None else await self.get(interaction_id)
+        """The question once there is something for the agent to hear, or as it stands
+        when `seconds` run out (see `waiting.py`)."""
+        with self.waiting(interaction_id) as waiting:
+            return (await waiting.next(seconds, agent_turns)).row
+
+    async def reply(self, row: Interaction, hints: ReplyHints) -> dict[str, Any]:
+        """What an agent gets for `row`: the result with its status once over, else the
+        hand-off, as the extensions have it (a widened question, a deferral, a request for
+        the agent's summary)."""
+        base = reply(row, self.settings, hints.poll_hint)
+        if row.status == "pending" or row.result_json is None:
+            return await self.extensions.agent_reply(row, base, hints)
+        return base
 
     # -- changes -----------------------------------------------------------------------------
     async def create(self, payload: Any, shape: Shape | None = None,
@@ -214,107 +218,49 @@ class InteractionService:
         self.notifier.publish(Change("interaction.created", row.id, listing(row), row))
         return Created(row, warnings)
 
-    def completion(self, row: Interaction, interface: str | None, at: float,
-                   actor: str = "system") -> Completion:
-        """When, where and how `row` ends now; a widened (or deferred) one's result also
-        carries its teammates and their votes (read here: on the writer thread, inside the
-        completing transaction, nothing can be voted in between)."""
-        participants, votes = self.team.facts(row) if row.status != "pending" else ((), ())
-        return Completion(
-            interaction_id=row.id,
-            interface=_interface_of(interface or row.interface, actor),
-            created_at=row.created_at, completed_at=at, placeholder_shown=row.placeholder_shown,
-            translate=translator(self.language_for(row)), via=via_of(actor),
-            participants=participants, votes=votes,
-        )
-
-    async def _complete(self, interaction_id: str,
-                        decide: Callable[[Interaction], Completed]) -> Interaction:
-        row = await self.store.write(self.store.repo.complete, interaction_id, decide)
-        self.deadlines.forget(row.id)
-        self._opened.discard(row.id)
-        self.drafts.forget(row.id)
-        self.notifier.publish(Change("interaction.completed", row.id, listing(row), row))
-        return row
-
-    def _decide_in_time(self, row: Interaction, decide: Decide) -> tuple[Completed, bool]:
-        """What ends the pending `row` now, and whether it came too late: a human's
-        completion counts only before the deadline; after it, the expiry is what ends it."""
-        at = self.clock()
-        if row.expires_at > at:
-            return decide(row, at), False
-        return expired(row, self.completion(row, None, at)), True
-
-    async def _complete_in_time(self, interaction_id: str, decide: Decide) -> Interaction:
-        """A completion that arrives after the deadline, before the scheduler got there,
-        finds the interaction expired: the expiry is written instead and the caller gets
-        `AlreadyCompleted`, as if the scheduler had been first (the outcome follows the
-        deadline, not the scheduler's lag)."""
-        too_late = False
-
-        def decide_in_time(row: Interaction) -> Completed:
-            nonlocal too_late
-            done, too_late = self._decide_in_time(row, decide)
-            return done
-
-        row = await self._complete(interaction_id, decide_in_time)
-        if too_late:
-            raise AlreadyCompleted(row)
-        return row
-
-    def _answer(self, submission: Submission, interface: Interface | None,
-                actor: str) -> Decide:
-        def decide(row: Interaction, at: float) -> Completed:
-            return answered(row, submission, self.completion(row, interface, at, actor), actor)
-
-        return decide
+    async def complete(self, interaction_id: str, decide: Decide, *,
+                       interface: str | None = None, actor: str = "system",
+                       statuses: Collection[str] = UNRESOLVED_STATUSES) -> Interaction:
+        """End an undecided question (open, or deferred unless `statuses` says otherwise)
+        with what `decide` returns: the one completion function (`completion.py`), for
+        every ending here and the features' (a resolve, a quorum)."""
+        return await self._completer.complete(interaction_id, decide, interface=interface,
+                                              actor=actor, statuses=statuses)
 
     async def submit(self, interaction_id: str, submission: Submission,
                      interface: Interface | None = None, actor: str = "human") -> Interaction:
-        """The human's answer. `InvalidInput` if it breaks the request's rules,
+        """A person's answer (on a widened or deferred question: the owner's decision, in
+        their own words). `InvalidInput` if it breaks the request's rules,
         `AlreadyCompleted` if someone else finished first or the deadline has passed;
         either way the answer changes nothing."""
-        return await self._complete_in_time(interaction_id,
-                                            self._answer(submission, interface, actor))
+        return await self.complete(interaction_id, _answering(submission, actor),
+                                   interface=interface, actor=actor)
 
     async def check(self, interaction_id: str, submission: Submission,
                     interface: Interface | None = None, actor: str = "human") -> Completed:
-        """What `submit` would do now, stored nowhere: the same checks in the same order
-        (over, then the deadline, then the request's rules), on the same clock, with the
-        same exceptions. A review step and the terminal ask this before the real submit.
-
-        Past the deadline it raises `AlreadyCompleted` with the row as the expiry leaves it
-        (the scheduler writes that; a check writes nothing, not even the expiry)."""
-        row = await self.get(interaction_id)
-        if row.status not in OPEN_STATUSES:
-            raise AlreadyCompleted(row)
-        done, too_late = self._decide_in_time(row, self._answer(submission, interface, actor))
-        if too_late:
-            raise AlreadyCompleted(done.applied_to(row))
-        return done
+        """What `submit` would do now, stored nowhere (a review step and the terminal ask
+        this before the real submit): the same checks, order and exceptions."""
+        return await self._completer.check(interaction_id, _answering(submission, actor),
+                                           interface=interface, actor=actor)
 
     async def cancel(self, interaction_id: str, note: str | None = None,
                      interface: Interface | None = None, actor: str = "human") -> Interaction:
-        def decide(row: Interaction, at: float) -> Completed:
-            return cancelled(row, note, self.completion(row, interface, at, actor), actor)
+        def decide(row: Interaction, done: Completion) -> Completed:
+            return cancelled(row, note, done, actor)
 
-        return await self._complete_in_time(interaction_id, decide)
+        # A deferred question is taken up again (or decided) before it can be cancelled.
+        return await self.complete(interaction_id, decide, interface=interface, actor=actor,
+                                   statuses=OPEN_STATUSES)
 
     async def expire(self, interaction_id: str) -> None:
         """Called by the scheduler at the deadline; honours the request's `on_timeout`."""
-        def decide(row: Interaction) -> Completed:
-            at = self.clock()
-            if row.expires_at > at:
-                raise _NotDue
-            return expired(row, self.completion(row, None, at))
+        await self._completer.expire(interaction_id)
 
-        try:
-            await self._complete(interaction_id, decide)
-        except _NotDue:
-            row = await self.get(interaction_id)
-            self.deadlines.schedule(row.id, row.expires_at)
-        except (AlreadyCompleted, NotFound):
-            pass
+    async def expire_late(self, interaction_id: str) -> AlreadyCompleted:
+        """A change that found the deadline passed (`DeadlinePassed`): the expiry is
+        written instead, as for a late answer; the caller raises what this returns."""
+        await self.expire(interaction_id)
+        return AlreadyCompleted(await self.get(interaction_id))
 
     async def set_deadline(self, interaction_id: str, change: DeadlineChange,
                            actor: str = "human") -> Interaction:
@@ -331,8 +277,7 @@ class InteractionService:
             row = await self.store.write(self.store.repo.update_pending, interaction_id,
                                          {"expires_at": deadline}, [event], at)
         except DeadlinePassed:
-            await self.expire(interaction_id)
-            raise AlreadyCompleted(await self.get(interaction_id)) from None
+            raise await self.expire_late(interaction_id) from None
         self.deadlines.schedule(row.id, row.expires_at)
         self.notifier.publish(Change("interaction.updated", row.id, listing(row), row))
         return row
@@ -349,6 +294,12 @@ class InteractionService:
         self.notifier.publish(Change("interaction.updated", row.id,
                                      {**listing(row), "switched_from": before}, row))
         return row
+
+    async def announce(self, change: Change) -> None:
+        """Publish a change made here, then await the extensions' reactions to it (a
+        question taken up again may already have its quorum)."""
+        self.notifier.publish(change)
+        await self.extensions.react(change)
 
     async def mark_opened(self, interaction_id: str, interface: Interface, actor: str) -> None:
         """Audit the first time a human opens an interaction (a page's socket, the

@@ -14,10 +14,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from choice.contract import (
     CUSTOM_INPUT_MAX,
+    MAX_OPTIONS,
+    QUESTIONS_MAX,
     RATIONALE_MAX,
     SCHEMA_VERSION,
     SUMMARY_MAX,
     TEAM_MAX,
+    Answer,
     PortalInterface,
 )
 from choice.contract.result import DiscussionData
@@ -41,6 +44,10 @@ class CandidateBody(_Strict):
         max_length=CUSTOM_INPUT_MAX,
         description="The proposed answer to the question, as the owner would give it; name "
                     "the option(s) by their label when the discussion settled on some.")
+    selected_ids: list[str] = Field(
+        default_factory=list, max_length=MAX_OPTIONS,
+        description="The ids of the option(s) the discussion settled on, if any: the owner's "
+                    "Accept picks them, Edit starts from them.")
     source_hint: Literal["discussion_extraction", "slack_extraction", "manual"] = Field(
         default="discussion_extraction",
         description="`discussion_extraction`: drawn from the discussion (the seed's "
@@ -57,10 +64,16 @@ class ResolveBody(_Strict):
 
     final_answer: str = Field(
         default="", max_length=CUSTOM_INPUT_MAX,
-        description="The decision in words (the result's custom_input). Empty only with "
-                    "selected_ids.")
+        description="The decision in words: the result's custom_input where the question "
+                    "takes typed answers (text_input, hybrid); on an options-only question "
+                    "they are recorded as summary_json.text and selected_ids decide.")
     selected_ids: list[str] = Field(
-        default_factory=list, description="Options the decision picks, if any.")
+        default_factory=list, max_length=MAX_OPTIONS,
+        description="The options the decision picks, within the question's "
+                    "min_selections/max_selections.")
+    answers: dict[str, Answer] | None = Field(
+        default=None, max_length=QUESTIONS_MAX,
+        description="For a request with `questions`: every question's answer by its id.")
     rationale: str | None = Field(
         default=None, max_length=RATIONALE_MAX,
         description="Why, in the owner's words (optional; asked for after a material edit).")
@@ -105,6 +118,8 @@ class CandidateReview(BaseModel):
                     "widened.")
     candidate_summary: str
     candidate_answer: str
+    candidate_selected_ids: list[str] = Field(
+        default_factory=list, description="The options the candidate picks (Accept keeps them).")
     source_hint: SourceHint
     llm_timed_out: bool
     requested_at: str | None
@@ -156,6 +171,8 @@ class DeferredReply(BaseModel):
     action_status: Literal["deferred"]
     schema_version: Literal[1]
     rationale: str | None = Field(description="Why the owner deferred it.")
+    outcome: Literal["deferred"] | None = Field(
+        default=None, description="hitl_request only: `deferred` (never a success).")
     deferred_at: str | None
     url: str
     instructions: str

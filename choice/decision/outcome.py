@@ -1,31 +1,26 @@
-"""What resolving a decision writes: the result (with `summary_json`, the rationale, who
-decided) and its audit events, for the owner's final answer and for the team's quorum.
+"""An owner's decision on a widened or deferred question, in the contract's terms: the
+resolve body becomes a `Submission` that the one normalisation checks under the question's
+own rules (`choice.contract.normalize`), plus where it came from (`Provenance`).
 
-Pure, like `choice.core.endings`: each function gets the undecided row, its decision row and a
-`Completion`, and returns the `Completed` the repository writes in the same transaction as
-its check that the row is still undecided.
+- Free text alone decides only a question that takes free text (`text_input`, `hybrid`).
+- On an options-only question the decision picks options within min/max; the owner's words
+  are recorded as the discussion's summary (`summary_json.text`).
+- Several questions resolve with `answers` for every one of them.
+- The agent's candidate may propose options: a decision that keeps them (and its text)
+  takes the candidate's summary (`discussion_extraction`).
+
+Pure. Errors speak the resolve body's words (`final_answer`, not `custom_input`).
 """
 
 from __future__ import annotations
 
-from choice.contract import ChoiceRequest, ChoiceResult, FieldError, SummaryJson, SummarySource
-from choice.contract.field_errors import InvalidInput
-from choice.contract.normalize import Completion, clip, labels_of, quoted_choices
-from choice.core.endings import audit, request_of
-from choice.core.i18n import N_
-from choice.decision.models import ResolveBody
-from choice.decision.quorum import Reached
-from choice.store.records import Decision, Interaction
-from choice.store.repository import Completed
-from choice.team.discussion import checked_option_ids
+import json
 
-SOURCE_WORDS: dict[SummarySource, str] = {
-    "discussion_extraction": N_("taking the agent's summary of the discussion"),
-    "owner_override": N_("in their own words over the agent's summary"),
-    "manual": N_("in their own words"),
-    "quorum": N_("by the team's quorum"),
-}
-"""How the summary sentence says where the answer came from (`summary_json.source`)."""
+from choice.contract import ChoiceRequest, FieldError, Submission, SummarySource
+from choice.contract.field_errors import InvalidInput
+from choice.decision.models import ResolveBody
+from choice.decision.provenance import summary_source
+from choice.store.records import Decision
 
 
 def candidate_of(decision: Decision | None) -> str | None:
@@ -35,87 +30,93 @@ def candidate_of(decision: Decision | None) -> str | None:
     return decision.candidate_answer
 
 
-def checked_selection(request: ChoiceRequest, selected_ids: list[str]) -> list[str]:
-    """The options a resolution picks, in option order; `InvalidInput` naming each problem."""
-    if selected_ids and (not request.options or request.selection_mode == "text_input"):
-        raise InvalidInput([FieldError(
-            field="selected_ids", code="not_allowed",
-            message="this question takes a typed answer only: write final_answer and leave "
-                    "selected_ids out.")])
-    return checked_option_ids(request, selected_ids, "selected_ids")
+def candidate_ids(decision: Decision | None) -> list[str]:
+    """The options the agent's candidate picks (none before a candidate came)."""
+    if candidate_of(decision) is None or decision is None \
+            or not decision.candidate_selected_ids_json:
+        return []
+    ids = json.loads(decision.candidate_selected_ids_json)
+    return [str(option_id) for option_id in ids] if isinstance(ids, list) else []
 
 
-def _sentence(request: ChoiceRequest, done: Completion, ids: list[str], final: str,
-              source: SummarySource) -> str:
-    _ = done.translate
-    parts = []
-    if ids:
-        parts.append(_("Selected {choices}.").format(choices=quoted_choices(request, ids)))
-    if final:
-        parts.append(_("Final answer: {text}.").format(text=clip(final)))
-    answer = " ".join(parts)
-    if not done.participants:
-        return _("Decided by the owner: {answer}").format(answer=answer)
-    return _("Decided by the owner after discussing it with {count} teammate(s), "
-             "{how}: {answer}").format(count=len(done.participants),
-                                       how=_(SOURCE_WORDS[source]), answer=answer)
+def takes_text(request: ChoiceRequest) -> bool:
+    return not request.several and request.selection_mode in ("text_input", "hybrid")
 
 
-def resolved(row: Interaction, decision: Decision | None, body: ResolveBody, done: Completion,
-             actor: str, source: SummarySource) -> Completed:
-    """The owner's final answer, its `source` decided by `provenance.summary_source`;
-    `InvalidInput` if it picks unknown options or says nothing."""
-    request = request_of(row)
-    ids = checked_selection(request, body.selected_ids)
+def source_of(final: str, selected_ids: list[str], decision: Decision | None) -> SummarySource:
+    """`manual` without a candidate; `owner_override` when the decision picks other options
+    than the candidate did or changes its words materially (`provenance.py`), else
+    `discussion_extraction`."""
+    candidate, proposed = candidate_of(decision), candidate_ids(decision)
+    if candidate is None:
+        return "manual"
+    if proposed and set(selected_ids) != set(proposed):
+        return "owner_override"
+    if proposed and not final:
+        return "discussion_extraction"  # the candidate's options, taken as they were
+    return summary_source(final, candidate)
+
+
+def _error(field: str, code: str, message: str) -> InvalidInput:
+    return InvalidInput([FieldError(field=field, code=code, message=message)])
+
+
+def submission_of(request: ChoiceRequest, body: ResolveBody) -> Submission:
+    """The decision as the answer it is; `InvalidInput` for what no question could take."""
     final = body.final_answer.strip()
-    if not final and not ids:
-        raise InvalidInput([FieldError(
-            field="final_answer", code="required",
-            message="an empty answer decides nothing: write the decision in final_answer "
-                    "(or pick selected_ids), or defer it with a rationale.")])
-    candidate = candidate_of(decision)
+    if request.several:
+        asked = [question.id for question in request.asked()]
+        if body.answers is None:
+            raise _error("answers", "required",
+                         "this interaction asks several questions: send answers with every "
+                         f"question's answer by its id ({', '.join(asked)}).")
+        missing = [question_id for question_id in asked if question_id not in body.answers]
+        if missing or body.selected_ids:
+            raise InvalidInput(
+                [FieldError(field=f"answers.{question_id}", code="required",
+                            message=f"answer question '{question_id}' too: a decision "
+                                    "answers every question.") for question_id in missing]
+                + ([FieldError(field="selected_ids", code="not_allowed",
+                               message="this interaction asks several questions: put each "
+                                       "one's selected_ids in answers.<question id>.")]
+                   if body.selected_ids else []))
+        return Submission(answers=body.answers, confirmed=True)
+    if not body.selected_ids and takes_text(request) and not final:
+        raise _error("final_answer", "required",
+                     "an empty answer decides nothing: write the decision in final_answer "
+                     "(or pick selected_ids), or defer it with a rationale.")
+    if not body.selected_ids and not takes_text(request) and (request.min_selections or 0) > 0:
+        raise _error("selected_ids", "required",
+                     "this question is answered by its options: pick the decision's option(s) "
+                     "in selected_ids (final_answer is kept as the summary), or defer it with "
+                     "a rationale.")
+    return Submission(selected_ids=list(body.selected_ids),
+                      custom_input=(final or None) if takes_text(request) else None,
+                      confirmed=True)
+
+
+def summary_text(request: ChoiceRequest, body: ResolveBody, decision: Decision | None,
+                 source: SummarySource) -> str:
+    """`summary_json.text`: the summary sent; else the candidate's summary when the owner
+    took the candidate; else the owner's words where they are not the answer itself (an
+    options-only question); else the candidate's summary, if one came."""
     if body.summary is not None:
-        summary_text = body.summary.strip()
-    else:
-        summary_text = (decision.candidate_summary or "") if candidate is not None and decision \
-            else ""
-    rationale = body.rationale.strip() if body.rationale and body.rationale.strip() else None
-    result = ChoiceResult(
-        interaction_id=row.id, action_status="selected" if ids else "custom_input",
-        selected_ids=ids, selected_labels=labels_of(request, ids), custom_input=final or None,
-        confirmed=True if request.require_confirmation else None, submission="manual",
-        placeholder_shown=done.placeholder_shown, interface=done.interface,
-        created_at=done.created_at_iso, completed_at=done.completed_at_iso,
-        summary=_sentence(request, done, ids, final, source),
-        summary_json=SummaryJson(text=summary_text, source=source), rationale=rationale)
-    done.stamped(result, "owner", request)
-    event = audit(row.id, "resolved", actor, {
-        "source": source, "selected_ids": ids, "from": row.status,
-        "candidate": candidate is not None, "rationale": rationale is not None,
-        "via": done.via}, done.completed_at)
-    return Completed("submitted", result.model_dump_json(), done.completed_at, [event])
+        return body.summary.strip()
+    candidate_summary = (decision.candidate_summary or "") if decision is not None \
+        and candidate_of(decision) is not None else None
+    if source == "discussion_extraction" and candidate_summary is not None:
+        return candidate_summary
+    final = body.final_answer.strip()
+    if final and not takes_text(request):
+        return final
+    return candidate_summary or ""
 
 
-def by_quorum(row: Interaction, reached: Reached, min_votes: int, done: Completion) -> Completed:
-    """The team's votes decide: the option set `reached` names."""
-    request = request_of(row)
-    _ = done.translate
-    text = _("{votes} of {count} teammates voted for {choices} (quorum {quorum}).").format(
-        votes=reached.votes, count=len(done.participants), quorum=min_votes,
-        choices=quoted_choices(request, reached.option_ids))
-    result = ChoiceResult(
-        interaction_id=row.id, action_status="selected", selected_ids=reached.option_ids,
-        selected_labels=labels_of(request, reached.option_ids), submission="manual",
-        placeholder_shown=done.placeholder_shown, interface=done.interface,
-        created_at=done.created_at_iso, completed_at=done.completed_at_iso,
-        summary=_("Decided by quorum: {text}").format(text=text),
-        summary_json=SummaryJson(text=text, source="quorum"))
-    done.stamped(result, "quorum", request)
-    at = done.completed_at
-    events = [audit(row.id, "quorum_reached", "system", {
-                  "option_ids": reached.option_ids, "votes": reached.votes,
-                  "voters": reached.voters, "min_votes": min_votes}, at),
-              audit(row.id, "resolved", "system", {
-                  "source": "quorum", "selected_ids": reached.option_ids, "from": row.status,
-                  "candidate": False, "rationale": False, "via": done.via}, at)]
-    return Completed("submitted", result.model_dump_json(), at, events)
+def in_resolve_terms(invalid: InvalidInput) -> InvalidInput:
+    """The normalisation's errors named as in the resolve body (`final_answer` is where a
+    typed answer goes)."""
+    return InvalidInput([
+        error if error.field.startswith("answers.") else error.model_copy(update={
+            "field": error.field.replace("custom_input", "final_answer"),
+            "message": error.message.replace("custom_input", "final_answer")})
+        for error in invalid.errors])

@@ -42,7 +42,8 @@ def summary_request(row: Interaction, request: ChoiceRequest, discussion: Discus
             f"{len(discussion.messages)} of {discussion.message_count}, each '[Name] text'), "
             f"then {how} candidate_summary (a concise summary of where the discussion "
             "landed, who agreed on what), candidate_answer (the answer to the question as "
-            "the owner would give it; name the option label if they settled on one) and "
+            "the owner would give it; name the option label if they settled on one), "
+            "selected_ids (the ids of the option(s) they settled on, if any) and "
             "source_hint 'discussion_extraction' (or 'manual' with an empty "
             "candidate_answer if the discussion settled nothing). Send it before due_at "
             f"({settings.summary_seconds:g} s), else the owner writes the answer without "
@@ -51,15 +52,17 @@ def summary_request(row: Interaction, request: ChoiceRequest, discussion: Discus
     }
 
 
-def deferred_reply(row: Interaction, decision: Decision | None,
+def deferred_reply(row: Interaction, request: ChoiceRequest, decision: Decision | None,
                    settings: Settings) -> dict[str, Any]:
-    """The owner set the decision aside, saying why. Not an answer, not the end."""
+    """The owner set the decision aside, saying why. Not an answer, not the end (a
+    `hitl_request` says so in its `outcome` too: `deferred`, never a success)."""
     rationale = decision.defer_rationale if decision else None
     deferred_at = decision.deferred_at if decision else None
     return {
         "interaction_id": row.id, "session_id": row.id, "status": "deferred",
         "action_status": "deferred", "schema_version": SCHEMA_VERSION,
         "rationale": rationale, "deferred_at": iso(deferred_at) if deferred_at else None,
+        "outcome": "deferred" if request.shape == "hitl_request" else None,
         "url": interaction_url(settings, row.id),
         "instructions": (
             f"The owner deferred this decision: {rationale or '(no reason recorded)'} It is "

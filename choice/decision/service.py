@@ -1,27 +1,33 @@
 """DecisionService: the write-back of a decision. The owner asks the agent to summarise a
 widened discussion (the review), the agent sends its candidate (or none comes in
 `CHOICE_SUMMARY_SECONDS`: the owner writes it by hand), the owner resolves, edits or
-defers; a deferred question is taken up again later; the team's quorum resolves on its own.
+defers; a deferred question is taken up again later.
 
-Reached as `InteractionService.decision`; it shares the interaction service's store, clock,
-deadlines and notifier, and follows the same order of work: persist (one transaction, with
-its audit events), then publish. The review's fallback timers live in their own scheduler,
-set again from the database on start (a restart mid-review loses nothing).
+A feature: it plugs into the core (`choice.core.extension`), sharing the service's store,
+clock and notifier, with the same order of work: persist (one transaction, with its audit
+events), then publish. A resolve ends the question through the core's one completion
+function and the one normalisation (`outcome.py` says how the body reads as an answer).
+While the owner waits on its summary, a waiting agent's call returns at once with the
+request; while deferred, the agent hears the deferral. The review's fallback timers live in
+their own scheduler, set again from the database on start and when other instances may
+have changed them (a restart mid-review loses nothing). It reads the discussion through
+the core, never from the team.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from choice.contract import DEFAULT_TIMEOUT, FieldError, PortalInterface
-from choice.contract.clock import iso
-from choice.contract.errors import AlreadyCompleted, DeadlinePassed, NotFound
+from choice.contract.errors import DeadlinePassed, NotFound
 from choice.contract.field_errors import InvalidInput
+from choice.contract.normalize import Completion, Provenance
 from choice.core.deadlines import DeadlineScheduler
-from choice.core.endings import audit, request_of
+from choice.core.endings import answered, audit, request_of
+from choice.core.extension import Extension, ReplyHints
 from choice.core.notifier import Change, ChangeKind
 from choice.core.replies import listing
 from choice.decision.models import (
@@ -29,26 +35,25 @@ from choice.decision.models import (
     CandidateReview,
     DeferBody,
     ResolveBody,
-    ReviewState,
 )
-from choice.decision.outcome import by_quorum, candidate_of, resolved
-from choice.decision.provenance import summary_source
-from choice.decision.quorum import reached
+from choice.decision.outcome import (
+    candidate_ids,
+    candidate_of,
+    in_resolve_terms,
+    source_of,
+    submission_of,
+    summary_text,
+)
 from choice.decision.replies import deferred_reply, http_candidate_hint, summary_request
+from choice.decision.review import proposed_ids, review_of
 from choice.store.decisions import DecisionRepository
 from choice.store.records import Decision, Interaction
 from choice.store.repository import Completed
-from choice.team.service import checked_quorum
 
 if TYPE_CHECKING:
-    from choice.contract import Quorum
     from choice.core.service import InteractionService
 
 log = logging.getLogger("choice.decision")
-
-
-class _NoQuorum(Exception):
-    """Checked again inside the transaction: no quorum (any more), nothing to write."""
 
 
 def _error(field: str, code: str, message: str) -> InvalidInput:
@@ -60,7 +65,7 @@ def _actor(interface: PortalInterface | None, default: str) -> str:
     return "human:terminal" if interface == "terminal" else default
 
 
-class DecisionService:
+class DecisionService(Extension):
     def __init__(self, interactions: InteractionService) -> None:
         self.interactions = interactions
         self.store = interactions.store
@@ -75,18 +80,26 @@ class DecisionService:
     def _publish(self, kind: ChangeKind, row: Interaction, **data: Any) -> None:
         self.interactions.notifier.publish(Change(kind, row.id, {**listing(row), **data}, row))
 
-    # -- lifecycle ---------------------------------------------------------------------------
+    # -- lifecycle (the core's extension points) ---------------------------------------------
     async def start(self) -> None:
         """Set the fallback timers of reviews open before a restart (one due already fires
-        at once), and resolve any quorum reached while the portal was down."""
-        read = self.store.read
+        at once)."""
         await self.schedule_open_reviews()
         self.reviews.start()
-        for decision in await read(self.repo.quorums):
-            await self.check_quorum(decision.interaction_id, "system")
 
     async def stop(self) -> None:
         await self.reviews.stop()
+
+    def on_completed(self, row: Interaction) -> None:
+        self.reviews.forget(row.id)
+
+    async def resync(self) -> None:
+        await self.schedule_open_reviews()
+
+    async def reacted(self, change: Change) -> None:
+        """Another instance changed a decision: keep the fallback timer in step."""
+        if change.kind == "decision.changed" and change.row is not None:
+            await self.follow(change.row)
 
     async def schedule_open_reviews(self) -> None:
         """Set the fallback timer of every review waiting for a candidate (at start, and
@@ -128,51 +141,32 @@ class DecisionService:
         return await self._review_of(row, await self.decision(row.id))
 
     async def _review_of(self, row: Interaction, decision: Decision | None) -> CandidateReview:
-        team = self.interactions.team
-        widened = await team.mode(row.id) is not None
-        discussion = await team.discussion_data(row.id) if widened else None
-        requested = decision.review_requested_at if decision else None
-        candidate = candidate_of(decision)
-        timed_out = bool(decision and decision.candidate_timed_out_at) and candidate is None
-        state: ReviewState
-        if requested is None:
-            state = "not_requested"
-        elif candidate is not None:
-            state = "candidate_ready"
-        else:
-            state = "timed_out" if timed_out else "awaiting_candidate"
-        return CandidateReview(
-            decision_id=row.id, state=state, discussion_fetch=discussion,
-            candidate_summary=(decision.candidate_summary or "") if candidate and decision else "",
-            candidate_answer=candidate or "",
-            source_hint="discussion_extraction" if candidate else "manual",
-            llm_timed_out=timed_out,
-            requested_at=iso(requested) if requested else None,
-            due_at=iso(requested + self._summary_seconds) if requested else None,
-            candidate_at=iso(decision.candidate_at) if decision and decision.candidate_at else None,
-            quorum_min_votes=decision.quorum_min_votes if decision else None,
-            deferred_at=iso(decision.deferred_at) if decision and decision.deferred_at else None,
-            defer_rationale=decision.defer_rationale if decision else None)
+        return review_of(row, decision, await self.interactions.discussion(row),
+                         self._summary_seconds)
 
-    async def agent_reply(self, row: Interaction, how: str | None = None) -> dict[str, Any] | None:
-        """What the agent gets for a deferred question or one whose owner waits on its
-        summary; None otherwise (the usual reply applies). `how` names the way to send
-        the candidate (the MCP tool; the HTTP endpoint by default)."""
+    async def agent_reply(self, row: Interaction, reply: dict[str, Any],
+                          hints: ReplyHints) -> dict[str, Any] | None:
+        """A deferral; the owner's request for the agent's summary (not to a poller that
+        cannot write one); or, while the owner reviews the candidate, the widened reply
+        saying so."""
         if row.status not in ("widened", "deferred"):
             return None
-        return await self.agent_reply_with(row, await self.decision(row.id), how)
-
-    async def agent_reply_with(self, row: Interaction, decision: Decision | None,
-                               how: str | None = None) -> dict[str, Any] | None:
-        """`agent_reply` with the decision row already read (a reply reads it once)."""
+        decision = await self.decision(row.id)
         if row.status == "deferred":
-            return deferred_reply(row, decision, self.interactions.settings)
-        if not self._summary_wanted(row, decision):
-            return None
-        assert decision is not None
-        discussion = await self.interactions.team.discussion_data(row.id)
-        return summary_request(row, request_of(row), discussion, decision,
-                               self.interactions.settings, how or http_candidate_hint(row.id))
+            return deferred_reply(row, request_of(row), decision, self.interactions.settings)
+        if hints.agent_turns and self._summary_wanted(row, decision):
+            assert decision is not None
+            discussion = await self.interactions.discussion(row)
+            if discussion is not None:
+                return summary_request(row, request_of(row), discussion, decision,
+                                       self.interactions.settings,
+                                       hints.candidate_hint or http_candidate_hint(row.id))
+        if decision is not None and decision.candidate_at is not None \
+                and decision.review_requested_at is not None:
+            return {**reply, "review_state": "candidate_submitted",
+                    "instructions": "The owner is reviewing your candidate answer. "
+                                    + str(reply.get("instructions", ""))}
+        return None
 
     # -- the review ------------------------------------------------------------------------------
     async def request_review(self, interaction_id: str, actor: str = "human:api") -> CandidateReview:
@@ -202,14 +196,16 @@ class DecisionService:
             raise _error("candidate_answer", "required",
                          "candidate_answer is empty: write the answer the discussion points "
                          "to, or send source_hint 'manual' if it settled nothing.")
+        proposed = proposed_ids(request_of(row), body.selected_ids)
         at = self.interactions.clock()
         before = await self.decision(row.id)
         late = bool(before and before.candidate_timed_out_at)
         event = audit(row.id, "candidate_submitted", actor, {
             "source_hint": hint, "late": late, "summary_length": len(summary),
-            "answer_length": len(answer)}, at)
+            "answer_length": len(answer), "selected_ids": proposed}, at)
         decision = await self.store.write(self.repo.submit_candidate, row.id, summary, answer,
-                                          hint, at, [event])
+                                          json.dumps(proposed) if proposed else None, hint, at,
+                                          [event])
         self.reviews.forget(row.id)
         self._publish("decision.changed", row, change="candidate_submitted")
         return await self._review_of(row, decision)
@@ -227,41 +223,35 @@ class DecisionService:
                                   at - self._summary_seconds, at, [event]):
             self._publish("decision.changed", row, change="candidate_timed_out")
 
-    # -- the owner's decision ----------------------------------------------------------------------
+    # -- the owner's decision ----------------------------------------------------------------
     async def resolve(self, interaction_id: str, body: ResolveBody,
                       actor: str = "human:api") -> Interaction:
-        """The owner's final answer, for a pending, widened or deferred question; its
-        `summary_json.source` follows the candidate (seed §6). `InvalidInput`, or
-        `AlreadyCompleted` if it was over (or its deadline passed); nothing changes then."""
+        """The owner's final answer, for a pending, widened or deferred question, checked
+        and normalised like any answer (`outcome.py`); its `summary_json.source` follows
+        the candidate (seed §6). `InvalidInput`, or `AlreadyCompleted` if it was over (or
+        its deadline passed); nothing changes then."""
         actor = _actor(body.interface, actor)
         final = body.final_answer.strip()
+        rationale = body.rationale.strip() if body.rationale and body.rationale.strip() else None
         seen = await self.decision(interaction_id)
         # The edit distance may take a while for a long answer: not on the writer thread.
-        source = await asyncio.to_thread(summary_source, final, candidate_of(seen))
+        source = await asyncio.to_thread(source_of, final, body.selected_ids, seen)
 
-        def decide(row: Interaction, decision: Decision | None) -> Completed:
-            at = self.interactions.clock()
-            done = self.interactions.completion(row, body.interface, at, actor)
-            same = candidate_of(decision) == candidate_of(seen)
-            return resolved(row, decision, body, done, actor,
-                            source if same else summary_source(final, candidate_of(decision)))
+        def decide(row: Interaction, done: Completion) -> Completed:
+            decision = self.repo.decision(row.id)  # as it is inside the transaction
+            same = (candidate_of(decision), candidate_ids(decision)) == \
+                (candidate_of(seen), candidate_ids(seen))
+            request = request_of(row)
+            how = source if same else source_of(final, body.selected_ids, decision)
+            provenance = Provenance(how, summary_text(request, body, decision, how), rationale)
+            try:
+                return answered(row, submission_of(request, body), done, actor, provenance,
+                                {"candidate": candidate_of(decision) is not None})
+            except InvalidInput as invalid:
+                raise in_resolve_terms(invalid) from None
 
-        return await self._resolve(interaction_id, decide)
-
-    async def _resolve(self, interaction_id: str,
-                       decide: Callable[[Interaction, Decision | None], Completed]) -> Interaction:
-        at = self.interactions.clock()
-        try:
-            row = await self.store.write(self.repo.resolve, interaction_id, at, decide)
-        except DeadlinePassed:  # as for a late answer: the expiry is what ends it
-            await self.interactions.expire(interaction_id)
-            raise AlreadyCompleted(await self.interactions.get(interaction_id)) from None
-        self.interactions.deadlines.forget(row.id)
-        self.reviews.forget(row.id)
-        self.interactions.drafts.forget(row.id)
-        self.interactions.notifier.publish(
-            Change("interaction.completed", row.id, listing(row), row))
-        return row
+        return await self.interactions.complete(interaction_id, decide,
+                                                interface=body.interface, actor=actor)
 
     async def defer(self, interaction_id: str, body: DeferBody,
                     actor: str = "human:api") -> Interaction:
@@ -278,8 +268,7 @@ class DecisionService:
         try:
             row = await self.store.write(self.repo.defer, row.id, rationale, at, [event])
         except DeadlinePassed:
-            await self.interactions.expire(interaction_id)
-            raise AlreadyCompleted(await self.interactions.get(interaction_id)) from None
+            raise await self.interactions.expire_late(interaction_id) from None
         self.interactions.deadlines.forget(row.id)
         self.reviews.forget(row.id)
         self._publish("interaction.deferred", row, rationale=rationale)
@@ -297,52 +286,6 @@ class DecisionService:
         event = audit(row.id, "resumed", actor, {}, at)
         row = await self.store.write(self.repo.resume, row.id, at, timeout, [event])
         self.interactions.deadlines.schedule(row.id, row.expires_at)
-        self._publish("interaction.resumed", row)
-        if row.status == "widened":
-            await self.check_quorum(row.id, actor)
+        await self.interactions.announce(Change("interaction.resumed", row.id, listing(row), row))
         return row
 
-    # -- the quorum ---------------------------------------------------------------------------------
-    async def set_quorum(self, interaction_id: str, quorum: Quorum | None,
-                         actor: str = "human:api") -> Interaction:
-        """Change a widened (or deferred) question's quorum, or switch it off (None)."""
-        row = await self.interactions.get(interaction_id)
-        participants = await self.store.read(
-            self.interactions.team.repo.participants, row.id)
-        audience = sum(1 for p in participants if p.revoked_at is None)
-        min_votes = checked_quorum(request_of(row), quorum, audience)
-
-        event = audit(row.id, "quorum_changed", actor, {"min_votes": min_votes},
-                      self.interactions.clock())
-        row = await self.store.write(self.repo.set_quorum, row.id, min_votes, [event])
-        self._publish("decision.changed", row, change="quorum", min_votes=min_votes)
-        await self.check_quorum(row.id, actor)
-        return row
-
-    async def check_quorum(self, interaction_id: str, actor: str) -> Interaction | None:
-        """Resolve by quorum if the votes now reach it (after each vote, a quorum change,
-        taking up again, and on start); None when they do not. `actor` is who made it so
-        (the last voter's page or API call, the owner's change), for `answered_via`."""
-        decision = await self.decision(interaction_id)
-        if decision is None or decision.quorum_min_votes is None:
-            return None
-        team = self.interactions.team.repo
-        votes = await self.store.read(team.votes, interaction_id)
-        if reached(votes, await self.store.read(team.participants, interaction_id),
-                   decision.quorum_min_votes) is None:
-            return None  # most votes reach nothing: no write transaction to find that out
-
-        def decide(row: Interaction, decision: Decision | None) -> Completed:
-            min_votes = decision.quorum_min_votes if decision else None
-            if row.status != "widened" or min_votes is None:
-                raise _NoQuorum
-            found = reached(team.votes(row.id), team.participants(row.id), min_votes)
-            if found is None:
-                raise _NoQuorum
-            done = self.interactions.completion(row, None, self.interactions.clock(), actor)
-            return by_quorum(row, found, min_votes, done)
-
-        try:
-            return await self._resolve(interaction_id, decide)
-        except (_NoQuorum, AlreadyCompleted):
-            return None

@@ -33,8 +33,10 @@ from choice.contract import (
 )
 from choice.contract.clock import iso
 from choice.contract.errors import AlreadyCompleted
+from choice.core.extension import Extension
 from choice.core.notifier import Change
 from choice.store.drafts import drop_draft, load_draft, save_draft
+from choice.store.records import Interaction
 
 if TYPE_CHECKING:
     from choice.core.service import InteractionService
@@ -74,7 +76,10 @@ class _Held:
     at: float
 
 
-class DraftKeeper:
+class DraftKeeper(Extension):
+    """A feature: the core calls `on_completed` when a question ends (its stored draft went
+    in that transaction; the held one goes now) and `stop` (held drafts are written)."""
+
     def __init__(self, service: InteractionService) -> None:
         self._service = service
         self._held: dict[str, _Held] = {}
@@ -122,6 +127,12 @@ class DraftKeeper:
         store = self._service.store
         await store.write(drop_draft, store.repo, interaction_id)
         self._service.notifier.publish(Change("interaction.draft", interaction_id, {}))
+
+    def on_completed(self, row: Interaction) -> None:
+        self.forget(row.id)
+
+    async def stop(self) -> None:
+        await self.flush()
 
     def forget(self, interaction_id: str) -> None:
         """The question ended (its draft row went with it): drop what is held here."""

@@ -5,7 +5,7 @@ published here as a remote change: it wakes this instance's blocked agents, open
 sockets and event streams, and keeps this instance's deadline scheduler in step (every
 instance schedules every open deadline; the first to expire an interaction wins in the
 database, the others find it already ended), and every review's fallback timer alike.
-After the listening connection comes back, `resync` re-reads what may have changed
+After the listening connection comes back, `catch_up` re-reads what may have changed
 unheard: every open deadline and review, every interaction an agent here waits on, and
 every interaction that ended meanwhile; and once a minute it reads the open deadlines and
 reviews again, for a change whose note never went out (its instance died between its
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 from choice.contract import COMPLETED_STATUSES, OPEN_STATUSES
 from choice.contract.errors import NotFound
 from choice.core.background import BackgroundTask
+from choice.core.extension import Extension
 from choice.core.notifier import KINDS, Change, ChangeKind
 from choice.core.replies import listing
 from choice.instances.relay import ChangeRelay
@@ -46,10 +47,12 @@ def kind_of(row: Interaction) -> ChangeKind:
     return "interaction.deferred" if row.status == "deferred" else "interaction.updated"
 
 
-class RemoteChanges:
+class RemoteChanges(Extension):
+    """A feature, registered by the composition root when the database is shared."""
+
     def __init__(self, service: InteractionService) -> None:
         self._service = service
-        self.relay = ChangeRelay(service.settings.db_url, self.heard, self.resync)
+        self.relay = ChangeRelay(service.settings.db_url, self.heard, self.catch_up)
         self._reconciler = BackgroundTask("choice-reconcile", self._reconcile_periodically)
 
     @property
@@ -80,11 +83,10 @@ class RemoteChanges:
             row = await self._service.get(interaction_id)
         except NotFound:  # pruned meanwhile: nobody can be waiting on it
             return
-        self._announce(row, cast(ChangeKind, kind), data)
-        if kind == "decision.changed":
-            await self._service.decision.follow(row)
+        change = self._announce(row, cast(ChangeKind, kind), data)
+        await self._service.extensions.react(change)  # e.g. a review's timer follows it
 
-    async def resync(self) -> None:
+    async def catch_up(self) -> None:
         """Listening (again): catch up with what the other instances did meanwhile."""
         service, since = self._service, self.relay.lost_at
         await self._reconcile()
@@ -102,7 +104,7 @@ class RemoteChanges:
         service = self._service
         for row in await service.store.read(service.store.repo.pending):
             service.deadlines.schedule(row.id, row.expires_at)
-        await service.decision.schedule_open_reviews()
+        await service.extensions.resync()
 
     async def _reconcile_periodically(self) -> None:
         while True:
@@ -119,11 +121,12 @@ class RemoteChanges:
         except NotFound:
             return None
 
-    def _announce(self, row: Interaction, kind: ChangeKind, data: dict[str, Any]) -> None:
+    def _announce(self, row: Interaction, kind: ChangeKind, data: dict[str, Any]) -> Change:
         deadlines = self._service.deadlines
         if row.status in OPEN_STATUSES:
             deadlines.schedule(row.id, row.expires_at)
         else:
             deadlines.forget(row.id)
-        self._service.notifier.publish(
-            Change(kind, row.id, {**listing(row), **data}, row), remote=True)
+        change = Change(kind, row.id, {**listing(row), **data}, row)
+        self._service.notifier.publish(change, remote=True)
+        return change

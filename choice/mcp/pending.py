@@ -16,7 +16,9 @@ from choice.contract import FieldError
 from choice.contract.clock import iso
 from choice.contract.field_errors import InvalidInput
 from choice.core.service import InteractionService
+from choice.decision.service import DecisionService
 from choice.team.models import WidenMode
+from choice.team.service import TeamService
 
 PendingFilter = Literal["active", "pending", "widened", "deferred"]
 FILTERS: tuple[PendingFilter, ...] = ("active", "pending", "widened", "deferred")
@@ -59,14 +61,14 @@ def _status(arguments: dict[str, object]) -> PendingFilter:
     return wanted  # type: ignore[return-value]
 
 
-async def pending_list(service: InteractionService, arguments: dict[str, object]) -> PendingList:
+async def pending_list(service: InteractionService, team: TeamService, decision: DecisionService,
+                       arguments: dict[str, object]) -> PendingList:
     """The open interactions the filter in `arguments` names; `InvalidInput` for a bad one."""
     status = _status(arguments)
     rows = await service.recent("active" if status == "pending" else status, LIMIT)
     rows = [row for row in rows if status != "pending" or row.status == "pending"]
-    team = service.team
     widened = [row.id for row in rows if row.status != "pending"]
-    decisions = await service.store.read(service.decision.repo.decisions,
+    decisions = await service.store.read(decision.repo.decisions,
                                          [row.id for row in rows if row.status == "deferred"])
     widenings = await service.store.read(team.repo.widenings, widened)
     names = {}

@@ -20,7 +20,7 @@ import gc
 import json
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
@@ -33,8 +33,10 @@ from choice.contract.errors import AlreadyCompleted, NotFound, NotInReview
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.core.config import Settings
 from choice.core.endings import request_of
+from choice.core.extension import ReplyHints
 from choice.core.service import InteractionService
 from choice.decision.models import CandidateBody
+from choice.decision.service import DecisionService
 from choice.mcp.elicitation import (
     Elicitation,
     Mode,
@@ -58,6 +60,7 @@ from choice.mcp.tools import (
     ToolSpec,
 )
 from choice.store.records import Interaction
+from choice.team.service import TeamService
 
 log = logging.getLogger("choice.mcp")
 SignInLink = Callable[[str, float], str]
@@ -85,7 +88,7 @@ CANDIDATE_HINT = "call submit_candidate with session_id and"
 
 async def result_for(service: InteractionService, row: Interaction, tool: str) -> CallToolResult:
     """The result as structured content plus one line a model can read."""
-    body = await service.team.reply(row, poll_hint(tool, row.id), CANDIDATE_HINT)
+    body = await service.reply(row, ReplyHints(poll_hint(tool, row.id), CANDIDATE_HINT))
     if body.get("action_status") == "summary_requested":
         line = (f"Summary requested (session_id {row.id}): {body['instructions']}\n"
                 + candidate_brief(body))
@@ -158,15 +161,26 @@ def invalid(errors: InvalidInput) -> CallToolResult:
                           is_error=True)
 
 
+class McpParts(Protocol):
+    """What the MCP tools reach (`choice.portal.Portal` has these)."""
+
+    @property
+    def service(self) -> InteractionService: ...
+    @property
+    def team(self) -> TeamService: ...
+    @property
+    def decision(self) -> DecisionService: ...
+
+
 class PortalMCP(MCPServer):
     """MCPServer whose tools are described by the contract, not by Python signatures."""
 
-    def __init__(self, service: Callable[[], InteractionService], settings: Settings,
+    def __init__(self, portal: Callable[[], McpParts], settings: Settings,
                  sign_in_link: SignInLink | None = None) -> None:
         """`sign_in_link`: makes the one-time link a URL elicitation hands the client
         (the web side owns sign-in; without it, the client is asked by form only)."""
         super().__init__(name="choice-portal", instructions=INSTRUCTIONS, log_level="WARNING")
-        self._service = service
+        self._portal = portal
         self._settings = settings
         self._sign_in_link = sign_in_link
         self._tools = [Tool(name=t.name, title=t.title, description=t.description,
@@ -220,7 +234,7 @@ class PortalMCP(MCPServer):
 
     async def _ask_or_poll(self, spec: ToolSpec, arguments: dict[str, Any],
                            context: Context[Any, Any] | None) -> CallToolResult:
-        service = self._service()
+        service = self._portal().service
         session_id = arguments.pop("session_id", None)
         setting = (await service.preferences()).elicitation
         modes = self._client_modes(context)
@@ -279,7 +293,7 @@ class PortalMCP(MCPServer):
                 field="session_id", code="required",
                 message="send the session_id of the summary_requested reply.")])
         try:
-            review = await self._service().decision.submit_candidate(session_id, body,
+            review = await self._portal().decision.submit_candidate(session_id, body,
                                                                      actor="agent:mcp")
         except AlreadyCompleted as refused:
             return CallToolResult(content=_text(candidate_refusal(refused)),
@@ -293,7 +307,8 @@ class PortalMCP(MCPServer):
             structured_content=review.model_dump())
 
     async def _list_pending(self, arguments: dict[str, Any]) -> CallToolResult:
-        listed = await pending_list(self._service(), arguments)
+        portal = self._portal()
+        listed = await pending_list(portal.service, portal.team, portal.decision, arguments)
         lines = [listed.instructions] + [
             f"- {entry.session_id} [{entry.status}"
             + (f", {entry.mode}, with {', '.join(entry.participants)}" if entry.mode else "")
@@ -304,32 +319,27 @@ class PortalMCP(MCPServer):
     async def _wait(self, service: InteractionService, row: Interaction,
                     context: Context[Any, Any] | None,
                     asking: Elicitation | None = None) -> Interaction:
-        """Wait for the end, a widen, or the agent's turn, up to the wait window; while the
+        """Wait until the agent has something to hear (the end, a deferral, a widening it
+        may carry on past, the owner asking for its summary: the core's waiting policy),
+        up to the wait window, with a progress notification every few seconds; while the
         client is asking the human (`asking`), up to the deadline: the answer comes through
         this call, and the scheduler ends the interaction at the deadline anyway."""
         loop = asyncio.get_running_loop()
         started = loop.time()
         end = started + self._settings.mcp_wait_seconds
-        asked_pending = row.status == "pending"
-        # Registered for the whole call, not only inside each window: a `continue` widen
-        # published while a progress notification goes out would otherwise wake nobody,
-        # and the next window would wait it out in full (the row is still open).
-        with service.notifier.waiter(row.id) as woken:
+        every = self._settings.mcp_progress_seconds
+        # One wait for the whole call, not one per window: a change published while a
+        # progress notification goes out still ends the next window at once.
+        with service.waiting(row.id) as waiting:
             while row.status in OPEN_STATUSES:
                 holding = asking is not None and asking.open
-                left = end - loop.time() if not holding else self._settings.mcp_progress_seconds
+                left = end - loop.time() if not holding else every
                 if left <= 0:
                     break
-                if woken.event.is_set():  # heard between two windows: no need to wait
-                    woken.event.clear()
-                    row = await service.get(row.id)
-                else:
-                    row = await service.wait(row.id, min(self._settings.mcp_progress_seconds, left))
-                if asked_pending and row.status == "widened" \
-                        and await service.team.mode(row.id) == "continue":
-                    break  # the owner widened it and let the agent carry on: say so now
-                if await service.decision.agent_turn(row):
-                    break  # the owner asks the agent for a summary of the discussion
+                waited = await waiting.next(min(every, left))
+                row = waited.row
+                if waited.woken:
+                    break
                 holding = asking is not None and asking.open
                 if row.status in OPEN_STATUSES and context is not None and (
                         holding or end - loop.time() > 0):

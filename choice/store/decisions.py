@@ -1,17 +1,16 @@
 """Synchronous data access for the write-back of a decision: the review (the owner asks the
 agent for a summary, the agent's candidate, the fallback when none comes), deferral and
-taking up again, the quorum, and the owner's or the team's resolution. Runs on the store's
-threads, writes on its writer.
+taking up again, and the quorum. (The resolution itself is a completion like any other:
+`Repository.complete`.) Runs on the store's threads, writes on its writer.
 
 Owns the transactions: each change checks the interaction's status in the same transaction
 as it writes (a candidate only while a review is open, a deferral only while the question
-is open and its deadline ahead, a resolution only once), so the first writer wins and the
-loser changes nothing.
+is open and its deadline ahead), so the first writer wins and the loser changes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
@@ -25,13 +24,14 @@ from choice.contract.errors import (
     NotWidenedNow,
 )
 from choice.store.records import AuditEvent, Decision, Interaction
-from choice.store.repository import DROP_DRAFT, INTERACTIONS, Completed, Repository
+from choice.store.repository import INTERACTIONS, Repository
 from choice.store.tables import DecisionRow, WideningRow
 
 DECISIONS = DecisionRow.__table__  # type: ignore[attr-defined]
 WIDENINGS = WideningRow.__table__  # type: ignore[attr-defined]
 CLEARED_REVIEW = {"review_requested_at": None, "candidate_summary": None,
-                  "candidate_answer": None, "candidate_source_hint": None,
+                  "candidate_answer": None, "candidate_selected_ids_json": None,
+                  "candidate_source_hint": None,
                   "candidate_at": None, "candidate_timed_out_at": None}
 
 
@@ -72,8 +72,9 @@ class DecisionRepository:
             self.repo.add_events(conn, events)
             return row
 
-    def submit_candidate(self, interaction_id: str, summary: str, answer: str, source_hint: str,
-                         at: float, events: Sequence[AuditEvent]) -> Decision:
+    def submit_candidate(self, interaction_id: str, summary: str, answer: str,
+                         selected_ids_json: str | None, source_hint: str, at: float,
+                         events: Sequence[AuditEvent]) -> Decision:
         """Keep the agent's candidate for the open review (it replaces an earlier one).
         `NotWidenedNow` if the question is no longer widened (resolved, deferred, over),
         `NotInReview` if the owner has not asked for a summary."""
@@ -85,6 +86,7 @@ class DecisionRepository:
             if decision is None or decision.review_requested_at is None:
                 raise NotInReview(row)
             values = {"candidate_summary": summary, "candidate_answer": answer,
+                      "candidate_selected_ids_json": selected_ids_json,
                       "candidate_source_hint": source_hint, "candidate_at": at}
             upsert_decision(conn, interaction_id, **values)
             self.repo.add_events(conn, events)
@@ -163,30 +165,6 @@ class DecisionRepository:
             upsert_decision(conn, interaction_id, quorum_min_votes=min_votes)
             self.repo.add_events(conn, events)
             return row
-
-    def resolve(self, interaction_id: str, at: float,
-                decide: Callable[[Interaction, Decision | None], Completed]) -> Interaction:
-        """End an undecided question (pending, widened or deferred) with the owner's or the
-        team's answer, once. `AlreadyCompleted` if it was over; `DeadlinePassed` if it is
-        open and its deadline has gone (a deferred one has none). `decide` sees the row and
-        its decision inside the transaction; if it raises, nothing changes."""
-        with self.repo.transaction() as conn:
-            row = self.repo.find(conn, interaction_id)
-            if row.status not in UNRESOLVED_STATUSES:
-                raise AlreadyCompleted(row)
-            if row.status in OPEN_STATUSES and row.expires_at <= at:
-                raise DeadlinePassed(row)
-            done = decide(row, _decision(conn, interaction_id))
-            changed = conn.execute(
-                update(INTERACTIONS).where(INTERACTIONS.c.id == interaction_id,
-                                           INTERACTIONS.c.status == row.status)
-                .values(status=done.status, result_json=done.result_json,
-                        completed_at=done.completed_at))
-            if changed.rowcount != 1:
-                raise AlreadyCompleted(self.repo.find(conn, interaction_id))
-            self.repo.add_events(conn, done.events)
-            conn.execute(DROP_DRAFT, {"interaction_id": interaction_id})
-            return done.applied_to(row)
 
     # -- reads (any thread) ------------------------------------------------------------------
     def decision(self, interaction_id: str) -> Decision | None:

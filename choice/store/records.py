@@ -55,6 +55,7 @@ class Decision:
     review_requested_at: float | None = None
     candidate_summary: str | None = None
     candidate_answer: str | None = None
+    candidate_selected_ids_json: str | None = None
     candidate_source_hint: str | None = None
     candidate_at: float | None = None
     candidate_timed_out_at: float | None = None

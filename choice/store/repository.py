@@ -1,13 +1,13 @@
 """Synchronous data access for interactions and audit events. Runs on the store's threads.
 
 Owns the transactions: a completion reads, decides and writes inside one `BEGIN IMMEDIATE`
-transaction with a conditional `UPDATE ... WHERE status IN ('pending', 'widened')`, so the
+transaction with a conditional `UPDATE ... WHERE status = <the status it read>`, so the
 first writer wins on any database and the loser changes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -33,7 +33,8 @@ BY_ID = select(INTERACTIONS).where(INTERACTIONS.c.id == bindparam("interaction_i
 # The answer's statements, built once (building an UPDATE per call cost ~90 µs, more than
 # running it) and compiled per dialect for `complete`.
 FINISH = (update(INTERACTIONS)
-          .where(INTERACTIONS.c.id == bindparam("interaction_id"), IS_OPEN)
+          .where(INTERACTIONS.c.id == bindparam("interaction_id"),
+                 INTERACTIONS.c.status == bindparam("old_status"))
           .values(status=bindparam("new_status"), result_json=bindparam("new_result"),
                   completed_at=bindparam("new_completed_at")))
 ADD_EVENTS = insert(EVENTS)
@@ -160,11 +161,15 @@ class Repository:
             return [_row(m) for m in conn.execute(query).mappings()]
 
     def complete(
-        self, interaction_id: str, decide: Callable[[Interaction], Completed]
+        self, interaction_id: str, decide: Callable[[Interaction], Completed],
+        statuses: Collection[str] = OPEN_STATUSES,
     ) -> Interaction:
-        """First writer wins: raises `AlreadyCompleted` (nothing written) if it was over.
+        """End the interaction once: first writer wins. `AlreadyCompleted` (nothing
+        written) unless its status is one of `statuses` (open, by default; an owner's
+        decision also ends a deferred one).
 
-        `decide` sees the pending row inside the transaction; if it raises, nothing changes.
+        `decide` sees the row inside the transaction; if it raises, nothing changes. The
+        question's draft goes in the same transaction (it is never an answer).
         """
         with self._write() as conn:
             cursor = cursor_of(conn)  # the hot path: see `compiled.py`
@@ -173,12 +178,13 @@ class Repository:
                 if found is None:
                     raise NotFound(interaction_id)
                 row = _row_of(found)
-                if row.status not in OPEN_STATUSES:
+                if row.status not in statuses:
                     raise AlreadyCompleted(row)
                 done = decide(row)
                 self._finish_raw.run(cursor, {
-                    "interaction_id": interaction_id, "new_status": done.status,
-                    "new_result": done.result_json, "new_completed_at": done.completed_at})
+                    "interaction_id": interaction_id, "old_status": row.status,
+                    "new_status": done.status, "new_result": done.result_json,
+                    "new_completed_at": done.completed_at})
                 if cursor.rowcount != 1:
                     raise AlreadyCompleted(self.find(conn, interaction_id))
                 if done.events:

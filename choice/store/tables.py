@@ -91,6 +91,8 @@ class DecisionRow(SQLModel, table=True):
     """When the owner last asked the agent to summarise the discussion (None: never)."""
     candidate_summary: str | None = None
     candidate_answer: str | None = None
+    candidate_selected_ids_json: str | None = None
+    """The options the agent's candidate picks, as a JSON list (None: it named none)."""
     candidate_source_hint: str | None = Field(default=None, max_length=32)
     candidate_at: float | None = None
     """When the agent's candidate for the current review arrived (None: not yet)."""

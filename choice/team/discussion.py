@@ -45,12 +45,16 @@ class Discussion:
         return []
 
     def tally(self) -> list[TallyOut]:
-        names = self.names()
+        """Votes per option, of the people still invited: a withdrawn link's vote no longer
+        counts (as for the quorum), though it stays in the audit trail."""
+        names = {p.id: p.name for p in self.participants if p.revoked_at is None}
         voters: dict[str, list[str]] = {option.id: [] for option in self.request.options}
         for vote in sorted(self.votes, key=lambda v: v.at):
+            if vote.participant_id not in names:
+                continue
             for option_id in json.loads(vote.option_ids_json):
                 if option_id in voters:
-                    voters[option_id].append(names.get(vote.participant_id, "?"))
+                    voters[option_id].append(names[vote.participant_id])
         return [TallyOut(option_id=o.id, label=o.label, votes=len(voters[o.id]),
                          voters=voters[o.id]) for o in self.request.options]
 

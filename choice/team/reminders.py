@@ -1,9 +1,9 @@
 """Reminders (seed §4.1): when a widened question has had no activity (the widening, a
 comment, a vote) for `CHOICE_REMINDER_MINUTES`, remind the owner once per idle period.
 
-The reminder scheduler (`choice/reminders/scheduler.py`) scans the open widenings (a handful; one
-indexed query) every `reminder_scan_seconds`, or sooner when the next reminder falls due
-before that. A reminder is written first (`widening.reminded_at` with a `reminder_sent` audit
+The core's scan scheduler (`choice/core/scans.py`) runs this scan of the open widenings (a
+handful; one indexed query) every `reminder_scan_seconds`, or sooner when the next reminder
+falls due before that. A reminder is written first (`widening.reminded_at` with a `reminder_sent` audit
 event, actor `system`), then published as `interaction.reminder`: the owner's pages show a
 browser notification, the terminal a line, and the webhook listener queues a message. The
 next reminder waits for new activity and another full idle period.
@@ -17,11 +17,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from choice.contract.clock import iso
-from choice.core.config import Settings
 from choice.core.endings import audit
 from choice.core.notifier import Change
 from choice.core.replies import listing
 from choice.store.records import Widening
+from choice.store.team import TeamRepository
 
 if TYPE_CHECKING:
     from choice.core.service import InteractionService
@@ -34,18 +34,19 @@ def is_due(widening: Widening, idle_seconds: float, at: float) -> bool:
 
 
 class TeamReminders:
-    """The widened questions' part of the reminder scan (`choice/reminders/scheduler.py` runs it)."""
+    """The widened questions' reminder scan (registered on the core's scans)."""
 
-    def __init__(self, service: InteractionService, settings: Settings) -> None:
+    def __init__(self, service: InteractionService, repo: TeamRepository) -> None:
         self.service = service
-        self.idle_seconds = settings.reminder_minutes * 60.0
+        self.repo = repo
+        self.idle_seconds = service.settings.reminder_minutes * 60.0
 
     async def scan(self) -> float | None:
         """Send every reminder that is due; returns when the next one could be (None: no
         widened question is waiting for one)."""
-        store, team = self.service.store, self.service.team
+        store = self.service.store
         at, soonest = self.service.clock(), None
-        for widening in await store.read(team.repo.open_widenings):
+        for widening in await store.read(self.repo.open_widenings):
             if is_due(widening, self.idle_seconds, at):
                 await self._remind(widening, at)
             elif widening.reminded_at is None or widening.reminded_at < widening.last_activity_at:
@@ -61,7 +62,7 @@ class TeamReminders:
                 "idle_minutes": int((at - widening.last_activity_at) // 60),
                 "idle_since": iso(widening.last_activity_at)}
         event = audit(row.id, "reminder_sent", "system", idle, at)
-        if not await self.service.store.write(self.service.team.repo.mark_reminded, row.id,
+        if not await self.service.store.write(self.repo.mark_reminded, row.id,
                                               widening.last_activity_at, at, [event]):
             return  # activity since the scan, or another instance reminded first
         self.service.notifier.publish(

@@ -2,10 +2,12 @@
 (open their link, comment, vote), the owner's side of it (who opened, revoke), and what an
 agent or the write-back step reads back (the widened reply, DiscussionData).
 
-Reached as `InteractionService.team`; it shares the interaction service's store, clock,
-deadlines and notifier, and follows the same order of work: persist (one transaction, with
-its audit events), then publish. Answering, cancelling and expiring a widened interaction
-are the interaction service's (an answer from the owner ends the discussion).
+A feature: it plugs into the core (`choice.core.extension`) and shares the service's store,
+clock, deadlines and notifier, with the same order of work: persist (one transaction, with
+its audit events), then publish. It adds the teammates and their votes to every result of
+a widened question, answers a waiting agent while the question is widened, and resolves it
+when the team's quorum is reached (`quorum.py`). Answering, cancelling and expiring a widened
+interaction are the core's (an answer from the owner ends the discussion).
 """
 
 from __future__ import annotations
@@ -18,21 +20,24 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from choice.contract import ChoiceRequest, FieldError, OptionVotes, Quorum
+from choice.contract import FieldError
 from choice.contract.clock import iso
 from choice.contract.errors import AlreadyCompleted, DeadlinePassed
 from choice.contract.field_errors import InvalidInput
 from choice.contract.result import DISCUSSION_MESSAGES_MAX, DiscussionData
 from choice.core.endings import audit, request_of
+from choice.core.extension import Extension, ReplyHints
 from choice.core.notifier import Change
-from choice.core.replies import interaction_url, listing, reply
+from choice.core.replies import interaction_url, listing
 from choice.store import Store
-from choice.store.records import Comment, Decision, Interaction, Participant, Vote, Widening
+from choice.store.records import Comment, Interaction, Participant, Vote, Widening
 from choice.store.team import TeamRepository
 from choice.team.audience import choose_audience
 from choice.team.discussion import Discussion, checked_vote, participant_out
 from choice.team.links import new_secret, participant_path, same_hash, secret_hash, well_formed
 from choice.team.models import CommentBody, ParticipantOut, VoteBody, WidenRequest
+from choice.team.quorum import QuorumKeeper, checked_quorum
+from choice.team.reminders import TeamReminders
 
 if TYPE_CHECKING:
     from choice.core.service import InteractionService
@@ -67,27 +72,13 @@ def _error(field: str, code: str, message: str) -> InvalidInput:
     return InvalidInput([FieldError(field=field, code=code, message=message)])
 
 
-def checked_quorum(request: ChoiceRequest, quorum: Quorum | None, audience: int,
-                   field: str = "min_votes") -> int | None:
-    """The quorum's number of votes if it can be reached; `InvalidInput` naming `field`
-    when the question has nothing to vote on or fewer people than votes are invited."""
-    if quorum is None:
-        return None
-    if not request.options or request.selection_mode == "text_input":
-        raise _error(field, "no_options", "a quorum counts votes for options, and this "
-                     "question has none to vote on: leave the quorum out.")
-    if quorum.min_votes > audience:
-        raise _error(field, "quorum_too_large",
-                     f"a quorum of {quorum.min_votes} votes cannot be reached by the "
-                     f"{audience} people invited: lower it to at most {audience}, invite more "
-                     "people, or leave it out.")
-    return quorum.min_votes
-
-
-class TeamService:
+class TeamService(Extension):
     def __init__(self, interactions: InteractionService) -> None:
         self.interactions = interactions
         self.repo = TeamRepository(interactions.store.repo)
+        self.quorum = QuorumKeeper(interactions, self.repo)
+        self.reminders = TeamReminders(interactions, self.repo)
+        interactions.scans.add(self.reminders.scan)
         self._recent_comments: dict[str, deque[float]] = {}
         self.on_widened: list[Callable[[Invited], Awaitable[None]]] = []
         """Told of each widening once stored, with the participants' links (only their
@@ -189,7 +180,7 @@ class TeamService:
         else:
             comments = await read(self.repo.comments_by_id, row.id, comment_ids)
         votes = await read(self.repo.votes, row.id)
-        decision = await self.interactions.decision.decision(row.id)
+        decision = await read(self.quorum.decisions.decision, row.id)
         return Discussion(row, request_of(row), widening, participants, comments, votes,
                           decision)
 
@@ -205,61 +196,61 @@ class TeamService:
             truncated=count > len(comments),
             thread_url=interaction_url(self.interactions.settings, row.id))
 
-    def facts(self, row: Interaction) -> tuple[tuple[str, ...], tuple[OptionVotes, ...]]:
-        """The teammates invited (links withdrawn left out) and the votes per option, for a
-        result. Synchronous: it runs inside a completion, on the store's writer thread."""
+    def completion_facts(self, row: Interaction) -> dict[str, Any]:
+        """The teammates invited (links withdrawn left out) and the votes per option (theirs
+        left out too), for every result of a widened question. Synchronous: it runs inside
+        the completing transaction, on the store's writer thread."""
+        if row.status == "pending":  # never widened: nothing to read
+            return {}
         participants = self.repo.participants(row.id)
         if not participants:
-            return (), ()
+            return {}
         discussion = Discussion(row, request_of(row), None, participants, [],
                                 self.repo.votes(row.id))
-        return (tuple(p.name for p in participants if p.revoked_at is None),
-                tuple(discussion.tally()))
+        return {"participants": tuple(p.name for p in participants if p.revoked_at is None),
+                "votes": tuple(discussion.tally())}
 
     async def mode(self, interaction_id: str) -> str | None:
         """`block` or `continue` for a widened interaction, None if it was never widened."""
         widening = await self._store.read(self.repo.widening, interaction_id)
         return widening.mode if widening else None
 
-    async def reply(self, row: Interaction, poll_hint: str, candidate_hint: str | None = None,
-                    agent_turns: bool = True) -> dict[str, Any]:
-        """What an agent gets for any interaction: `replies.reply`; while widened the
-        widened reply (who was invited, whether it may carry on), or the owner's request
-        for its summary (`candidate_hint` says how to send it; not to a poller that cannot
-        write one, `agent_turns=False`); once deferred, the deferral."""
-        if row.status not in ("widened", "deferred"):
-            return reply(row, self.interactions.settings, poll_hint)
-        decision = await self.interactions.decision.decision(row.id)
-        if agent_turns or row.status == "deferred":
-            asked = await self.interactions.decision.agent_reply_with(row, decision,
-                                                                      candidate_hint)
-            if asked is not None:
-                return asked
-        return await self._widened_reply(row, poll_hint, decision)
+    async def shared_discussion(self, row: Interaction) -> DiscussionData | None:
+        if await self.mode(row.id) is None:
+            return None
+        return await self.discussion_data(row.id)
 
-    async def _widened_reply(self, row: Interaction, poll_hint: str,
-                             decision: Decision | None) -> dict[str, Any]:
-        """What an agent gets for a widened interaction that has no result yet."""
+    async def agent_reply(self, row: Interaction, reply: dict[str, Any],
+                          hints: ReplyHints) -> dict[str, Any] | None:
+        """While widened: who was invited, and whether the agent may carry on meanwhile."""
+        if row.status != "widened":
+            return None
         widening = await self._store.read(self.repo.widening, row.id)
         participants = await self._store.read(self.repo.participants, row.id)
+        decision = await self._store.read(self.quorum.decisions.decision, row.id)
         names = [p.name for p in participants if p.revoked_at is None]
         mode = widening.mode if widening else "block"
-        reviewing = decision is not None and decision.candidate_at is not None \
-            and decision.review_requested_at is not None
         return {
             "interaction_id": row.id, "session_id": row.id, "status": "widened",
             "action_status": "widened", "mode": mode, "participants": names,
             "url": interaction_url(self.interactions.settings, row.id),
-            "expires_at": iso(row.expires_at),
-            "review_state": "candidate_submitted" if reviewing else None,
+            "expires_at": iso(row.expires_at), "review_state": None,
             "quorum_min_votes": decision.quorum_min_votes if decision else None,
             "instructions": (
-                ("The owner is reviewing your candidate answer. " if reviewing else "")
-                + f"The human widened this question to {len(names)} teammate(s) "
+                f"The human widened this question to {len(names)} teammate(s) "
                 f"({', '.join(names)}); the owner will decide after the discussion. "
                 + ("You may carry on with other work meanwhile. " if mode == "continue" else "")
-                + f"{poll_hint} An answer given between polls is kept."),
+                + f"{hints.poll_hint} An answer given between polls is kept."),
         }
+
+    async def start(self) -> None:
+        await self.quorum.resolve_reached()
+
+    async def reacted(self, change: Change) -> None:
+        """A question taken up again may already have its quorum."""
+        if change.kind == "interaction.resumed" and change.row is not None \
+                and change.row.status == "widened":
+            await self.quorum.check(change.interaction_id, "system")
 
     # -- participants ------------------------------------------------------------------------
     async def participant(self, secret: str) -> Participant:
@@ -328,6 +319,6 @@ class TeamService:
         await self._store.write(self.repo.set_vote, vote, [event])
         self._publish("discussion.changed", row, change="vote", participant_id=participant.id)
         if chosen:
-            await self.interactions.decision.check_quorum(row.id, f"human:{via}")
+            await self.quorum.check(row.id, f"human:{via}")
         return chosen
 

@@ -70,7 +70,9 @@ class Question:
             options=choices(request.options),
             placeholder=safe_text(request.placeholder or "", keep_newlines=False)
             if detail.get("placeholder_shown") else "",
-            created_at=parse_iso(detail["created_at"]), expires_at=parse_iso(detail["expires_at"]),
+            created_at=parse_iso(detail["created_at"]),
+            # A deferred question runs no deadline (null): nothing counts down meanwhile.
+            expires_at=parse_iso(detail["expires_at"] or detail["created_at"]),
             status=detail["status"], language=detail.get("language") or "en",
             agent=safe_text(request.context.agent or "", keep_newlines=False),
             widen_hint=safe_text(request.widen_hint or "", keep_newlines=False),

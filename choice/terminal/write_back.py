@@ -31,6 +31,8 @@ class Candidate:
     summary: str
     answer: str
     shown_answer: str
+    selected_ids: list[str]
+    """The options the candidate picks: accepting sends them back too."""
     due_at: float | None
     messages: list[str]
     message_count: int
@@ -45,6 +47,7 @@ class Candidate:
             summary=safe_text(str(payload.get("candidate_summary") or "")),
             answer=str(payload.get("candidate_answer") or ""),
             shown_answer=safe_text(str(payload.get("candidate_answer") or "")),
+            selected_ids=[str(i) for i in payload.get("candidate_selected_ids") or []],
             due_at=parse_iso(payload["due_at"]) if payload.get("due_at") else None,
             messages=[_line(m) for m in discussion.get("messages") or []],
             message_count=int(discussion.get("message_count") or 0),

@@ -1,12 +1,12 @@
-"""The Litestar application factory: wiring only (what is built, routes, security, errors).
+"""The Litestar application factory: wiring only (routes, security, errors, what handlers get).
 
-`create_app()` reads the settings once and builds every long-lived object: the credentials
-(the API token), the store and the `InteractionService`, the Jinja environment, the asset
-bundles, the rendered-list cache. Handlers receive them through dependency injection
-(`web/deps.py`); the request guard and the sign-in page's exception handler get theirs from
-here. The lifespan starts the service (which brings back pending interactions), the reminder
-scheduler, the webhook outbox (when `CHOICE_WEBHOOK_URL` is set) and the MCP mount, and stops
-and closes them at shutdown.
+`create_app(portal)` takes the core and the features the composition root built
+(`choice/portal.py`) and adds the web's own long-lived objects: the credentials (the API
+token), the Jinja environment, the asset bundles, the rendered-list cache, the open tabs.
+Handlers receive them through dependency injection (`web/deps.py`); the request guard and
+the sign-in page's exception handler get theirs from here. The lifespan starts the service
+(which brings back pending interactions and starts every feature) and the MCP mount, and
+stops them and closes the store at shutdown.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -30,14 +30,9 @@ from litestar.plugins.htmx import HTMXPlugin
 from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.template import TemplateConfig
 
-from choice.contract.clock import now
-from choice.core.config import Settings
 from choice.core.i18n import SUPPORTED, catalog
 from choice.core.resources import RESOURCES
-from choice.core.service import InteractionService
 from choice.core.token import ensure_token
-from choice.reminders.scheduler import ReminderScheduler
-from choice.store import Store
 from choice.store.login_codes import spend_login_code
 from choice.web.api.decision import DecisionController
 from choice.web.api.drafts import DraftController
@@ -47,6 +42,7 @@ from choice.web.api.login_links import create_login_link
 from choice.web.api.participant import ParticipantController
 from choice.web.api.settings import SettingsController
 from choice.web.api.team import TeamController
+from choice.web.deps import PortalParts
 from choice.web.errors import exception_handlers
 from choice.web.idle import Activity, exit_when_idle
 from choice.web.live.discussion_feed import DiscussionFeeds
@@ -68,8 +64,8 @@ from choice.web.security.log_redaction import install as keep_links_out_of_logs
 from choice.web.views.assets import SKIP_COMPRESSION, Assets, bundle
 from choice.web.views.js_messages import js_catalog
 from choice.web.views.list_cache import ListCache
+from choice.web.views.owner import OwnerViews
 from choice.web.views.templating import make_environment
-from choice.webhooks.listener import webhooks_for
 
 log = logging.getLogger("choice")
 
@@ -78,11 +74,10 @@ def _constant(value: object) -> Provide:
     return Provide(lambda: value, sync_to_thread=False)
 
 
-def create_app(settings: Settings | None = None, *,
-               clock: Callable[[], float] = now, log_level: str = "INFO") -> Litestar:
-    """The portal. `clock` is the service's time (tests move it past a deadline);
-    `log_level` WARNING keeps a portal inside `choice ask` from printing its start-up."""
-    settings = settings or Settings.from_env()
+def create_app(portal: PortalParts, *, log_level: str = "INFO") -> Litestar:
+    """The portal's web app. `log_level` WARNING keeps a portal inside `choice ask` from
+    printing its start-up."""
+    settings, store, service = portal.settings, portal.store, portal.service
     keep_links_out_of_logs()
     RESOURCES.check(SUPPORTED)
     for language in SUPPORTED:
@@ -90,19 +85,15 @@ def create_app(settings: Settings | None = None, *,
         js_catalog(language)  # and the scripts' messages, extracted from their sources
     settings.prepare_data_dir()
     credentials = Credentials(ensure_token(settings.token_path))
-    store = Store(settings.db_url)
-    service = InteractionService(store, settings, clock=clock)
     env = make_environment()
     codes = LoginCodes(credentials.token, lambda nonce, expires: store.write(
         spend_login_code, store.engine, nonce, expires, time.time()))
     assets, tabs, activity = Assets.build(), Tabs(), Activity()
-    lists, feeds = ListCache(env), DiscussionFeeds(service, env)
+    lists, feeds = ListCache(env), DiscussionFeeds(portal.team, env)
     service.notifier.listen(BrowserOpener(settings, tabs, codes))
     service.notifier.listen(lists, remote=True)
     service.notifier.listen(feeds, remote=True)
-    mcp = McpMount(service, settings, codes)
-    webhooks = webhooks_for(service, settings)  # None without CHOICE_WEBHOOK_URL
-    reminders = ReminderScheduler(service, settings)
+    mcp = McpMount(portal, settings, codes)
 
     async def announced(response: Response[Any]) -> Response[Any]:
         """What a reply acknowledges, the other instances have heard (PostgreSQL only)."""
@@ -112,9 +103,6 @@ def create_app(settings: Settings | None = None, *,
     @asynccontextmanager
     async def lifespan(_app: Litestar) -> AsyncIterator[None]:
         await service.start()
-        reminders.start()
-        if webhooks is not None:
-            webhooks.start()  # delivers what a previous run left in the outbox too
         idle = None
         if settings.idle_exit_seconds:
             idle = asyncio.create_task(exit_when_idle(
@@ -125,10 +113,7 @@ def create_app(settings: Settings | None = None, *,
         finally:
             if idle is not None:
                 idle.cancel()
-            await reminders.stop()
             await service.stop()
-            if webhooks is not None:  # after everything that publishes: its enqueues land
-                await webhooks.stop()
             store.close()
 
     return Litestar(
@@ -145,6 +130,9 @@ def create_app(settings: Settings | None = None, *,
         ],
         lifespan=[lifespan],
         dependencies={"service": _constant(service), "settings": _constant(settings),
+                      "team": _constant(portal.team), "decision": _constant(portal.decision),
+                      "drafts": _constant(portal.drafts),
+                      "owner": _constant(OwnerViews(service, portal.team, portal.decision)),
                       "credentials": _constant(credentials), "assets": _constant(assets),
                       "lists": _constant(lists), "tabs": _constant(tabs),
                       "codes": _constant(codes), "feeds": _constant(feeds)},

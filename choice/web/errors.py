@@ -64,8 +64,8 @@ def _already_completed(_: Request[Any, Any, Any], exc: AlreadyCompleted) -> Resp
     if row.status == "deferred":
         return _conflict(row, "deferred",
                          "this question is deferred: nothing was changed. Take it up again "
-                         "(POST /api/interactions/{id}/resume) or resolve it (POST "
-                         "/api/interactions/{id}/resolve).")
+                         "(POST /api/interactions/{id}/resume), or decide it (POST "
+                         "/api/interactions/{id}/response or /resolve).")
     return _conflict(row, "already_completed",
                      f"this interaction is already {row.status}: nothing was changed. "
                      "The result below is what stands.",

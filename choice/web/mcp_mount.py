@@ -25,7 +25,7 @@ from choice.web.security.auth import CODE_SECONDS, LoginCodes
 from choice.web.security.guards import send_error
 
 if TYPE_CHECKING:
-    from choice.core.service import InteractionService
+    from choice.web.deps import PortalParts
 
 log = logging.getLogger("choice.mcp")
 READY_SECONDS = 30.0
@@ -36,9 +36,9 @@ STOP_SECONDS = 5.0
 class McpMount:
     """ASGI app for `/mcp`; delegates to the SDK's streamable HTTP app once it is loaded."""
 
-    def __init__(self, service: InteractionService, settings: Settings,
+    def __init__(self, portal: PortalParts, settings: Settings,
                  codes: LoginCodes | None = None) -> None:
-        self._service = service
+        self._portal = portal
         self._settings = settings
         self._codes = codes
         self._app: ASGIApp | None = None
@@ -58,7 +58,7 @@ class McpMount:
     async def _serve(self, stop: asyncio.Event) -> None:
         try:
             module = await asyncio.to_thread(importlib.import_module, "choice.mcp.server")
-            server = module.PortalMCP(lambda: self._service, self._settings,
+            server = module.PortalMCP(lambda: self._portal, self._settings,
                                       self._sign_in_link if self._codes else None)
             app = server.streamable_http_app(streamable_http_path="/",
                                              transport_security=module.security_for(self._settings))

@@ -31,9 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 from choice.contract import WAITING_REASONS
 from choice.core.config import Settings
+from choice.core.extension import Extension
 from choice.core.notifier import Change
 from choice.store.records import Interaction
-from choice.team.service import Invited
+from choice.team.service import Invited, TeamService
 from choice.webhooks import messages
 from choice.webhooks.outbox import Outbox
 from choice.webhooks.sender import RetryPolicy
@@ -45,9 +46,14 @@ log = logging.getLogger("choice.webhooks")
 DRAIN_SECONDS = 5.0
 
 
-class WebhookListener:
-    def __init__(self, service: InteractionService, outbox: Outbox, settings: Settings) -> None:
+class WebhookListener(Extension):
+    """Registered on the core by the composition root before the features, so it stops after
+    them: what they publish while stopping is still queued."""
+
+    def __init__(self, service: InteractionService, team: TeamService, outbox: Outbox,
+                 settings: Settings) -> None:
         self.service = service
+        self.team = team
         self.outbox = outbox
         self.link_base = settings.link_base
         self.window = settings.webhook_coalesce_seconds
@@ -99,7 +105,7 @@ class WebhookListener:
         await self.outbox.enqueue(row.id, messages.created(row, self.link_base))
 
     async def _reminder(self, interaction_id: str) -> None:
-        discussion = await self.service.team.discussion(interaction_id)
+        discussion = await self.team.discussion(interaction_id)
         event = messages.reminder(discussion, self.link_base, self.service.clock())
         await self.outbox.enqueue(interaction_id, event)
 
@@ -110,23 +116,22 @@ class WebhookListener:
     async def _resolved(self, interaction_id: str) -> None:
         if not await self._widened(interaction_id):
             return  # never widened: nobody on the team is waiting to hear
-        discussion = await self.service.team.discussion(interaction_id)
+        discussion = await self.team.discussion(interaction_id)
         await self.outbox.enqueue(interaction_id, messages.resolved(discussion, self.link_base))
 
     async def _deferred(self, interaction_id: str, rationale: str) -> None:
         if not await self._widened(interaction_id):
             return
-        discussion = await self.service.team.discussion(interaction_id)
+        discussion = await self.team.discussion(interaction_id)
         event = messages.deferred(discussion, self.link_base, rationale, self.service.clock())
         await self.outbox.enqueue(interaction_id, event)
 
     async def _widened(self, interaction_id: str) -> bool:
-        team = self.service.team
-        return await self.service.store.read(team.repo.widening, interaction_id) is not None
+        return await self.team.mode(interaction_id) is not None
 
     # -- lifecycle ------------------------------------------------------------------------------
-    def start(self) -> None:
-        self.outbox.start()
+    async def start(self) -> None:
+        self.outbox.start()  # delivers what a previous run left in the outbox too
 
     async def stop(self) -> None:
         """Let the enqueues already scheduled land (bounded), then stop delivering."""
@@ -137,14 +142,16 @@ class WebhookListener:
         await self.outbox.stop()
 
 
-def webhooks_for(service: InteractionService, settings: Settings) -> WebhookListener | None:
-    """Wire the webhook into `service` when `CHOICE_WEBHOOK_URL` is set (else None)."""
+def webhooks_for(service: InteractionService, team: TeamService,
+                 settings: Settings) -> WebhookListener | None:
+    """The webhook, listening to `service` and the team, when `CHOICE_WEBHOOK_URL` is set
+    (else None); the caller registers it on the service."""
     if not settings.webhook_url:
         return None
     outbox = Outbox(service.store, settings.webhook_url, settings.webhook_format,
                     settings.webhook_secret, service.clock,
                     RetryPolicy(base=settings.webhook_retry_seconds))
-    listener = WebhookListener(service, outbox, settings)
+    listener = WebhookListener(service, team, outbox, settings)
     service.notifier.listen(listener)
-    service.team.on_widened.append(listener.invited)
+    team.on_widened.append(listener.invited)
     return listener

@@ -14,7 +14,7 @@ from litestar.testing import TestClient
 
 from choice.core.config import Settings
 from choice.core.token import read_token
-from choice.web.app import create_app
+from choice.portal import create_app
 
 BASE_URL = "http://127.0.0.1:8765"
 

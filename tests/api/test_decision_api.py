@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("backend")  # on SQLite and on PostgreSQL
 Client = TestClient[Litestar]
 CANDIDATE = {"candidate_summary": "Alice and Bob agree on PostgreSQL, with a migration plan.",
              "candidate_answer": "PostgreSQL, with the migration path planned from day 1.",
-             "source_hint": "discussion_extraction"}
+             "selected_ids": ["pg"], "source_hint": "discussion_extraction"}
 
 
 def widened(client: Client, **overrides: Any) -> str:
@@ -62,15 +62,18 @@ def test_review_candidate_accept_is_discussion_extraction(client: Client) -> Non
 
     sent = client.post(f"/api/interactions/{iid}/candidate", json=CANDIDATE)
     assert sent.status_code == 200, sent.text
-    assert sent.json()["state"] == "candidate_ready"
+    assert (sent.json()["state"], sent.json()["candidate_selected_ids"]) == (
+        "candidate_ready", ["pg"])
     after = client.get(f"/api/interactions/{iid}?wait=0.2").json()
     assert (after["action_status"], after["review_state"]) == ("widened", "candidate_submitted")
 
-    result = resolve(client, iid, final_answer=CANDIDATE["candidate_answer"])
+    # Accept: the candidate's option and words, as they came.
+    result = resolve(client, iid, final_answer=CANDIDATE["candidate_answer"], selected_ids=["pg"])
     Outcome.model_validate(result)
     assert result["summary_json"] == {"text": CANDIDATE["candidate_summary"],
                                       "source": "discussion_extraction"}
-    assert result["custom_input"] == CANDIDATE["candidate_answer"]
+    # An options-only question is answered by its option; the words are the summary's.
+    assert (result["selected_ids"], result["custom_input"]) == (["pg"], None)
     assert (result["decided_by"], result["answered_via"], result["schema_version"]) == (
         "owner", "api", 1)
     assert result["participants"] == ["Alice", "Bob"]
@@ -84,9 +87,9 @@ def test_review_candidate_accept_is_discussion_extraction(client: Client) -> Non
     ("SQLite for now; revisit next quarter.", "owner_override"),
 ])
 def test_an_edit_is_judged_by_the_30_percent_rule(client: Client, final: str, source: str) -> None:
-    iid = widened(client)
+    iid = widened(client, selection_mode="hybrid")  # typed answers count as the answer
     client.post(f"/api/interactions/{iid}/review")
-    client.post(f"/api/interactions/{iid}/candidate", json=CANDIDATE)
+    client.post(f"/api/interactions/{iid}/candidate", json={**CANDIDATE, "selected_ids": []})
     result = resolve(client, iid, final_answer=final, rationale="  Cost matters more.  ")
     assert result["summary_json"]["source"] == source
     assert result["rationale"] == "Cost matters more."
@@ -94,13 +97,13 @@ def test_an_edit_is_judged_by_the_30_percent_rule(client: Client, final: str, so
 
 def test_an_answer_written_without_asking_the_agent_is_manual(client: Client) -> None:
     iid = widened(client)
-    result = resolve(client, iid, final_answer="SQLite", selected_ids=["lite"])
-    assert result["summary_json"] == {"text": "", "source": "manual"}
+    result = resolve(client, iid, final_answer="SQLite: it is enough.", selected_ids=["lite"])
+    assert result["summary_json"] == {"text": "SQLite: it is enough.", "source": "manual"}
     assert (result["action_status"], result["selected_ids"]) == ("selected", ["lite"])
 
 
 def test_no_candidate_in_time_falls_back_to_manual() -> None:
-    from choice.web.app import create_app
+    from choice.portal import create_app
     from tests.api.conftest import token
 
     with pytest.MonkeyPatch.context() as patch:
@@ -139,8 +142,8 @@ def test_defer_returns_the_rationale_and_resume_takes_it_up_again(client: Client
     assert client.get(f"/api/interactions/{iid}?wait=30").json()["action_status"] == "deferred"
     listed = client.get("/api/interactions?status=deferred").json()["interactions"]
     assert [row["interaction_id"] for row in listed] == [iid]
-    answer = client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["pg"]})
-    assert answer.status_code == 409  # take it up again first, or resolve it
+    cancel = client.post(f"/api/interactions/{iid}/cancel")
+    assert cancel.status_code == 409  # take it up again first, or decide it
 
     resumed = client.post(f"/api/interactions/{iid}/resume")
     assert resumed.status_code == 200 and resumed.json()["status"] == "pending"
@@ -158,7 +161,7 @@ def test_a_deferred_widened_question_keeps_its_discussion_and_resolves(client: C
     said = client.post(f"/api/d/{secret}/comments", json={"text": "Still PostgreSQL for me."})
     assert said.status_code == 201  # the discussion stays open
     assert client.get(f"/api/d/{secret}").json()["deferred"]["rationale"] == "Next sprint."
-    result = resolve(client, iid, final_answer="PostgreSQL")
+    result = resolve(client, iid, final_answer="PostgreSQL", selected_ids=["pg"])
     assert (result["status"], result["participants"]) == ("submitted", ["Alice"])
 
 
@@ -221,12 +224,13 @@ def test_edges_get_a_clear_error_and_change_nothing(client: Client) -> None:
                           json={"final_answer": "x", "selected_ids": ["nope"]})
     assert assert_field_errors(unknown.json())[0]["field"] == "selected_ids[0]"
 
-    resolve(client, iid, final_answer="PostgreSQL")
+    resolve(client, iid, final_answer="PostgreSQL", selected_ids=["pg"])
     second = client.post(f"/api/interactions/{iid}/candidate", json=CANDIDATE)
     assert second.status_code == 409
-    again = client.post(f"/api/interactions/{iid}/resolve", json={"final_answer": "SQLite"})
+    again = client.post(f"/api/interactions/{iid}/resolve",
+                        json={"final_answer": "SQLite", "selected_ids": ["lite"]})
     assert again.status_code == 409
-    assert client.get(f"/api/interactions/{iid}").json()["custom_input"] == "PostgreSQL"
+    assert client.get(f"/api/interactions/{iid}").json()["selected_ids"] == ["pg"]
     pending = create(client)
     assert client.post(f"/api/interactions/{pending}/review").status_code == 409
 
@@ -251,3 +255,128 @@ def test_a_quorum_needs_options_and_a_deferred_question_says_so(client: Client) 
     cancel = client.post(f"/api/interactions/{iid}/cancel")
     assert cancel.status_code == 409
     assert assert_field_errors(cancel.json())[0]["code"] == "deferred"
+
+
+# -- A resolve is an answer: the question's own rules (issue 25, bugs 1 and 2) -----------------
+
+def hitl(client: Client) -> str:
+    response = client.post("/api/interactions?shape=hitl_request", json={
+        "question": "Deploy to production now?", "options": [
+            {"id": "deploy", "label": "Deploy"}, {"id": "wait", "label": "Wait"}]})
+    assert response.status_code == 201, response.text
+    return str(response.json()["interaction_id"])
+
+
+def refused(client: Client, iid: str, **body: Any) -> list[dict[str, Any]]:
+    response = client.post(f"/api/interactions/{iid}/resolve", json=body)
+    assert response.status_code == 422, response.text
+    assert client.get(f"/api/interactions/{iid}").json()["status"] in ("pending", "widened")
+    return assert_field_errors(response.json())
+
+
+def test_free_text_alone_does_not_decide_an_options_only_question(client: Client) -> None:
+    iid = widened(client)
+    errors = refused(client, iid, final_answer="PostgreSQL, obviously.")
+    assert [(e["field"], e["code"]) for e in errors] == [("selected_ids", "required")]
+    hitl_id = hitl(client)
+    widen(client, hitl_id, audience=["Alice"], mode="block")
+    assert [e["field"] for e in refused(client, hitl_id, final_answer="Ship it")] == [
+        "selected_ids"]
+
+
+def test_a_resolve_picks_within_min_and_max(client: Client) -> None:
+    options = [{"id": i, "label": i.upper()} for i in ("a", "b", "c")]
+    iid = widened(client, selection_mode="multi", options=options, min_selections=2,
+                  max_selections=3)
+    errors = refused(client, iid, selected_ids=["a"])
+    assert [(e["field"], e["code"]) for e in errors] == [("selected_ids", "too_few")]
+    result = resolve(client, iid, selected_ids=["c", "a"], final_answer="A and C, as agreed.")
+    assert (result["selected_ids"], result["summary_json"]["text"]) == (
+        ["a", "c"], "A and C, as agreed.")
+
+
+def test_several_questions_resolve_with_an_answer_for_each(client: Client) -> None:
+    questions = [{"id": "db", "prompt": "Which store?", "options": [
+                     {"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"}]},
+                 {"id": "name", "prompt": "Its name?", "selection_mode": "text_input"}]
+    iid = str(client.post("/api/interactions", json={
+        "title": "Set up storage", "questions": questions}).json()["interaction_id"])
+    client.post(f"/api/interactions/{iid}/defer", json={"rationale": "After the review."})
+    assert [e["field"] for e in refused_deferred(client, iid, answers=None)] == ["answers"]
+    assert [e["field"] for e in refused_deferred(
+        client, iid, answers={"db": {"selected_ids": ["pg"]}})] == ["answers.name"]
+    result = resolve(client, iid, answers={"db": {"selected_ids": ["pg"]},
+                                           "name": {"custom_input": "orders"}})
+    assert result["answers"]["db"]["selected_ids"] == ["pg"]
+    assert result["answers"]["name"]["custom_input"] == "orders"
+
+
+def refused_deferred(client: Client, iid: str, **body: Any) -> list[dict[str, Any]]:
+    response = client.post(f"/api/interactions/{iid}/resolve", json=body)
+    assert response.status_code == 422, response.text
+    assert client.get(f"/api/interactions/{iid}?wait=0").json()["status"] == "deferred"
+    return assert_field_errors(response.json())
+
+
+def test_a_widened_hitl_request_ends_confirmed_with_its_option(client: Client) -> None:
+    iid = hitl(client)
+    widen(client, iid, audience=["Alice"], mode="block")
+    result = resolve(client, iid, selected_ids=["deploy"], final_answer="Green light from QA.")
+    assert (result["status"], result["action_status"], result["outcome"]) == (
+        "submitted", "selected", "confirmed")
+    assert result["selected_option"] == {"id": "deploy", "label": "Deploy"}
+    assert result["custom_input"] is None  # options-only: the words are the summary's
+    assert result["summary_json"] == {"text": "Green light from QA.", "source": "manual"}
+
+
+def test_a_deferred_hitl_request_says_deferred_not_null(client: Client) -> None:
+    iid = hitl(client)
+    deferred = client.post(f"/api/interactions/{iid}/defer",
+                           json={"rationale": "Wait for the freeze."}).json()
+    assert (deferred["action_status"], deferred["outcome"]) == ("deferred", "deferred")
+    polled = client.get(f"/api/interactions/{iid}?wait=0").json()
+    assert polled["outcome"] == "deferred"
+    plain = create(client)
+    assert client.post(f"/api/interactions/{plain}/defer",
+                       json={"rationale": "Later."}).json()["outcome"] is None
+
+
+def test_the_candidate_may_propose_options_and_an_unknown_one_is_refused(client: Client) -> None:
+    iid = widened(client)
+    client.post(f"/api/interactions/{iid}/review")
+    wrong = client.post(f"/api/interactions/{iid}/candidate",
+                        json={**CANDIDATE, "selected_ids": ["mysql"]})
+    assert wrong.status_code == 422
+    assert assert_field_errors(wrong.json())[0]["field"] == "selected_ids"
+    review = client.post(f"/api/interactions/{iid}/candidate", json=CANDIDATE).json()
+    assert review["candidate_selected_ids"] == ["pg"]
+    changed = resolve(client, iid, selected_ids=["lite"], final_answer=CANDIDATE[
+        "candidate_answer"])
+    assert changed["summary_json"]["source"] == "owner_override"  # another option than proposed
+
+
+def test_an_owner_may_answer_a_deferred_question_directly(client: Client) -> None:
+    iid = create(client)
+    client.post(f"/api/interactions/{iid}/defer", json={"rationale": "Later."})
+    answered = client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["lite"]})
+    assert answered.status_code == 200, answered.text
+    result = answered.json()
+    assert (result["status"], result["decided_by"], result["summary_json"]) == (
+        "submitted", "owner", {"text": "", "source": "manual"})
+    assert kinds(client, iid)[-2:] == ["deferred", "resolved"]
+
+
+def test_a_dry_run_is_not_completed(client: Client) -> None:
+    iid = create(client)
+    checked = client.post(f"/api/interactions/{iid}/response?dry_run=1",
+                          json={"selected_ids": ["pg"]}).json()
+    assert (checked["stored"], checked["status"], checked["completed_at"]) == (
+        False, "pending", None)
+
+
+def test_a_deferral_has_no_deadline_in_its_reply_nor_in_the_list(client: Client) -> None:
+    iid = create(client)
+    deferred = client.post(f"/api/interactions/{iid}/defer", json={"rationale": "Later."}).json()
+    listed = client.get("/api/interactions?status=deferred").json()["interactions"]
+    assert deferred.get("expires_at") is None
+    assert [row["expires_at"] for row in listed] == [None]

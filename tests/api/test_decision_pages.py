@@ -14,7 +14,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from choice.web.app import create_app
+from choice.portal import create_app
 from tests.api.conftest import BASE_URL, ask
 from tests.api.test_team_pages import FORM, HTMX, TEAM, agent, owner, widened
 
@@ -48,7 +48,8 @@ def result(web: Client, iid: str) -> dict[str, Any]:
 def candidate(web: Client, iid: str, answer: str = "PostgreSQL, as Alice and Bob agreed.",
               summary: str = "Both prefer PostgreSQL: the team runs it already.") -> None:
     reply = web.post(f"/api/interactions/{iid}/candidate", headers=agent(),
-                     json={"candidate_summary": summary, "candidate_answer": answer})
+                     json={"candidate_summary": summary, "candidate_answer": answer,
+                           "selected_ids": ["pg"]})
     assert reply.status_code == 200, reply.text
 
 
@@ -82,7 +83,7 @@ def test_accept_resolves_with_the_candidate_from_the_discussion(web: Client) -> 
     assert done.status_code == 200 and 'data-testid="provenance"' in done.text
     assert "from the discussion" in done.text
     answer = result(web, iid)
-    assert answer["custom_input"] == "PostgreSQL, as Alice and Bob agreed."
+    assert answer["selected_ids"] == ["pg"]  # the candidate's option, kept
     assert answer["summary_json"]["source"] == "discussion_extraction"
     assert answer["answered_via"] == "web" and answer["decided_by"] == "owner"
 
@@ -116,8 +117,8 @@ def test_a_material_edit_asks_for_a_rationale_then_records_an_override(web: Clie
 def test_a_light_edit_resolves_at_once_from_the_discussion(web: Client) -> None:
     iid = in_review(web)
     candidate(web, iid)
-    done = post(web, f"/choice/{iid}/resolve",
-                {"action": "edit", "final_answer": "PostgreSQL, as Alice and Bob agreed!"})
+    done = post(web, f"/choice/{iid}/resolve", {
+        "action": "edit", "final_answer": "PostgreSQL, as Alice and Bob agreed!", "selected": "pg"})
     assert done.status_code == 200 and 'data-testid="outcome"' in done.text
     assert result(web, iid)["summary_json"]["source"] == "discussion_extraction"
 
@@ -126,8 +127,8 @@ def test_an_empty_answer_is_a_field_error_and_keeps_what_was_picked(web: Client)
     iid, _ = widened(web)
     refused = post(web, f"/choice/{iid}/resolve", {"action": "write", "final_answer": "  ",
                                                    "rationale": "kept"})
-    assert refused.status_code == 422
-    assert 'data-testid="final-answer-error"' in refused.text and ">kept</textarea>" in refused.text
+    assert refused.status_code == 422  # an options-only question: pick one
+    assert 'data-testid="selected-error"' in refused.text and ">kept</textarea>" in refused.text
     unknown = post(web, f"/choice/{iid}/resolve", {"action": "write", "selected": "nope"})
     assert unknown.status_code == 422 and 'data-testid="selected-error"' in unknown.text
     assert result(web, iid)["status"] == "widened"
@@ -148,7 +149,8 @@ def test_the_timed_out_review_offers_an_empty_manual_answer() -> None:
         shown = page(web, f"/choice/{iid}")
         assert "The agent did not send a summary in time. Write the answer yourself." in shown
         assert 'data-testid="final-answer"></textarea>' in shown  # empty: source manual
-        post(web, f"/choice/{iid}/resolve", {"action": "write", "final_answer": "PostgreSQL."})
+        post(web, f"/choice/{iid}/resolve", {"action": "write", "final_answer": "PostgreSQL.",
+                                             "selected": "pg"})
         assert result(web, iid)["summary_json"]["source"] == "manual"
 
 

@@ -12,8 +12,8 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from choice.core.service import InteractionService
+from choice.portal import create_app
 from choice.store.drafts import load_draft
-from choice.web.app import create_app
 from tests.api.conftest import BASE_URL, ask, token
 
 pytestmark = pytest.mark.usefixtures("backend")

@@ -10,7 +10,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from choice.core.config import Settings
-from choice.web.app import create_app
+from choice.portal import create_app
 from tests.api.conftest import BASE_URL, ask, token
 
 pytestmark = pytest.mark.usefixtures("backend")  # on SQLite and on PostgreSQL

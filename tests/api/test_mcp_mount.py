@@ -9,7 +9,7 @@ from types import ModuleType
 import pytest
 from litestar.testing import TestClient
 
-from choice.web.app import create_app
+from choice.portal import create_app
 from tests.api.conftest import BASE_URL, token
 
 INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",

@@ -122,7 +122,8 @@ def test_summary_requested_and_deferred_replies_validate_against_the_documented_
     after = client.get(f"/api/interactions/{iid}?wait=0").json()  # widened, candidate in
     assert problems(union, after) == []
     result = client.post(f"/api/interactions/{iid}/resolve",
-                         json={"final_answer": CANDIDATE["candidate_answer"]}).json()
+                         json={"final_answer": CANDIDATE["candidate_answer"],
+                               "selected_ids": CANDIDATE["selected_ids"]}).json()
     assert result["summary_json"]["source"] == "discussion_extraction"
     assert problems(reply_schema(openapi, "post", f"{ONE}/resolve"), result) == []
 

@@ -10,8 +10,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from choice.portal import create_app
 from choice.team.models import WidenedReply
-from choice.web.app import create_app
 from tests.api.conftest import BASE_URL, ask, token
 
 pytestmark = pytest.mark.usefixtures("backend")  # on SQLite and on PostgreSQL
@@ -242,3 +242,25 @@ def test_widen_extends_the_deadline_and_never_shortens_it(client: Client) -> Non
     kinds = {iid: [e["kind"] for e in client.get(f"/api/interactions/{iid}/events").json()["events"]]
              for iid in (longer, shorter)}
     assert "deadline_changed" in kinds[longer] and "deadline_changed" not in kinds[shorter]
+
+
+def test_a_withdrawn_participants_vote_no_longer_counts(client: Client) -> None:
+    """Issue 25, bug 5: the tally, the owner's team view and the result's votes counted a
+    vote cast through a link the owner had withdrawn."""
+    iid = create(client)
+    invited = widen(client, iid, audience=["Alice", "Bob"], mode="block")
+    people = {p["name"]: p for p in invited["participants"]}
+    for name in ("Alice", "Bob"):
+        voted = client.put(f"/api/d/{secret_of(people[name]['link'])}/vote",
+                           json={"option_ids": ["pg"]})
+        assert voted.status_code == 200, voted.text
+    gone = client.delete(f"/api/interactions/{iid}/participants/"
+                         f"{people['Bob']['participant_id']}")
+    assert gone.status_code in (200, 204), gone.text
+    team = client.get(f"/api/interactions/{iid}/team").json()
+    assert {t["option_id"]: (t["votes"], t["voters"]) for t in team["tally"]}["pg"] == (
+        1, ["Alice"])
+    result = client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["pg"]})
+    assert result.status_code == 200, result.text
+    assert {v["option_id"]: v["voters"] for v in result.json()["votes"]}["pg"] == ["Alice"]
+    assert result.json()["participants"] == ["Alice"]

@@ -13,7 +13,7 @@ from litestar import Litestar
 from litestar.exceptions import WebSocketDisconnect
 from litestar.testing import TestClient
 
-from choice.web.app import create_app
+from choice.portal import create_app
 from choice.web.views.assets import read_manifest
 from tests.api.conftest import BASE_URL, ask, token
 

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("team_list")
 LIVE_MS = 8_000
 CANDIDATE = {"candidate_summary": "Alice and Bob both back PostgreSQL: the team runs it "
                                   "already; Carol worried about backups, Bob answered.",
-             "candidate_answer": "PostgreSQL, with nightly backups."}
+             "candidate_answer": "PostgreSQL, with nightly backups.", "selected_ids": ["pg"]}
 OVERRIDE = "SQLite for now: one file, no server. Revisit when we need a second writer."
 
 
@@ -78,7 +78,7 @@ def test_the_candidate_arrives_live_and_accept_decides_from_the_discussion(
     expect(owner.get_by_test_id("decided-by")).to_have_text("the owner")
     result = source_of(client, iid)
     assert result["summary_json"]["source"] == "discussion_extraction"
-    assert result["custom_input"] == CANDIDATE["candidate_answer"]
+    assert result["selected_ids"] == ["pg"]  # the candidate's option, kept
     assert result["answered_via"] == "web"
 
 
@@ -177,6 +177,8 @@ def test_no_summary_in_time_falls_back_to_writing_it_by_hand(
     expect(phone.get_by_test_id("review-timed-out")).to_be_visible()
     shoot(phone, "decision-timed-out-phone")
     answer.fill("PostgreSQL.")
+    owner.get_by_test_id("write-form").locator(
+        "[data-option-id=pg] [data-testid=option-label]").click()
     owner.get_by_test_id("write-form").get_by_test_id("submit").click()
     expect(owner.get_by_test_id("provenance-source")).to_have_text("written by hand")
     assert source_of(client, iid)["summary_json"]["source"] == "manual"
@@ -264,8 +266,8 @@ def test_resolve_and_defer_work_without_javascript(open_page: OpenPage,
     iid, _ = widened(client)
     page = open_page(f"/choice/{iid}", java_script_enabled=False)
     form = page.get_by_test_id("write-form")
-    form.get_by_test_id("submit").click()  # empty: the field's error, the page intact
-    expect(page.get_by_test_id("final-answer-error")).to_be_visible()
+    form.get_by_test_id("submit").click()  # no option picked: the field's error, page intact
+    expect(page.get_by_test_id("selected-error")).to_be_visible()
     form = page.get_by_test_id("write-form")
     form.locator("[data-option-id=duck] [data-testid=option-label]").click()
     form.get_by_test_id("final-answer").fill("DuckDB for the analytics side.")

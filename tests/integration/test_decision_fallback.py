@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from choice.core.extension import ReplyHints
 from choice.core.notifier import Subscription
 from choice.core.service import InteractionService
 from choice.decision.models import CandidateBody
@@ -83,7 +84,8 @@ async def test_no_candidate_in_the_period_falls_back_to_the_owner_once(portal: P
             "timed_out", True, "manual")
         assert (review.candidate_summary, review.candidate_answer) == ("", "")
         assert not await service.decision.agent_turn(await service.get(iid))
-        assert await service.decision.agent_reply(await service.get(iid)) is None
+        reply = await service.reply(await service.get(iid), ReplyHints("poll again"))
+        assert reply["action_status"] == "widened"  # no summary asked of the agent now
 
         advance(portal, PERIOD * 3)
         assert not await fallback_heard(heard, QUIET), "the fallback fires once"
@@ -168,7 +170,7 @@ async def test_resolving_or_deferring_forgets_the_timer(portal: Portal) -> None:
     assert service is not None
     resolved = await in_review(service)
     deferred = await in_review(service)
-    await service.decision.resolve(resolved, ResolveBody(final_answer="B"))
+    await service.decision.resolve(resolved, ResolveBody(final_answer="B", selected_ids=["b"]))
     await service.decision.defer(deferred, DeferBody(rationale="Later."))
     assert service.decision.reviews.deadline_of(resolved) is None
     assert service.decision.reviews.deadline_of(deferred) is None

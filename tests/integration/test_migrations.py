@@ -50,6 +50,14 @@ def rows(path: Path) -> dict[str, list[dict[str, Any]]]:
                 for table in TABLES}
 
 
+def kept_rows(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """`rows`, without the reminders a started portal may add at once: the fixture's pending
+    question was asked long ago, so its "nobody opened it" reminder is due at start."""
+    found = rows(path)
+    found["audit_event"] = [e for e in found["audit_event"] if e["kind"] != "reminder_sent"]
+    return found
+
+
 def version_in(path: Path) -> list[str]:
     with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
         return [row[0] for row in conn.execute("SELECT version_num FROM alembic_version")]
@@ -92,7 +100,7 @@ def test_a_0_1_0_database_keeps_every_row_and_its_pending_question_can_be_answer
     portal = PortalProcess(v0_copy.parent, CHOICE_RETENTION_DAYS="36500").start()
     try:
         assert version_in(v0_copy) == [head()]
-        assert rows(v0_copy) == {table: V0_ROWS[table] for table in TABLES}
+        assert kept_rows(v0_copy) == {table: V0_ROWS[table] for table in TABLES}
         client = portal.client()
         listed = {row["interaction_id"] for row in client.list("all", 50)["interactions"]}
         assert listed == {row["id"] for row in V0_ROWS["interaction"]}
@@ -497,3 +505,48 @@ def test_0005_keeps_everything_and_a_draft_is_stored_and_goes_with_its_answer(
     finally:
         repo.close()
         repo.engine.dispose()
+
+
+# -- 0006: the candidate's options, on the previous release's database -----------------------
+
+async def test_0006_keeps_a_candidate_in_review_and_a_new_one_may_propose_options(
+        isolated_env: Path) -> None:
+    from choice.decision.models import CandidateBody, ResolveBody
+    from tests.integration.test_service import Portal
+
+    isolated_env.mkdir(parents=True, exist_ok=True)
+    path = isolated_env / "choice.db"
+    _discussion_at(path, "0005")  # what the previous release left, with a review under way
+    iid = V0_ROWS["answer"]
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO decision (interaction_id, review_requested_at, "
+                     "candidate_summary, candidate_answer, candidate_source_hint, candidate_at) "
+                     "VALUES (?, 1.0, 'They settle on PostgreSQL.', 'PostgreSQL', "
+                     "'discussion_extraction', 2.0)", (iid,))
+    before = team_rows(path)
+
+    done = upgrade_url(sqlite_url(path))
+    assert (done.before, done.after) == ("0005", head())
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        conn.row_factory = sqlite3.Row
+        [decision] = [dict(r) for r in conn.execute("SELECT * FROM decision")]
+    assert decision["candidate_selected_ids_json"] is None  # the old candidate named none
+    assert decision["candidate_answer"] == "PostgreSQL" and team_rows(path) == before
+
+    portal = Portal(isolated_env, CHOICE_RETENTION_DAYS="36500")
+    service = await portal.start()
+    try:
+        review = await service.decision.review(iid)
+        assert (review.state, review.candidate_selected_ids) == ("candidate_ready", [])
+        await service.decision.request_review(iid)
+        review = await service.decision.submit_candidate(iid, CandidateBody(
+            candidate_summary="PostgreSQL it is.", candidate_answer="PostgreSQL",
+            selected_ids=["pg"]))
+        assert review.candidate_selected_ids == ["pg"]
+        row = await service.decision.resolve(iid, ResolveBody(final_answer="PostgreSQL",
+                                                              selected_ids=["pg"]))
+    finally:
+        await portal.stop()
+    result = json.loads(row.result_json or "{}")
+    assert (result["selected_ids"], result["summary_json"]["source"]) == (
+        ["pg"], "discussion_extraction")

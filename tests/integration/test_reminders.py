@@ -19,13 +19,13 @@ from choice.contract import PreferencesPatch, Submission, TeamMember
 from choice.core.config import Settings
 from choice.core.notifier import Change
 from choice.core.service import InteractionService
-from choice.reminders.scheduler import ReminderScheduler
-from choice.store import Store
+from choice.portal import create_app
 from choice.team.models import CommentBody, WidenRequest
-from choice.web.app import create_app
+from choice.team.reminders import TeamReminders
 from tests.integration.test_service import Clock, request
 from tests.integration.test_webhooks import BASE_URL, Owner, secret_of
 from tests.reliability.faults import wait_until
+from tests.running import built
 from tests.webhook_receiver import WebhookReceiver
 
 HOUR = 3600.0
@@ -36,8 +36,9 @@ async def service(isolated_env: Path) -> AsyncIterator[InteractionService]:
     settings = Settings.from_env({"CHOICE_DATA_DIR": str(isolated_env),
                                   "CHOICE_REMINDER_MINUTES": "60"})
     settings.prepare_data_dir()
-    service = InteractionService(Store(settings.db_url), settings, clock=Clock())
+    service = built(settings, Clock())
     await service.start()
+    await service.scans.stop()  # the tests scan by hand, on their clock
     await service.update_preferences(PreferencesPatch(team=[TeamMember(name="Alice"),
                                                             TeamMember(name="Bob")]))
     yield service
@@ -54,7 +55,7 @@ async def test_a_widened_question_idle_for_the_period_is_reminded_once_per_idle_
         service: InteractionService) -> None:
     clock = service.clock
     assert isinstance(clock, Clock)
-    scheduler = ReminderScheduler(service, service.settings)  # scanned by hand, not started
+    scheduler = service.scans  # scanned by hand: the fixture stopped its task
     row = (await service.create(request(timeout_seconds=600))).row
     invited = await service.team.widen(row.id, WidenRequest(timeout_seconds=86_400))
     widened_at = invited.widening.widened_at
@@ -95,7 +96,7 @@ async def test_a_widened_question_idle_for_the_period_is_reminded_once_per_idle_
 async def test_a_decided_question_is_not_reminded(service: InteractionService) -> None:
     clock = service.clock
     assert isinstance(clock, Clock)
-    scheduler = ReminderScheduler(service, service.settings)
+    scheduler = service.scans
     row = (await service.create(request())).row
     await service.team.widen(row.id, WidenRequest(timeout_seconds=86_400))
     await service.submit(row.id, Submission(selected_ids=["a"]))
@@ -138,14 +139,13 @@ async def test_two_instances_remind_an_idle_period_once_and_activity_since_the_s
         service: InteractionService) -> None:
     clock = service.clock
     assert isinstance(clock, Clock)
-    first, second = ReminderScheduler(service, service.settings), \
-        ReminderScheduler(service, service.settings)
+    first, second = (TeamReminders(service, service.team.repo) for _ in range(2))
     row = (await service.create(request(timeout_seconds=600))).row
     await service.team.widen(row.id, WidenRequest(timeout_seconds=86_400))
     clock.advance(HOUR + 60)
     [widening] = await service.store.read(service.team.repo.open_widenings)
-    await first.team._remind(widening, clock())
-    await second.team._remind(widening, clock())  # read the same idle period: too late
+    await first._remind(widening, clock())
+    await second._remind(widening, clock())  # read the same idle period: too late
     assert len(await reminders_sent(service, row.id)) == 1
 
     clock.advance(2 * HOUR)
@@ -153,5 +153,5 @@ async def test_two_instances_remind_an_idle_period_once_and_activity_since_the_s
     alice = (await service.store.read(service.team.repo.participants, row.id))[0]
     await service.team.comment(row.id, CommentBody(text="still here"), alice)
     clock.advance(2 * HOUR)
-    await first.team._remind(stale, clock())  # its scan predates the comment: no reminder
+    await first._remind(stale, clock())  # its scan predates the comment: no reminder
     assert len(await reminders_sent(service, row.id)) == 1

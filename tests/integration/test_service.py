@@ -15,9 +15,8 @@ import pytest
 from choice.contract import DeadlineChange, Submission
 from choice.contract.errors import AlreadyCompleted
 from choice.core.config import Settings
-from choice.core.service import InteractionService
-from choice.store import Store
 from tests.pg_cluster import chosen_database
+from tests.running import Running, built
 
 pytestmark = pytest.mark.usefixtures("backend")
 
@@ -50,12 +49,13 @@ class Portal:
                                            "CHOICE_DB_URL": chosen_database(data_dir), **env})
         self.settings.prepare_data_dir()
         self.clock = Clock()
-        self.service: InteractionService | None = None
+        self.service: Running | None = None
 
-    async def start(self) -> InteractionService:
-        self.service = InteractionService(Store(self.settings.db_url), self.settings,
-                                          clock=self.clock)
+    async def start(self) -> Running:
+        self.service = built(self.settings, self.clock)
         await self.service.start()
+        # Reminders are scanned by hand, on the test's clock: no background scan races them.
+        await self.service.scans.stop()
         return self.service
 
     async def stop(self) -> None:
@@ -64,7 +64,7 @@ class Portal:
             self.service.store.close()
             self.service = None
 
-    async def restart(self) -> InteractionService:
+    async def restart(self) -> Running:
         await self.stop()
         return await self.start()
 

@@ -44,7 +44,8 @@ def test_every_stream_event_has_a_schema_version_and_the_write_back_is_heard(
                {"candidate_summary": "Alice wants PostgreSQL.", "candidate_answer": "PostgreSQL"})
     owner.call("POST", f"/api/interactions/{iid}/defer", {"rationale": "After the load test."})
     owner.call("POST", f"/api/interactions/{iid}/resume")
-    owner.call("POST", f"/api/interactions/{iid}/resolve", {"final_answer": "PostgreSQL"})
+    owner.call("POST", f"/api/interactions/{iid}/resolve", {"final_answer": "PostgreSQL",
+                                                            "selected_ids": ["pg"]})
     assert done.wait(10), "the decision was not streamed"
 
     assert events and {data["schema_version"] for _, data in events} == {1}

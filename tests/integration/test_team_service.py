@@ -13,6 +13,7 @@ import pytest
 from choice.contract import PreferencesPatch, Submission, TeamMember
 from choice.contract.errors import AlreadyCompleted, AlreadyWidened, NotWidened
 from choice.contract.field_errors import InvalidInput
+from choice.core.extension import ReplyHints
 from choice.core.service import InteractionService
 from choice.team.links import secret_hash
 from choice.team.models import CommentBody, VoteBody, WidenRequest
@@ -129,7 +130,7 @@ async def test_continue_wakes_the_agents_waiting_call_at_once(portal: Portal) ->
     await service.team.widen(row.id, WidenRequest(mode="continue"))
     woken = await asyncio.wait_for(waiting, 5)
     assert woken.status == "widened"
-    reply = await service.team.reply(woken, "poll later")
+    reply = await service.reply(woken, ReplyHints("poll later"))
     assert (reply["action_status"], reply["mode"], reply["session_id"]) == (
         "widened", "continue", row.id)
     assert reply["participants"] == ["Alice Johnson", "Bob Smith", "Carol Lee"]

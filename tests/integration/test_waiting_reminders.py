@@ -23,8 +23,7 @@ from choice.contract.clock import iso
 from choice.core.config import Settings
 from choice.core.notifier import Change
 from choice.core.service import InteractionService
-from choice.reminders.scheduler import ReminderScheduler
-from choice.web.app import create_app
+from choice.portal import create_app
 from tests.integration.test_service import Clock, Portal, request
 from tests.integration.test_webhooks import BASE_URL, Owner
 from tests.webhook_receiver import WebhookReceiver
@@ -65,7 +64,7 @@ def heard(queue: asyncio.Queue[Change | None]) -> list[dict[str, object]]:
 async def test_an_unopened_question_reminds_every_period_and_once_in_its_last_minute(
         portal: Portal) -> None:
     service, clock = service_of(portal), portal.clock
-    scheduler = ReminderScheduler(service, service.settings)  # scanned by hand, not started
+    scheduler = service.scans  # scanned by hand (the harness stops its task)
     row = (await service.create(request(timeout_seconds=3600))).row
     with service.notifier.subscribe(["interaction.reminder"]) as subscription:
         clock.advance(14 * MINUTE)
@@ -99,7 +98,7 @@ async def test_an_unopened_question_reminds_every_period_and_once_in_its_last_mi
 async def test_an_opened_question_reminds_only_in_its_last_minute_and_again_when_it_moves(
         portal: Portal) -> None:
     service, clock = service_of(portal), portal.clock
-    scheduler = ReminderScheduler(service, service.settings)
+    scheduler = service.scans
     row = (await service.create(request(timeout_seconds=1800))).row
     await service.mark_opened(row.id, "web", "human:web")
     clock.advance(20 * MINUTE)
@@ -121,7 +120,7 @@ async def test_an_opened_question_reminds_only_in_its_last_minute_and_again_when
 async def test_short_answered_and_client_questions_are_not_reminded_and_no_backlog_is_sent(
         portal: Portal) -> None:
     service, clock = service_of(portal), portal.clock
-    scheduler = ReminderScheduler(service, service.settings)
+    scheduler = service.scans
     short = (await service.create(request(timeout_seconds=100))).row
     answered = (await service.create(request(timeout_seconds=7200))).row
     await service.submit(answered.id, Submission(selected_ids=["a"]))
@@ -143,7 +142,7 @@ async def test_two_instances_send_each_reminder_once(isolated_env: Path) -> None
         row = (await one.create(request(timeout_seconds=3600))).row
         for portal in (first, second):
             portal.clock.advance(16 * MINUTE)
-        a, b = ReminderScheduler(one, one.settings), ReminderScheduler(other, other.settings)
+        a, b = one.scans, other.scans
         published: list[Change] = []  # by either instance itself (not heard from the other)
         for service in (one, other):
             service.notifier.listen(

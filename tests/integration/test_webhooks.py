@@ -9,6 +9,7 @@ import asyncio
 import dataclasses
 import hashlib
 import hmac
+import json
 import logging
 import time
 from collections.abc import Iterator
@@ -23,8 +24,8 @@ from litestar.testing import TestClient
 from choice.contract.clock import parse_iso
 from choice.core.config import Settings
 from choice.core.service import InteractionService
+from choice.portal import create_app
 from choice.store import Store
-from choice.web.app import create_app
 from choice.webhooks.outbox import Outbox
 from choice.webhooks.sender import RetryPolicy
 from tests.reliability.faults import wait_until
@@ -353,3 +354,25 @@ def test_new_questions_reach_the_webhook_only_when_asked_for(
     whole = event["whole"]
     assert [o["id"] for o in whole["options"]] == ["pg", "lite"]
     assert whole["options"][1]["recommended"] is True and whole["questions"] is None
+
+
+def test_a_team_reminder_is_delivered_once_and_settled(receiver: WebhookReceiver,
+                                                       isolated_env: Path) -> None:
+    """Issue 25, bug 3: a reminder's `participants` is a count, and settling it (dropping
+    links from the stored event) raised on it, so the delivery was never recorded and the
+    same message went out again every retry, forever, across restarts."""
+    settings = settings_for(receiver, reminder_minutes=0.05, reminder_scan_seconds=0.5)
+    with portal(settings) as owner:
+        iid = owner.ask()
+        owner.widen(iid)
+        receiver.wait_until(lambda got: receiver.delivered("interaction.reminder") != [],
+                            what="the discussion's reminder")
+        wait_until(lambda: all(row["delivered_at"] is not None
+                               for row in outbox_rows(settings.data_dir)
+                               if json.loads(row["payload_json"])["type"]
+                               == "interaction.reminder"),
+                   what="the reminder's delivery recorded")
+    reminders = [r.json for r in receiver.received if r.event_type == "interaction.reminder"]
+    ids = [event["id"] for event in reminders]
+    assert len(ids) == len(set(ids))  # each reminder once, never the same one again
+    assert all(isinstance(event["participants"], int) for event in reminders)

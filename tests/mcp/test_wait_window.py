@@ -38,7 +38,7 @@ async def test_a_continue_widen_between_two_windows_answers_at_once(isolated_env
                     CHOICE_MCP_PROGRESS_SECONDS=str(PROGRESS))
     service = await portal.start()
     try:
-        server = PortalMCP(lambda: service, portal.settings)
+        server = PortalMCP(lambda: service.parts, portal.settings)
         context: Any = WidenDuringProgress(portal)
         result = await server.call_tool("provide_choice", ask(), context)
         returned_at = time.monotonic()

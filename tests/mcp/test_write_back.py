@@ -36,7 +36,7 @@ STILL = 0.5
 """How long a call must stay unanswered to count as still waiting after a change."""
 CANDIDATE = {"candidate_summary": "Alice and the owner agree on PostgreSQL; Bob prefers SQLite.",
              "candidate_answer": "PostgreSQL, with the migration path planned from day 1.",
-             "source_hint": "discussion_extraction"}
+             "selected_ids": ["pg"], "source_hint": "discussion_extraction"}
 
 
 @pytest.fixture(scope="module")
@@ -137,14 +137,15 @@ async def test_summary_requested_candidate_then_the_owners_resolution(
         polling = asyncio.create_task(session.call_tool("provide_choice", {"session_id": iid}))
         assert await still_waiting(polling), "with the candidate in, the agent waits for the owner"
         await owner(portal, "POST", f"/api/interactions/{iid}/resolve",
-                    {"final_answer": CANDIDATE["candidate_answer"], "rationale": "Team consensus."})
+                    {"final_answer": CANDIDATE["candidate_answer"], "selected_ids": ["pg"],
+                     "rationale": "Team consensus."})
         final = await asyncio.wait_for(polling, WOKEN)
         decided = structured(final)
         assert check(tools["provide_choice"], decided) == []
         assert decided["status"] == "submitted"
         assert decided["summary_json"] == {"text": CANDIDATE["candidate_summary"],
                                            "source": "discussion_extraction"}
-        assert decided["custom_input"] == CANDIDATE["candidate_answer"]
+        assert (decided["selected_ids"], decided["custom_input"]) == (["pg"], None)
         assert (decided["decided_by"], decided["rationale"]) == ("owner", "Team consensus.")
         assert decided["participants"] == ["Alice", "Bob"]
         tally = {v["option_id"]: (v["votes"], v["voters"]) for v in decided["votes"]}

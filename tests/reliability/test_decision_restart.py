@@ -27,7 +27,8 @@ MARGIN = 4.0
 """Seconds of the review's period left at the second restart (the portal restarts in ~1-2 s)."""
 FALLBACK_BOUND = MARGIN + 10.0
 CANDIDATE = {"candidate_summary": "Alice and Bob agree on PostgreSQL.",
-             "candidate_answer": "PostgreSQL.", "source_hint": "discussion_extraction"}
+             "candidate_answer": "PostgreSQL.", "selected_ids": ["pg"],
+             "source_hint": "discussion_extraction"}
 
 
 @pytest.fixture
@@ -101,7 +102,7 @@ def test_a_review_survives_kill_9_and_its_fallback_fires_on_the_original_clock(
     assert review(owner, answered)["state"] == "candidate_ready"  # no fallback for it
     assert events(owner, answered, "candidate_timed_out") == []
     result = owner.call("POST", f"/api/interactions/{answered}/resolve",
-                        {"final_answer": "PostgreSQL."})
+                        {"final_answer": "PostgreSQL.", "selected_ids": ["pg"]})
     assert result["summary_json"] == {"text": CANDIDATE["candidate_summary"],
                                       "source": "discussion_extraction"}
     manual = owner.call("POST", f"/api/interactions/{asked}/resolve",

@@ -35,8 +35,8 @@ from choice.contract.errors import AlreadyCompleted
 from choice.contract.field_errors import InvalidInput
 from choice.core.config import Settings
 from choice.core.service import InteractionService
-from choice.store import Store
 from choice.store.records import Interaction
+from tests.running import built
 from tests.tally import record
 
 T = TypeVar("T")
@@ -100,7 +100,7 @@ class Lifecycle(RuleBasedStateMachine):
         return self.loop.run_until_complete(work)
 
     async def _start(self) -> InteractionService:
-        service = InteractionService(Store(self.settings.db_url), self.settings, clock=self.clock)
+        service = built(self.settings, self.clock)
         await service.start()
         return service
 

@@ -20,7 +20,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from choice.web.app import create_app
+from choice.portal import create_app
 from choice.web.security.auth import COOKIE
 from tests.portal_process import PortalProcess
 from tests.security.conftest import FORM, JSON, MCP_ACCEPT, Reply, send

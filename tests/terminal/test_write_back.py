@@ -21,12 +21,12 @@ NO_EDITOR = {"EDITOR": "", "VISUAL": ""}
 CANDIDATE = {"candidate_summary": "Alice and Carol agree on PostgreSQL, with the migration "
                                   "planned from day one.",
              "candidate_answer": "PostgreSQL, with the migration path planned from day 1.",
-             "source_hint": "discussion_extraction"}
+             "selected_ids": ["pg"], "source_hint": "discussion_extraction"}
 
 
-def widened(ask: Ask, client: PortalClient, title: str) -> str:
+def widened(ask: Ask, client: PortalClient, title: str, **fields: Any) -> str:
     """A question widened to Alice and Carol (block), with one comment from Alice."""
-    iid = ask(title)
+    iid = ask(title, **fields)
     invited = client.widen(iid, ["Alice", "Carol"], "block")
     secret = invited["participants"][0]["link"].rsplit("/", 1)[1]
     PortalClient(f"http://{client.host}:{client.port}", None).call(
@@ -72,8 +72,8 @@ def test_f_then_the_agent_s_candidate_and_a_accepts_it(
     result = finished(client, iid)
     assert result["summary_json"] == {"text": CANDIDATE["candidate_summary"],
                                       "source": "discussion_extraction"}
-    assert (result["custom_input"], result["answered_via"], result["decided_by"]) == (
-        CANDIDATE["candidate_answer"], "terminal", "owner")
+    assert (result["selected_ids"], result["answered_via"], result["decided_by"]) == (
+        ["pg"], "terminal", "owner")  # the proposed option, kept
     assert ("resolved", "human:terminal") in events(client, iid)
 
 
@@ -117,7 +117,8 @@ def test_e_edits_in_the_editor_and_a_material_change_asks_for_a_rationale(
     editor.write_text(f'#!/bin/sh\ncp "$1" {seen}\n'
                       "printf 'SQLite for now; revisit next quarter.\\n' > \"$1\"\n")
     editor.chmod(0o755)
-    iid = widened(ask, client, "Pick the billing store, edited")
+    # A typed answer decides a hybrid question: the words are the edit's.
+    iid = widened(ask, client, "Pick the billing store, edited", selection_mode="hybrid")
     pane = fetch(answer, iid, env={"EDITOR": str(editor)})
     post_candidate(client, iid)
     review_shown(pane)
@@ -225,3 +226,20 @@ def test_choice_ask_ends_with_exit_7_when_the_owner_defers(
     assert "choice ask: deferred by the owner: Waiting on legal" in lines
     printed = json.loads("\n".join(lines[lines.index("{"):lines.index("}") + 1]))
     assert (printed["status"], printed["rationale"]) == ("deferred", "Waiting on legal")
+
+
+def test_e_on_an_options_only_question_picks_the_proposed_option_to_decide(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    """Issue 25: a resolve follows the question's rules. Words alone do not answer an
+    options-only question, so Edit goes to its options, the proposal's ticked."""
+    iid = widened(ask, client, "Pick the billing store, options only")
+    pane = fetch(answer, iid)
+    post_candidate(client, iid)
+    review_shown(pane)
+    pane.press("e")
+    pane.wait_for("Pick the option with space, then press Enter to decide.", "(•) PostgreSQL")
+    pane.press("Down", "Space", "Enter")  # SQLite instead
+    assert pane.exit_code() == 0
+    result = finished(client, iid)
+    assert (result["selected_ids"], result["decided_by"], result["summary_json"]["source"]) == (
+        ["lite"], "owner", "manual")

@@ -26,7 +26,7 @@ def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
 
 def test_no_candidate_in_time_and_the_owner_writes_the_answer(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
-    iid = ask("Pick a store, nobody summarises")
+    iid = ask("Pick a store, nobody summarises", selection_mode="hybrid")
     client.widen(iid, ["Alice"], "block")
     pane = answer(iid, env=NO_EDITOR)
     pane.wait_for("Waiting for widened discussion")

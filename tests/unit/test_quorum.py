@@ -1,4 +1,4 @@
-"""`choice/decision/quorum.py`: when the team's votes decide. Only current participants
+"""`choice/team/quorum.py`: when the team's votes decide. Only current participants
 count (a withdrawn link's vote does not), a multi-select vote counts only for the very same
 set, an empty vote is no vote, and between two sets that both reach the quorum the one with
 more votes wins, then the one that got there first."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
-from choice.decision.quorum import Reached, reached
 from choice.store.records import Participant, Vote
+from choice.team.quorum import Reached, reached
 
 IID = "i1"
 

@@ -89,14 +89,7 @@ class Actions:
             self._edit_answer(str(effect.payload or ""))
             return None
         try:
-            if effect.kind == "submit" and (self.state.team is not None or
-                                            self.state.deferral is not None):
-                # seed §4.2: an answer typed while widened (or deferred) resolves it
-                submission = effect.payload
-                return self._finished(self.client.resolve(
-                    self.question.id, submission.custom_input or "",
-                    selected_ids=submission.selected_ids), local=True)
-            if effect.kind == "submit":
+            if effect.kind == "submit":  # widened or deferred too: the portal resolves it
                 return self._finished(self.client.respond(
                     self.question.id, self.body(effect.payload)), local=True)
             if effect.kind == "resolve":

@@ -57,7 +57,8 @@ def take_final(state: AnswerState, text: str) -> None:
         return
     candidate = write_back.candidate.answer if write_back.candidate else None
     if summary_source(final, candidate) == "discussion_extraction":
-        state.effects.append(Effect("resolve", {"final_answer": final}))
+        state.effects.append(Effect("resolve", {"final_answer": final,
+                                                "selected_ids": _proposed(write_back)}))
         return
     write_back.final, write_back.step = final, "rationale"
     state.editor = LineEditor(_("Optional rationale (press Enter to skip)"))
@@ -80,10 +81,18 @@ def review_key(state: AnswerState, key: str) -> None:
     candidate = write_back.candidate
     assert candidate is not None
     if key == "a":
-        if candidate.ready and candidate.answer.strip():
-            state.effects.append(Effect("resolve", {"final_answer": candidate.answer}))
-        else:
+        if not candidate.ready or not (candidate.answer.strip() or candidate.selected_ids):
             state.message = _("There is no proposed answer to accept: press e to write it.")
+        elif not state.question.has_text and not candidate.selected_ids:
+            state.message = _("The proposal names no option: press e to pick one.")
+        else:
+            state.effects.append(Effect("resolve", {"final_answer": candidate.answer,
+                                                    "selected_ids": candidate.selected_ids}))
+    elif key == "e" and not state.question.has_text:
+        # Answered by its options: pick them on the question (the proposal's are ticked);
+        # Enter decides it.
+        state.picked = set(candidate.selected_ids)
+        close(state, _("Pick the option with space, then press Enter to decide."))
     elif key == "e":
         state.effects.append(Effect("edit_answer", candidate.answer))
     elif key == "d":
@@ -121,4 +130,10 @@ def _editing(state: AnswerState, write_back: WriteBack, key: str) -> None:
     else:  # the optional rationale: Enter alone skips it
         state.editor = None
         state.effects.append(Effect("resolve", {"final_answer": write_back.final,
+                                                "selected_ids": _proposed(write_back),
                                                 "rationale": text or None}))
+
+
+def _proposed(write_back: WriteBack) -> list[str]:
+    """The candidate's options, kept when only its words were edited."""
+    return write_back.candidate.selected_ids if write_back.candidate else []

@@ -2,7 +2,8 @@
 agent for a summary (`review`), the agent sends its candidate (`candidate`), the owner
 resolves, defers, takes up again, or sets the team's quorum.
 
-Thin, like `api_team`: parse, call `InteractionService.decision`, shape the reply. Behind
+Thin, like `api/team.py`: parse, call the decision feature (or the team's quorum), shape
+the reply. Behind
 the bearer token (or the owner's browser session). The candidate is the agent's call; every
 other one is the owner's (the terminal UI says `interface: terminal`).
 """
@@ -25,9 +26,9 @@ from choice.decision.models import (
     ResumeBody,
 )
 from choice.web.api.body import check_json_data, json_body
-from choice.web.api.interactions import poll_hint
+from choice.web.api.interactions import agent_reply
 from choice.web.api.openapi import BODY_ERRORS, Reply, body_of, described, errors
-from choice.web.deps import Service
+from choice.web.deps import Decision, Service, Team
 from choice.web.security.guards import BEARER, bearer_token_guard
 
 REPLIED = {200: described(Reply, "The interaction as it now stands, as an agent sees it."),
@@ -44,66 +45,68 @@ class DecisionController(Controller):
 
     async def _reply(self, service: Service, interaction_id: str) -> dict[str, Any]:
         row = await service.get(interaction_id)
-        return await service.team.reply(row, poll_hint(row.id))
+        return await agent_reply(service, row)
 
     @get("/review", operation_id="readReview", responses=REVIEWED)
-    async def review(self, interaction_id: FromPath[str], service: Service) -> CandidateReview:
+    async def review(self, interaction_id: FromPath[str], decision: Decision) -> CandidateReview:
         """The seed's CandidateReview with its state: `not_requested`, `awaiting_candidate`,
         `candidate_ready`, or `timed_out` (no candidate in `CHOICE_SUMMARY_SECONDS`: write
         the answer by hand, `llm_timed_out: true`)."""
-        return await service.decision.review(interaction_id)
+        return await decision.review(interaction_id)
 
     @post("/review", operation_id="requestReview", status_code=200, responses=REVIEWED)
     async def request_review(self, interaction_id: FromPath[str],
-                             service: Service) -> CandidateReview:
+                             service: Service, decision: Decision) -> CandidateReview:
         """Fetch & review: ask the agent to summarise the discussion. Its waiting (or next)
         call returns `action_status: summary_requested`. 409 unless widened."""
-        return await service.decision.request_review(interaction_id, actor="human:api")
+        return await decision.request_review(interaction_id, actor="human:api")
 
     @post("/candidate", operation_id="submitCandidate", status_code=200,
           before_request=check_json_data, responses=REVIEWED)
     async def candidate(self, interaction_id: FromPath[str], data: JSONBody[CandidateBody],
-                        service: Service) -> CandidateReview:
+                        service: Service, decision: Decision) -> CandidateReview:
         """The agent's candidate summary and answer for the owner's review. 422 with the
         field to fix (try again); 409 if no summary was asked for, or it was decided."""
-        return await service.decision.submit_candidate(interaction_id, data, actor="agent")
+        return await decision.submit_candidate(interaction_id, data, actor="agent")
 
     @post("/resolve", operation_id="resolveDecision", status_code=200,
           before_request=check_json_data, responses=REPLIED)
     async def resolve(self, interaction_id: FromPath[str], data: JSONBody[ResolveBody],
-                      service: Service) -> dict[str, Any]:
-        """The owner's final answer (in the result's `custom_input`, options in
-        `selected_ids`). The portal sets `summary_json.source` from the candidate:
+                      service: Service, decision: Decision) -> dict[str, Any]:
+        """The owner's final answer, checked like any answer under the question's rules:
+        options in `selected_ids` (within min/max), words in `final_answer` (the result's
+        `custom_input` where the question takes typed answers, else `summary_json.text`),
+        `answers` for several questions. The portal sets `summary_json.source` from the candidate:
         unchanged or lightly edited `discussion_extraction`, changed by more than 30 %
         `owner_override`, none `manual`. Works on pending, widened and deferred questions."""
-        row = await service.decision.resolve(interaction_id, data, actor="human:api")
-        return await service.team.reply(row, poll_hint(row.id))
+        row = await decision.resolve(interaction_id, data, actor="human:api")
+        return await agent_reply(service, row)
 
     @post("/defer", operation_id="deferDecision", status_code=200,
           before_request=check_json_data, responses=REPLIED)
     async def defer(self, interaction_id: FromPath[str], data: JSONBody[DeferBody],
-                    service: Service) -> dict[str, Any]:
+                    service: Service, decision: Decision) -> dict[str, Any]:
         """Set the decision aside with a rationale (required): the agent's call returns
         `action_status: deferred`; no deadline runs; a discussion stays open."""
-        row = await service.decision.defer(interaction_id, data, actor="human:api")
-        return await service.team.reply(row, poll_hint(row.id))
+        row = await decision.defer(interaction_id, data, actor="human:api")
+        return await agent_reply(service, row)
 
     # The body may be left out entirely.
     @post("/resume", operation_id="resumeDecision", status_code=200,
           operation_class=body_of(ResumeBody, required=False), responses=REPLIED)
     async def resume(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
-                     service: Service) -> dict[str, Any]:
+                     service: Service, decision: Decision) -> dict[str, Any]:
         """Take a deferred question up again: pending or widened as before, with at least
         its timeout from now. 409 if it is not deferred."""
         body = parse_model(ResumeBody, await json_body(request, optional=True))
-        row = await service.decision.resume(interaction_id, body.interface, actor="human:api")
-        return await service.team.reply(row, poll_hint(row.id))
+        row = await decision.resume(interaction_id, body.interface, actor="human:api")
+        return await agent_reply(service, row)
 
     @put("/quorum", operation_id="setQuorum", before_request=check_json_data, responses=REPLIED)
     async def quorum(self, interaction_id: FromPath[str], data: JSONBody[QuorumBody],
-                     service: Service) -> dict[str, Any]:
+                     service: Service, team: Team) -> dict[str, Any]:
         """Set the team's quorum (`min_votes`, at most the people invited) or switch it
         off (`null`). If the votes already reach it, the question resolves now."""
         quorum = Quorum(min_votes=data.min_votes) if data.min_votes is not None else None
-        await service.decision.set_quorum(interaction_id, quorum, actor="human:api")
+        await team.quorum.set(interaction_id, quorum, actor="human:api")
         return await self._reply(service, interaction_id)

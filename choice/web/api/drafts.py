@@ -13,7 +13,7 @@ from litestar.params import FromPath, JSONBody
 from choice.drafts.keeper import Draft
 from choice.web.api.body import check_json_data
 from choice.web.api.openapi import BODY_ERRORS, errors
-from choice.web.deps import Service
+from choice.web.deps import Drafts
 from choice.web.security.guards import BEARER, bearer_token_guard
 
 
@@ -24,18 +24,18 @@ class DraftController(Controller):
     tags = ["interactions"]  # noqa: RUF012
 
     @get("/", responses=errors(404))
-    async def read(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:
+    async def read(self, interaction_id: FromPath[str], drafts: Drafts) -> dict[str, Any]:
         """The question's draft (`draft: null` when there is none or it is over)."""
-        return await service.drafts.get(interaction_id)
+        return await drafts.get(interaction_id)
 
     @put("/", before_request=check_json_data, responses=errors(404, 409, *BODY_ERRORS))
     async def save(self, interaction_id: FromPath[str], data: JSONBody[Draft],
-                   service: Service) -> dict[str, Any]:
+                   drafts: Drafts) -> dict[str, Any]:
         """Replace the draft (stored at most once a second, the latest wins). 409 once the
         question is over."""
-        return await service.drafts.put(interaction_id, data)
+        return await drafts.put(interaction_id, data)
 
     @delete("/", responses=errors(404))
-    async def discard(self, interaction_id: FromPath[str], service: Service) -> None:
+    async def discard(self, interaction_id: FromPath[str], drafts: Drafts) -> None:
         """Throw the draft away."""
-        await service.drafts.delete(interaction_id)
+        await drafts.delete(interaction_id)

@@ -19,9 +19,10 @@ except PackageNotFoundError:  # running from a source tree
 @get("/healthz", tags=["health"])
 async def healthz(service: Service) -> dict[str, Any]:
     store: dict[str, Any] = {"kind": service.store.engine.dialect.name}
-    if service.remote is not None:  # other instances' changes reach this one
-        store["listening"] = service.remote.listening
-        store["reconnects"] = service.remote.relay.reconnects
+    relay = service.notifier.relay
+    if relay is not None:  # other instances' changes reach this one
+        store["listening"] = relay.listening
+        store["reconnects"] = relay.reconnects
     return {"status": "ok", "portal": "choice", "version": VERSION, "pid": os.getpid(),
             "pending": len(service.deadlines), "waiting": service.notifier.waiting,
             "store": store}

@@ -24,7 +24,9 @@ from choice.contract.ask_user_question import AskUserQuestion
 from choice.contract.clock import iso
 from choice.contract.compat import HitlRequest, RequestUserChoice
 from choice.contract.field_errors import parse_model
+from choice.core.extension import ReplyHints
 from choice.core.replies import listing, reply
+from choice.store.records import Interaction
 from choice.web.api.body import check_json_data, json_body
 from choice.web.api.hangup import while_connected
 from choice.web.api.openapi import (
@@ -82,6 +84,12 @@ def poll_hint(interaction_id: str) -> str:
             "'pending' or 'widened'.")
 
 
+async def agent_reply(service: Service, row: Interaction, *,
+                      agent_turns: bool = True) -> dict[str, Any]:
+    """What an agent gets for `row` over HTTP (`InteractionService.reply`)."""
+    return await service.reply(row, ReplyHints(poll_hint(row.id), agent_turns=agent_turns))
+
+
 
 class InteractionController(Controller):
     path = "/api/interactions"
@@ -105,7 +113,7 @@ class InteractionController(Controller):
         row = created.row
         if seconds:
             row = await while_connected(request, service.wait(row.id, seconds))
-        body = {**await service.team.reply(row, poll_hint(row.id)), "warnings": created.warnings}
+        body = {**await agent_reply(service, row), "warnings": created.warnings}
         return Response(body, status_code=201 if row.status in OPEN_STATUSES else 200)
 
     @get("/", responses=LISTED)
@@ -129,7 +137,7 @@ class InteractionController(Controller):
         (`action_status: deferred`)."""
         row = await while_connected(request, service.wait(interaction_id, check_wait(wait),
                                                           agent_turns=candidates))
-        return await service.team.reply(row, poll_hint(row.id), agent_turns=candidates)
+        return await agent_reply(service, row, agent_turns=candidates)
 
     @get("/{interaction_id:str}/events", operation_id="interactionEvents", responses=EVENTS)
     async def events(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:
@@ -155,7 +163,7 @@ class InteractionController(Controller):
                                service: Service) -> dict[str, Any]:
         """Continue a pending interaction in the other interface (audited)."""
         row = await service.switch_interface(interaction_id, data.interface, "human:terminal")
-        return await service.team.reply(row, poll_hint(row.id))
+        return await agent_reply(service, row)
 
     @post("/{interaction_id:str}/opened", status_code=204, before_request=check_json_data,
           responses=errors(404, *BODY_ERRORS))
@@ -176,7 +184,9 @@ class InteractionController(Controller):
         actor = "human:terminal" if submission.interface == "terminal" else "human:api"
         if dry_run:
             checked = await service.check(interaction_id, submission, submission.interface, actor)
-            return {**json.loads(checked.result_json), "status": "pending", "stored": False}
+            # Not stored, so not completed: the result as it would be, without an end time.
+            return {**json.loads(checked.result_json), "status": "pending", "stored": False,
+                    "completed_at": None}
         row = await service.submit(interaction_id, submission, submission.interface, actor)
         return reply(row, service.settings, poll_hint(row.id))
 
@@ -200,4 +210,4 @@ class InteractionController(Controller):
         """Move the deadline: `timeout_seconds` (from creation) or `expires_at`."""
         actor = "human:terminal" if data.interface == "terminal" else "human:api"
         row = await service.set_deadline(interaction_id, data, actor=actor)
-        return await service.team.reply(row, poll_hint(row.id))  # widened: who is invited
+        return await agent_reply(service, row)  # widened: who is invited

@@ -18,7 +18,7 @@ from choice.team.models import CommentBody, VoteBody
 from choice.team.payloads import comment_reply, participant_payload
 from choice.web.api.body import check_json_data
 from choice.web.api.openapi import BODY_ERRORS, errors
-from choice.web.deps import Service
+from choice.web.deps import Team
 
 
 class ParticipantController(Controller):
@@ -26,25 +26,25 @@ class ParticipantController(Controller):
     tags = ["participant"]  # noqa: RUF012
 
     @get("/", responses=errors(404))
-    async def read(self, secret: FromPath[str], service: Service) -> dict[str, Any]:
+    async def read(self, secret: FromPath[str], team: Team) -> dict[str, Any]:
         """The question, who is in the discussion, the thread, the tally and your vote."""
-        participant = await service.team.participant(secret)
-        discussion = await service.team.open_link(participant)
+        participant = await team.participant(secret)
+        discussion = await team.open_link(participant)
         return participant_payload(discussion, participant)
 
     @post("/comments", status_code=201, before_request=check_json_data,
           responses=errors(404, 409, 429, *BODY_ERRORS))
     async def comment(self, secret: FromPath[str], data: JSONBody[CommentBody],
-                      service: Service) -> dict[str, Any]:
+                      team: Team) -> dict[str, Any]:
         """Add to the discussion (plain text; at most 4000 characters). 409 once it has ended."""
-        participant = await service.team.participant(secret)
-        comment = await service.team.comment(participant.interaction_id, data, participant)
+        participant = await team.participant(secret)
+        comment = await team.comment(participant.interaction_id, data, participant)
         return comment_reply(comment)
 
     @put("/vote", before_request=check_json_data, responses=errors(404, 409, *BODY_ERRORS))
     async def vote(self, secret: FromPath[str], data: JSONBody[VoteBody],
-                   service: Service) -> dict[str, Any]:
+                   team: Team) -> dict[str, Any]:
         """Your vote, replacing any earlier one; `[]` withdraws it. 409 once it has ended."""
-        participant = await service.team.participant(secret)
-        chosen = await service.team.vote(participant, data, via="api")
+        participant = await team.participant(secret)
+        chosen = await team.vote(participant, data, via="api")
         return {"option_ids": chosen}

@@ -19,7 +19,7 @@ from choice.team.models import CommentBody, WidenRequest
 from choice.team.payloads import comment_reply, owner_payload
 from choice.web.api.body import check_json_data
 from choice.web.api.openapi import BODY_ERRORS, errors
-from choice.web.deps import Service
+from choice.web.deps import Team
 from choice.web.security.guards import BEARER, bearer_token_guard
 
 
@@ -32,39 +32,39 @@ class TeamController(Controller):
     @post("/widen", status_code=201, before_request=check_json_data,
           responses=errors(404, 409, *BODY_ERRORS))
     async def widen(self, interaction_id: FromPath[str], data: JSONBody[WidenRequest],
-                    service: Service) -> dict[str, Any]:
+                    team: Team) -> dict[str, Any]:
         """Invite teammates to discuss and vote on a pending question. Each participant's
         link is in this reply only (the portal keeps its hash). 409 if it is already widened
         or over; 422 for a bad audience. With `mode: continue` the agent's waiting call
         returns at once with `action_status: widened`."""
-        invited = await service.team.widen(interaction_id, data, actor="human:owner")
+        invited = await team.widen(interaction_id, data, actor="human:owner")
         return {"interaction": listing(invited.row), "mode": invited.widening.mode,
                 "note": invited.widening.note, "expires_at": iso(invited.row.expires_at),
                 "participants": [p.model_dump() for p in invited.participants],
                 "warnings": invited.warnings}
 
     @get("/team", responses=errors(404))
-    async def team(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:
+    async def team(self, interaction_id: FromPath[str], team: Team) -> dict[str, Any]:
         """Who was invited and who opened their link, the thread, the tally."""
-        return owner_payload(await service.team.discussion(interaction_id))
+        return owner_payload(await team.discussion(interaction_id))
 
     @get("/discussion", responses=errors(404))
-    async def discussion(self, interaction_id: FromPath[str], service: Service) -> DiscussionData:
+    async def discussion(self, interaction_id: FromPath[str], team: Team) -> DiscussionData:
         """The seed's DiscussionData: participants, message_count, the newest 50 messages
         as `[Name] text`, truncated, thread_url (the owner's page)."""
-        return await service.team.discussion_data(interaction_id)
+        return await team.discussion_data(interaction_id)
 
     @post("/comments", status_code=201, before_request=check_json_data,
           responses=errors(404, 409, 429, *BODY_ERRORS))
     async def comment(self, interaction_id: FromPath[str], data: JSONBody[CommentBody],
-                      service: Service) -> dict[str, Any]:
+                      team: Team) -> dict[str, Any]:
         """The owner's own message in the discussion (while it is widened)."""
-        comment = await service.team.comment(interaction_id, data)
+        comment = await team.comment(interaction_id, data)
         return comment_reply(comment)
 
     @delete("/participants/{participant_id:str}", status_code=204, responses=errors(404))
     async def revoke(self, interaction_id: FromPath[str], participant_id: FromPath[str],
-                     service: Service) -> Response[None]:
+                     team: Team) -> Response[None]:
         """Withdraw one participant's link at once: it opens nothing from now on."""
-        await service.team.revoke(interaction_id, participant_id)
+        await team.revoke(interaction_id, participant_id)
         return Response(None, status_code=204)

@@ -28,8 +28,8 @@ from jinja2 import Environment
 from choice.contract.clock import now
 from choice.contract.errors import NotFound
 from choice.core.notifier import Change
-from choice.core.service import InteractionService
 from choice.team.discussion import Discussion
+from choice.team.service import TeamService
 from choice.web.views.decision import shared_decision
 from choice.web.views.team import everyone_view
 
@@ -89,8 +89,8 @@ class Feed:
 
 
 class DiscussionFeeds:
-    def __init__(self, service: InteractionService, env: Environment) -> None:
-        self.service = service
+    def __init__(self, team: TeamService, env: Environment) -> None:
+        self.team = team
         self.env = env
         """The app's Jinja environment (the pages' own templates render the fragments)."""
         self._feeds: dict[str, Feed] = {}
@@ -150,7 +150,7 @@ class DiscussionFeeds:
         comment_ids = sorted({int(change.data["comment_id"]) for change in changes
                               if change.data.get("change") == "comment"})
         try:  # only the new comments are read, shaped and rendered: the thread may be long
-            discussion = await self.service.team.discussion(interaction_id, comment_ids)
+            discussion = await self.team.discussion(interaction_id, comment_ids)
         except NotFound:
             return Push(dict.fromkeys(locales, CLOSED))
         if not discussion.is_open:
@@ -170,7 +170,7 @@ class DiscussionFeeds:
         if state or "revoked" in what:  # the quorum line counts the people who can vote
             parts["state"] = True
             parts["shared"] = shared_decision(
-                discussion.row, await self.service.decision.decision(interaction_id),
+                discussion.row, discussion.decision,
                 sum(1 for p in discussion.participants if p.revoked_at is None))
         if not comment_ids and not parts["tally"] and "deadline" not in message \
                 and not parts["state"]:

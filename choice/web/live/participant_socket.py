@@ -20,7 +20,7 @@ from litestar.params import FromPath, FromQuery
 from choice.contract.clock import now
 from choice.contract.errors import NotFound
 from choice.team.service import UnknownLink
-from choice.web.deps import Feeds, Service
+from choice.web.deps import Feeds, Service, Team
 from choice.web.live.sockets import GONE, drain
 from choice.web.pages.participant import chosen_language
 
@@ -28,10 +28,11 @@ FELL_BEHIND = 4408
 
 
 @websocket("/ws/d/{secret:str}")
-async def participant_socket(socket: WebSocket[Any, Any, Any], service: Service, feeds: Feeds,
+async def participant_socket(socket: WebSocket[Any, Any, Any], service: Service, team: Team,
+                             feeds: Feeds,
                              secret: FromPath[str], lang: FromQuery[str | None] = None) -> None:
     try:
-        participant = await service.team.participant(secret)
+        participant = await team.participant(secret)
         row = await service.get(participant.interaction_id)
     except (UnknownLink, NotFound):
         await socket.accept()  # then close with a code the page can read (a refused

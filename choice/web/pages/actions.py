@@ -28,7 +28,7 @@ from choice.core.endings import request_of
 from choice.core.i18n import N_
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
-from choice.web.deps import QuestionLists, Service, WebAssets
+from choice.web.deps import Owner, QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context, time_default_of
 from choice.web.pages.forms import (
     Form,
@@ -43,9 +43,10 @@ from choice.web.pages.forms import (
 from choice.web.pages.routes import VARY_ON_HTMX, page
 from choice.web.security.auth import safe_next, session_guard
 from choice.web.views.assets import Assets
-from choice.web.views.decision import DecisionForm, owner_page_view
+from choice.web.views.decision import DecisionForm
 from choice.web.views.interactions import Draft, Stage
 from choice.web.views.list_cache import ListCache
+from choice.web.views.owner import OwnerViews
 from choice.web.views.team import team_context
 
 ACTOR = "human:web"
@@ -59,6 +60,7 @@ class Shown:
 
     request: HTMXRequest
     service: InteractionService
+    owner: OwnerViews
     assets: Assets
     lists: ListCache
 
@@ -70,9 +72,9 @@ class Shown:
         `form` is what was typed into the decision panel, with its errors; `focus` the
         question (of several) to take the focus."""
         service = self.service
-        view = await owner_page_view(service, row, stage=stage, draft=draft,
-                                     errors=errors.errors if errors else None, notice=notice,
-                                     form=form, focus=focus)
+        view = await self.owner.page_view(row, stage=stage, draft=draft,
+                                          errors=errors.errors if errors else None, notice=notice,
+                                          form=form, focus=focus)
         if self.request.htmx:
             return HTMXTemplate(template_name="partials/_interaction.html", status_code=status,
                                 headers=VARY_ON_HTMX,
@@ -91,11 +93,11 @@ class InteractionActions(Controller):
     include_in_schema = False
 
     @post("/submit")
-    async def submit(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def submit(self, request: HTMXRequest, service: Service, owner: Owner, assets: WebAssets,
                      lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         """`action`: submit, review (confirmation required, or several questions), confirm,
         or back (`back:<question id>` to that question)."""
-        shown = Shown(request, service, assets, lists)
+        shown = Shown(request, service, owner, assets, lists)
         form = await read_form(request)
         row = await service.get(interaction_id)
         if row.status not in OPEN_STATUSES:
@@ -127,9 +129,9 @@ class InteractionActions(Controller):
         return await shown.show(row)
 
     @post("/cancel")
-    async def cancel(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def cancel(self, request: HTMXRequest, service: Service, owner: Owner, assets: WebAssets,
                      lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
-        shown = Shown(request, service, assets, lists)
+        shown = Shown(request, service, owner, assets, lists)
         note = first(await read_form(request), "global_annotation").strip() or None
         try:
             row = await service.cancel(interaction_id, note, "web", ACTOR)
@@ -138,12 +140,12 @@ class InteractionActions(Controller):
         return await shown.show(row)
 
     @post("/deadline")
-    async def change_deadline(self, request: HTMXRequest, service: Service,
+    async def change_deadline(self, request: HTMXRequest, service: Service, owner: Owner,
                               assets: WebAssets, lists: QuestionLists,
                               interaction_id: FromPath[str]) -> Response[Any]:
         """`minutes_left`: the new deadline counted from now; audited, and every open
         viewer's countdown follows through its socket."""
-        shown = Shown(request, service, assets, lists)
+        shown = Shown(request, service, owner, assets, lists)
         raw = first(await read_form(request), "minutes_left").strip()
         row = await service.get(interaction_id)
         try:

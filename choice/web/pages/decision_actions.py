@@ -27,14 +27,13 @@ from choice.contract.errors import AlreadyCompleted, NotDeferred, NotWidenedNow
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.core.i18n import N_
 from choice.decision.models import DeferBody, ResolveBody
-from choice.decision.outcome import candidate_of
-from choice.decision.provenance import summary_source
-from choice.web.deps import QuestionLists, Service, WebAssets
+from choice.decision.outcome import source_of
+from choice.web.deps import Decision, Owner, QuestionLists, Service, Team, WebAssets
 from choice.web.pages.actions import ACTOR, ELSEWHERE, Shown
 from choice.web.pages.forms import Form, first, read_form, typed_text
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.security.auth import session_guard
-from choice.web.views.decision import DecisionForm, form_errors, owner_page_view
+from choice.web.views.decision import DecisionForm, form_errors
 
 NOT_WIDENED = N_("This question is not with the team now: there is no discussion to review.")
 NOT_DEFERRED = N_("This question is not deferred: it is already taken up again.")
@@ -65,25 +64,28 @@ class DecisionActions(Controller):
         return Redirect(path=f"/choice/{interaction_id}", status_code=303, headers=VARY_ON_HTMX)
 
     @post("/review")
-    async def request_review(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def request_review(self, request: HTMXRequest, service: Service, owner: Owner,
+                             decision: Decision,
+                             assets: WebAssets,
                              lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         """Fetch & review: the agent's waiting (or next) call is asked for its summary."""
-        shown = Shown(request, service, assets, lists)
+        shown = Shown(request, service, owner, assets, lists)
         try:
-            await service.decision.request_review(interaction_id, actor=ACTOR)
+            await decision.request_review(interaction_id, actor=ACTOR)
         except NotWidenedNow as refused:
             return await shown.show(refused.row, 409, notice=NOT_WIDENED)
         row = await service.get(interaction_id)
         return self._back(request, row.id) or await shown.show(row)
 
     @post("/resolve")
-    async def resolve(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def resolve(self, request: HTMXRequest, service: Service, owner: Owner, decision: Decision,
+                      assets: WebAssets,
                       lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         """`action`: `accept` (the candidate as it is; `candidate_at` says which one the
         owner read), `edit` (`final_answer` changed from the candidate; a material change
         asks for a `rationale` first, `step=rationale` once asked), or `write` (by hand).
         `selected` options and a `rationale` may come with any of them."""
-        shown = Shown(request, service, assets, lists)
+        shown = Shown(request, service, owner, assets, lists)
         form = await read_form(request)
         action = first(form, "action", "write")
         typed = _typed(form, action)
@@ -92,16 +94,20 @@ class DecisionActions(Controller):
             return await shown.show(row, 409, notice=ELSEWHERE)
         final = typed.final_answer
         if action == "accept":
-            review = await service.decision.review(row.id)
+            review = await decision.review(row.id)
             if review.state != "candidate_ready" or review.candidate_at != first(form,
                                                                                  "candidate_at"):
                 return await shown.show(row, 409, notice=CANDIDATE_CHANGED)
+            # The candidate as it is: its words and the options it picks. If it picks none
+            # and the question needs one, the errors open Edit with its words to finish.
             final = review.candidate_answer
+            typed = replace(typed, action="edit", final_answer=final,
+                            selected=tuple(review.candidate_selected_ids))
         elif action == "back":
             return await shown.show(row, form=replace(typed, action="edit"))
         elif action == "edit" and first(form, "step") != "rationale" and final.strip():
-            candidate = candidate_of(await service.decision.decision(row.id))
-            source = await asyncio.to_thread(summary_source, final, candidate)
+            source = await asyncio.to_thread(source_of, final, list(typed.selected),
+                                             await decision.decision(row.id))
             if source == "owner_override":  # a material change: ask why (optional) first
                 return await shown.show(row, form=replace(typed, step="rationale",
                                                           source=source))
@@ -109,7 +115,7 @@ class DecisionActions(Controller):
             body = parse_model(ResolveBody, {
                 "final_answer": final, "selected_ids": list(typed.selected),
                 "rationale": typed.rationale.strip() or None, "interface": "web"})
-            row = await service.decision.resolve(interaction_id, body, actor=ACTOR)
+            row = await decision.resolve(interaction_id, body, actor=ACTOR)
         except InvalidInput as invalid:
             step = typed.step if first(form, "step") == "rationale" else None
             return await shown.show(row, 422, form=replace(
@@ -119,16 +125,17 @@ class DecisionActions(Controller):
         return await shown.show(row)
 
     @post("/defer")
-    async def defer(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def defer(self, request: HTMXRequest, service: Service, owner: Owner, decision: Decision,
+                    assets: WebAssets,
                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         """`defer_rationale` (required): set the question aside; the agent is told why."""
-        shown = Shown(request, service, assets, lists)
+        shown = Shown(request, service, owner, assets, lists)
         typed = _typed(await read_form(request), "defer")
         row = await service.get(interaction_id)
         try:
             body = parse_model(DeferBody, {"rationale": typed.defer_rationale,
                                            "interface": "web"})
-            row = await service.decision.defer(interaction_id, body, actor=ACTOR)
+            row = await decision.defer(interaction_id, body, actor=ACTOR)
         except InvalidInput as invalid:
             return await shown.show(row, 422, form=replace(
                 typed, errors=form_errors(invalid.errors, defer=True)))
@@ -137,22 +144,24 @@ class DecisionActions(Controller):
         return self._back(request, row.id) or await shown.show(row)
 
     @post("/resume")
-    async def resume(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def resume(self, request: HTMXRequest, service: Service, owner: Owner, decision: Decision,
+                     assets: WebAssets,
                      lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         """Take a deferred question up again (its deadline starts anew)."""
-        shown = Shown(request, service, assets, lists)
+        shown = Shown(request, service, owner, assets, lists)
         try:
-            row = await service.decision.resume(interaction_id, "web", actor=ACTOR)
+            row = await decision.resume(interaction_id, "web", actor=ACTOR)
         except NotDeferred as refused:
             return await shown.show(refused.row, 409, notice=NOT_DEFERRED)
         return self._back(request, row.id) or await shown.show(row)
 
     @post("/quorum")
-    async def quorum(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def quorum(self, request: HTMXRequest, service: Service, owner: Owner, team: Team,
+                     assets: WebAssets,
                      lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         """`min_votes` (a number), or `action=off`: the team's quorum. Votes that already
         reach it resolve the question at once."""
-        shown = Shown(request, service, assets, lists)
+        shown = Shown(request, service, owner, assets, lists)
         form = await read_form(request)
         typed = _typed(form, "quorum")
         row = await service.get(interaction_id)
@@ -163,7 +172,7 @@ class DecisionActions(Controller):
                     raise InvalidInput([FieldError(field="min_votes", code="invalid",
                                                    message=QUORUM_NUMBER)])
                 quorum = parse_model(Quorum, {"min_votes": int(typed.min_votes)})
-            row = await service.decision.set_quorum(interaction_id, quorum, actor=ACTOR)
+            row = await team.quorum.set(interaction_id, quorum, actor=ACTOR)
         except InvalidInput as invalid:
             return await shown.show(row, 422, form=replace(
                 typed, errors=form_errors(invalid.errors)))
@@ -173,7 +182,7 @@ class DecisionActions(Controller):
         return self._back(request, row.id) or await shown.show(row)
 
     @get("/decision")
-    async def panel(self, service: Service, interaction_id: FromPath[str],
+    async def panel(self, service: Service, owner: Owner, interaction_id: FromPath[str],
                     keep: FromQuery[bool] = False) -> HTMXTemplate:
         """The decision panel, for a page told the review changed. `keep`: the owner is
         typing in it, so only what may change around the text (a notice of the late
@@ -181,4 +190,4 @@ class DecisionActions(Controller):
         row = await service.get(interaction_id)
         name = "partials/_decision_refresh.html" if keep else "partials/_decision_panel.html"
         return HTMXTemplate(template_name=name, headers=VARY_ON_HTMX, context={
-            "view": await owner_page_view(service, row), "locale": service.language_for(row)})
+            "view": await owner.page_view(row), "locale": service.language_for(row)})

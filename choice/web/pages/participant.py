@@ -29,8 +29,8 @@ from choice.core.i18n import N_, SUPPORTED
 from choice.core.service import InteractionService
 from choice.store.records import Participant
 from choice.team.models import CommentBody, VoteBody
-from choice.team.service import RateLimited, UnknownLink
-from choice.web.deps import Service, WebAssets
+from choice.team.service import RateLimited, TeamService, UnknownLink
+from choice.web.deps import Service, Team, WebAssets
 from choice.web.pages.forms import first, read_form, typed_text
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.views.assets import Assets
@@ -75,6 +75,7 @@ class Reader:
 
     request: HTMXRequest
     service: InteractionService
+    team: TeamService
     assets: Assets
     participant: Participant
     secret: str
@@ -91,7 +92,7 @@ class Reader:
     async def show(self, *, status: int = 200, partial: str | None = None,
                    opening: bool = False, htmx: dict[str, Any] | None = None,
                    **extra: Any) -> Response[Any]:
-        team, service = self.service.team, self.service
+        team, service = self.team, self.service
         try:
             if opening:
                 discussion = await team.open_link(self.participant)
@@ -101,9 +102,7 @@ class Reader:
             return link_gone(service, self.assets, self.lang)
         locale = chosen_language(service, discussion.row, self.lang)
         view = participant_view(discussion, self.participant)
-        shared = shared_decision(discussion.row,
-                                 await service.decision.decision(discussion.row.id),
-                                 len(view.people))
+        shared = shared_decision(discussion.row, discussion.decision, len(view.people))
         if partial == LIVE and not view.open:  # it ended meanwhile: the page shows how
             partial, htmx = DISCUSSION, {"re_target": "#discussion", "re_swap": "outerHTML"}
         context = {"view": view, "locale": locale, "shared": shared,
@@ -147,52 +146,52 @@ class ParticipantPages(Controller):
     include_in_schema = False
 
     @staticmethod
-    async def _reader(request: HTMXRequest, service: InteractionService, assets: Assets,
-                      secret: str, lang: str | None) -> Reader | None:
+    async def _reader(request: HTMXRequest, service: InteractionService, team: TeamService,
+                      assets: Assets, secret: str, lang: str | None) -> Reader | None:
         try:
-            participant = await service.team.participant(secret)
+            participant = await team.participant(secret)
         except UnknownLink:
             return None
-        return Reader(request, service, assets, participant, secret, lang)
+        return Reader(request, service, team, assets, participant, secret, lang)
 
     @get("/")
-    async def page(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def page(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
                    secret: FromPath[str], lang: FromQuery[str | None] = None) -> Response[Any]:
-        reader = await self._reader(request, service, assets, secret, lang)
+        reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
             return link_gone(service, assets, lang)
         return await reader.show(opening=not is_link_preview(request.headers.get("user-agent")))
 
     @get("/partial")
-    async def partial(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def partial(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
                       secret: FromPath[str], lang: FromQuery[str | None] = None) -> Response[Any]:
         """The whole discussion, for a page whose question just ended (or that reconnected)."""
-        reader = await self._reader(request, service, assets, secret, lang)
+        reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
             return link_gone(service, assets, lang)
         return await reader.show(partial=DISCUSSION)
 
     @get("/live")
-    async def live(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def live(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
                    secret: FromPath[str], lang: FromQuery[str | None] = None) -> Response[Any]:
         """What moves on the page (thread, tally, people), for a page that (re)connected."""
-        reader = await self._reader(request, service, assets, secret, lang)
+        reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
             return link_gone(service, assets, lang)
         return await reader.show(partial=LIVE)
 
     @post("/comment")
-    async def comment(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def comment(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
                       secret: FromPath[str]) -> Response[Any]:
         form = await read_form(request)
         lang, text = first(form, "lang") or None, typed_text(form, "text")
-        reader = await self._reader(request, service, assets, secret, lang)
+        reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
             return link_gone(service, assets, lang)
         participant = reader.participant
         try:
             body = parse_model(CommentBody, {"text": text})
-            posted = await service.team.comment(participant.interaction_id, body, participant)
+            posted = await reader.team.comment(participant.interaction_id, body, participant)
         except InvalidInput as invalid:
             return await reader.again(422, "partials/_comment_form.html", comment_text=text,
                                       comment_error=invalid.errors[0].message)
@@ -207,18 +206,18 @@ class ParticipantPages(Controller):
         return await reader.show(partial="partials/_comment_posted.html", posted_id=posted.id)
 
     @post("/vote")
-    async def vote(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def vote(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
                    secret: FromPath[str]) -> Response[Any]:
         """`option` (any number; none, or `action=clear`, withdraws the vote)."""
         form = await read_form(request)
         lang = first(form, "lang") or None
-        reader = await self._reader(request, service, assets, secret, lang)
+        reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
             return link_gone(service, assets, lang)
         picked = ([] if first(form, "action") == "clear"
                   else [value for value in form.get("option", []) if value])
         try:
-            await service.team.vote(reader.participant,
+            await reader.team.vote(reader.participant,
                                     parse_model(VoteBody, {"option_ids": picked}))
         except InvalidInput as invalid:
             return await reader.again(422, "partials/_vote_form.html",

@@ -13,10 +13,9 @@ from litestar.params import FromPath, FromQuery
 from litestar.plugins.htmx import HTMXTemplate
 from litestar.response import Template
 
-from choice.web.deps import QuestionLists, Service, WebAssets
+from choice.web.deps import Owner, QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context
 from choice.web.security.auth import session_guard
-from choice.web.views.decision import owner_page_view
 from choice.web.views.team import team_context
 
 VARY_ON_HTMX = {"Vary": "HX-Request"}
@@ -42,11 +41,11 @@ class PageController(Controller):
                                                              which=filter))
 
     @get("/choice/{interaction_id:str}")
-    async def interaction(self, service: Service, assets: WebAssets, lists: QuestionLists,
+    async def interaction(self, service: Service, owner: Owner, assets: WebAssets, lists: QuestionLists,
                           interaction_id: FromPath[str]) -> Template:
         row = await service.get(interaction_id)
         context = await base_context(service, assets, lists, row)
-        context["view"] = await owner_page_view(service, row)
+        context["view"] = await owner.page_view(row)
         return page("choice.html", context)
 
     @get("/settings")
@@ -65,11 +64,11 @@ class PageController(Controller):
         return Response(str(rendered.html), media_type=MediaType.HTML)
 
     @get("/choice/{interaction_id:str}/partial")
-    async def interaction_partial(self, service: Service,
+    async def interaction_partial(self, service: Service, owner: Owner,
                                   interaction_id: FromPath[str]) -> HTMXTemplate:
         row = await service.get(interaction_id)
         return HTMXTemplate(template_name="partials/_interaction.html", context={
-            "view": await owner_page_view(service, row),
+            "view": await owner.page_view(row),
             "locale": service.language_for(row),
             "prefs": await service.preferences(),
         })

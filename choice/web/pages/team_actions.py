@@ -25,7 +25,7 @@ from choice.core.service import InteractionService
 from choice.store.records import Interaction
 from choice.team.models import CommentBody, WidenRequest
 from choice.team.service import Invited, RateLimited, UnknownLink
-from choice.web.deps import QuestionLists, Service, WebAssets
+from choice.web.deps import Owner, QuestionLists, Service, Team, WebAssets
 from choice.web.pages.actions import Shown
 from choice.web.pages.context import base_context
 from choice.web.pages.forms import first, read_form, typed_text, widen_from
@@ -33,7 +33,7 @@ from choice.web.pages.routes import VARY_ON_HTMX, page
 from choice.web.security.auth import session_guard
 from choice.web.views.assets import Assets
 from choice.web.views.list_cache import ListCache
-from choice.web.views.team import DiscussionView, WidenForm, owner_team
+from choice.web.views.team import DiscussionView, WidenForm
 
 ALREADY_WIDENED = N_("This question is already widened: see who was invited on its page.")
 ALREADY_OVER = N_("This question is already over: there is nothing to widen.")
@@ -86,7 +86,7 @@ class TeamActions(Controller):
                                        await self._form(service, row))
 
     @post("/widen")
-    async def widen(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def widen(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         """`names` (comma-separated; empty = the whole team; `cancel` = stop), `mode`,
         `note`, `extra_seconds`."""
@@ -103,7 +103,7 @@ class TeamActions(Controller):
                  "note": first(form, "note"), "extra_seconds": _seconds(form),
                  "quorum": first(form, "quorum").strip()}
         try:
-            invited = await service.team.widen(interaction_id, parse_model(WidenRequest, values),
+            invited = await team.widen(interaction_id, parse_model(WidenRequest, values),
                                                actor="human:web")
         except InvalidInput as invalid:
             shown = await self._form(service, row, errors=invalid.errors, **typed)
@@ -121,20 +121,21 @@ class TeamActions(Controller):
                          team=list(prefs.team), invited=invited)
 
     @get("/team")
-    async def team(self, service: Service, interaction_id: FromPath[str]) -> HTMXTemplate:
+    async def team(self, service: Service, owner: Owner, interaction_id: FromPath[str]) -> HTMXTemplate:
         """The team panel's live part (people, votes, thread), for a page told it changed."""
         row = await service.get(interaction_id)
-        return _team_live(service, row, await owner_team(service, row))
+        return _team_live(service, row, await owner.team_view(row))
 
     @post("/comment")
-    async def comment(self, request: HTMXRequest, service: Service, assets: WebAssets,
+    async def comment(self, request: HTMXRequest, service: Service, owner: Owner, team: Team,
+                      assets: WebAssets,
                       lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         """The owner's own message in the discussion (`text`)."""
         text = typed_text(await read_form(request), "text")
         row = await service.get(interaction_id)
         shown: dict[str, Any] = {"comment_text": text}
         try:
-            await service.team.comment(interaction_id, parse_model(CommentBody, {"text": text}))
+            await team.comment(interaction_id, parse_model(CommentBody, {"text": text}))
             status, shown = 200, {}
         except InvalidInput as invalid:
             status, shown["comment_error"] = 422, invalid.errors[0].message
@@ -148,23 +149,24 @@ class TeamActions(Controller):
                 return Redirect(path=f"/choice/{row.id}#team-panel", status_code=303,
                                 headers=VARY_ON_HTMX)
             row = await service.get(interaction_id)
-            return await Shown(request, service, assets, lists).show(row, status, **shown)
+            return await Shown(request, service, owner, assets, lists).show(row, status, **shown)
         return HTMXTemplate(template_name="partials/_owner_comment.html", status_code=status,
                             headers=VARY_ON_HTMX, context={
-                                "team": await owner_team(service, row), "interaction_id": row.id,
+                                "team": await owner.team_view(row), "interaction_id": row.id,
                                 "locale": service.language_for(row), **shown})
 
     @post("/participants/{participant_id:str}/withdraw")
-    async def withdraw(self, request: HTMXRequest, service: Service, interaction_id: FromPath[str],
+    async def withdraw(self, request: HTMXRequest, service: Service, owner: Owner, team: Team,
+                       interaction_id: FromPath[str],
                        participant_id: FromPath[str]) -> Response[Any]:
         """Withdraw one participant's link at once (already withdrawn: nothing to do)."""
         row = await service.get(interaction_id)
         with contextlib.suppress(UnknownLink):  # withdrawn already (another tab): the
-            await service.team.revoke(interaction_id, participant_id, actor="human:web")
+            await team.revoke(interaction_id, participant_id, actor="human:web")
         if not request.htmx:
             return Redirect(path=f"/choice/{row.id}#team-panel", status_code=303,
                             headers=VARY_ON_HTMX)
-        return _team_live(service, row, await owner_team(service, row))
+        return _team_live(service, row, await owner.team_view(row))
 
 
 def _seconds(form: dict[str, list[str]]) -> int:

@@ -3,7 +3,7 @@ deferred question (the review's state, the candidate, the quorum, what the owner
 its field errors), and the part of it a participant may see (deferred and why, the quorum,
 where the final answer came from).
 
-Shaping only: `InteractionService.decision` owns every rule (the review's state, the
+Shaping only: the decision feature owns every rule (the review's state, the
 provenance of an answer, who may defer); the templates own the markup.
 """
 
@@ -13,13 +13,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from choice.contract import UNRESOLVED_STATUSES, FieldError
+from choice.contract import FieldError
 from choice.contract.clock import now, parse_iso
-from choice.core.service import InteractionService
 from choice.decision.models import CandidateReview
 from choice.store.records import Decision, Interaction
-from choice.web.views.interactions import Draft, InteractionView, Stage, interaction_view
-from choice.web.views.team import DiscussionView, owner_team
 
 PANEL_STATUSES = ("widened", "deferred")
 """Questions whose page shows the decision panel instead of the plain answer form (a
@@ -98,32 +95,6 @@ class DecisionView:
     @property
     def server_now_ms(self) -> int:
         return round(now() * 1000)
-
-
-async def owner_decision(service: InteractionService, row: Interaction,
-                         team: DiscussionView | None,
-                         form: DecisionForm | None = None) -> DecisionView | None:
-    """The decision side of an undecided question (the panel, or for a pending one only
-    its Defer form); None once it is decided."""
-    if row.status not in UNRESOLVED_STATUSES:
-        return None
-    review = await service.decision.review(row.id)
-    audience = len(team.people) if team is not None else 0
-    return DecisionView(status=row.status, review=review, audience=audience,
-                        widened=team is not None, form=form or DecisionForm())
-
-
-async def owner_page_view(service: InteractionService, row: Interaction, *,
-                          stage: Stage | None = None, draft: Draft | None = None,
-                          errors: list[FieldError] | None = None, notice: str | None = None,
-                          form: DecisionForm | None = None,
-                          focus: str | None = None) -> InteractionView:
-    """The owner's `/choice/{id}`: the question with its team panel and decision panel."""
-    team = await owner_team(service, row)
-    return interaction_view(row, await service.preferences(), stage=stage, draft=draft,
-                            errors=errors, notice=notice, team=team,
-                            decision=await owner_decision(service, row, team, form),
-                            focus=focus)
 
 
 @dataclass(frozen=True)

@@ -130,7 +130,7 @@ class InteractionView:
     result: dict[str, Any] | None
     notice: str | None = None
     team: DiscussionView | None = None
-    """The team panel, once the question was widened (`team_actions.owner_team`)."""
+    """The team panel, once the question was widened (`OwnerViews.team_view`)."""
     decision: DecisionView | None = None
     """The decision panel of a widened or deferred question (`decision_views`)."""
     questions: list[QuestionView] = field(default_factory=list)

@@ -15,8 +15,7 @@ from typing import Any
 
 from choice.contract import FieldError, TeamMember
 from choice.contract.clock import parse_iso
-from choice.core.service import InteractionService
-from choice.store.records import Interaction, Participant
+from choice.store.records import Participant
 from choice.team.discussion import Discussion
 from choice.team.payloads import owner_payload, participant_payload
 from choice.team.service import Invited
@@ -156,15 +155,6 @@ def participant_view(discussion: Discussion, me: Participant) -> DiscussionView:
     payload = participant_payload(discussion, me)
     return DiscussionView(**_common(discussion, payload, payload["you"]["vote"]),
                           people=payload["participants"], you=payload["you"]["name"])
-
-
-async def owner_team(service: InteractionService, row: Interaction) -> DiscussionView | None:
-    """The team panel of the owner's page, or None for a question never widened (a pending
-    one never was: widening moves it to `widened` in the same transaction)."""
-    if row.status == "pending":
-        return None
-    discussion = await service.team.discussion(row.id)
-    return owner_view(discussion) if discussion.widening is not None else None
 
 
 def owner_view(discussion: Discussion) -> DiscussionView:

@@ -1,0 +1,141 @@
+"""The team's quorum: once `min_votes` participants back the very same option(s), that is
+the decision (`decided_by: quorum`), unless the owner decided first.
+
+`reached` is pure. `QuorumKeeper` checks after each vote, after the quorum changes, when a
+deferred question is taken up again, and on start; a quorum ends the question through the
+core's one completion function, with the same normalisation as any answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from choice.contract import ChoiceRequest, FieldError, Quorum, Submission
+from choice.contract.errors import AlreadyCompleted
+from choice.contract.field_errors import InvalidInput
+from choice.contract.normalize import Completion, Provenance
+from choice.contract.summaries import quoted_choices
+from choice.core.endings import answered, audit, request_of
+from choice.core.notifier import Change
+from choice.core.replies import listing
+from choice.core.service import InteractionService
+from choice.store.decisions import DecisionRepository
+from choice.store.records import Interaction, Participant, Vote
+from choice.store.repository import Completed
+from choice.store.team import TeamRepository
+
+
+@dataclass(frozen=True)
+class Reached:
+    option_ids: list[str]
+    votes: int
+    voters: list[str]
+
+
+def reached(votes: Sequence[Vote], participants: Sequence[Participant],
+            min_votes: int) -> Reached | None:
+    """The option set at least `min_votes` current participants voted for (a withdrawn
+    link's vote does not count); with two such sets, the one with more votes, then the one
+    that got there first."""
+    names = {p.id: p.name for p in participants if p.revoked_at is None}
+    groups: dict[tuple[str, ...], list[Vote]] = {}
+    for vote in sorted(votes, key=lambda v: v.at):
+        ids = tuple(json.loads(vote.option_ids_json))
+        if ids and vote.participant_id in names:
+            groups.setdefault(ids, []).append(vote)
+    best = [(ids, group) for ids, group in groups.items() if len(group) >= min_votes]
+    if not best:
+        return None
+    ids, group = min(best, key=lambda item: (-len(item[1]), item[1][min_votes - 1].at))
+    return Reached(list(ids), len(group), [names[v.participant_id] for v in group])
+
+
+def checked_quorum(request: ChoiceRequest, quorum: Quorum | None, audience: int,
+                   field: str = "min_votes") -> int | None:
+    """The quorum's number of votes if it can be reached; `InvalidInput` naming `field`
+    when the question has nothing to vote on or fewer people than votes are invited."""
+    if quorum is None:
+        return None
+    if not request.options or request.selection_mode == "text_input":
+        raise InvalidInput([FieldError(
+            field=field, code="no_options", message="a quorum counts votes for options, and "
+            "this question has none to vote on: leave the quorum out.")])
+    if quorum.min_votes > audience:
+        raise InvalidInput([FieldError(
+            field=field, code="quorum_too_large",
+            message=f"a quorum of {quorum.min_votes} votes cannot be reached by the "
+                    f"{audience} people invited: lower it to at most {audience}, invite more "
+                    "people, or leave it out.")])
+    return quorum.min_votes
+
+
+class _NoQuorum(Exception):
+    """Checked again inside the transaction: no quorum (any more), nothing to write."""
+
+
+class QuorumKeeper:
+    def __init__(self, service: InteractionService, team: TeamRepository) -> None:
+        self.service = service
+        self.team = team
+        self.decisions = DecisionRepository(service.store.repo)
+
+    async def resolve_reached(self) -> None:
+        """On start: resolve every widened question whose quorum was reached while the
+        portal was down."""
+        for decision in await self.service.store.read(self.decisions.quorums):
+            await self.check(decision.interaction_id, "system")
+
+    async def set(self, interaction_id: str, quorum: Quorum | None,
+                  actor: str = "human:api") -> Interaction:
+        """Change a widened (or deferred) question's quorum, or switch it off (None)."""
+        service = self.service
+        row = await service.get(interaction_id)
+        participants = await service.store.read(self.team.participants, row.id)
+        audience = sum(1 for p in participants if p.revoked_at is None)
+        min_votes = checked_quorum(request_of(row), quorum, audience)
+        event = audit(row.id, "quorum_changed", actor, {"min_votes": min_votes}, service.clock())
+        row = await service.store.write(self.decisions.set_quorum, row.id, min_votes, [event])
+        service.notifier.publish(Change("decision.changed", row.id, {
+            **listing(row), "change": "quorum", "min_votes": min_votes}, row))
+        await self.check(row.id, actor)
+        return row
+
+    async def check(self, interaction_id: str, actor: str) -> Interaction | None:
+        """Resolve by quorum if the votes now reach it; None when they do not. `actor` is
+        who made it so (the last voter's page or API call, the owner's change), for
+        `answered_via`."""
+        read = self.service.store.read
+        decision = await read(self.decisions.decision, interaction_id)
+        if decision is None or decision.quorum_min_votes is None:
+            return None
+        if reached(await read(self.team.votes, interaction_id),
+                   await read(self.team.participants, interaction_id),
+                   decision.quorum_min_votes) is None:
+            return None  # most votes reach nothing: no write transaction to find that out
+        try:
+            return await self.service.complete(interaction_id, self._by_quorum, actor=actor)
+        except (_NoQuorum, AlreadyCompleted):
+            return None
+
+    def _by_quorum(self, row: Interaction, done: Completion) -> Completed:
+        """The team's votes decide, checked again inside the completing transaction."""
+        decision = self.decisions.decision(row.id)
+        min_votes = decision.quorum_min_votes if decision else None
+        if row.status != "widened" or min_votes is None:
+            raise _NoQuorum
+        found = reached(self.team.votes(row.id), self.team.participants(row.id), min_votes)
+        if found is None:
+            raise _NoQuorum
+        request, _ = request_of(row), done.translate
+        text = _("{votes} of {count} teammates voted for {choices} (quorum {quorum}).").format(
+            votes=found.votes, count=len(done.participants), quorum=min_votes,
+            choices=quoted_choices(request, found.option_ids))
+        submission = Submission(selected_ids=found.option_ids, confirmed=True)
+        ended = answered(row, submission, done, "system", Provenance("quorum", text),
+                         {"candidate": False})
+        first = audit(row.id, "quorum_reached", "system", {
+            "option_ids": found.option_ids, "votes": found.votes, "voters": found.voters,
+            "min_votes": min_votes}, done.completed_at)
+        return replace(ended, events=[first, *ended.events])

@@ -1,0 +1,54 @@
+"""The owner's view of one question: the question with its team panel (a widened one) and
+its decision panel (an undecided one), read from the core and the features the app was
+built with. Handlers get it by injection (`owner: Owner`).
+
+Shaping only: the team and the decision features own every rule; the templates own the
+markup.
+"""
+
+from __future__ import annotations
+
+from choice.contract import UNRESOLVED_STATUSES, FieldError
+from choice.core.service import InteractionService
+from choice.decision.service import DecisionService
+from choice.store.records import Interaction
+from choice.team.service import TeamService
+from choice.web.views.decision import DecisionForm, DecisionView
+from choice.web.views.interactions import Draft, InteractionView, Stage, interaction_view
+from choice.web.views.team import DiscussionView, owner_view
+
+
+class OwnerViews:
+    def __init__(self, service: InteractionService, team: TeamService,
+                 decision: DecisionService) -> None:
+        self.service, self.team, self.decision = service, team, decision
+
+    async def team_view(self, row: Interaction) -> DiscussionView | None:
+        """The team panel of the owner's page, or None for a question never widened (a
+        pending one never was: widening moves it to `widened` in the same transaction)."""
+        if row.status == "pending":
+            return None
+        discussion = await self.team.discussion(row.id)
+        return owner_view(discussion) if discussion.widening is not None else None
+
+    async def decision_view(self, row: Interaction, team: DiscussionView | None,
+                            form: DecisionForm | None = None) -> DecisionView | None:
+        """The decision side of an undecided question (the panel, or for a pending one only
+        its Defer form); None once it is decided."""
+        if row.status not in UNRESOLVED_STATUSES:
+            return None
+        review = await self.decision.review(row.id)
+        audience = len(team.people) if team is not None else 0
+        return DecisionView(status=row.status, review=review, audience=audience,
+                            widened=team is not None, form=form or DecisionForm())
+
+    async def page_view(self, row: Interaction, *, stage: Stage | None = None,
+                        draft: Draft | None = None, errors: list[FieldError] | None = None,
+                        notice: str | None = None, form: DecisionForm | None = None,
+                        focus: str | None = None) -> InteractionView:
+        """The owner's `/choice/{id}`: the question with its team panel and decision panel."""
+        team = await self.team_view(row)
+        return interaction_view(row, await self.service.preferences(), stage=stage,
+                                draft=draft, errors=errors, notice=notice, team=team,
+                                decision=await self.decision_view(row, team, form),
+                                focus=focus)
