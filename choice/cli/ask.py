@@ -4,9 +4,11 @@ Builds a request from flags (or a JSON file), makes sure a portal answers (start
 in this process if none does), creates the interaction, tells the human where to answer
 (or, run in a terminal with `interface: auto`, asks right there in the terminal UI),
 waits through as many poll windows as it takes, and prints the result JSON on stdout.
-It cannot summarise a team's discussion, so it polls with `candidates=0` (the owner's
-review falls back to writing the answer by hand). A deferral ends it: the reply (with the
-owner's rationale) on stdout, a line on stderr.
+The portal is found, asked and polled through `choice.client` (the same discovery, HTTP
+client and poll loop as the Python API, without its typed layer: this command must start
+fast). It cannot summarise a team's discussion, so it polls with `candidates=0` (the
+owner's review falls back to writing the answer by hand). A deferral ends it: the reply
+(with the owner's rationale) on stdout, a line on stderr.
 Exit codes: 0 answered, 2 invalid request, 3 cancelled, 4 timeout, 7 deferred by the owner,
 1 anything else.
 """
@@ -16,14 +18,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
-from choice.client.portal_client import PortalClient, PortalError, PortalUnreachable
+from choice.client.connection import discover
+from choice.client.errors import ClientError, PortalNotRunning, PortalRefused
+from choice.client.portal_client import PortalClient
+from choice.client.watch import follow
 from choice.core.config import Settings
 from choice.core.i18n import Translator, resolve_language, translator
-from choice.core.token import read_token
 from choice.terminal.text import json_for_terminal, safe_text
 
 EXIT_ANSWERED, EXIT_FAILED, EXIT_INVALID, EXIT_CANCELLED, EXIT_TIMEOUT = 0, 1, 2, 3, 4
@@ -31,7 +34,6 @@ EXIT_DEFERRED = 7
 """After `choice answer`'s 5 (continued in the browser) and 6 (left while widened)."""
 EXIT_CODES = ("exit codes: 0 answered, 1 failed (no portal, lost it), 2 invalid request, "
               "3 cancelled, 4 timed out, 7 deferred by the owner (the JSON says why)")
-RECONNECT_SECONDS = 30.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -127,58 +129,42 @@ def _print_errors(errors: list[dict[str, Any]]) -> None:
 
 def connect(settings: Settings, may_start: bool) -> tuple[PortalClient, Any]:
     """A client for a running portal, starting one on a thread here if none answers."""
-    client = PortalClient(settings.base_url, read_token(settings.token_path))
+    client = discover(settings=settings).client()
     if client.is_portal():
         return client, None
     if not may_start:
-        raise PortalUnreachable(f"no portal answers at {settings.base_url}: run `choice serve`")
+        raise PortalNotRunning(settings.base_url, hint="run `choice serve`")
     from choice.cli.serve import BackgroundPortal, port_is_free
 
     if not port_is_free(settings.host, settings.port):
-        raise PortalUnreachable(f"port {settings.port} is taken by another program: set "
-                                "CHOICE_PORT to a free port (the same for every choice command)")
+        raise PortalNotRunning(settings.base_url, f"port {settings.port} is taken by another "
+                               "program", "set CHOICE_PORT to a free port (the same for every "
+                               "choice command)")
     portal = BackgroundPortal(settings)
     portal.start()
     _say("choice ask: " + _("started a portal in this process on {url} (it stops when this "
                             "command ends; `choice serve` keeps one running)").format(
         url=settings.base_url))
-    return PortalClient(settings.base_url, read_token(settings.token_path)), portal
+    return discover(settings=settings).client(), portal  # the token exists now
 
 
 def saved_language(client: PortalClient) -> str | None:
     try:
         language = client.settings().get("language")
-    except (PortalError, PortalUnreachable):
+    except ClientError:
         return None
     return str(language) if language else None
 
 
 def wait_for_result(client: PortalClient, interaction_id: str,
                     on_widened: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Poll until the interaction is over or deferred. A portal restart in between loses
-    nothing: pending interactions come back, so keep trying for a while. A widened question
-    is not over either (the owner decides after the team's discussion): `on_widened` hears
-    the first widened reply, and the polling goes on. Polled with `candidates=0`: this
-    command cannot write the summary the owner may ask the agent for."""
-    unreachable_since: float | None = None
-    widened_seen = False
-    while True:
-        try:
-            reply = client.poll(interaction_id, wait=60, candidates=False)
-            unreachable_since = None
-        except PortalUnreachable:
-            unreachable_since = unreachable_since or time.monotonic()
-            if time.monotonic() - unreachable_since > RECONNECT_SECONDS:
-                raise
-            time.sleep(1.0)  # the portal is restarting: retry at a gentle pace
-            continue
-        if reply.get("status") == "widened" and not widened_seen:
-            widened_seen = True
-            if on_widened is not None:
-                on_widened(reply)
-        if reply.get("status") not in ("pending", "widened"):  # contract.OPEN_STATUSES,
-            # spelled out: `choice ask` does not load pydantic to read two words
-            return dict(reply)
+    """Poll until the interaction is over or deferred (`choice.client.watch`: a portal
+    restart in between is waited out for a while, since pending interactions come back; a
+    widened question is not over either, and `on_widened` hears its first widened reply).
+    Polled with `candidates=0`: this command cannot write the summary the owner may ask the
+    agent for."""
+    return follow(lambda: client.poll(interaction_id, wait=60, candidates=False),
+                  on_widened=on_widened)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -187,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         request = build_request(args)
         client, portal = connect(settings, may_start=not args.no_start)
-    except (UsageError, PortalUnreachable, RuntimeError) as exc:
+    except (UsageError, PortalNotRunning, RuntimeError) as exc:
         _say(f"choice ask: {exc}")
         return EXIT_INVALID if isinstance(exc, UsageError) else EXIT_FAILED
     try:
@@ -216,12 +202,15 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
     request = choose_interface(request, in_a_terminal())
     try:
         created = client.create(request)
-    except PortalError as exc:
+    except PortalRefused as exc:
         if exc.status == 422:
             _print_errors(exc.errors)
             return EXIT_INVALID
         _say(f"choice ask: the portal refused the request (HTTP {exc.status}): "
              + "; ".join(str(e.get("message")) for e in exc.errors))
+        return EXIT_FAILED
+    except PortalNotRunning as exc:  # it went away since `connect` found it
+        _say(f"choice ask: {exc}")
         return EXIT_FAILED
     for warning in created.get("warnings", []):
         _say(f"choice ask: warning: {warning}")
@@ -249,7 +238,7 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
         client.cancel(interaction_id, "the asking command was interrupted")
         _say("choice ask: " + _("interrupted; the interaction was cancelled"))
         return 130
-    except PortalUnreachable as exc:
+    except PortalNotRunning as exc:
         _say("choice ask: " + _("lost the portal ({error}); the interaction stays pending: poll "
                                 "it with GET /api/interactions/{id}").format(
             error=exc, id=interaction_id))
@@ -272,4 +261,4 @@ def say_widened(reply: dict[str, Any]) -> None:
 
 
 def client_path(client: PortalClient, interaction_id: str) -> str:
-    return f"http://{client.host}:{client.port}/api/interactions/{interaction_id}/response"
+    return f"{client.base_url}/api/interactions/{interaction_id}/response"

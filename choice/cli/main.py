@@ -45,20 +45,20 @@ def _token(_: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from choice.client.portal_client import PortalClient, PortalError, PortalUnreachable
+    from choice.client.connection import discover
+    from choice.client.errors import ClientError
     from choice.core.config import Settings
-    from choice.core.token import read_token
     from choice.terminal.text import safe_text
 
     settings = Settings.from_env()
-    client = PortalClient(settings.base_url, read_token(settings.token_path))
+    client = discover(settings=settings).client()
     try:
         rows = client.list(args.status, args.limit)["interactions"]
         if args.status == "widened":
             return _pending_pass(client, rows, cli_translator(settings))
         if args.status == "deferred":
             return _deferred(client, rows, cli_translator(settings))
-    except (PortalUnreachable, PortalError) as exc:
+    except ClientError as exc:
         _ = cli_translator(settings)
         print("choice list: " + _("{error}: is `choice serve` running?").format(error=exc),
               file=sys.stderr)
@@ -85,7 +85,7 @@ def _pending_pass(client: Any, rows: list[dict[str, Any]], _: Any) -> int:
     """Seed §7: what still waits on the team, each with who was asked and how to answer."""
     import shutil
 
-    from choice.client.portal_client import PortalError
+    from choice.client.errors import PortalRefused
     from choice.terminal.screens.panels import pending_pass
     from choice.terminal.team_view import TeamView
     from choice.terminal.text import safe_text
@@ -94,7 +94,7 @@ def _pending_pass(client: Any, rows: list[dict[str, Any]], _: Any) -> int:
     for row in rows:
         try:
             team = client.team(row["interaction_id"])
-        except PortalError:
+        except PortalRefused:
             continue  # gone since the list was read (retention): nothing to answer
         if team.get("status") == "widened":  # not decided since the list was read
             entries.append((safe_text(row["interaction_id"], keep_newlines=False),
@@ -110,7 +110,7 @@ def _pending_pass(client: Any, rows: list[dict[str, Any]], _: Any) -> int:
 
 def _deferred(client: Any, rows: list[dict[str, Any]], _: Any) -> int:
     """What the owner set aside: each with why, and how to take it up again or resolve it."""
-    from choice.client.portal_client import PortalError
+    from choice.client.errors import PortalRefused
     from choice.terminal.text import safe_text
 
     if not rows:
@@ -119,7 +119,7 @@ def _deferred(client: Any, rows: list[dict[str, Any]], _: Any) -> int:
     for row in rows:
         try:
             why = client.review(row["interaction_id"]).get("defer_rationale") or "-"
-        except PortalError:
+        except PortalRefused:
             continue  # gone since the list was read
         interaction_id = safe_text(row["interaction_id"], keep_newlines=False)
         print(f"{interaction_id}  {row['status']:<14} {row['created_at'][:19]}  "
@@ -134,16 +134,16 @@ def _open(args: argparse.Namespace) -> int:
     """A fresh one-time sign-in link (60 s), opened in the browser or printed."""
     import webbrowser
 
-    from choice.client.portal_client import PortalClient, PortalError, PortalUnreachable
+    from choice.client.connection import discover
+    from choice.client.errors import ClientError
     from choice.core.config import Settings
-    from choice.core.token import read_token
 
     settings = Settings.from_env()
-    client = PortalClient(settings.base_url, read_token(settings.token_path))
+    client = discover(settings=settings).client()
     target = f"/choice/{args.interaction_id}" if args.interaction_id else "/"
     try:
-        url = client.call("POST", "/api/login-links", {"next": target})["url"]
-    except (PortalUnreachable, PortalError) as exc:
+        url = client.login_link(target)
+    except ClientError as exc:
         _ = cli_translator(settings)
         print("choice open: " + _("{error}: is `choice serve` running on {url}?").format(
             error=exc, url=settings.base_url), file=sys.stderr)
@@ -157,13 +157,12 @@ def _open(args: argparse.Namespace) -> int:
 
 
 def _answer(args: argparse.Namespace) -> int:
-    from choice.client.portal_client import PortalClient
+    from choice.client.connection import discover
     from choice.core.config import Settings
-    from choice.core.token import read_token
     from choice.terminal.answer_command import answer
 
     settings = Settings.from_env()
-    client = PortalClient(settings.base_url, read_token(settings.token_path))
+    client = discover(settings=settings).client()
     return answer(client, args.interaction_id, plain=args.plain)
 
 

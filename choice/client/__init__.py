@@ -7,7 +7,14 @@
 through as many poll windows as it takes; the answer is a `Result` (the contract's
 `Outcome`) or, when the owner set the question aside, a `Deferral`. No portal is started
 unless `start_portal=True`. `choice.client.langchain_hitl` maps a tool-call review onto
-LangChain's human-in-the-loop decisions. Depends on httpx and the package's own contract.
+LangChain's human-in-the-loop decisions.
+
+The package is also the one HTTP client and the one poll loop of every other caller:
+`portal_client.PortalClient` (the API's endpoints, headers, token; standard library),
+`errors` (the one family of exceptions), `watch` (the loop's decisions, and its blocking
+driver), `connection` and `autostart` (where the portal is; starting a detached one).
+`choice ask`, `choice answer`, `choice list` and the stdio bridge use those modules directly
+and must not load the typed layer (`replies`, `blocking`, `aio`: pydantic, the contract).
 """
 
 from __future__ import annotations
@@ -28,8 +35,8 @@ _WHERE = {
     "Widening": "replies",
 }
 """The public names, loaded on first use: the terminal UI, `choice ask` and the stdio bridge
-import this package's standard-library modules (the HTTP client, the portal's start) and
-must not pay for httpx and pydantic."""
+import this package's standard-library modules (the HTTP client, the loop, the portal's
+start) and must not pay for pydantic and the contract."""
 
 __all__ = ["Answer", "AsyncClient", "Client", "ClientError", "Deferral", "InvalidRequest",
            "PortalNotRunning", "PortalRefused", "Result", "Widening", "ask", "ask_async"]

@@ -1,4 +1,5 @@
-"""A portal for `choice mcp`: the one that answers, or one started detached when none does.
+"""A portal for `choice mcp` and `start_portal=True`: the one that answers, or one started
+detached when none does.
 
 A started portal exits by itself once idle (`choice serve --idle-exit`). When several
 bridges start at once on a new data dir (an IDE opening two agent sessions), a lock file in
@@ -16,7 +17,8 @@ import sys
 import time
 from collections.abc import Iterator
 
-from choice.client.portal_client import PortalClient, PortalGone
+from choice.client.errors import PortalNotRunning
+from choice.client.portal_client import PortalClient
 from choice.core.config import Settings
 
 try:
@@ -45,7 +47,8 @@ def _starting_alone(settings: Settings) -> Iterator[None]:
 
 
 def ensure_portal(settings: Settings) -> None:
-    """Return once a choice portal answers at the configured address; start one if needed."""
+    """Return once a choice portal answers at the configured address; start one if needed
+    (`PortalNotRunning` if it does not come up)."""
     client = PortalClient(settings.base_url, None)
     if client.is_portal():
         return
@@ -60,8 +63,8 @@ def ensure_portal(settings: Settings) -> None:
             # only when nothing answers either is the start over.
             ended = child.poll() is not None and not client.is_portal()
             if ended or time.monotonic() > deadline:
-                raise PortalGone(f"no portal answers at {settings.base_url} "
-                                 f"(see {settings.data_dir / 'portal.log'})")
+                raise PortalNotRunning(settings.base_url,
+                                       f"see {settings.data_dir / 'portal.log'}")
             time.sleep(POLL_SECONDS)  # the child's port is all there is to wait on
 
 

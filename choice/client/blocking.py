@@ -6,31 +6,31 @@ and `candidates=0` (a library caller cannot write the discussion summary an owne
 an agent for; the owner then writes the answer by hand). A widened question keeps waiting
 (`on_widened` hears it once); a deferred one returns a `Deferral`. If the portal goes away
 while waiting (a restart), polling retries for `reconnect_seconds`: pending questions
-survive restarts. The async twin is `choice.client.aio`.
+survive restarts. The HTTP is `PortalClient`'s and the loop's decisions are `watch.Watch`'s,
+shared with `choice ask`; this module adds the Python API's shape: typed requests and
+replies, and the start of a portal on request. The async twin is `choice.client.aio`.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from types import TracebackType
 from typing import Any
 
-import httpx
 from pydantic import BaseModel
 
-from choice.client.connection import Connection, Outage, discover, ensure_started
+from choice.client.connection import Connection, discover, ensure_started
+from choice.client.errors import START_HINT
+from choice.client.portal_client import PortalClient
 from choice.client.replies import (
     Answer,
     OnWidened,
-    Watch,
     check_poll_seconds,
-    checked,
+    heard_widened,
     request_body,
+    typed,
 )
-
-RETRY_PACE = 1.0
-"""Seconds between tries while the portal restarts (a gentle pace, not a busy loop)."""
+from choice.client.watch import RECONNECT_SECONDS, follow
 
 
 class Client:
@@ -40,54 +40,40 @@ class Client:
 
     def __init__(self, base_url: str | None = None, token: str | None = None, *,
                  start_portal: bool = False, poll_seconds: float = 30.0,
-                 reconnect_seconds: float = 30.0) -> None:
-        self.connection: Connection = (ensure_started(base_url, token) if start_portal
-                                       else discover(base_url, token))
+                 reconnect_seconds: float = RECONNECT_SECONDS) -> None:
+        self.connection: Connection = (
+            ensure_started(base_url, token, hint=START_HINT) if start_portal
+            else discover(base_url, token))
         self.poll_seconds = check_poll_seconds(poll_seconds)
         self.reconnect_seconds = reconnect_seconds
-        self._http = httpx.Client(base_url=self.connection.base_url,
-                                  headers=self.connection.headers)
+        self.portal: PortalClient = self.connection.client(hint=START_HINT)
 
     def ask(self, request: Mapping[str, Any] | BaseModel | None = None, /, *,
             on_widened: OnWidened | None = None, **fields: Any) -> Answer:
         """Ask and wait for the decision: a `Result` (answered, cancelled or timed out:
         read `action_status`) or a `Deferral`. Raises `InvalidRequest` (422, with the field
         errors), `PortalNotRunning`, `PortalRefused`."""
-        body = request_body(request, fields)
-        reply = self._call("POST", "/api/interactions", body, retry=False)
-        return self._until_settled(reply, on_widened)
+        created = self.portal.create(request_body(request, fields), wait=self.poll_seconds)
+        return self._until_settled(str(created["interaction_id"]), created, on_widened)
 
     def collect(self, interaction_id: str, *, on_widened: OnWidened | None = None) -> Answer:
         """Wait for the decision on a question asked earlier (one deferred, or asked by
         another process)."""
-        return self._until_settled(self._poll(interaction_id), on_widened)
+        return self._until_settled(interaction_id, None, on_widened)
 
-    def _until_settled(self, reply: dict[str, Any], on_widened: OnWidened | None) -> Answer:
-        watch = Watch(on_widened)
-        while (answer := watch.answer(reply)) is None:
-            reply = self._poll(str(reply["interaction_id"]))
-        return answer
+    def _until_settled(self, interaction_id: str, first: dict[str, Any] | None,
+                       on_widened: OnWidened | None) -> Answer:
+        return typed(follow(lambda: self._poll(interaction_id), first,
+                            on_widened=heard_widened(on_widened),
+                            reconnect_seconds=self.reconnect_seconds))
 
     def _poll(self, interaction_id: str) -> dict[str, Any]:
-        return self._call("GET", f"/api/interactions/{interaction_id}", None, retry=True,
-                          candidates=0)
-
-    def _call(self, method: str, path: str, body: Any, *, retry: bool,
-              **params: Any) -> dict[str, Any]:
-        outage = Outage(self.connection.base_url, self.reconnect_seconds, retry)
-        while True:
-            try:
-                response = self._http.request(
-                    method, path, json=body, params={"wait": self.poll_seconds, **params},
-                    timeout=self.poll_seconds + 15)
-                break
-            except httpx.TransportError as exc:
-                outage.give_up_or_go_on(exc)
-                time.sleep(RETRY_PACE)  # the portal is restarting: nothing else to wait on
-        return checked(response.status_code, response.text)
+        """One wait window."""
+        return self.portal.poll(interaction_id, self.poll_seconds, candidates=False)
 
     def close(self) -> None:
-        self._http.close()
+        """Nothing stays open between calls (a connection per request); kept so that a
+        `Client` is a context manager, as it always was."""
 
     def __enter__(self) -> Client:
         return self

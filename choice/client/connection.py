@@ -1,21 +1,23 @@
-"""Where the portal is and which token to send: the same discovery as `choice ask`.
+"""Where the portal is and which token to send: the one discovery, for every caller.
 
 The address comes from `base_url=`, else the `CHOICE_HOST` / `CHOICE_PORT` settings (default
 http://127.0.0.1:8765); the token from `token=`, else the token file `choice token` prints
-(`<CHOICE_DATA_DIR>/token`). A portal is started only when the caller asks
-(`start_portal=True`): then, like `choice mcp`, a detached `choice serve` that exits by
-itself once idle, so it outlives this process for a question answered later. This module
-makes no request of its own beyond `/healthz`.
+(`<CHOICE_DATA_DIR>/token`). The Python API, `choice ask`, `choice list`, `choice open`,
+`choice answer` and the stdio bridge all find it here, and get their `PortalClient` from
+`Connection.client`. `ensure_started` also starts a detached portal (`autostart.py`) when
+none answers: the Python API with `start_portal=True`, like `choice mcp`. `choice ask` starts
+one inside its own process instead (`choice.cli.ask`). This module makes no request of its
+own beyond `/healthz`. Standard library and the core's settings only.
 """
 
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from choice.client.errors import PortalNotRunning
+from choice.client.portal_client import PortalClient
 from choice.core.config import Settings
 from choice.core.token import read_token
 
@@ -25,12 +27,9 @@ class Connection:
     base_url: str
     token: str | None
 
-    @property
-    def headers(self) -> dict[str, str]:
-        headers = {"Accept": "application/json"}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
-        return headers
+    def client(self, *, hint: str = "", timeout: float = 10.0) -> PortalClient:
+        """The HTTP client for this portal (`hint`: see `PortalClient`)."""
+        return PortalClient(self.base_url, self.token, timeout, hint=hint)
 
 
 def settings_for(base_url: str | None) -> Settings:
@@ -47,37 +46,24 @@ def settings_for(base_url: str | None) -> Settings:
     return Settings.from_env(env)
 
 
-def discover(base_url: str | None = None, token: str | None = None) -> Connection:
-    """The portal's address and token, from the arguments or the environment."""
-    settings = settings_for(base_url)
+def discover(base_url: str | None = None, token: str | None = None, *,
+             settings: Settings | None = None) -> Connection:
+    """The portal's address and token, from the arguments, else `settings` (a command's
+    own, already read), else the environment."""
+    settings = settings or settings_for(base_url)
     url = (base_url or settings.base_url).rstrip("/")
     return Connection(url, token if token is not None else read_token(settings.token_path))
 
 
-def ensure_started(base_url: str | None = None, token: str | None = None) -> Connection:
+def ensure_started(base_url: str | None = None, token: str | None = None, *,
+                   hint: str = "") -> Connection:
     """Make sure a portal answers (starting a detached one if none does), then discover:
     the token file exists once a portal has started."""
     from choice.client.autostart import ensure_portal
-    from choice.client.portal_client import PortalGone
 
     settings = settings_for(base_url)
     try:
         ensure_portal(settings)
-    except PortalGone as exc:
-        raise PortalNotRunning(base_url or settings.base_url, str(exc)) from exc
-    return discover(base_url, token)
-
-
-class Outage:
-    """One call's view of an unreachable portal: a restart is waited out for `limit`
-    seconds (pending questions come back with it), then the call gives up."""
-
-    def __init__(self, base_url: str, limit: float, retry: bool) -> None:
-        self.base_url, self.limit, self.retry = base_url, limit, retry
-        self.since: float | None = None
-
-    def give_up_or_go_on(self, error: Exception) -> None:
-        """`PortalNotRunning` once it has lasted too long (or retrying is off)."""
-        self.since = self.since or time.monotonic()
-        if not self.retry or time.monotonic() - self.since > self.limit:
-            raise PortalNotRunning(self.base_url, str(error)) from error
+    except PortalNotRunning as exc:
+        raise PortalNotRunning(base_url or settings.base_url, exc.detail, hint) from exc
+    return discover(base_url, token, settings=settings)

@@ -1,7 +1,13 @@
-"""A small HTTP client for a running portal, on the standard library only.
+"""The one HTTP client of the portal's API, on the standard library only.
 
-Used by the CLI (`choice ask`, `choice list`) and the terminal UI. It must start fast, so it
-imports neither Litestar nor pydantic.
+Owns what every caller sends and gets back: the address (`base_url`, http or https, with an
+optional path prefix), the headers and the bearer token, one request per connection with
+its timeout, the JSON body, the error family (`choice.client.errors`: nothing answers, or an
+error status) and one method per endpoint. Used by the Python API (`Client`, and
+`AsyncClient` on worker threads), `choice ask`, `choice list`, `choice open`, the terminal UI
+and the start of a portal (`autostart.py`). It must start fast, so it imports neither
+httpx, pydantic nor Litestar; and it does not wait or retry: the poll loop
+(`choice.client.watch`) decides when to ask again.
 """
 
 from __future__ import annotations
@@ -11,85 +17,128 @@ import json
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+from choice.client.errors import (
+    PortalError,
+    PortalGone,
+    PortalNotRunning,
+    PortalRefused,
+    PortalUnreachable,
+    refusal,
+)
 
-class PortalUnreachable(ConnectionError):
-    """Nothing answers at the portal's address (or it is not a choice portal)."""
+__all__ = ["PortalClient", "PortalError", "PortalGone", "PortalNotRunning", "PortalRefused",
+           "PortalUnreachable", "address", "auth_headers"]
+
+POLL_MARGIN = 15.0
+"""Seconds a wait may outlast its window before the call gives up: the portal answers at the
+window's end, so only a portal that stopped answering takes longer."""
 
 
-class PortalGone(ConnectionError):
-    """No portal answers (refused, reset, gone mid-reply), and none could be started."""
+def address(base_url: str) -> tuple[str, int]:
+    """The host and port `base_url` names (the stdio bridge's `/mcp` link uses it too)."""
+    parts = urlsplit(base_url)
+    return parts.hostname or "127.0.0.1", parts.port or (443 if parts.scheme == "https" else 80)
 
 
-class PortalError(Exception):
-    """The portal answered with an error status; `body` holds its `errors` list."""
+def auth_headers(token: str | None) -> dict[str, str]:
+    """The bearer token as a header (none without a token: `/healthz` and participants)."""
+    return {"Authorization": f"Bearer {token}"} if token else {}
 
-    def __init__(self, status: int, body: Any) -> None:
-        self.status = status
-        self.body = body if isinstance(body, dict) else {"errors": []}
-        super().__init__(f"HTTP {status}")
 
-    @property
-    def errors(self) -> list[dict[str, Any]]:
-        errors = self.body.get("errors")
-        return errors if isinstance(errors, list) else []
+def _not_json(raw: bytes) -> dict[str, str]:
+    return {"field": "response", "code": "not_json",
+            "message": raw[:200].decode(errors="replace")}
 
 
 class PortalClient:
-    def __init__(self, base_url: str, token: str | None, timeout: float = 10.0) -> None:
+    """`hint` ends the message of `PortalNotRunning`: what this caller can do when nothing
+    answers (the Python API's `START_HINT`; the commands say it in their own words)."""
+
+    def __init__(self, base_url: str, token: str | None, timeout: float = 10.0, *,
+                 hint: str = "") -> None:
         parts = urlsplit(base_url)
-        self.host = parts.hostname or "127.0.0.1"
-        self.port = parts.port or 80
+        self.host, self.port = address(base_url)
+        self.https = parts.scheme == "https"
+        self.prefix = parts.path.rstrip("/")
+        self.base_url = base_url.rstrip("/")
         self.token = token
         self.timeout = timeout
+        self.hint = hint
 
     def request(self, method: str, path: str, body: Any = None, *,
                 timeout: float | None = None) -> tuple[int, Any]:
-        headers = {"Accept": "application/json"}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
+        """The status and the JSON body, whatever the status (a body that is not JSON
+        becomes an `errors` list); `PortalNotRunning` when nothing answers."""
+        status, raw = self._exchange(method, path, body, timeout)
+        try:
+            return status, json.loads(raw) if raw else None
+        except ValueError:
+            return status, {"errors": [_not_json(raw)]}
+
+    def call(self, method: str, path: str, body: Any = None, *,
+             timeout: float | None = None) -> Any:
+        """The JSON body of a success; the family's exception for anything else (an error
+        status, or a success that is not JSON: a proxy's page is no portal's answer)."""
+        status, raw = self._exchange(method, path, body, timeout)
+        try:
+            data = json.loads(raw) if raw else None
+        except ValueError:
+            raise refusal(status, [_not_json(raw)]) from None
+        if status >= 400:
+            raise refusal(status, data)
+        return data
+
+    def _object(self, method: str, path: str, body: Any = None, *,
+                timeout: float | None = None) -> dict[str, Any]:
+        """An interaction's reply: a JSON object, or `PortalRefused`."""
+        data = self.call(method, path, body, timeout=timeout)
+        if not isinstance(data, dict):
+            raise PortalRefused(200, [{"field": "response", "code": "not_an_object",
+                                       "message": str(data)[:200]}])
+        return data
+
+    def _exchange(self, method: str, path: str, body: Any,
+                  timeout: float | None) -> tuple[int, bytes]:
+        """One request on a connection of its own: the status and the raw body."""
+        headers = {"Accept": "application/json", **auth_headers(self.token)}
         payload = None
         if body is not None:
             payload = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout or self.timeout)
+        kind = http.client.HTTPSConnection if self.https else http.client.HTTPConnection
+        conn = kind(self.host, self.port, timeout=timeout or self.timeout)
         try:
-            conn.request(method, path, body=payload, headers=headers)
+            conn.request(method, self.prefix + path, body=payload, headers=headers)
             response = conn.getresponse()
-            raw = response.read()
-        except (TimeoutError, ConnectionError, OSError) as exc:
-            raise PortalUnreachable(f"no portal answers at {self.host}:{self.port} ({exc})") from exc
+            return response.status, response.read()
+        except (TimeoutError, ConnectionError, OSError, http.client.HTTPException) as exc:
+            raise PortalNotRunning(self.base_url, str(exc) or type(exc).__name__,
+                                   self.hint) from exc
         finally:
             conn.close()
-        try:
-            data = json.loads(raw) if raw else None
-        except ValueError:
-            data = {"errors": [{"field": "response", "code": "not_json",
-                                "message": raw[:200].decode(errors="replace")}]}
-        return response.status, data
-
-    def call(self, method: str, path: str, body: Any = None, *,
-             timeout: float | None = None) -> Any:
-        status, data = self.request(method, path, body, timeout=timeout)
-        if status >= 400:
-            raise PortalError(status, data)
-        return data
 
     def is_portal(self) -> bool:
         try:
             status, data = self.request("GET", "/healthz", timeout=2.0)
-        except PortalUnreachable:
+        except PortalNotRunning:
             return False
         return status == 200 and isinstance(data, dict) and data.get("portal") == "choice"
 
-    def create(self, request: dict[str, Any], wait: float = 0) -> Any:
+    def create(self, request: dict[str, Any], wait: float = 0) -> dict[str, Any]:
+        """Ask: the hand-off (201), or with `wait` the result if it came in that window.
+        Never retried here: a second POST would ask the human twice."""
         query = f"?{urlencode({'wait': wait})}" if wait else ""
-        return self.call("POST", f"/api/interactions{query}", request, timeout=wait + 15)
+        return self._object("POST", f"/api/interactions{query}", request,
+                            timeout=wait + POLL_MARGIN)
 
-    def poll(self, interaction_id: str, wait: float = 60, *, candidates: bool = True) -> Any:
+    def poll(self, interaction_id: str, wait: float = 60, *,
+             candidates: bool = True) -> dict[str, Any]:
         """The result, or the hand-off while open. `candidates=False`: a poller that cannot
-        summarise a discussion (`choice ask`) is not handed the owner's summary request."""
+        summarise a discussion (`choice ask`, the Python API) is not handed the owner's
+        summary request."""
         query = urlencode({"wait": wait} if candidates else {"wait": wait, "candidates": 0})
-        return self.call("GET", f"/api/interactions/{interaction_id}?{query}", timeout=wait + 15)
+        return self._object("GET", f"/api/interactions/{interaction_id}?{query}",
+                            timeout=wait + POLL_MARGIN)
 
     def cancel(self, interaction_id: str, note: str | None = None) -> Any:
         return self.call("POST", f"/api/interactions/{interaction_id}/cancel",

@@ -1,6 +1,7 @@
-"""The wire, without the network: the body `ask` sends, and what each reply means.
+"""The Python API's types on the wire: the body `ask` sends, and each reply typed.
 
-Shared by the blocking and the async client, so both read replies the same way. The typed
+Shared by the blocking and the async client, so both read replies the same way; the HTTP
+(`portal_client.py`) and the loop's decisions (`watch.py`) are elsewhere. The typed
 result is the contract's own `Outcome` (pydantic, which the portal's contract is written
 in and which every caller of this package already has installed through it): one
 definition of a result, never a second copy that drifts; likewise the portal's own models
@@ -9,14 +10,12 @@ of a deferral and of a widened question. Each keeps fields a newer portal adds.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from choice.client.errors import InvalidRequest, PortalRefused
-from choice.contract import OPEN_STATUSES, Outcome
+from choice.contract import Outcome
 from choice.decision.models import DeferredReply
 from choice.team.models import WidenedReply
 
@@ -67,48 +66,18 @@ def request_body(request: Mapping[str, Any] | BaseModel | None,
     return body
 
 
-def checked(status: int, text: str) -> dict[str, Any]:
-    """The reply's JSON body, or the exception its error status stands for."""
-    try:
-        body = json.loads(text) if text else None
-    except ValueError:
-        body = {"errors": [{"field": "response", "code": "not_json", "message": text[:200]}]}
-    errors = body.get("errors") if isinstance(body, dict) else None
-    errors = errors if isinstance(errors, list) else []
-    if status == 422:
-        raise InvalidRequest(errors)
-    if status == 401:
-        raise PortalRefused(status, errors, hint=" (pass token=, or run `choice token` to "
-                                                 "see the one in CHOICE_DATA_DIR)")
-    if status >= 400 or not isinstance(body, dict):
-        raise PortalRefused(status, errors)
-    return body
-
-
-def settled(reply: dict[str, Any]) -> Answer | None:
-    """The typed answer once the question is over or deferred; None while it is open."""
-    status = reply.get("status")
-    if status in OPEN_STATUSES:
-        return None
-    if status == "deferred":
+def typed(reply: dict[str, Any]) -> Answer:
+    """The settled reply (`watch.Settled`) typed: a `Deferral`, else the `Result`."""
+    if reply.get("status") == "deferred":
         return Deferral.model_validate(reply)
     return Result.model_validate(reply)
 
 
-class Watch:
-    """Reads the replies of one wait in turn: the answer once settled, and a widening
-    passed to `on_widened` the first time only (later windows say it again)."""
-
-    def __init__(self, on_widened: OnWidened | None) -> None:
-        self.on_widened = on_widened
-        self.heard = False
-
-    def answer(self, reply: dict[str, Any]) -> Answer | None:
-        if reply.get("status") == "widened" and not self.heard:
-            self.heard = True
-            if self.on_widened is not None:
-                self.on_widened(Widening.model_validate(reply))
-        return settled(reply)
+def heard_widened(on_widened: OnWidened | None) -> Callable[[dict[str, Any]], None] | None:
+    """`on_widened` as the poll loop calls it (with the reply's JSON): typed first."""
+    if on_widened is None:
+        return None
+    return lambda reply: on_widened(Widening.model_validate(reply))
 
 
 def check_poll_seconds(seconds: float) -> float:

@@ -27,9 +27,10 @@ from types import FrameType
 from typing import IO, Any
 
 from choice.client.autostart import ensure_portal
-from choice.client.portal_client import PortalGone
+from choice.client.connection import discover
+from choice.client.errors import ClientError, PortalNotRunning, PortalRefused
+from choice.client.portal_client import auth_headers
 from choice.core.config import Settings
-from choice.core.token import read_token
 from choice.mcp import listing
 from choice.mcp.relay import PortalLink, error_text
 
@@ -57,14 +58,14 @@ class Bridge:
         """Run on a thread of its own from the start: the first call waits for it."""
         try:
             self._portal()
-        except PortalGone as gone:
+        except PortalNotRunning as gone:
             self.portal_up.set_exception(gone)
         else:
             self.portal_up.set_result(None)
 
     def _portal(self) -> None:
         ensure_portal(self.settings)
-        self.token = read_token(self.settings.token_path)
+        self.token = discover(settings=self.settings).token
 
     def ready(self) -> None:
         """Block until the portal answers and this bridge's session there is open."""
@@ -72,7 +73,7 @@ class Bridge:
             if self.session_id is not None:
                 return
             if self.token is None:
-                self.portal_up.result()  # PortalGone if that failed: `recover` tries again
+                self.portal_up.result()  # PortalNotRunning if that failed: `recover` retries
             self._handshake()
 
     def _handshake(self) -> None:
@@ -83,8 +84,8 @@ class Bridge:
         status, headers, error = self.link.post(self.initialize_line, self.headers(),
                                                 None, lambda _body: None)
         if status >= 400 or not headers.get("mcp-session-id"):
-            raise PortalGone(f"the portal refused the MCP session (HTTP {status}: "
-                             f"{error_text(error)})")
+            raise PortalRefused(status, [{"field": "mcp", "code": "session_refused",
+                                          "message": error_text(error) or "no session id"}])
         self.session_id = headers["mcp-session-id"]
         self.link.post(INITIALIZED, self.headers(), None, lambda _body: None)
 
@@ -119,8 +120,7 @@ class Bridge:
     def headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json",
                    "Accept": "application/json, text/event-stream"}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
+        headers.update(auth_headers(self.token))
         if self.session_id:
             headers["Mcp-Session-Id"] = self.session_id
         if self.protocol_version:
@@ -140,11 +140,13 @@ class Bridge:
             self.ready()
             session = self.session_id
             status, _headers, error = self.link.post(line, self.headers(), request_id, relay)
-        except PortalGone as gone:
+        except ClientError as failure:  # none answers, or it refused this bridge's session
             if retry:
                 self._retry(line, message, session)
             else:
-                self.emit_error(request_id, f"the choice portal is not reachable ({gone}); "
+                said = "is not reachable" if isinstance(failure, PortalNotRunning) else \
+                    "refused this bridge"
+                self.emit_error(request_id, f"the choice portal {said} ({failure}); "
                                 f"see {self.settings.data_dir / 'portal.log'}")
             return
         if retry and not answered and ((status == 404 and session) or status == 401):
@@ -155,7 +157,7 @@ class Bridge:
             self.emit_error(request_id, f"the portal answered HTTP {status}: {error_text(error)}")
 
     def _retry(self, line: bytes, message: dict[str, Any], failed_session: str | None) -> None:
-        with contextlib.suppress(PortalGone):  # the second attempt reports it
+        with contextlib.suppress(ClientError):  # the second attempt reports it
             self.recover(failed_session)
         self.forward(line, message, retry=False)
 
@@ -189,7 +191,7 @@ class Bridge:
             self.pool.submit(self._quietly_ready)
 
     def _quietly_ready(self) -> None:
-        with contextlib.suppress(PortalGone):  # the first call tries again and reports it
+        with contextlib.suppress(ClientError):  # the first call tries again and reports it
             self.ready()
 
     def run(self, source: IO[bytes]) -> None:

@@ -2,7 +2,10 @@
 what comes back (a JSON body, or SSE events as they arrive), and DELETE a session.
 
 One keep-alive connection per thread, so concurrent calls never share a socket. Standard
-library only (`http.client`): the bridge must start fast.
+library only (`http.client`): the bridge must start fast. This is not a second client of
+the portal's API: it relays the MCP protocol's bytes and SSE events, which the portal's own
+`/mcp` answers, and reads none of them; the address, the token header and the errors are
+`choice.client`'s (`address`, `auth_headers`, `PortalNotRunning`).
 """
 
 from __future__ import annotations
@@ -12,9 +15,9 @@ import json
 import threading
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
 
-from choice.client.portal_client import PortalGone
+from choice.client.errors import PortalNotRunning
+from choice.client.portal_client import address
 
 READ_TIMEOUT = 600.0
 DRAIN_SECONDS = 2.0
@@ -26,9 +29,8 @@ OnMessage = Callable[[bytes], None]
 
 class PortalLink:
     def __init__(self, base_url: str) -> None:
-        parts = urlsplit(base_url)
-        self.host = parts.hostname or "127.0.0.1"
-        self.port = parts.port or 80
+        self.base_url = base_url
+        self.host, self.port = address(base_url)
         self._local = threading.local()
 
     def _connection(self, fresh: bool = False) -> http.client.HTTPConnection:
@@ -68,7 +70,7 @@ class PortalLink:
             return response.status, got, b""
         except (ConnectionError, OSError) as exc:
             self._connection(fresh=True)
-            raise PortalGone(str(exc)) from exc
+            raise PortalNotRunning(self.base_url, str(exc)) from exc
 
     def delete(self, headers: dict[str, str]) -> int | None:
         """End a session (on a connection of its own: it may run while others are busy);

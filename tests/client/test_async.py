@@ -10,7 +10,7 @@ import pytest
 
 from choice.client import AsyncClient, InvalidRequest, PortalNotRunning, Result, ask_async
 from choice.client.portal_client import PortalClient
-from tests.client.human import Human, answers
+from tests.client.human import Human, answers, question_id
 from tests.portal_process import PortalProcess, free_port
 
 BOUND = 20.0
@@ -67,3 +67,47 @@ def test_async_errors_are_the_same_exceptions(portal: PortalProcess) -> None:
     with pytest.raises(PortalNotRunning, match="choice serve"):
         asyncio.run(ask_async(title="t", prompt="p",
                               base_url=f"http://127.0.0.1:{free_port()}", token="t"))
+
+
+async def test_many_questions_wait_at_once(portal: PortalProcess) -> None:
+    """Ten asks in flight with the longest window (60 s): the human answers only once all
+    ten questions are on the portal. A client that ran its calls on a bounded pool (the
+    default executor has 6 threads on 2 cores) would hold the last creates back for a
+    whole window, and the human would give up waiting for them."""
+    prefix = f"Many {uuid.uuid4().hex[:8]}"
+    titles = [f"{prefix} {n}" for n in range(10)]
+
+    def answer_all_once_all_are_asked(human: PortalClient, _first: str) -> None:
+        for title in titles:
+            human.respond(question_id(human, title), {"selected_ids": ["a"]})
+
+    client = await AsyncClient.connect(portal.base_url, portal.token, poll_seconds=60)
+    human = Human(portal.client(), titles[-1], answer_all_once_all_are_asked)
+    async with client:
+        results = await asyncio.gather(*[
+            client.ask(title=title, prompt="p", options=[{"id": "a", "label": "A"}],
+                       timeout_seconds=30)  # a human who gave up leaves no ask hanging
+            for title in titles])
+    await asyncio.to_thread(human.join)
+    assert [r.selected_ids for r in results if isinstance(r, Result)] == [["a"]] * 10
+
+
+def test_a_cancelled_wait_leaves_the_question_open_and_exit_free(portal: PortalProcess) -> None:
+    """Cancelling the awaiting task ends the await at once; the window's thread finishes
+    on its own (a daemon, so `asyncio.run` did not wait for it), and the question stays
+    on the portal for a later `collect`."""
+    title = f"Cancelled {uuid.uuid4().hex[:8]}"
+
+    async def ask_then_cancel() -> str:
+        client = await AsyncClient.connect(portal.base_url, portal.token, poll_seconds=60)
+        asking = asyncio.create_task(client.ask(title=title, prompt="p",
+                                                options=[{"id": "a", "label": "A"}]))
+        iid = await asyncio.to_thread(question_id, portal.client(), title)
+        asking.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asking
+        return iid
+
+    iid = asyncio.run(ask_then_cancel())
+    assert any(t.name == "choice-client" and t.is_alive() for t in threading.enumerate())
+    assert portal.client().poll(iid, 0)["status"] == "pending"
