@@ -8,90 +8,170 @@
   `compat` and `ask_user_question` (the compatibility shapes).
 
 This package re-exports the shapes, so `from choice.contract import ChoiceRequest` works;
-the rule modules are imported by name. Nothing here touches the database or the network.
+the rule modules are imported by name. The names load on first use: a module that needs
+only `clock` or `safe_text` (`choice ask`, the stdio bridge) does not pay for pydantic.
+Nothing here touches the database or the network.
 """
 
 from __future__ import annotations
 
-from choice.contract.errors import FieldError
-from choice.contract.preferences import (
-    Preferences,
-    PreferencesPatch,
-    TeamMember,
-)
-from choice.contract.request import (
-    SINGLE_QUESTION_FIELDS,
-    ChoiceRequest,
-    Option,
-    Question,
-    Quorum,
-    RequestContext,
-)
-from choice.contract.result import (
-    DISCUSSION_MESSAGES_MAX,
-    ChoiceResult,
-    DiscussionData,
-    Handoff,
-    OptionVotes,
-    Outcome,
-    QuestionAnswer,
-    SelectedOption,
-    SummaryJson,
-)
-from choice.contract.submission import (
-    Answer,
-    CancelBody,
-    DeadlineChange,
-    InterfaceSwitch,
-    Submission,
-)
-from choice.contract.vocabulary import (
-    CANCEL_DISABLING_FIELDS,
-    COMPLETED_STATUSES,
-    CONTEXT_VALUE_MAX,
-    CUSTOM_INPUT_MAX,
-    DEFAULT_TIMEOUT,
-    DESCRIPTION_MAX,
-    HEADER_MAX,
-    LABEL_MAX,
-    MAX_OPTIONS,
-    NAME_MAX,
-    NOTE_MAX,
-    ONLY_QUESTION_ID,
-    OPEN_STATUSES,
-    OPTION_ID_PATTERN,
-    PLACEHOLDER_MAX,
-    PROMPT_MAX,
-    QUESTIONS_MAX,
-    RATIONALE_MAX,
-    SCHEMA_VERSION,
-    SOUND_VOLUME_MAX,
-    SUMMARY_MAX,
-    TEAM_MAX,
-    TIMEOUT_MAX,
-    TIMEOUT_MIN,
-    TITLE_MAX,
-    UNRESOLVED_STATUSES,
-    WAITING_REASONS,
-    WIDEN_HINT_MAX,
-    ActionStatus,
-    AnsweredVia,
-    DecidedBy,
-    ElicitationSetting,
-    Interface,
-    InterfaceChoice,
-    Language,
-    NotifyWhen,
-    OnTimeout,
-    PortalInterface,
-    SelectionMode,
-    Shape,
-    Status,
-    Strict,
-    SubmissionKind,
-    SummarySource,
-    WaitingReason,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from choice.contract.errors import (
+        FieldError,
+    )
+    from choice.contract.preferences import (
+        Preferences,
+        PreferencesPatch,
+        TeamMember,
+    )
+    from choice.contract.request import (
+        SINGLE_QUESTION_FIELDS,
+        ChoiceRequest,
+        Option,
+        Question,
+        Quorum,
+        RequestContext,
+    )
+    from choice.contract.result import (
+        DISCUSSION_MESSAGES_MAX,
+        ChoiceResult,
+        DiscussionData,
+        Handoff,
+        OptionVotes,
+        Outcome,
+        QuestionAnswer,
+        SelectedOption,
+        SummaryJson,
+    )
+    from choice.contract.submission import (
+        Answer,
+        CancelBody,
+        DeadlineChange,
+        InterfaceSwitch,
+        Submission,
+    )
+    from choice.contract.vocabulary import (
+        CANCEL_DISABLING_FIELDS,
+        COMPLETED_STATUSES,
+        CONTEXT_VALUE_MAX,
+        CUSTOM_INPUT_MAX,
+        DEFAULT_TIMEOUT,
+        DESCRIPTION_MAX,
+        HEADER_MAX,
+        LABEL_MAX,
+        MAX_OPTIONS,
+        NAME_MAX,
+        NOTE_MAX,
+        ONLY_QUESTION_ID,
+        OPEN_STATUSES,
+        OPTION_ID_PATTERN,
+        PLACEHOLDER_MAX,
+        PROMPT_MAX,
+        QUESTIONS_MAX,
+        RATIONALE_MAX,
+        SCHEMA_VERSION,
+        SOUND_VOLUME_MAX,
+        SUMMARY_MAX,
+        TEAM_MAX,
+        TIMEOUT_MAX,
+        TIMEOUT_MIN,
+        TITLE_MAX,
+        UNRESOLVED_STATUSES,
+        WAITING_REASONS,
+        WIDEN_HINT_MAX,
+        ActionStatus,
+        AnsweredVia,
+        DecidedBy,
+        ElicitationSetting,
+        Interface,
+        InterfaceChoice,
+        Language,
+        NotifyWhen,
+        OnTimeout,
+        PortalInterface,
+        SelectionMode,
+        Shape,
+        Status,
+        Strict,
+        SubmissionKind,
+        SummarySource,
+        WaitingReason,
+    )
+
+_WHERE = {
+    "ActionStatus": "vocabulary",
+    "Answer": "submission",
+    "AnsweredVia": "vocabulary",
+    "CANCEL_DISABLING_FIELDS": "vocabulary",
+    "COMPLETED_STATUSES": "vocabulary",
+    "CONTEXT_VALUE_MAX": "vocabulary",
+    "CUSTOM_INPUT_MAX": "vocabulary",
+    "CancelBody": "submission",
+    "ChoiceRequest": "request",
+    "ChoiceResult": "result",
+    "DEFAULT_TIMEOUT": "vocabulary",
+    "DESCRIPTION_MAX": "vocabulary",
+    "DISCUSSION_MESSAGES_MAX": "result",
+    "DeadlineChange": "submission",
+    "DecidedBy": "vocabulary",
+    "DiscussionData": "result",
+    "ElicitationSetting": "vocabulary",
+    "FieldError": "errors",
+    "HEADER_MAX": "vocabulary",
+    "Handoff": "result",
+    "Interface": "vocabulary",
+    "InterfaceChoice": "vocabulary",
+    "InterfaceSwitch": "submission",
+    "LABEL_MAX": "vocabulary",
+    "Language": "vocabulary",
+    "MAX_OPTIONS": "vocabulary",
+    "NAME_MAX": "vocabulary",
+    "NOTE_MAX": "vocabulary",
+    "NotifyWhen": "vocabulary",
+    "ONLY_QUESTION_ID": "vocabulary",
+    "OPEN_STATUSES": "vocabulary",
+    "OPTION_ID_PATTERN": "vocabulary",
+    "OnTimeout": "vocabulary",
+    "Option": "request",
+    "OptionVotes": "result",
+    "Outcome": "result",
+    "PLACEHOLDER_MAX": "vocabulary",
+    "PROMPT_MAX": "vocabulary",
+    "PortalInterface": "vocabulary",
+    "Preferences": "preferences",
+    "PreferencesPatch": "preferences",
+    "QUESTIONS_MAX": "vocabulary",
+    "Question": "request",
+    "QuestionAnswer": "result",
+    "Quorum": "request",
+    "RATIONALE_MAX": "vocabulary",
+    "RequestContext": "request",
+    "SCHEMA_VERSION": "vocabulary",
+    "SINGLE_QUESTION_FIELDS": "request",
+    "SOUND_VOLUME_MAX": "vocabulary",
+    "SUMMARY_MAX": "vocabulary",
+    "SelectedOption": "result",
+    "SelectionMode": "vocabulary",
+    "Shape": "vocabulary",
+    "Status": "vocabulary",
+    "Strict": "vocabulary",
+    "Submission": "submission",
+    "SubmissionKind": "vocabulary",
+    "SummaryJson": "result",
+    "SummarySource": "vocabulary",
+    "TEAM_MAX": "vocabulary",
+    "TIMEOUT_MAX": "vocabulary",
+    "TIMEOUT_MIN": "vocabulary",
+    "TITLE_MAX": "vocabulary",
+    "TeamMember": "preferences",
+    "UNRESOLVED_STATUSES": "vocabulary",
+    "WAITING_REASONS": "vocabulary",
+    "WIDEN_HINT_MAX": "vocabulary",
+    "WaitingReason": "vocabulary",
+}
 
 __all__ = [
     "CANCEL_DISABLING_FIELDS",
@@ -164,3 +244,10 @@ __all__ = [
     "TeamMember",
     "WaitingReason",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'choice.contract' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"choice.contract.{module}"), name)
