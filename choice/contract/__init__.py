@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import PydanticCustomError
 
 SelectionMode = Literal["single", "multi", "text_input", "hybrid"]
 OnTimeout = Literal["timeout", "submit_defaults", "cancel"]
@@ -383,19 +384,29 @@ class TeamMember(_Strict):
     @classmethod
     def _plain_name(cls, name: str) -> str:
         name = " ".join(name.split())
-        if not name or "," in name or not name.isprintable():
-            raise ValueError("a name needs a letter, and no commas (they separate names when "
-                             "the owner trims the audience) or control characters")
+        if not name:
+            raise PydanticCustomError("blank", "the name is only whitespace: write the "
+                                               "person's name.")
+        if "," in name:
+            raise PydanticCustomError(
+                "invalid_characters", "{name} has a comma, and commas separate names when the "
+                "owner trims the audience: write it without one (e.g. 'Jane Smith').",
+                {"name": repr(name)})
+        if not name.isprintable():
+            raise PydanticCustomError("invalid_characters", "{name} holds a control "
+                                      "character: type the name plainly.", {"name": repr(name)})
         return name
 
 
 def _unique_names(team: list[TeamMember] | None) -> list[TeamMember] | None:
-    seen: set[str] = set()
-    for member in team or []:
-        if member.name.casefold() in seen:
-            raise ValueError(f"{member.name!r} is in the team list twice: names are matched "
-                             "case-insensitively, so give each person a distinct name")
-        seen.add(member.name.casefold())
+    seen: dict[str, int] = {}
+    for index, member in enumerate(team or []):
+        first = seen.setdefault(member.name.casefold(), index)
+        if first != index:
+            raise PydanticCustomError(
+                "duplicate", "{name} is in the team list twice (team[{first}] and "
+                "team[{index}]): names are matched case-insensitively, so give each person a "
+                "distinct name.", {"name": repr(member.name), "first": first, "index": index})
     return team
 
 

@@ -289,6 +289,18 @@ def test_settings_reject_unknown_and_out_of_range_values(client: Client) -> None
     assert {e["field"] for e in response.json()["errors"]} == {"timeout_seconds", "colour"}
 
 
+def test_a_team_name_with_a_comma_is_refused_naming_the_member_and_the_fix(
+        client: Client) -> None:
+    response = client.put("/api/settings", json={"team": [{"name": "Ann"},
+                                                          {"name": "Lee, Carol"}]})
+    assert response.status_code == 422
+    [error] = response.json()["errors"]
+    assert (error["field"], error["code"]) == ("team[1].name", "invalid_characters")
+    assert "'Lee, Carol' has a comma" in error["message"]
+    assert "Value error" not in response.text
+    assert client.get("/api/settings").json()["team"] == []
+
+
 def test_healthz_needs_no_token(anonymous: Client) -> None:
     body = anonymous.get("/healthz").json()
     assert body["status"] == "ok" and body["portal"] == "choice"
