@@ -46,13 +46,19 @@ class HitlOption(_Compat):
     description: str | None = None
 
 
+QUESTION = ("What you ask, with the task context and the reason you are asking (Markdown): "
+            "the human sees only what you write here.")
+TITLE = "A short heading; default: the question's first line."
+
+
 class HitlRequest(_Compat):
     """Options-only question with an explicit confirm step (seeds/hitl-request.md)."""
 
-    question: str
-    options: list[str | HitlOption]
-    confirm: bool = False
-    title: str | None = None
+    question: str = Field(description=QUESTION)
+    options: list[str | HitlOption] = Field(description="The choices: each a label, or "
+                                                        "{id, label, description}.")
+    confirm: bool = Field(default=False, description="The human confirms the pick explicitly.")
+    title: str | None = Field(default=None, description=TITLE)
     timeout_seconds: int | None = None
     on_timeout: OnTimeout = "timeout"
     interface: InterfaceChoice = "auto"
@@ -69,9 +75,9 @@ class UserChoiceOption(_Compat):
 class RequestUserChoice(_Compat):
     """Question plus options with `isRecommended`; free text stays possible (hybrid)."""
 
-    question: str
+    question: str = Field(description=QUESTION)
     options: list[UserChoiceOption]
-    title: str | None = None
+    title: str | None = Field(default=None, description=TITLE)
     timeout_seconds: int | None = None
     interface: InterfaceChoice = "auto"
     language: Language | None = None
