@@ -1,8 +1,10 @@
 """Request validation: a raw payload -> a fully decided `ChoiceRequest`, or every field error.
 
 Owns the rules of the request table in DESIGN.md and the resolution of optional knobs from
-the saved preferences. Invalid requests never reach a human. The compatibility shapes are
-mapped in `compat.py` and come through here too.
+the saved preferences. Invalid requests never reach a human, and one reply names every
+problem: the cross-field rules still run beside pydantic's errors, on the stand-in
+`salvage.py` builds, each rule quiet when it reads a field pydantic refused. The
+compatibility shapes are mapped in `compat.py` and come through here too.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from choice.contract import (
     Question,
 )
 from choice.contract.field_errors import InvalidInput, parse_model
+from choice.contract.salvage import salvaged
 
 
 @dataclass(frozen=True)
@@ -58,9 +61,8 @@ def validate_request(payload: Any, preferences: Preferences | None = None) -> Va
     try:
         request = parse_model(ChoiceRequest, payload)
     except InvalidInput as invalid:
-        if isinstance(payload, dict) and payload.get("prompt") is None \
-                and payload.get("questions") is None:  # one round trip: say it now too
-            invalid.errors.append(MISSING_PROMPT)
+        if isinstance(payload, dict):  # one round trip: what the rules can say, now too
+            invalid.errors += _rules_despite(payload, {error.field for error in invalid.errors})
         raise
     errors = check_rules(request)
     if errors:
@@ -75,10 +77,21 @@ def _error(field: str, code: str, message: str) -> FieldError:
 MISSING_PROMPT = _error("prompt", "required",
                         "prompt is missing: give the task context and why the choice is needed "
                         "(or send several questions in `questions`).")
+NONE: frozenset[str] = frozenset()
 
 
-def check_rules(req: ChoiceRequest) -> list[FieldError]:
-    """The cross-field rules pydantic cannot express, all of them at once."""
+def _rules_despite(payload: dict[str, Any], reported: set[str]) -> list[FieldError]:
+    """The cross-field rules on what pydantic refused, about fields it did not name."""
+    stand_in = salvaged(payload)
+    if stand_in is None:
+        return []
+    return [error for error in check_rules(stand_in.request, stand_in.unsure)
+            if error.field not in reported]
+
+
+def check_rules(req: ChoiceRequest, unsure: frozenset[str] = NONE) -> list[FieldError]:
+    """The cross-field rules pydantic cannot express, all of them at once. A rule reading a
+    field in `unsure` (refused by pydantic: its value is not the caller's) stays quiet."""
     errors: list[FieldError] = []
     if not req.title.strip():
         errors.append(_error("title", "blank", "title is only whitespace: write a short heading."))
@@ -87,27 +100,30 @@ def check_rules(req: ChoiceRequest) -> list[FieldError]:
             "prompt", "blank",
             "prompt is only whitespace: give the task context and why the choice is needed.",
         ))
-    errors += _check_questions(req) if req.several else _check_single(req)
+    if req.prompt is None and req.questions is None and not unsure & {"prompt", "questions"}:
+        errors.append(MISSING_PROMPT)
+    if "questions" not in unsure:  # else it was meant to ask several: none of these apply
+        errors += _check_questions(req) if req.several else _check_single(req, unsure)
     if req.widen_hint is not None and ("\n" in req.widen_hint or "\r" in req.widen_hint):
         errors.append(_error("widen_hint", "one_line",
                              "widen_hint is shown as one dimmed line: remove the line breaks."))
     return errors
 
 
-def _check_single(req: ChoiceRequest) -> list[FieldError]:
+def _check_single(req: ChoiceRequest, unsure: frozenset[str]) -> list[FieldError]:
     question = req.asked()[0]
     submits = req.on_timeout == "submit_defaults"
-    errors = _check_question(question, deadline_submits=submits, needs_defaults=submits)
-    if req.prompt is None:
-        errors.append(MISSING_PROMPT)
-    if req.single_submit_mode and (question.selection_mode not in ("single", "hybrid")
-                                   or _max_for(question) != 1):
+    errors = _check_question(question, deadline_submits=submits, needs_defaults=submits,
+                             unsure=unsure)
+    if req.single_submit_mode and not unsure & _BOUNDS_READ and (
+            question.selection_mode not in ("single", "hybrid") or _max_for(question) != 1):
         errors.append(_error(
             "single_submit_mode", "not_allowed",
             "single_submit_mode submits on the first pick, so it needs selection_mode 'single' "
             "or 'hybrid' with max_selections 1: remove it or change the mode.",
         ))
-    if req.quorum is not None and (not req.options or req.selection_mode == "text_input"):
+    if req.quorum is not None and not unsure & _OPTIONS_READ and (
+            not req.options or req.selection_mode == "text_input"):
         errors.append(_error("quorum", "no_options",
                              "a quorum counts teammates' votes for options, and this question "
                              "has none to vote on: leave quorum out."))
@@ -151,14 +167,24 @@ def _check_questions(req: ChoiceRequest) -> list[FieldError]:
     return errors
 
 
-def _check_question(question: Question, deadline_submits: bool,
-                    needs_defaults: bool) -> list[FieldError]:
+_OPTIONS_READ = frozenset({"selection_mode", "options"})
+_BOUNDS_READ = _OPTIONS_READ | {"min_selections", "max_selections"}
+_DEFAULTS_READ = _BOUNDS_READ | {"default_selection_ids", "on_timeout"}
+_FLAGS_READ = frozenset({"selection_mode", "placeholder"})
+"""What each group of a question's rules reads (of a single question's request fields)."""
+
+
+def _check_question(question: Question, deadline_submits: bool, needs_defaults: bool,
+                    unsure: frozenset[str] = NONE) -> list[FieldError]:
     """One question's rules, with fields named as inside the question. `deadline_submits`:
     the deadline may submit its defaults, which must then be a valid answer; with
-    `needs_defaults` it must have some (one question; of several, those without time out)."""
-    return (_check_options(question) + _check_bounds(question)
-            + _check_defaults(question, deadline_submits, needs_defaults)
-            + _check_mode_flags(question))
+    `needs_defaults` it must have some (one question; of several, those without time out).
+    A group of rules reading a field in `unsure` stays quiet."""
+    errors = [] if unsure & _OPTIONS_READ else _check_options(question)
+    errors += [] if unsure & _BOUNDS_READ else _check_bounds(question)
+    errors += [] if unsure & _DEFAULTS_READ else _check_defaults(question, deadline_submits,
+                                                                 needs_defaults)
+    return errors + ([] if unsure & _FLAGS_READ else _check_mode_flags(question))
 
 
 def _check_options(req: Question) -> list[FieldError]:

@@ -183,6 +183,14 @@ def test_invalid_request_is_422_with_every_field_error(client: Client) -> None:
     assert client.get("/api/interactions").json()["interactions"] == []
 
 
+def test_an_empty_title_and_impossible_bounds_are_refused_together(client: Client) -> None:
+    response = client.post("/api/interactions", json=ask(title="", selection_mode="multi",
+                                                         min_selections=3))
+    assert response.status_code == 422
+    fields = {e["field"]: e["code"] for e in response.json()["errors"]}
+    assert fields == {"title": "too_short", "min_selections": "out_of_range"}
+
+
 def test_cancel_disabling_fields_become_warnings(client: Client) -> None:
     body = create(client, allow_cancel=False)
     assert any("allow_cancel" in w for w in body["warnings"])
