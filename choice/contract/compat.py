@@ -25,7 +25,8 @@ from choice.contract import (
     ask_user_question,
 )
 from choice.contract.field_errors import InvalidInput, parse_model, shown
-from choice.contract.validation import ValidatedRequest, pop_cancel_disabling, validate_request
+from choice.contract.knobs import pop_cancel_disabling
+from choice.contract.validation import ValidatedRequest, validate_request
 
 SHAPES: tuple[Shape, ...] = get_args(Shape)
 
