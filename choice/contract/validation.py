@@ -192,7 +192,7 @@ def _check_options(req: Question) -> list[FieldError]:
         if not option.label.strip():
             errors.append(_error(
                 f"options[{index}].label", "blank",
-                "the label is only whitespace: write the text the human picks.",
+                f"options[{index}].label is only whitespace: write the text the human picks.",
             ))
     return errors
 

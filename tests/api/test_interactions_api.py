@@ -212,6 +212,23 @@ def test_hitl_request_with_free_text_is_rejected(client: Client) -> None:
     assert response.json()["errors"][0]["code"] == "free_text_not_allowed"
 
 
+def test_compatibility_shapes_hear_of_their_own_fields_only(client: Client) -> None:
+    empty = client.post("/api/interactions?shape=request_user_choice",
+                        json={"question": "Which layout?", "options": []})
+    assert empty.status_code == 422
+    [error] = empty.json()["errors"]
+    assert (error["field"], error["code"]) == ("options", "required")
+    assert "selection_mode" not in error["message"] and "hybrid" not in error["message"]
+    context = client.post("/api/interactions?shape=hitl_request", json={
+        "question": "Delete the branch?", "prompt": "It is merged.", "options": ["Yes", "No"],
+        "timeout_seconds": 5})
+    assert context.status_code == 422
+    found = {e["field"]: e for e in context.json()["errors"]}
+    assert set(found) == {"prompt", "timeout_seconds"}
+    assert "into question" in found["prompt"]["message"]
+    assert client.get("/api/interactions").json()["interactions"] == []
+
+
 def test_unknown_shape_parameter_is_422(client: Client) -> None:
     response = client.post("/api/interactions?shape=nope", json=ask())
     assert response.status_code == 422
