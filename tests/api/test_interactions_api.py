@@ -85,6 +85,14 @@ def test_invalid_answer_is_422_and_changes_nothing(client: Client) -> None:
     assert kinds == ["created"]
 
 
+def test_an_unknown_option_id_is_the_only_error_of_its_answer(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    bad = client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["mysql"]})
+    assert bad.status_code == 422
+    assert [(e["field"], e["code"]) for e in bad.json()["errors"]] == [
+        ("selected_ids[0]", "unknown_option")]
+
+
 def test_cancel_with_a_note(client: Client) -> None:
     iid = create(client)["interaction_id"]
     response = client.post(f"/api/interactions/{iid}/cancel",
