@@ -10,7 +10,6 @@ is stored or shown.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,13 +43,13 @@ def salvaged(payload: dict[str, Any]) -> Salvaged | None:
         return Salvaged(ChoiceRequest.model_validate(payload), frozenset())
     except ValidationError as exc:
         refused = exc.errors()
-    repaired = copy.deepcopy(payload)
-    unsure: set[str] = set()
+    repaired, unsure = dict(payload), set[str]()
+    copied = {id(repaired)}  # what is ours to change: the caller's payload stays as sent
     for error in refused:
         loc = tuple(error["loc"])
         if not loc or not isinstance(loc[0], str):
             continue
-        container, leaf = _container(repaired, loc[:-1]), loc[-1]
+        container, leaf = _writable(repaired, loc[:-1], copied), loc[-1]
         if container is not None and error["type"] == "extra_forbidden":
             container.pop(str(leaf), None)  # reported as unknown; no rule reads it
         elif container is not None and isinstance(leaf, str) and leaf in STAND_INS:
@@ -60,18 +59,25 @@ def salvaged(payload: dict[str, Any]) -> Salvaged | None:
             repaired.pop(loc[0], None)
     try:
         return Salvaged(ChoiceRequest.model_validate(repaired), frozenset(unsure))
-    except ValidationError:
+    except (ValidationError, RecursionError):
         return None
 
 
-def _container(payload: dict[str, Any], path: tuple[Any, ...]) -> dict[str, Any] | None:
-    """The object at `path` inside `payload`, if there is one."""
-    node: Any = payload
+def _writable(root: dict[str, Any], path: tuple[Any, ...],
+              copied: set[int]) -> dict[str, Any] | None:
+    """The object at `path` inside `root`, if there is one, copied on the way down (only
+    along the path: a deep copy of a hostile payload nested a thousand levels would
+    overflow the stack)."""
+    node: Any = root
     for part in path:
-        if isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node):
-            node = node[part]
-        elif isinstance(part, str) and isinstance(node, dict):
-            node = node.get(part)
-        else:
+        in_list = isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node)
+        in_dict = isinstance(part, str) and isinstance(node, dict) and part in node
+        if not (in_list or in_dict):
             return None
+        child = node[part]
+        if isinstance(child, dict | list) and id(child) not in copied:
+            child = dict(child) if isinstance(child, dict) else list(child)
+            copied.add(id(child))
+            node[part] = child
+        node = child
     return node if isinstance(node, dict) else None

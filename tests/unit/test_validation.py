@@ -3,6 +3,8 @@ preferences."""
 
 from __future__ import annotations
 
+import copy
+import json
 import re
 from typing import Any
 
@@ -485,6 +487,20 @@ def test_a_rule_reading_a_refused_field_stays_quiet(payload: dict[str, Any],
     names the refused option, a placeholder on a mode that is not known, a missing prompt
     on a request that meant to send `questions`."""
     assert {error.field for error in errors_of(payload)} == reported
+
+
+def test_checking_the_rules_despite_errors_leaves_the_payload_as_sent() -> None:
+    payload = request(title="", options=[{"id": "a", "label": " " * 201, "colour": "red"}])
+    sent = copy.deepcopy(payload)
+    errors_of(payload)
+    assert payload == sent
+
+
+@pytest.mark.parametrize("where", ["context", "options", "extra"])
+def test_a_hostile_nesting_gets_field_errors_not_a_crash(where: str) -> None:
+    deep = json.loads("[" * 600 + "]" * 600)  # a deep copy of it overflowed the stack
+    fields = {error.field for error in errors_of(request(title="", **{where: deep}))}
+    assert "title" in fields and len(fields) == 2
 
 
 UNRELATED = {"title empty": {"title": ""}, "timeout too short": {"timeout_seconds": 5},
