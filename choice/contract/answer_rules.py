@@ -65,7 +65,9 @@ def checked_answer(request: ChoiceRequest, question: Question,
             ))
     selected = [oid for oid in option_order if oid in set(chosen or [])]
     custom = written(answer.custom_input)
-    errors += _check_counts(request, question, selected, custom, answer)
+    # Count what was picked, known or not: an unknown id is a pick with a wrong id, so the
+    # count rules say only what stays wrong once the ids are fixed (never "0 selected").
+    errors += _check_counts(request, question, list(dict.fromkeys(chosen or [])), custom, answer)
     notes = {k: v for k, v in answer.option_annotations.items() if written(v)}
     errors += _check_notes(request, question, notes, option_order)
     return QuestionAnswer(

@@ -40,7 +40,8 @@ class AskOption(_Compat):
 
 
 class AskQuestion(_Compat):
-    question: str = Field(description="The full question, ending with a question mark.")
+    question: str = Field(description="The full question, ending with a question mark, with "
+                                      "the task context the user needs: they see only this.")
     header: str = Field(description="A very short label shown as a chip (at most 12 characters).")
     options: list[AskOption] = Field(description="The choices (2-4); the user may always "
                                                  "answer 'Other' in their own words.")

@@ -1,8 +1,10 @@
 """The compatibility shapes `hitl_request`, `request_user_choice` and `ask_user_question`
 (mapped in `ask_user_question.py`), mapped onto our request.
 
-Owns only the mapping (and mapping field errors back into the caller's vocabulary); every
-rule is still checked once, by `validation.validate_request`.
+Owns only the mapping (`compat_errors.py` maps the field errors back into the caller's
+words); every rule is still checked once, by `validation.validate_request`. A problem in the
+caller's own payload does not hide the others: a refused optional field is left out and the
+rest is still mapped and checked, so one reply names them all.
 """
 
 from __future__ import annotations
@@ -24,8 +26,10 @@ from choice.contract import (
     Shape,
     ask_user_question,
 )
-from choice.contract.field_errors import InvalidInput, parse_model, shown
-from choice.contract.validation import ValidatedRequest, pop_cancel_disabling, validate_request
+from choice.contract.compat_errors import in_their_words, without_union_branches
+from choice.contract.field_errors import InvalidInput, parse_model
+from choice.contract.knobs import pop_cancel_disabling
+from choice.contract.validation import ValidatedRequest, validate_request
 
 SHAPES: tuple[Shape, ...] = get_args(Shape)
 
@@ -46,13 +50,19 @@ class HitlOption(_Compat):
     description: str | None = None
 
 
+QUESTION = ("What you ask, with the task context and the reason you are asking (Markdown): "
+            "the human sees only what you write here.")
+TITLE = "A short heading; default: the question's first line."
+
+
 class HitlRequest(_Compat):
     """Options-only question with an explicit confirm step (seeds/hitl-request.md)."""
 
-    question: str
-    options: list[str | HitlOption]
-    confirm: bool = False
-    title: str | None = None
+    question: str = Field(description=QUESTION)
+    options: list[str | HitlOption] = Field(description="The choices: each a label, or "
+                                                        "{id, label, description}.")
+    confirm: bool = Field(default=False, description="The human confirms the pick explicitly.")
+    title: str | None = Field(default=None, description=TITLE)
     timeout_seconds: int | None = None
     on_timeout: OnTimeout = "timeout"
     interface: InterfaceChoice = "auto"
@@ -69,9 +79,9 @@ class UserChoiceOption(_Compat):
 class RequestUserChoice(_Compat):
     """Question plus options with `isRecommended`; free text stays possible (hybrid)."""
 
-    question: str
+    question: str = Field(description=QUESTION)
     options: list[UserChoiceOption]
-    title: str | None = None
+    title: str | None = Field(default=None, description=TITLE)
     timeout_seconds: int | None = None
     interface: InterfaceChoice = "auto"
     language: Language | None = None
@@ -115,41 +125,67 @@ def parse_request(
     if not isinstance(payload, dict):
         return validate_request(payload, preferences)  # reports the body type error
     payload, warnings = pop_cancel_disabling(payload)
-    if shape == "hitl_request":
-        mapped, renames = _map_hitl(payload)
-    elif shape == "ask_user_question":
-        mapped, renames = ask_user_question.mapped(
-            parse_model(ask_user_question.AskUserQuestion, payload))
-    else:
-        mapped, renames = _map_user_choice(payload)
+    mapped, renames, problems = _mapped(shape, payload)
+    if shape == "request_user_choice":
         warnings += _adr_advice(mapped["options"])
     try:
         validated = validate_request(mapped, preferences)
     except InvalidInput as exc:
-        renamed = {(e.field, e.code, e.message): e for e in (_renamed(e, renames) for e in exc.errors)}
-        raise InvalidInput(list(renamed.values())) from None
+        raise InvalidInput(in_their_words(shape, problems)
+                           + in_their_words(shape, exc.errors, renames)) from None
+    if problems:
+        raise InvalidInput(in_their_words(shape, problems))
     request = validated.request.model_copy(update={"shape": shape})
     return ValidatedRequest(request, warnings + validated.warnings)
 
 
-def _map_hitl(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+MODELS: dict[Shape, type[BaseModel]] = {
+    "hitl_request": HitlRequest, "request_user_choice": RequestUserChoice,
+    "ask_user_question": ask_user_question.AskUserQuestion}
+
+
+def _mapped(shape: Shape, payload: dict[str, Any]
+            ) -> tuple[dict[str, Any], dict[str, str], list[FieldError]]:
+    """Our request for the caller's payload, our field names -> theirs, and the problems
+    found in their payload on the way. A refused optional field is left out so the rest is
+    still checked; a refused required one (the question, the options) stops here."""
+    problems = _free_text(payload) if shape == "hitl_request" else []
+    payload = {k: v for k, v in payload.items() if k not in {e.field for e in problems}}
+    model = MODELS[shape]
+    try:
+        parsed = parse_model(model, payload)
+    except InvalidInput as exc:
+        refused = without_union_branches(exc.errors, payload.get("options"))
+        problems += refused
+        tops = {re.split(r"[.\[]", error.field, maxsplit=1)[0] for error in refused}
+        required = {name for name, field in model.model_fields.items() if field.is_required()}
+        if tops & required:
+            raise InvalidInput(in_their_words(shape, problems)) from None
+        try:
+            parsed = parse_model(model, {k: v for k, v in payload.items() if k not in tops})
+        except InvalidInput:
+            raise InvalidInput(in_their_words(shape, problems)) from None
+    if isinstance(parsed, HitlRequest):
+        return (*_map_hitl(parsed), problems)
+    if isinstance(parsed, RequestUserChoice):
+        return (*_map_user_choice(parsed), problems)
+    assert isinstance(parsed, ask_user_question.AskUserQuestion)
+    return (*ask_user_question.mapped(parsed), problems)
+
+
+def _free_text(payload: dict[str, Any]) -> list[FieldError]:
+    """What would ask the options-only hitl_request for typed text."""
     free_text = [name for name in FREE_TEXT_FIELDS if name in payload]
     if payload.get("selection_mode") in ("text_input", "hybrid"):
         free_text.append("selection_mode")
-    if free_text:
-        raise InvalidInput([FieldError(
-            field=name, code="free_text_not_allowed",
-            message=f"hitl_request is options-only, so {name} is not accepted: remove it. "
-            "For a typed answer use provide_choice with selection_mode 'hybrid' or 'text_input'.",
-        ) for name in free_text])
-    try:
-        hitl = parse_model(HitlRequest, payload)
-    except InvalidInput as exc:
-        raise InvalidInput(_without_union_branches(exc.errors, payload.get("options"))) from None
-    if not hitl.options:
-        raise InvalidInput([FieldError(
-            field="options", code="required",
-            message="hitl_request is options-only and needs at least one option: add options.")])
+    return [FieldError(
+        field=name, code="free_text_not_allowed",
+        message=f"hitl_request is options-only, so {name} is not accepted: remove it. "
+        "For a typed answer use provide_choice with selection_mode 'hybrid' or 'text_input'.",
+    ) for name in free_text]
+
+
+def _map_hitl(hitl: HitlRequest) -> tuple[dict[str, Any], dict[str, str]]:
     options: list[dict[str, str | None]] = []
     renames = {"prompt": "question"} if hitl.title else {"prompt": "question", "title": "question"}
     for index, option in enumerate(hitl.options):
@@ -177,8 +213,7 @@ def _map_hitl(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     return mapped, renames
 
 
-def _map_user_choice(payload: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    choice = parse_model(RequestUserChoice, payload)
+def _map_user_choice(choice: RequestUserChoice) -> tuple[dict[str, Any], dict[str, str]]:
     mapped = {
         "title": choice.title or derive_title(choice.question),
         "prompt": choice.question,
@@ -220,44 +255,3 @@ def user_choice_required(request: ChoiceRequest, listed: dict[str, Any]) -> dict
                          "isRecommended": o.recommended} for o in request.options],
             "conversation_id": request.context.conversation_id,
             "tool_call_id": request.context.tool_call_id}
-
-
-def _without_union_branches(errors: list[FieldError], options: Any) -> list[FieldError]:
-    """`options[1].HitlOption.label` -> `options[1].label`: no pydantic union branch names.
-
-    An object option keeps the object branch's errors; anything that is neither a string nor
-    an object gets one error saying both are accepted.
-    """
-    kept: dict[tuple[str, str], FieldError] = {}
-    for error in errors:
-        match = re.fullmatch(r"(options\[(\d+)\])\.(str|HitlOption)(.*)", error.field)
-        if match is None or not isinstance(options, list):
-            kept.setdefault((error.field, error.message), error)
-            continue
-        head, index, branch, rest = match.groups()
-        item = options[int(index)]
-        if isinstance(item, dict) and branch == "HitlOption":
-            field = head + rest
-            message = error.message.replace(error.field, field, 1)
-            renamed = error.model_copy(update={"field": field, "message": message})
-            kept.setdefault((field, message), renamed)
-        elif not isinstance(item, dict):
-            kept.setdefault((head, ""), FieldError(
-                field=head, code="invalid_type",
-                message=f"{head} must be a string or an object with a label; "
-                f"got {type(item).__name__} {shown(item)}.",
-            ))
-    return list(kept.values())
-
-
-def _renamed(error: FieldError, renames: dict[str, str]) -> FieldError:
-    """Say `question` where the caller wrote `question`, not our internal `prompt`."""
-    field = error.field
-    for ours, theirs in renames.items():
-        if ours.startswith("."):
-            if field.endswith(ours):
-                field = field[: -len(ours)] + theirs
-        elif field == ours:
-            field = theirs
-    message = error.message.replace(error.field, field, 1) if field != error.field else error.message
-    return error.model_copy(update={"field": field, "message": message})

@@ -2,7 +2,11 @@
 
 Owns the translation of pydantic's errors into our error list and the exception that carries
 such a list through the layers (validation, submission, API, MCP). It knows nothing about
-what the rules are; `validation.py` and `response.py` decide that.
+what the rules are; `validation.py` and `normalize.py` decide that.
+
+A model's own validator says what is wrong in its words: a `PydanticCustomError` whose type
+is our code (`duplicate`, `invalid_characters`), or a plain `ValueError` (`invalid_value`).
+Its message follows `field: ` and carries the fix; pydantic's "Value error, " never shows.
 """
 
 from __future__ import annotations
@@ -116,11 +120,24 @@ def _message(model: type[BaseModel], err: Any, field: str) -> tuple[str, str]:
     if kind in ("greater_than_equal", "less_than_equal"):
         bound = f"at least {ctx['ge']}" if "ge" in ctx else f"at most {ctx['le']}"
         return "out_of_range", f"{field} must be {bound}; got {shown(value)}."
+    if kind == "too_short":
+        return "too_few", (
+            f"{field} has {ctx.get('actual_length')} entries; give at least "
+            f"{ctx.get('min_length')}."
+        )
     if kind in _KIND:
         return "invalid_type", (
             f"{field} must be {_KIND[kind]}; got {type(value).__name__} {shown(value)}."
         )
-    return kind, f"{field}: {err['msg']}."
+    if kind in ("value_error", "assertion_error"):  # a validator's ValueError / assert
+        return "invalid_value", f"{field}: {_sentence(str(ctx.get('error', '')))}"
+    # A validator's PydanticCustomError (its type is our code), or a kind not worded above.
+    return kind, f"{field}: {_sentence(err['msg'])}"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def from_pydantic(model: type[BaseModel], exc: ValidationError) -> list[FieldError]:

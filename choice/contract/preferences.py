@@ -5,6 +5,7 @@ list the owner widens questions to.
 from __future__ import annotations
 
 from pydantic import Field, field_validator
+from pydantic_core import PydanticCustomError
 
 from choice.contract.vocabulary import (
     DEFAULT_TIMEOUT,
@@ -41,19 +42,29 @@ class TeamMember(Strict):
     @classmethod
     def _plain_name(cls, name: str) -> str:
         name = " ".join(name.split())
-        if not name or "," in name or not name.isprintable():
-            raise ValueError("a name needs a letter, and no commas (they separate names when "
-                             "the owner trims the audience) or control characters")
+        if not name:
+            raise PydanticCustomError("blank", "the name is only whitespace: write the "
+                                               "person's name.")
+        if "," in name:
+            raise PydanticCustomError(
+                "invalid_characters", "{name} has a comma, and commas separate names when the "
+                "owner trims the audience: write it without one (e.g. 'Jane Smith').",
+                {"name": repr(name)})
+        if not name.isprintable():
+            raise PydanticCustomError("invalid_characters", "{name} holds a control "
+                                      "character: type the name plainly.", {"name": repr(name)})
         return name
 
 
 def _unique_names(team: list[TeamMember] | None) -> list[TeamMember] | None:
-    seen: set[str] = set()
-    for member in team or []:
-        if member.name.casefold() in seen:
-            raise ValueError(f"{member.name!r} is in the team list twice: names are matched "
-                             "case-insensitively, so give each person a distinct name")
-        seen.add(member.name.casefold())
+    seen: dict[str, int] = {}
+    for index, member in enumerate(team or []):
+        first = seen.setdefault(member.name.casefold(), index)
+        if first != index:
+            raise PydanticCustomError(
+                "duplicate", "{name} is in the team list twice (team[{first}] and "
+                "team[{index}]): names are matched case-insensitively, so give each person a "
+                "distinct name.", {"name": repr(member.name), "first": first, "index": index})
     return team
 
 

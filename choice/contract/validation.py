@@ -1,8 +1,10 @@
 """Request validation: a raw payload -> a fully decided `ChoiceRequest`, or every field error.
 
-Owns the rules of the request table in DESIGN.md and the resolution of optional knobs from
-the saved preferences. Invalid requests never reach a human. The compatibility shapes are
-mapped in `compat.py` and come through here too.
+Owns the rules of the request table in DESIGN.md; what the portal then decides for the
+caller (cancel, the optional knobs) is `knobs.py`. Invalid requests never reach a human, and
+one reply names every problem: the cross-field rules still run beside pydantic's errors, on
+the stand-in `salvage.py` builds, each rule quiet when it reads a field pydantic refused.
+The compatibility shapes are mapped in `compat.py` and come through here too.
 """
 
 from __future__ import annotations
@@ -10,15 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from choice.contract import (
-    CANCEL_DISABLING_FIELDS,
-    SINGLE_QUESTION_FIELDS,
-    ChoiceRequest,
-    FieldError,
-    Preferences,
-    Question,
-)
+from choice.contract import SINGLE_QUESTION_FIELDS, ChoiceRequest, FieldError, Preferences, Question
 from choice.contract.field_errors import InvalidInput, parse_model
+from choice.contract.knobs import max_for, min_for, pop_cancel_disabling, resolve_defaults
+from choice.contract.salvage import salvaged
 
 
 @dataclass(frozen=True)
@@ -27,22 +24,6 @@ class ValidatedRequest:
 
     request: ChoiceRequest
     warnings: list[str] = field(default_factory=list)
-
-
-def pop_cancel_disabling(payload: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """Drop fields that try to hide cancel; warn when they asked for it to go away."""
-    kept = {k: v for k, v in payload.items() if k not in CANCEL_DISABLING_FIELDS}
-    warnings = []
-    for name in CANCEL_DISABLING_FIELDS:
-        if name not in payload:
-            continue
-        disables = payload[name] is True if name == "hide_cancel" else payload[name] is False
-        if disables:
-            warnings.append(
-                f"{name} was ignored: cancel is always available to the human; "
-                "handle action_status 'cancelled' instead."
-            )
-    return kept, warnings
 
 
 def validate_request(payload: Any, preferences: Preferences | None = None) -> ValidatedRequest:
@@ -58,9 +39,8 @@ def validate_request(payload: Any, preferences: Preferences | None = None) -> Va
     try:
         request = parse_model(ChoiceRequest, payload)
     except InvalidInput as invalid:
-        if isinstance(payload, dict) and payload.get("prompt") is None \
-                and payload.get("questions") is None:  # one round trip: say it now too
-            invalid.errors.append(MISSING_PROMPT)
+        if isinstance(payload, dict):  # one round trip: what the rules can say, now too
+            invalid.errors += _rules_despite(payload, {error.field for error in invalid.errors})
         raise
     errors = check_rules(request)
     if errors:
@@ -75,10 +55,21 @@ def _error(field: str, code: str, message: str) -> FieldError:
 MISSING_PROMPT = _error("prompt", "required",
                         "prompt is missing: give the task context and why the choice is needed "
                         "(or send several questions in `questions`).")
+NONE: frozenset[str] = frozenset()
 
 
-def check_rules(req: ChoiceRequest) -> list[FieldError]:
-    """The cross-field rules pydantic cannot express, all of them at once."""
+def _rules_despite(payload: dict[str, Any], reported: set[str]) -> list[FieldError]:
+    """The cross-field rules on what pydantic refused, about fields it did not name."""
+    stand_in = salvaged(payload)
+    if stand_in is None:
+        return []
+    return [error for error in check_rules(stand_in.request, stand_in.unsure)
+            if error.field not in reported]
+
+
+def check_rules(req: ChoiceRequest, unsure: frozenset[str] = NONE) -> list[FieldError]:
+    """The cross-field rules pydantic cannot express, all of them at once. A rule reading a
+    field in `unsure` (refused by pydantic: its value is not the caller's) stays quiet."""
     errors: list[FieldError] = []
     if not req.title.strip():
         errors.append(_error("title", "blank", "title is only whitespace: write a short heading."))
@@ -87,27 +78,30 @@ def check_rules(req: ChoiceRequest) -> list[FieldError]:
             "prompt", "blank",
             "prompt is only whitespace: give the task context and why the choice is needed.",
         ))
-    errors += _check_questions(req) if req.several else _check_single(req)
+    if req.prompt is None and req.questions is None and not unsure & {"prompt", "questions"}:
+        errors.append(MISSING_PROMPT)
+    if "questions" not in unsure:  # else it was meant to ask several: none of these apply
+        errors += _check_questions(req) if req.several else _check_single(req, unsure)
     if req.widen_hint is not None and ("\n" in req.widen_hint or "\r" in req.widen_hint):
         errors.append(_error("widen_hint", "one_line",
                              "widen_hint is shown as one dimmed line: remove the line breaks."))
     return errors
 
 
-def _check_single(req: ChoiceRequest) -> list[FieldError]:
+def _check_single(req: ChoiceRequest, unsure: frozenset[str]) -> list[FieldError]:
     question = req.asked()[0]
     submits = req.on_timeout == "submit_defaults"
-    errors = _check_question(question, deadline_submits=submits, needs_defaults=submits)
-    if req.prompt is None:
-        errors.append(MISSING_PROMPT)
-    if req.single_submit_mode and (question.selection_mode not in ("single", "hybrid")
-                                   or _max_for(question) != 1):
+    errors = _check_question(question, deadline_submits=submits, needs_defaults=submits,
+                             unsure=unsure)
+    if req.single_submit_mode and not unsure & _BOUNDS_READ and (
+            question.selection_mode not in ("single", "hybrid") or max_for(question) != 1):
         errors.append(_error(
             "single_submit_mode", "not_allowed",
             "single_submit_mode submits on the first pick, so it needs selection_mode 'single' "
             "or 'hybrid' with max_selections 1: remove it or change the mode.",
         ))
-    if req.quorum is not None and (not req.options or req.selection_mode == "text_input"):
+    if req.quorum is not None and not unsure & _OPTIONS_READ and (
+            not req.options or req.selection_mode == "text_input"):
         errors.append(_error("quorum", "no_options",
                              "a quorum counts teammates' votes for options, and this question "
                              "has none to vote on: leave quorum out."))
@@ -151,14 +145,24 @@ def _check_questions(req: ChoiceRequest) -> list[FieldError]:
     return errors
 
 
-def _check_question(question: Question, deadline_submits: bool,
-                    needs_defaults: bool) -> list[FieldError]:
+_OPTIONS_READ = frozenset({"selection_mode", "options"})
+_BOUNDS_READ = _OPTIONS_READ | {"min_selections", "max_selections"}
+_DEFAULTS_READ = _BOUNDS_READ | {"default_selection_ids", "on_timeout"}
+_FLAGS_READ = frozenset({"selection_mode", "placeholder"})
+"""What each group of a question's rules reads (of a single question's request fields)."""
+
+
+def _check_question(question: Question, deadline_submits: bool, needs_defaults: bool,
+                    unsure: frozenset[str] = NONE) -> list[FieldError]:
     """One question's rules, with fields named as inside the question. `deadline_submits`:
     the deadline may submit its defaults, which must then be a valid answer; with
-    `needs_defaults` it must have some (one question; of several, those without time out)."""
-    return (_check_options(question) + _check_bounds(question)
-            + _check_defaults(question, deadline_submits, needs_defaults)
-            + _check_mode_flags(question))
+    `needs_defaults` it must have some (one question; of several, those without time out).
+    A group of rules reading a field in `unsure` stays quiet."""
+    errors = [] if unsure & _OPTIONS_READ else _check_options(question)
+    errors += [] if unsure & _BOUNDS_READ else _check_bounds(question)
+    errors += [] if unsure & _DEFAULTS_READ else _check_defaults(question, deadline_submits,
+                                                                 needs_defaults)
+    return errors + ([] if unsure & _FLAGS_READ else _check_mode_flags(question))
 
 
 def _check_options(req: Question) -> list[FieldError]:
@@ -188,7 +192,7 @@ def _check_options(req: Question) -> list[FieldError]:
         if not option.label.strip():
             errors.append(_error(
                 f"options[{index}].label", "blank",
-                "the label is only whitespace: write the text the human picks.",
+                f"options[{index}].label is only whitespace: write the text the human picks.",
             ))
     return errors
 
@@ -236,10 +240,10 @@ def _check_bounds(req: Question) -> list[FieldError]:
             "min_selections", "out_of_range",
             f"min_selections is {low} but there are only {n} options: lower it.",
         ))
-    elif low is not None and high is None and n and low > _max_for(req):
+    elif low is not None and high is None and n and low > max_for(req):
         errors.append(_error(
             "min_selections", "inverted",
-            f"min_selections ({low}) is greater than the default max_selections ({_max_for(req)}) "
+            f"min_selections ({low}) is greater than the default max_selections ({max_for(req)}) "
             f"of '{mode}': set max_selections, or lower min_selections.",
         ))
     return errors
@@ -260,14 +264,14 @@ def _check_defaults(req: Question, deadline_submits: bool, needs_defaults: bool)
         elif default_id in seen:
             errors.append(_error(where, "duplicate", f"'{default_id}' is listed twice: keep one."))
         seen.add(default_id)
-    high = _max_for(req)
+    high = max_for(req)
     if req.selection_mode != "text_input" and len(seen) > high:
         errors.append(_error(
             "default_selection_ids", "too_many",
             f"{len(seen)} defaults but at most {high} may be selected: "
             "remove some defaults or raise max_selections.",
         ))
-    low = _min_for(req)
+    low = min_for(req)
     if needs_defaults and not req.default_selection_ids:
         errors.append(_error(
             "on_timeout", "needs_defaults",
@@ -292,47 +296,3 @@ def _check_mode_flags(req: Question) -> list[FieldError]:
             f"placeholder only applies to text_input and hybrid, not '{mode}': remove it.",
         ))
     return errors
-
-
-def _max_for(req: Question | ChoiceRequest) -> int:
-    """max_selections as it will be stored: explicit, or the mode's default."""
-    if req.max_selections is not None:
-        return req.max_selections
-    return {"single": 1, "hybrid": 1, "text_input": 0}.get(req.selection_mode, len(req.options))
-
-
-def _min_for(req: Question | ChoiceRequest) -> int:
-    if req.min_selections is not None:
-        return req.min_selections
-    return {"single": 1, "multi": 1}.get(req.selection_mode, 0)
-
-
-def resolve_defaults(req: ChoiceRequest, prefs: Preferences) -> ChoiceRequest:
-    """Fill every None knob: mode defaults first, then the user's saved preferences. Each
-    of several questions gets its own bounds, and the request's notes setting if it has none."""
-    notes = prefs.allow_annotations if req.allow_annotations is None else req.allow_annotations
-    update: dict[str, object] = {
-        "allow_annotations": notes,
-        "timeout_seconds": req.timeout_seconds or prefs.timeout_seconds,
-        "interface": prefs.interface if req.interface == "auto" else req.interface,
-    }
-    if req.questions is not None:
-        update["single_submit_mode"] = False  # first-pick submission needs one question
-        update["questions"] = [question.model_copy(update={
-            **_bounds(question),
-            "allow_annotations": notes if question.allow_annotations is None
-            else question.allow_annotations,
-        }) for question in req.questions]
-    else:
-        high = _max_for(req)
-        single_submit = req.single_submit_mode
-        if single_submit is None:
-            single_submit = (prefs.single_submit and req.selection_mode in ("single", "hybrid")
-                             and high == 1)
-        update.update(_bounds(req), single_submit_mode=single_submit)
-    return req.model_copy(update=update)
-
-
-def _bounds(question: Question | ChoiceRequest) -> dict[str, int]:
-    high = _max_for(question)
-    return {"max_selections": high, "min_selections": min(_min_for(question), high)}

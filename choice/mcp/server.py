@@ -68,7 +68,8 @@ SignInLink = Callable[[str, float], str]
 INSTRUCTIONS = (
     "This server lets you ask the human a question and get a structured answer. Ask "
     "instead of guessing when there are several viable paths, an action is destructive, or "
-    "configuration is missing; put the task context and your reason in `prompt`. The human "
+    "configuration is missing. Put the task context and your reason where the human reads "
+    "the question: `prompt` in provide_choice, `question` in the other asking tools. The human "
     "may widen a question to teammates: a 'widened' reply is not an answer; poll it later "
     "with its session_id, and call list_pending before you finish."
 )

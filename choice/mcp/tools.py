@@ -21,12 +21,17 @@ from choice.contract.compat import HitlRequest, RequestUserChoice
 from choice.contract.schemas import inline_schema
 from choice.decision.models import CandidateBody
 
-WHEN_TO_ASK = (
-    "Call this instead of guessing whenever there are more than two viable paths, an action "
-    "is destructive or hard to undo, or required configuration is missing. "
-    "`prompt` must carry the task context and the reason you are asking: the human sees "
-    "only what you write there. "
-)
+
+def when_to_ask(context_goes_in: str) -> str:
+    """When to call, and which of the tool's own fields carries the task context (each
+    shape names it differently: `prompt`, `question`, each question's `question`)."""
+    return (
+        "Call this instead of guessing whenever there are more than two viable paths, an "
+        "action is destructive or hard to undo, or required configuration is missing. "
+        f"{context_goes_in} must carry the task context and the reason you are asking: the "
+        "human sees only what you write there. ")
+
+
 HOW_IT_WAITS = (
     "The call waits for the human for up to about a minute. If it returns status "
     "'pending', call the same tool again with only `session_id` to keep waiting: an answer "
@@ -69,7 +74,7 @@ TOOLS = (
         model=ChoiceRequest,
         description=(
             "Ask the human a question with options and get back a typed result "
-            "(selected_ids, custom_input, notes, confirmation). " + WHEN_TO_ASK +
+            "(selected_ids, custom_input, notes, confirmation). " + when_to_ask("`prompt`") +
             "selection_mode: single, multi (min/max_selections), text_input, or hybrid "
             "(options plus free text). For several related questions at once (1-10), send "
             "`questions` [{id, header, prompt, selection_mode, options, ...}] instead of "
@@ -82,14 +87,15 @@ TOOLS = (
         model=HitlRequest,
         description=(
             "Options-only question with an optional explicit confirm step (confirm: true). "
-            "No free text: for a typed answer use provide_choice. " + WHEN_TO_ASK + HOW_IT_WAITS),
+            "No free text: for a typed answer use provide_choice. "
+            + when_to_ask("`question`") + HOW_IT_WAITS),
     ),
     ToolSpec(
         name="request_user_choice", shape="request_user_choice",
         title="Ask the human to choose (question + options)", model=RequestUserChoice,
         description=(
             "Question plus options, each {title, description, isRecommended}; the human may "
-            "also answer in their own words. " + WHEN_TO_ASK + HOW_IT_WAITS),
+            "also answer in their own words. " + when_to_ask("`question`") + HOW_IT_WAITS),
     ),
     ToolSpec(
         name="ask_user_question", shape="ask_user_question",
@@ -101,7 +107,7 @@ TOOLS = (
             "label with ' (Recommended)'. The user may always answer 'Other' in their own "
             "words. The answers come back as each question's text -> the chosen label(s), "
             "persisted: answerable from a phone or another machine, never lost to a client "
-            "timeout. " + WHEN_TO_ASK + HOW_IT_WAITS),
+            "timeout. " + when_to_ask("Each question's `question`") + HOW_IT_WAITS),
     ),
 )
 TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}

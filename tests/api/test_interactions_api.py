@@ -85,6 +85,14 @@ def test_invalid_answer_is_422_and_changes_nothing(client: Client) -> None:
     assert kinds == ["created"]
 
 
+def test_an_unknown_option_id_is_the_only_error_of_its_answer(client: Client) -> None:
+    iid = create(client)["interaction_id"]
+    bad = client.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["mysql"]})
+    assert bad.status_code == 422
+    assert [(e["field"], e["code"]) for e in bad.json()["errors"]] == [
+        ("selected_ids[0]", "unknown_option")]
+
+
 def test_cancel_with_a_note(client: Client) -> None:
     iid = create(client)["interaction_id"]
     response = client.post(f"/api/interactions/{iid}/cancel",
@@ -183,6 +191,14 @@ def test_invalid_request_is_422_with_every_field_error(client: Client) -> None:
     assert client.get("/api/interactions").json()["interactions"] == []
 
 
+def test_an_empty_title_and_impossible_bounds_are_refused_together(client: Client) -> None:
+    response = client.post("/api/interactions", json=ask(title="", selection_mode="multi",
+                                                         min_selections=3))
+    assert response.status_code == 422
+    fields = {e["field"]: e["code"] for e in response.json()["errors"]}
+    assert fields == {"title": "too_short", "min_selections": "out_of_range"}
+
+
 def test_cancel_disabling_fields_become_warnings(client: Client) -> None:
     body = create(client, allow_cancel=False)
     assert any("allow_cancel" in w for w in body["warnings"])
@@ -202,6 +218,23 @@ def test_hitl_request_with_free_text_is_rejected(client: Client) -> None:
                                                       "placeholder": "type here"})
     assert response.status_code == 422
     assert response.json()["errors"][0]["code"] == "free_text_not_allowed"
+
+
+def test_compatibility_shapes_hear_of_their_own_fields_only(client: Client) -> None:
+    empty = client.post("/api/interactions?shape=request_user_choice",
+                        json={"question": "Which layout?", "options": []})
+    assert empty.status_code == 422
+    [error] = empty.json()["errors"]
+    assert (error["field"], error["code"]) == ("options", "required")
+    assert "selection_mode" not in error["message"] and "hybrid" not in error["message"]
+    context = client.post("/api/interactions?shape=hitl_request", json={
+        "question": "Delete the branch?", "prompt": "It is merged.", "options": ["Yes", "No"],
+        "timeout_seconds": 5})
+    assert context.status_code == 422
+    found = {e["field"]: e for e in context.json()["errors"]}
+    assert set(found) == {"prompt", "timeout_seconds"}
+    assert "into question" in found["prompt"]["message"]
+    assert client.get("/api/interactions").json()["interactions"] == []
 
 
 def test_unknown_shape_parameter_is_422(client: Client) -> None:
@@ -287,6 +320,18 @@ def test_settings_reject_unknown_and_out_of_range_values(client: Client) -> None
     response = client.put("/api/settings", json={"timeout_seconds": 5, "colour": "blue"})
     assert response.status_code == 422
     assert {e["field"] for e in response.json()["errors"]} == {"timeout_seconds", "colour"}
+
+
+def test_a_team_name_with_a_comma_is_refused_naming_the_member_and_the_fix(
+        client: Client) -> None:
+    response = client.put("/api/settings", json={"team": [{"name": "Ann"},
+                                                          {"name": "Lee, Carol"}]})
+    assert response.status_code == 422
+    [error] = response.json()["errors"]
+    assert (error["field"], error["code"]) == ("team[1].name", "invalid_characters")
+    assert "'Lee, Carol' has a comma" in error["message"]
+    assert "Value error" not in response.text
+    assert client.get("/api/settings").json()["team"] == []
 
 
 def test_healthz_needs_no_token(anonymous: Client) -> None:

@@ -187,6 +187,16 @@ def test_the_owner_panel_comments_and_withdraws(web: Client) -> None:
                     headers={**FORM, **owner()}, follow_redirects=False).status_code == 303
 
 
+def test_a_refused_team_row_says_what_is_wrong_in_plain_words(web: Client) -> None:
+    rows = "team.name=Lee%2C+Carol&team.handle=&team.email="
+    refused = web.post("/settings/team", content=rows, headers={**HTMX, **owner()})
+    assert refused.status_code == 422
+    shown = re.search(r'data-testid="team-row-error">([^<]*)<', refused.text)
+    assert shown is not None, refused.text
+    assert shown.group(1).startswith("&#39;Lee, Carol&#39; has a comma"), shown.group(1)
+    assert "team[0]" not in shown.group(1) and "Value error" not in refused.text
+
+
 def test_the_team_list_is_edited_in_settings(web: Client) -> None:
     page = web.get("/settings", headers=owner()).text
     assert page.count('data-testid="team-row"') == 3  # two people and a blank row

@@ -138,6 +138,23 @@ async def test_request_user_choice_breaking_the_adr_rules_still_asks_with_advice
     assert any("isRecommended: true" in w for w in warnings)
 
 
+async def test_a_refused_compatibility_call_names_only_the_tools_own_fields(
+        portal: PortalProcess) -> None:
+    """What the tool description promised (issue 25, bugs 8 and 9): the task context goes
+    in `question`, and an error never talks about fields the tool does not have."""
+    async with http_session(portal) as session:
+        empty = await session.call_tool("request_user_choice",
+                                        {"question": "Which layout?", "options": []})
+        context = await session.call_tool("hitl_request", hitl(prompt="CI is green."))
+    assert empty.is_error and context.is_error
+    [error] = structured(empty)["errors"]
+    assert (error["field"], error["code"]) == ("options", "required")
+    assert "selection_mode" not in text_of(empty) and "hybrid" not in text_of(empty)
+    [error] = structured(context)["errors"]
+    assert (error["field"], error["code"]) == ("prompt", "unknown_field")
+    assert "into question" in error["message"]
+
+
 def test_the_stream_announces_a_request_user_choice_as_user_choice_required(
         portal: PortalProcess) -> None:
     events: list[tuple[str, dict[str, Any]]] = []

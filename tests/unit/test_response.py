@@ -82,6 +82,20 @@ def test_an_unknown_selected_id_is_rejected_at_its_position() -> None:
     assert "a, b, c, d" in errors[0].message
 
 
+def test_an_unknown_id_is_not_also_counted_as_too_few() -> None:
+    assert codes_of(request(selection_mode="single"), selected_ids=["zzz"]) == {
+        ("selected_ids[0]", "unknown_option")}
+    assert codes_of(request(min_selections=2), selected_ids=["a", "zzz"]) == {
+        ("selected_ids[1]", "unknown_option")}
+
+
+def test_a_count_still_wrong_once_the_ids_are_fixed_is_reported_with_them() -> None:
+    errors = errors_of(request(min_selections=3), selected_ids=["a", "zzz"])
+    assert [(e.field, e.code) for e in errors] == [("selected_ids[1]", "unknown_option"),
+                                                   ("selected_ids", "too_few")]
+    assert errors[1].message.startswith("2 selected: choose at least 3 options")
+
+
 def test_more_picks_than_max_selections_are_too_many() -> None:
     assert codes_of(request(max_selections=2), selected_ids=["a", "b", "c"]) == {
         ("selected_ids", "too_many"),

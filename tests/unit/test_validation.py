@@ -3,6 +3,8 @@ preferences."""
 
 from __future__ import annotations
 
+import copy
+import json
 import re
 from typing import Any
 
@@ -454,6 +456,69 @@ def test_every_error_message_says_how_to_fix_it(payload: dict[str, Any]) -> None
     for error in errors_of(payload):
         assert error.field and error.code
         assert says_how_to_fix(error.message), error
+
+
+def test_an_empty_title_does_not_hide_impossible_bounds() -> None:
+    payload = request(title="", selection_mode="multi", min_selections=3,
+                      options=[{"id": "a", "label": "A"}, {"id": "b", "label": "B"}])
+    found = {(error.field, error.code) for error in errors_of(payload)}
+    assert found == {("title", "too_short"), ("min_selections", "out_of_range")}
+
+
+def test_a_label_too_long_does_not_hide_the_bounds_and_defaults() -> None:
+    payload = request(selection_mode="multi", max_selections=5, default_selection_ids=["zz"],
+                      options=[{"id": "a", "label": "A" * 201}, {"id": "b", "label": "B"}])
+    found = {(error.field, error.code) for error in errors_of(payload)}
+    assert found == {("options[0].label", "too_long"), ("max_selections", "out_of_range"),
+                     ("default_selection_ids[0]", "unknown_option")}
+
+
+@pytest.mark.parametrize(("payload", "reported"), [
+    (request(options=[{"id": "a b", "label": "A"}], default_selection_ids=["a b"]),
+     {"options[0].id"}),
+    (request(selection_mode="quiz", placeholder="x", max_selections=2), {"selection_mode"}),
+    (request(default_selection_ids="pg", on_timeout="submit_defaults"),
+     {"default_selection_ids"}),
+    (request(questions=[], prompt=None), {"questions"}),
+])
+def test_a_rule_reading_a_refused_field_stays_quiet(payload: dict[str, Any],
+                                                     reported: set[str]) -> None:
+    """The rule would judge a stand-in, not what the caller sent: an unknown default that
+    names the refused option, a placeholder on a mode that is not known, a missing prompt
+    on a request that meant to send `questions`."""
+    assert {error.field for error in errors_of(payload)} == reported
+
+
+def test_checking_the_rules_despite_errors_leaves_the_payload_as_sent() -> None:
+    payload = request(title="", options=[{"id": "a", "label": " " * 201, "colour": "red"}])
+    sent = copy.deepcopy(payload)
+    errors_of(payload)
+    assert payload == sent
+
+
+@pytest.mark.parametrize("where", ["context", "options", "extra"])
+def test_a_hostile_nesting_gets_field_errors_not_a_crash(where: str) -> None:
+    deep = json.loads("[" * 600 + "]" * 600)  # a deep copy of it overflowed the stack
+    fields = {error.field for error in errors_of(request(title="", **{where: deep}))}
+    assert "title" in fields and len(fields) == 2
+
+
+UNRELATED = {"title empty": {"title": ""}, "timeout too short": {"timeout_seconds": 5},
+             "unknown field": {"colour": "blue"}, "context not an object": {"context": "me"}}
+
+
+@pytest.mark.parametrize("unrelated", UNRELATED.values(), ids=UNRELATED.keys())
+@pytest.mark.parametrize("payload", BROKEN_PAYLOADS.values(), ids=BROKEN_PAYLOADS.keys())
+def test_a_refused_field_hides_none_of_the_other_problems(
+        payload: dict[str, Any], unrelated: dict[str, Any]) -> None:
+    """Every problem in one reply: what a request gets alone, plus what the unrelated
+    mistake gets alone, never less and never more."""
+    if set(unrelated) & {error.field for error in errors_of(payload)}:
+        pytest.skip("the same field")
+    alone = {(e.field, e.code) for e in errors_of(payload)}
+    other = {(e.field, e.code) for e in errors_of(request(**unrelated))}
+    together = {(e.field, e.code) for e in errors_of({**payload, **unrelated})}
+    assert together == alone | other
 
 
 # --- knobs filled from preferences -----------------------------------------------------------

@@ -219,7 +219,7 @@ def team_context(rows: Sequence[TeamMember | dict[str, str]],
     by_row: dict[int, list[str]] = {}
     general: list[str] = []
     for error in errors:
-        message = _plain(error.message)
+        message = _plain(error)
         index = error.field.removeprefix("team[").split("]", 1)[0]
         if error.field.startswith("team[") and index.isdigit():
             by_row.setdefault(int(index), []).append(message)
@@ -232,9 +232,8 @@ def team_context(rows: Sequence[TeamMember | dict[str, str]],
     return {"team_rows": shaped, "team_errors": general}
 
 
-def _plain(message: str) -> str:
-    """`team: Value error, 'al' is in the team list twice: ...` -> `'al' is in the team list
-    twice: ...`: beside the row it is about, the field's path and pydantic's prefix only
-    get in the way."""
-    _field, found, rest = message.partition(": Value error, ")
-    return rest[:1].upper() + rest[1:] if found else message
+def _plain(error: FieldError) -> str:
+    """`team: 'al' is in the team list twice: ...` -> `'al' is in the team list twice: ...`:
+    beside the row it is about, the field's path only gets in the way."""
+    rest = error.message.removeprefix(f"{error.field}: ")
+    return rest[:1].upper() + rest[1:]
