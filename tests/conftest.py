@@ -76,15 +76,36 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.loadscopereorder = False
 
 
+TIERS = {"tests/browser/": "browser", "tests/security/test_hostile_text_browser.py": "browser",
+         "tests/terminal/": "tmux", "tests/security/test_hostile_text_terminal.py": "tmux"}
+"""What a test needs beyond Python, by where it lives (the markers are in pyproject.toml)."""
+
+
+def mark_tiers(item: pytest.Item) -> None:
+    """`browser` and `tmux` by the test's place; `postgres` for every test that gets the
+    cluster, the `backend` fixture's postgresql run included. `scripts/test --fast`
+    deselects all three."""
+    path = item.nodeid.split("::", 1)[0]
+    for prefix, marker in TIERS.items():
+        if path.startswith(prefix):
+            item.add_marker(marker)
+    params = getattr(item, "callspec", None)
+    if "pg_cluster" in getattr(item, "fixturenames", ()) or (
+            params is not None and params.params.get("backend") == "postgresql"):
+        item.add_marker("postgres")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Slow modules first, longest first, then the rest, biggest first (`--dist loadfile`
-    hands whole modules to the two workers in this order). A 60 s module that comes last
+    """Marks each test's tier (`mark_tiers`), then orders the modules: slow modules first,
+    longest first, then the rest, biggest first (`--dist loadfile` hands whole modules to
+    the two workers in this order). A 60 s module that comes last
     runs on one worker while the other one has nothing left to do; started first, the quick
     modules fill in around it. A test's length is its `slow` mark's `seconds` (say it for a
     test that runs far longer than its module's others, e.g. `pytest.mark.slow(seconds=30)`),
     else 1. Only the order of whole modules changes: a module's own tests keep theirs."""
     modules: dict[str, list[pytest.Item]] = {}
     for item in items:
+        mark_tiers(item)
         modules.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
 
     def cost(tests: list[pytest.Item]) -> tuple[bool, float]:
