@@ -4,6 +4,7 @@ service and API suites run on both SQLite and a throwaway PostgreSQL (`backend`)
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from choice.client.portal_client import PortalClient
+from choice.store import Store
 from tests.pg_cluster import Cluster, server_binaries
 from tests.portal_process import PortalProcess
 
@@ -26,6 +28,32 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
                  "CHOICE_RETENTION_DAYS", "CHOICE_MAX_SESSIONS", "CHOICE_ALLOWED_HOSTS"):
         monkeypatch.delenv(name, raising=False)
     yield data_dir
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database at the head revision, migrated once per test process (each xdist
+    worker makes its own). Closing the store checkpoints it: the one file is the database."""
+    path = tmp_path_factory.mktemp("migrated-template") / "choice.db"
+    Store(f"sqlite:///{path}").open().close()
+    assert not path.with_name("choice.db-wal").exists(), "the template must be one file"
+    return path
+
+
+def seed_database(data_dir: Path, template: Path) -> Path:
+    """Put a copy of the migrated template where a portal in `data_dir` looks for its
+    database: it starts at head with one read instead of running Alembic."""
+    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return Path(shutil.copyfile(template, data_dir / "choice.db"))
+
+
+@pytest.fixture
+def migrated_database(isolated_env: Path, migrated_template: Path) -> Path:
+    """This test's data dir starts with a database already at head (a copy of the template)
+    instead of each test migrating its own. For suites that do not test the first start;
+    with `backend`'s postgresql run the file is simply not used (the cluster copies its
+    own template database)."""
+    return seed_database(isolated_env, migrated_template)
 
 
 @pytest.fixture(scope="session")
@@ -54,10 +82,14 @@ def backend(request: pytest.FixtureRequest, isolated_env: Path,
 
 
 @pytest.fixture(scope="module")
-def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
-    """One real portal per module; each test asks its own questions (modules that need a
-    fresh or specially configured portal define their own `portal`)."""
-    process = PortalProcess(tmp_path_factory.mktemp("portal")).start()
+def portal(tmp_path_factory: pytest.TempPathFactory,
+           migrated_template: Path) -> Iterator[PortalProcess]:
+    """One real portal per module, on a copy of the migrated template; each test asks its
+    own questions (modules that need a fresh or specially configured portal define their
+    own `portal`)."""
+    data_dir = tmp_path_factory.mktemp("portal")
+    seed_database(data_dir, migrated_template)
+    process = PortalProcess(data_dir).start()
     yield process
     process.stop()
 
