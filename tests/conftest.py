@@ -17,6 +17,7 @@ from tests.pg_cluster import Cluster, server_binaries
 from tests.portal_process import PortalProcess
 
 BACKENDS = ("sqlite", "postgresql")
+HARDENING_REPORT = Path(__file__).parent / "artifacts" / "hardening.md"
 
 
 @pytest.fixture(autouse=True)
@@ -164,12 +165,17 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     merge(getattr(node, "workeroutput", {}).get("tally", {}))
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print what the security and reliability suites tried (see `tests/tally.py`)."""
-    from tests.tally import table
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int) -> None:
+    """Print what the security and reliability suites tried (see `tests/tally.py`) and write
+    it to `tests/artifacts/hardening.md` (`scripts/hardening-tables` puts it in the README)."""
+    from tests.tally import HEADERS, TALLY, report, table
 
-    lines = table()
-    if lines:
-        terminalreporter.section("hardening tally")
-        for line in lines:
+    if not TALLY or hasattr(terminalreporter.config, "workerinput"):
+        return  # nothing tallied, or a pytest-xdist worker: the controller reports
+    terminalreporter.section("hardening tally")
+    for suite in HEADERS:
+        for line in table(suite):
             terminalreporter.write_line(line)
+    HARDENING_REPORT.parent.mkdir(parents=True, exist_ok=True)
+    HARDENING_REPORT.write_text(report(int(exitstatus)))
+    terminalreporter.write_line(f"written to {HARDENING_REPORT}")
