@@ -87,12 +87,17 @@ def served(installed: Installed, tmp_path: Path) -> Iterator[Served]:
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert process.stdout is not None
     log = []
-    for line in process.stdout:  # bounded: the process exits if it cannot start
-        log.append(line)
-        if READY_LINE in line:
-            break
-    else:
-        pytest.fail("the installed portal did not start:\n" + "".join(log))
+    try:
+        for line in process.stdout:  # bounded: the process exits if it cannot start
+            log.append(line)
+            if READY_LINE in line:
+                break
+        else:
+            pytest.fail("the installed portal did not start:\n" + "".join(log))
+    except BaseException:  # failed or interrupted (the suite's timeout): leave no portal
+        process.kill()
+        process.wait(timeout=10)
+        raise
     try:
         yield Served(f"http://127.0.0.1:{port}", (tmp_path / "data" / "token").read_text().strip())
     finally:
