@@ -122,8 +122,9 @@ def counted(suite: str, area: str) -> Iterator[Seen]:
     try:
         yield seen
     finally:
-        record(suite, area, tried=seen.tried, refused=0 if seen.moved else seen.refused,
-               acknowledged=seen.acknowledged, lost=seen.lost, facts=seen.facts)
+        if seen.tried or seen.acknowledged or seen.misses or seen.facts:  # not a bare skip
+            record(suite, area, tried=seen.tried, refused=0 if seen.moved else seen.refused,
+                   acknowledged=seen.acknowledged, lost=seen.lost, facts=seen.facts)
     assert not seen.misses, f"{area}: {len(seen.misses)} misses\n" + "\n".join(seen.misses[:20])
 
 

@@ -49,8 +49,11 @@ class Installed:
 
 
 def _run(*command: str | Path, cwd: Path = ROOT) -> str:
+    """Without the caller's PYTHONPATH: pointed at a checkout, it would make the venv's
+    Python import the checkout instead of the installed wheel."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     done = subprocess.run([str(part) for part in command], cwd=cwd, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, env=env)
     assert done.returncode == 0, f"{command} failed:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 

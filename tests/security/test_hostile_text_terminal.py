@@ -101,20 +101,30 @@ def all_shown(expected: Counts) -> Callable[[str], bool]:
                               for item in ITEMS)
 
 
-def terminal_untouched(pane: Pane, title: str, seen: Seen) -> None:
-    """The window title is what it was, and no colour or link came from the text: one
-    attempt per look at the terminal."""
+def terminal_problems(pane: Pane, title: str) -> list[str]:
+    """What the text did to the terminal: the window title changed, a colour or a link came
+    from it, OSC, NUL or BEL reached the screen. Empty when untouched."""
     now = pane.title()
     screen = pane.screen(escapes=True)
     sequences = re.findall(r"\x1b[^a-zA-Z]*[a-zA-Z]", screen)
     codes = {code for sequence in sequences for code in sequence[2:-1].split(";") if code}
-    problems = [problem for problem, happened in [
+    return [problem for problem, happened in [
         (f"the title is now {now!r}", now != title or "PWNED" in now),
         (f"sequences other than SGR: {sequences}", not all(s.endswith("m") for s in sequences)),
         (f"attributes the UI never sets: {codes - UI_ATTRIBUTES}", not codes <= UI_ATTRIBUTES),
         ("OSC, NUL or BEL on the screen", any(c in screen for c in ("\x1b]", "\x00", "\x07"))),
     ] if happened]
+
+
+def terminal_untouched(pane: Pane, title: str, seen: Seen) -> None:
+    """One attempt per look at the terminal: refused when the text did nothing to it."""
+    problems = terminal_problems(pane, title)
     seen.refused_if(problems == [], problems)
+
+
+def assert_terminal_untouched(pane: Pane, title: str) -> None:
+    """For tests that check the terminal without counting (`tests/terminal/`)."""
+    assert terminal_problems(pane, title) == []
 
 
 def test_the_full_screen_ui_and_its_closing_line_show_escapes_as_text(
