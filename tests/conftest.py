@@ -167,8 +167,10 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int) -> None:
     """Print what the security and reliability suites tried (see `tests/tally.py`) and write
-    it to `tests/artifacts/hardening.md` (`scripts/hardening-tables` puts it in the README)."""
-    from tests.tally import HEADERS, TALLY, report, table
+    it down: a run that reached every area to `tests/artifacts/hardening.md`, which
+    `scripts/hardening-tables` puts in the README, any other to `hardening-partial.md`, so
+    a later partial run never replaces a whole run's report."""
+    from tests.tally import HEADERS, TALLY, not_run, report, table
 
     if not TALLY or hasattr(terminalreporter.config, "workerinput"):
         return  # nothing tallied, or a pytest-xdist worker: the controller reports
@@ -176,6 +178,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
     for suite in HEADERS:
         for line in table(suite):
             terminalreporter.write_line(line)
-    HARDENING_REPORT.parent.mkdir(parents=True, exist_ok=True)
-    HARDENING_REPORT.write_text(report(int(exitstatus)))
-    terminalreporter.write_line(f"written to {HARDENING_REPORT}")
+    written = HARDENING_REPORT if not not_run() else HARDENING_REPORT.with_name(
+        "hardening-partial.md")
+    written.parent.mkdir(parents=True, exist_ok=True)
+    written.write_text(report(int(exitstatus)))
+    terminalreporter.write_line(f"written to {written}")

@@ -14,7 +14,8 @@ the descriptions live in `tests/tally_areas.py`, with those facts as `{fields}`.
 
 Under pytest-xdist each worker hands its rows to the controller (`rows()` / `merge()`);
 `pytest_terminal_summary` (in `tests/conftest.py`) prints the table and writes it to
-`tests/artifacts/hardening.md`, from which `scripts/hardening-tables` updates the README.
+`tests/artifacts/hardening.md` when the run reached every area (else to
+`hardening-partial.md`), from which `scripts/hardening-tables` updates the README.
 """
 
 from __future__ import annotations
