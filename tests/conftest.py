@@ -4,6 +4,7 @@ service and API suites run on both SQLite and a throwaway PostgreSQL (`backend`)
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,12 @@ from typing import Any
 import pytest
 
 from choice.client.portal_client import PortalClient
+from choice.store import Store
 from tests.pg_cluster import Cluster, server_binaries
 from tests.portal_process import PortalProcess
 
 BACKENDS = ("sqlite", "postgresql")
+HARDENING_REPORT = Path(__file__).parent / "artifacts" / "hardening.md"
 
 
 @pytest.fixture(autouse=True)
@@ -26,6 +29,32 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
                  "CHOICE_RETENTION_DAYS", "CHOICE_MAX_SESSIONS", "CHOICE_ALLOWED_HOSTS"):
         monkeypatch.delenv(name, raising=False)
     yield data_dir
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database at the head revision, migrated once per test process (each xdist
+    worker makes its own). Closing the store checkpoints it: the one file is the database."""
+    path = tmp_path_factory.mktemp("migrated-template") / "choice.db"
+    Store(f"sqlite:///{path}").open().close()
+    assert not path.with_name("choice.db-wal").exists(), "the template must be one file"
+    return path
+
+
+def seed_database(data_dir: Path, template: Path) -> Path:
+    """Put a copy of the migrated template where a portal in `data_dir` looks for its
+    database: it starts at head with one read instead of running Alembic."""
+    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return Path(shutil.copyfile(template, data_dir / "choice.db"))
+
+
+@pytest.fixture
+def migrated_database(isolated_env: Path, migrated_template: Path) -> Path:
+    """This test's data dir starts with a database already at head (a copy of the template)
+    instead of each test migrating its own. For suites that do not test the first start;
+    with `backend`'s postgresql run the file is simply not used (the cluster copies its
+    own template database)."""
+    return seed_database(isolated_env, migrated_template)
 
 
 @pytest.fixture(scope="session")
@@ -54,10 +83,14 @@ def backend(request: pytest.FixtureRequest, isolated_env: Path,
 
 
 @pytest.fixture(scope="module")
-def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
-    """One real portal per module; each test asks its own questions (modules that need a
-    fresh or specially configured portal define their own `portal`)."""
-    process = PortalProcess(tmp_path_factory.mktemp("portal")).start()
+def portal(tmp_path_factory: pytest.TempPathFactory,
+           migrated_template: Path) -> Iterator[PortalProcess]:
+    """One real portal per module, on a copy of the migrated template; each test asks its
+    own questions (modules that need a fresh or specially configured portal define their
+    own `portal`)."""
+    data_dir = tmp_path_factory.mktemp("portal")
+    seed_database(data_dir, migrated_template)
+    process = PortalProcess(data_dir).start()
     yield process
     process.stop()
 
@@ -76,15 +109,36 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.loadscopereorder = False
 
 
+TIERS = {"tests/browser/": "browser", "tests/security/test_hostile_text_browser.py": "browser",
+         "tests/terminal/": "tmux", "tests/security/test_hostile_text_terminal.py": "tmux"}
+"""What a test needs beyond Python, by where it lives (the markers are in pyproject.toml)."""
+
+
+def mark_tiers(item: pytest.Item) -> None:
+    """`browser` and `tmux` by the test's place; `postgres` for every test that gets the
+    cluster, the `backend` fixture's postgresql run included. `scripts/test --fast`
+    deselects all three."""
+    path = item.nodeid.split("::", 1)[0]
+    for prefix, marker in TIERS.items():
+        if path.startswith(prefix):
+            item.add_marker(marker)
+    params = getattr(item, "callspec", None)
+    if "pg_cluster" in getattr(item, "fixturenames", ()) or (
+            params is not None and params.params.get("backend") == "postgresql"):
+        item.add_marker("postgres")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Slow modules first, longest first, then the rest, biggest first (`--dist loadfile`
-    hands whole modules to the two workers in this order). A 60 s module that comes last
+    """Marks each test's tier (`mark_tiers`), then orders the modules: slow modules first,
+    longest first, then the rest, biggest first (`--dist loadfile` hands whole modules to
+    the two workers in this order). A 60 s module that comes last
     runs on one worker while the other one has nothing left to do; started first, the quick
     modules fill in around it. A test's length is its `slow` mark's `seconds` (say it for a
     test that runs far longer than its module's others, e.g. `pytest.mark.slow(seconds=30)`),
     else 1. Only the order of whole modules changes: a module's own tests keep theirs."""
     modules: dict[str, list[pytest.Item]] = {}
     for item in items:
+        mark_tiers(item)
         modules.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
 
     def cost(tests: list[pytest.Item]) -> tuple[bool, float]:
@@ -111,12 +165,21 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     merge(getattr(node, "workeroutput", {}).get("tally", {}))
 
 
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print what the security and reliability suites tried (see `tests/tally.py`)."""
-    from tests.tally import table
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int) -> None:
+    """Print what the security and reliability suites tried (see `tests/tally.py`) and write
+    it down: a run that reached every area to `tests/artifacts/hardening.md`, which
+    `scripts/hardening-tables` puts in the README, any other to `hardening-partial.md`, so
+    a later partial run never replaces a whole run's report."""
+    from tests.tally import HEADERS, TALLY, not_run, report, table
 
-    lines = table()
-    if lines:
-        terminalreporter.section("hardening tally")
-        for line in lines:
+    if not TALLY or hasattr(terminalreporter.config, "workerinput"):
+        return  # nothing tallied, or a pytest-xdist worker: the controller reports
+    terminalreporter.section("hardening tally")
+    for suite in HEADERS:
+        for line in table(suite):
             terminalreporter.write_line(line)
+    written = HARDENING_REPORT if not not_run() else HARDENING_REPORT.with_name(
+        "hardening-partial.md")
+    written.parent.mkdir(parents=True, exist_ok=True)
+    written.write_text(report(int(exitstatus)))
+    terminalreporter.write_line(f"written to {written}")

@@ -1,23 +1,35 @@
 """npm packages the tests drive (the TypeScript MCP SDK, axe-core), installed pinned into
 `~/.cache/choice-portal/<name>-<version>` once and reused by later runs. Without node or
-npm, or when the registry cannot be reached, the test that asked is skipped with why."""
+npm, or when the registry cannot be reached, the test that asked is skipped with why; under
+CI (`CI` set, as `.ci/run` does) it fails instead, as a missing PostgreSQL does: CI installs
+node and npm (`scripts/test`), so a skip there would hide the TypeScript-client and
+accessibility checks behind a green run."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
 CACHE = Path.home() / ".cache" / "choice-portal"
 
 
+def unavailable(message: str) -> NoReturn:
+    """Skip, or fail under CI."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{message} (under CI this is a broken run, not a skip)")
+    pytest.skip(message)
+
+
 def npm_package(name: str, version: str, purpose: str) -> Path:
     """The directory whose `node_modules` holds `name@version` (installed now if needed)."""
     if not shutil.which("node") or not shutil.which("npm"):
-        pytest.skip(f"node and npm are needed for {purpose}")
+        unavailable(f"node and npm are needed for {purpose}: sudo apt-get install -y nodejs npm")
     home = CACHE / f"{name.replace('@', '').replace('/', '-')}-{version}"
     home.mkdir(parents=True, exist_ok=True)
     if not (home / "node_modules" / name / "package.json").is_file():
@@ -27,6 +39,6 @@ def npm_package(name: str, version: str, purpose: str) -> Path:
         installed = subprocess.run(["npm", "install", "--no-audit", "--no-fund"], cwd=home,
                                    capture_output=True, text=True, timeout=240)
         if installed.returncode != 0:
-            pytest.skip(f"npm could not install {name}@{version}: "
+            unavailable(f"npm could not install {name}@{version} for {purpose}: "
                         f"{installed.stderr.strip()[-300:]}")
     return home

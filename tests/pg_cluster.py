@@ -1,7 +1,9 @@
 """A throwaway PostgreSQL cluster for the tests: Debian's server binaries, `initdb` in a
 temporary directory (as the `postgres` user when the tests run as root: PostgreSQL refuses
-root), a free port on 127.0.0.1, stopped and deleted at the end, or by the next cluster
-started when its test process was killed. Each caller asks it for a fresh database by name."""
+root), a free port on 127.0.0.1, stopped and deleted at the end. Its life is tied to the
+test process: a watchdog holds a pipe from it and stops the server the moment the pipe
+closes, however the test process ended (`kill -9` included); the next cluster started also
+clears any that one missed. Each caller asks it for a fresh database by name."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -23,6 +26,15 @@ SERVER_USER = "postgres"
 ROLE = "choice"
 OWNER = "owner.pid"
 """The test process a cluster belongs to, in its directory."""
+WATCHDOG = """
+import shutil, subprocess, sys
+sys.stdin.buffer.read()  # returns when the test process closes the pipe or dies
+subprocess.run(sys.argv[1:-1], capture_output=True, timeout=60)
+shutil.rmtree(sys.argv[-1], ignore_errors=True)
+"""
+"""Stops the server (the command in its arguments) and deletes the cluster's directory (the
+last argument) once its stdin closes: in its own session, so a signal to the test run's
+process group does not take it down before it has done so."""
 
 
 def server_binaries() -> Path | None:
@@ -46,10 +58,18 @@ class Cluster:
         self.port = _free_port()
         self._databases = 0
         self._template_ready = False
+        self._watchdog: subprocess.Popen[bytes] | None = None
+
+    def _command(self, *command: str) -> list[str]:
+        as_user = ["runuser", "-u", SERVER_USER, "--"] if os.geteuid() == 0 else []
+        return [*as_user, *command]
 
     def _run(self, *command: str) -> None:
-        as_user = ["runuser", "-u", SERVER_USER, "--"] if os.geteuid() == 0 else []
-        subprocess.run([*as_user, *command], check=True, capture_output=True, timeout=60)
+        subprocess.run(self._command(*command), check=True, capture_output=True, timeout=60)
+
+    def _stop_command(self, data: Path) -> list[str]:
+        return self._command(str(self._bin / "pg_ctl"), "-D", str(data), "-m", "immediate",
+                             "-w", "stop")
 
     def start(self) -> Cluster:
         self._stop_orphans()
@@ -60,6 +80,11 @@ class Cluster:
                   "-U", ROLE, "-E", "UTF8", "--no-sync", "--locale=C")
         options = (f"-p {self.port} -k {self._root} -c listen_addresses=127.0.0.1 "
                    "-c fsync=off -c full_page_writes=off -c max_connections=300")
+        # The watchdog first: a test process killed while the server starts leaves nothing.
+        self._watchdog = subprocess.Popen(
+            [sys.executable, "-c", WATCHDOG, *self._stop_command(self._data), str(self._root)],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
         self._run(str(self._bin / "pg_ctl"), "-D", str(self._data), "-o", options,
                   "-l", str(self._root / "server.log"), "-w", "start")
         return self
@@ -77,8 +102,8 @@ class Cluster:
             except (OSError, ValueError):
                 continue  # not ours to judge (another user's, or being written)
             with contextlib.suppress(subprocess.SubprocessError, OSError):
-                self._run(str(self._bin / "pg_ctl"), "-D", str(owner.parent / "data"),
-                          "-m", "immediate", "-w", "stop")
+                subprocess.run(self._stop_command(owner.parent / "data"), check=True,
+                               capture_output=True, timeout=60)
             shutil.rmtree(owner.parent, ignore_errors=True)
 
     def admin_url(self) -> str:
@@ -99,11 +124,12 @@ class Cluster:
         return f"postgresql+psycopg://{ROLE}@127.0.0.1:{self.port}/{name}"
 
     def stop(self) -> None:
-        try:
-            self._run(str(self._bin / "pg_ctl"), "-D", str(self._data), "-m", "immediate",
-                      "-w", "stop")
-        finally:
-            shutil.rmtree(self._root, ignore_errors=True)
+        """Stop the server and delete the cluster (the watchdog's work, done now)."""
+        watchdog = self._watchdog
+        if watchdog is not None and watchdog.stdin is not None:
+            watchdog.stdin.close()
+            watchdog.wait(timeout=90)
+        shutil.rmtree(self._root, ignore_errors=True)
 
 
 def chosen_database(data_dir: Path) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import signal
@@ -9,6 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 from choice.client.portal_client import PortalClient
@@ -47,11 +49,20 @@ class PortalProcess:
 
     def start(self, timeout: float = 20.0) -> PortalProcess:
         """Start `python server.py` (what `choice serve` runs) and return once uvicorn
-        reports startup complete (or fail with its log)."""
+        reports startup complete, within `timeout` s. A portal that does not get there (it
+        exits, runs out of time, or the test is interrupted meanwhile) is killed before the
+        error (with its log) is raised: a fixture that fails to start one leaves no process."""
         self.process = subprocess.Popen(
             [sys.executable, "server.py"],
             cwd=ROOT, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
+        try:
+            return self._started(timeout)
+        except BaseException:
+            self._discard()
+            raise
+
+    def _started(self, timeout: float) -> PortalProcess:
         lines: queue.Queue[str | None] = queue.Queue()
 
         def pump() -> None:
@@ -62,15 +73,24 @@ class PortalProcess:
             lines.put(None)
 
         threading.Thread(target=pump, daemon=True).start()
+        deadline = time.monotonic() + timeout
         while True:
             try:
-                line = lines.get(timeout=timeout)
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                raise RuntimeError("portal did not start:\n" + "".join(self.log)) from None
+                raise RuntimeError(f"portal did not start within {timeout} s:\n"
+                                   + "".join(self.log)) from None
             if line is None:
                 raise RuntimeError("portal exited:\n" + "".join(self.log))
             if READY_LINE in line:
                 return self
+
+    def _discard(self) -> None:
+        """Kill a portal that did not start, and reap it."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=10)
 
     def kill9(self) -> None:
         assert self.process is not None

@@ -1,18 +1,31 @@
-"""What the hardening suites count: attacks tried and refused, answers acknowledged and lost.
+"""What the hardening suites count: attacks tried and refused, answers acknowledged and lost,
+each counted as it happens, and the README's tables made from those counts.
 
-Tests in `tests/security/` and `tests/reliability/` call `record(area, ...)` with what they
-actually did; `pytest_terminal_summary` (in `tests/conftest.py`) prints the table at the end
-of the run. Under pytest-xdist each worker hands its rows to the controller (`rows()` /
-`merge()`). The README's Security and Reliability tables are copied from that output.
+A test in `tests/security/` opens `with attacks("Host allowlist") as seen:` and calls
+`seen.refused_if(<what it just observed>, <what was tried>)` once per attempt; one in
+`tests/reliability/` opens `with faults(area)` and hands `seen.answers(acknowledged, stored)`
+the answers the portal acknowledged and what it then finds stored. The row is recorded when
+the block ends, before anything is asserted and also when the test fails half way, so a
+failure shows in the table (tried > refused, lost > 0); the block then fails the test with
+every miss it saw. A figure is never written from what the asserts already implied.
 
-The team mode's defences (participant links, comments, votes, widening, the public origin)
-are security rows whose area starts with `Team: `, so they sort together in the table.
+`seen.fact("rounds")` counts what the area's description quotes (rounds, cycles, bridges):
+the descriptions live in `tests/tally_areas.py`, with those facts as `{fields}`.
+
+Under pytest-xdist each worker hands its rows to the controller (`rows()` / `merge()`);
+`pytest_terminal_summary` (in `tests/conftest.py`) prints the table and writes it to
+`tests/artifacts/hardening.md` when the run reached every area (else to
+`hardening-partial.md`), from which `scripts/hardening-tables` updates the README.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from collections.abc import Hashable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from tests.tally_areas import AREAS
 
 
 @dataclass
@@ -22,21 +35,108 @@ class Row:
     refused: int = 0
     acknowledged: int = 0
     lost: int = 0
+    facts: dict[str, int] = field(default_factory=dict)
 
 
 TALLY: dict[str, Row] = {}
 
 
-def record(suite: str, area: str, *, tried: int = 0, refused: int = 0,
-           acknowledged: int = 0, lost: int = 0) -> None:
-    """Add to one row of the table. `suite` is "security" or "reliability"; `area` names
-    the defence or fault, e.g. "Host allowlist", "Team: link scope" or "kill -9 during
-    writes"."""
+def record(suite: str, area: str, *, tried: int = 0, refused: int = 0, acknowledged: int = 0,
+           lost: int = 0, facts: dict[str, int] | None = None) -> None:
+    """Add to one row of the table. `suite` is "security" or "reliability"; `area` is one of
+    `AREAS` (a new area gets its description there first)."""
+    assert area in AREAS and AREAS[area].suite == suite, f"describe {area!r} in tests/tally_areas.py"
     row = TALLY.setdefault(area, Row(suite))
     row.tried += tried
     row.refused += refused
     row.acknowledged += acknowledged
     row.lost += lost
+    for name, value in (facts or {}).items():
+        row.facts[name] = row.facts.get(name, 0) + value
+
+
+@dataclass
+class Seen:
+    """What one test observed, counted as it happened."""
+
+    tried: int = 0
+    refused: int = 0
+    acknowledged: int = 0
+    lost: int = 0
+    facts: dict[str, int] = field(default_factory=dict)
+    misses: list[str] = field(default_factory=list)
+    moved: bool = False
+    """The state the attempts had to leave alone changed: no attempt counts as refused,
+    since which one got through cannot be told."""
+
+    def refused_if(self, refused: bool, attempt: object = None) -> bool:
+        """One attempt, refused or not as the test just observed it; returns `refused`."""
+        self.tried += 1
+        if refused:
+            self.refused += 1
+        else:
+            self.misses.append(f"got through: {attempt!r}"[:500])
+        return refused
+
+    def unchanged(self, before: object, after: object) -> bool:
+        """The state every attempt had to leave alone, read before and after them."""
+        if before != after:
+            self.moved = True
+            self.misses.append(f"the state changed:\n  before {before!r}\n  after  {after!r}"[:2000])
+        return before == after
+
+    def answers(self, acknowledged: Iterable[Hashable], stored: Iterable[Hashable]) -> int:
+        """The answers the portal acknowledged (whatever identifies each: an id, or an id
+        and the choice) against what is stored: each acknowledged one not stored is lost.
+        Returns how many were lost."""
+        told, kept = list(acknowledged), set(stored)
+        lost = [answer for answer in told if answer not in kept]
+        self.acknowledged += len(told)
+        self.lost += len(lost)
+        self.misses += [f"lost: {answer!r}" for answer in lost]
+        return len(lost)
+
+    def checked(self, acknowledged: int, lost: Iterable[str]) -> None:
+        """Answers acknowledged and checked elsewhere (the kill -9 ledger, a state
+        machine's model): how many, and a line for each one lost."""
+        missing = list(lost)
+        self.acknowledged += acknowledged
+        self.lost += len(missing)
+        self.misses += [f"lost: {line}" for line in missing]
+
+    def tries(self, count: int = 1) -> None:
+        """Attempts whose outcome is an acknowledged answer, not a refusal (reliability)."""
+        self.tried += count
+
+    def miss(self, what: str) -> None:
+        """Something else went wrong that the row cannot show (the test fails with it)."""
+        self.misses.append(what)
+
+    def fact(self, name: str, count: int = 1) -> None:
+        """Count something the area's description quotes (`{name}` in `AREAS`)."""
+        self.facts[name] = self.facts.get(name, 0) + count
+
+
+@contextmanager
+def counted(suite: str, area: str) -> Iterator[Seen]:
+    seen = Seen()
+    try:
+        yield seen
+    finally:
+        if seen.tried or seen.acknowledged or seen.misses or seen.facts:  # not a bare skip
+            record(suite, area, tried=seen.tried, refused=0 if seen.moved else seen.refused,
+                   acknowledged=seen.acknowledged, lost=seen.lost, facts=seen.facts)
+    assert not seen.misses, f"{area}: {len(seen.misses)} misses\n" + "\n".join(seen.misses[:20])
+
+
+def attacks(area: str) -> AbstractContextManager[Seen]:
+    """`with attacks(area) as seen:` for a security test (see the module docstring)."""
+    return counted("security", area)
+
+
+def faults(area: str) -> AbstractContextManager[Seen]:
+    """`with faults(area) as seen:` for a reliability test (see the module docstring)."""
+    return counted("reliability", area)
 
 
 def rows() -> dict[str, dict[str, Any]]:
@@ -50,12 +150,51 @@ def merge(worker_rows: dict[str, dict[str, Any]]) -> None:
         record(suite, area, **row)
 
 
-def table() -> list[str]:
-    if not TALLY:
-        return []
-    lines = ["| suite | area | tried | refused | answers acknowledged | lost |",
-             "|---|---|---:|---:|---:|---:|"]
-    for area, row in sorted(TALLY.items(), key=lambda item: (item[1].suite, item[0])):
-        lines.append(f"| {row.suite} | {area} | {row.tried} | {row.refused} | "
-                     f"{row.acknowledged} | {row.lost} |")
+class _Uncounted:
+    """A fact the description quotes but this run did not count: shown as "?"."""
+
+    def __format__(self, spec: str) -> str:
+        return "?"
+
+
+class _Facts(dict[str, int]):
+    def __missing__(self, name: str) -> _Uncounted:
+        return _Uncounted()
+
+
+HEADERS = {
+    "security": ["| area | what the suite tries | tried | refused |", "|---|---|---:|---:|"],
+    "reliability": ["| fault | what the suite does | tried | answers acknowledged | lost |",
+                    "|---|---|---:|---:|---:|"],
+}
+
+
+def table(suite: str) -> list[str]:
+    """This run's rows of one suite, in the order of `AREAS`, as markdown lines."""
+    lines = list(HEADERS[suite])
+    for area, described in AREAS.items():
+        row = TALLY.get(area)
+        if described.suite != suite or row is None:
+            continue
+        what = described.what.format_map(_Facts(row.facts))
+        if suite == "security":
+            lines.append(f"| {area} | {what} | {row.tried} | {row.refused} |")
+        else:
+            acknowledged = row.acknowledged if described.answers else "–"
+            lines.append(f"| {area} | {what} | {row.tried} | {acknowledged} | {row.lost} |")
     return lines
+
+
+def not_run() -> list[str]:
+    return [area for area in AREAS if area not in TALLY]
+
+
+def report(exit_status: int) -> str:
+    """The markdown file `scripts/hardening-tables` reads: a header saying how the run
+    ended and which areas it did not reach, then a section per suite."""
+    missing = not_run()
+    lines = [f"<!-- hardening tally: exit status {exit_status}; "
+             f"not run: {', '.join(missing) if missing else 'none'} -->"]
+    for suite in HEADERS:
+        lines += ["", f"## {suite}", "", *table(suite)]
+    return "\n".join(lines) + "\n"

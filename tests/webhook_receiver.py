@@ -1,7 +1,9 @@
 """A real webhook receiver for tests: a `ThreadingHTTPServer` on a free local port that
 records every POST (raw body bytes, headers, arrival time) and answers as scripted, so a
 test can make the first attempts fail: an HTTP status, `drop` (read the request, close the
-connection without a reply) or `hang:<seconds>` (answer 200 that late). And `outbox_rows`,
+connection without a reply), `hang:<seconds>` (answer 200 that late) or `hold` (answer 200
+once the test calls `release()`, so it decides what happens while the POST is held open).
+And `outbox_rows`,
 what a portal's outbox table holds, read straight from its SQLite file.
 """
 
@@ -18,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 Behaviour = int | str
+HOLD_BOUND = 60.0
+"""The longest a `hold` waits for `release()`: a test that forgets it fails, not hangs."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,7 @@ class Received:
 
 def accepted(received: Received) -> bool:
     answered = received.answered
-    return answered == 200 or (isinstance(answered, str) and answered.startswith("hang:"))
+    return answered in (200, "hold") or (isinstance(answered, str) and answered.startswith("hang:"))
 
 
 def outbox_rows(data_dir: Path) -> list[dict[str, Any]]:
@@ -56,6 +60,7 @@ class WebhookReceiver:
         self.then = then
         self.received: list[Received] = []
         self._changed = threading.Condition()
+        self._released = threading.Event()
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -69,6 +74,9 @@ class WebhookReceiver:
                     return
                 if isinstance(behaviour, str) and behaviour.startswith("hang:"):
                     time.sleep(float(behaviour.split(":", 1)[1]))
+                    behaviour = 200
+                if behaviour == "hold":
+                    receiver._released.wait(HOLD_BOUND)
                     behaviour = 200
                 self.send_response(int(behaviour))
                 self.send_header("Content-Length", "2")
@@ -96,10 +104,17 @@ class WebhookReceiver:
             self.received.append(received)
             self._changed.notify_all()
 
+    def release(self) -> None:
+        """Answer every request held by `hold` (now and from now on)."""
+        self._released.set()
+
     def answer(self, then: Behaviour, script: Iterable[Behaviour] = ()) -> None:
-        """From now on: `script` first, then `then` for every request."""
+        """From now on: `script` first, then `then` for every request (a new `hold` holds
+        until the next `release()`)."""
         with self._changed:
             self.script, self.then = list(script), then
+            if then == "hold" or "hold" in self.script:
+                self._released.clear()
 
     def wait_until(self, condition: Callable[[list[Received]], bool], timeout: float = 15.0,
                    what: str = "the receiver's condition") -> list[Received]:
@@ -128,5 +143,6 @@ class WebhookReceiver:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.release()
         self.server.shutdown()
         self.server.server_close()

@@ -40,12 +40,15 @@ class AgentWait:
                  read: Callable[[str], Awaitable[Interaction]], stack: ExitStack) -> None:
         self._id, self._notifier, self._extensions = interaction_id, notifier, extensions
         self._read, self._stack = read, stack
-        self._waiter: Waiter = stack.enter_context(notifier.waiter(interaction_id))
+        self._waiter: Waiter | None = stack.enter_context(notifier.waiter(interaction_id))
 
     async def next(self, seconds: float, agent_turns: bool = True) -> Waited:
         """Wait up to `seconds`. `agent_turns`: also return at once while an extension
         waits on the agent (a poller that cannot act on it, like `choice ask`, says False)."""
-        if not self._waiter.event.is_set():
+        if self._waiter is None:  # woken before: hear what comes next from now on
+            self._waiter = self._stack.enter_context(self._notifier.waiter(self._id))
+        waiter = self._waiter
+        if not waiter.event.is_set():
             row = await self._read(self._id)
             if row.status not in OPEN_STATUSES:
                 return Waited(row, True)
@@ -54,10 +57,9 @@ class AgentWait:
             if seconds <= 0:
                 return Waited(row, False)
             try:
-                await asyncio.wait_for(self._waiter.event.wait(), seconds)
+                await asyncio.wait_for(waiter.event.wait(), seconds)
             except TimeoutError:  # the deadline may have moved meanwhile: read it again
                 return Waited(await self._read(self._id), False)
-        fired = self._waiter
-        # A woken waiter is no longer registered: keep hearing for the next window.
-        self._waiter = self._stack.enter_context(self._notifier.waiter(self._id))
-        return Waited(fired.row if fired.row is not None else await self._read(self._id), True)
+        # A woken waiter is no longer registered (the publish took it off).
+        self._waiter = None
+        return Waited(waiter.row if waiter.row is not None else await self._read(self._id), True)

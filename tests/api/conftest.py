@@ -1,7 +1,8 @@
 """API tests run the real app in-process through Litestar's TestClient (lifespan included).
 The JSON API's modules run once on SQLite and once on PostgreSQL (`pytestmark =
 pytest.mark.usefixtures("backend")`: it sets `CHOICE_DB_URL` before the app is made); the
-pages' modules render the same rows whichever store holds them, on SQLite."""
+pages' modules render the same rows whichever store holds them, on SQLite. Every test's
+data dir starts with a copy of a database migrated once per worker (`migrated_database`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,11 @@ from choice.core.token import read_token
 from choice.portal import create_app
 
 BASE_URL = "http://127.0.0.1:8765"
+
+
+@pytest.fixture(autouse=True)
+def _migrated(migrated_database: object) -> None:
+    """Every API test starts on a copy of the migrated template (see tests/conftest.py)."""
 
 
 @pytest.fixture

@@ -11,6 +11,8 @@ from typing import Any
 
 from playwright.sync_api import Page, ViewportSize
 
+from choice.client.portal_client import PortalClient
+
 DESKTOP = ViewportSize(width=1280, height=860)
 PHONE = ViewportSize(width=375, height=812)
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -79,3 +81,20 @@ def countdown_error(page: Page, deadline_ms: int) -> int:
 def wait_for_countdown(page: Page, deadline_ms: int, timeout: float = 8000) -> None:
     """Until the page's countdown agrees with `deadline_ms` within 1 s."""
     page.wait_for_function(MATCHES_DEADLINE, arg=[deadline_ms, 1], timeout=timeout)
+
+
+def kinds_once(client: PortalClient, interaction_id: str, kind: str,
+               timeout: float = 8.0) -> list[str]:
+    """The interaction's audit trail (its kinds) once `kind` is in it. A page's `opened`
+    comes from its socket after the page has loaded, so a test that reads the trail right
+    after `goto` would race it: wait for it (another process's state: polled, bounded)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        kinds = [e["kind"] for e in
+                 client.call("GET", f"/api/interactions/{interaction_id}/events")["events"]]
+        if kind in kinds:
+            return kinds
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no {kind!r} event within {timeout} s: {kinds}")
+        time.sleep(0.02)  # a polling interval, not a synchronization
+

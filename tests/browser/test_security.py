@@ -14,7 +14,7 @@ from websockets.typing import Origin
 
 from choice.client.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
-from tests.browser.support import PHONE, question, shoot
+from tests.browser.support import PHONE, kinds_once, question, shoot
 from tests.portal_process import PortalProcess
 
 SCRIPT = "<script>window.__pwned=1</script>"
@@ -82,6 +82,7 @@ def test_a_cross_site_form_post_is_refused_and_changes_nothing(
         headers: dict[str, str]) -> None:
     iid = client.create(question())["interaction_id"]
     page = open_page(f"/choice/{iid}")
+    opened = kinds_once(client, iid, "opened")  # the page's socket is in: nothing else comes
     writes: dict[str, dict[str, str | float | bool]] = {
         f"/choice/{iid}/submit": {"selected": "pg", "action": "submit"},
         f"/choice/{iid}/cancel": {"global_annotation": "forged"},
@@ -97,7 +98,7 @@ def test_a_cross_site_form_post_is_refused_and_changes_nothing(
     assert after["status"] == "pending" and after["expires_at"] == before["expires_at"]
     assert client.call("GET", "/api/settings")["interface"] == "web"
     kinds = [e["kind"] for e in client.call("GET", f"/api/interactions/{iid}/events")["events"]]
-    assert kinds == ["created", "opened"]
+    assert kinds == opened == ["created", "opened"]
 
     # the same post from the portal's own origin goes through: the cookie was not the problem
     allowed = page.request.post(f"{portal.base_url}/choice/{iid}/submit", max_redirects=0,

@@ -32,10 +32,13 @@ from choice.web.security.auth import COOKIE, session_value
 from tests.integration.test_real_server import wait_until
 from tests.pg_cluster import Cluster
 from tests.portal_process import ROOT, PortalProcess
+from tests.reliability.faults import outcome
 from tests.sse import sse_events
+from tests.tally import faults
 from tests.webhook_receiver import WebhookReceiver, accepted
 
 pytestmark = pytest.mark.slow
+AREA = "Two instances on PostgreSQL"
 
 
 def request(**overrides: Any) -> dict[str, Any]:
@@ -97,15 +100,14 @@ def test_an_answer_on_b_wakes_the_agent_and_the_stream_on_a(pair: Pair) -> None:
 
     threading.Thread(target=listen, daemon=True).start()
     assert replayed.wait(10), "A's event stream did not start"
-    with ThreadPoolExecutor(1) as pool:
+    # how soon A's agent wakes is a figure: bench/instances_bench.py ("wake A after an answer on B")
+    with faults(AREA) as seen, ThreadPoolExecutor(1) as pool:
+        seen.tries()
         poll = pool.submit(on_a.poll, iid, 30)
         wait_until(lambda: on_a.call("GET", "/healthz")["waiting"] == 1)
-        answered_at = time.monotonic()
-        on_b.respond(iid, {"selected_ids": ["b"]})
-        result = poll.result(timeout=10)
-        woke_after = time.monotonic() - answered_at
-    assert result["status"] == "submitted" and result["selected_ids"] == ["b"]
-    assert woke_after < 2.0  # milliseconds in practice (bench/instances_bench.py)
+        acknowledged = outcome(on_b.respond(iid, {"selected_ids": ["b"]}))
+        seen.answers([acknowledged], [outcome(poll.result(timeout=10))])
+    assert acknowledged[1:] == ("submitted", ("b",))
     assert heard.wait(10), "A's event stream did not hear B's answer"
 
 
@@ -129,15 +131,17 @@ def test_an_answer_on_b_updates_the_open_page_on_a(pair: Pair) -> None:
 def test_an_agent_whose_instance_dies_gets_the_answer_from_the_other(pair: Pair) -> None:
     on_a = pair.a.client()
     iid = on_a.create(request())["interaction_id"]
-    with ThreadPoolExecutor(1) as pool:
+    with faults(AREA) as seen, ThreadPoolExecutor(1) as pool:
+        seen.tries()
         poll = pool.submit(on_a.poll, iid, 30)
         wait_until(lambda: on_a.call("GET", "/healthz")["waiting"] == 1)
         pair.a.kill9()
         try:
             with pytest.raises(PortalUnreachable):
                 poll.result(timeout=10)
-            pair.b.client().respond(iid, {"selected_ids": ["b"]})
+            acknowledged = outcome(pair.b.client().respond(iid, {"selected_ids": ["b"]}))
             result = pair.b.client().poll(iid, 10)  # the agent polls again, through B
+            seen.answers([acknowledged], [outcome(result)])
         finally:
             pair.a = pair.instance()
     assert result["status"] == "submitted" and result["selected_ids"] == ["b"]
@@ -156,44 +160,54 @@ def test_a_review_asked_on_a_dead_instance_falls_back_on_the_other(pair: Pair) -
     try:
         on_b = pair.b.client()
         wait_until(lambda: on_b.review(iid)["state"] == "timed_out", timeout=10)
-        timed_out_at = time.time()
     finally:
         pair.a = pair.instance()
-    assert timed_out_at - due <= 1.5, f"timed out {timed_out_at - due:+.2f} s after it was due"
-    events = [e["kind"] for e in on_b.call("GET", f"/api/interactions/{iid}/events")["events"]]
-    assert events.count("candidate_timed_out") == 1
+    events = on_b.call("GET", f"/api/interactions/{iid}/events")["events"]
+    fired = [e for e in events if e["kind"] == "candidate_timed_out"]
+    assert len(fired) == 1
+    # not before it was due; how late after is a figure (bench/timing_bench.py)
+    fired_at = parse_iso(fired[0]["at"])
+    assert fired_at >= due - 0.01, f"fired {due - fired_at:.2f} s early"
 
 
 def test_a_dead_instance_deadline_fires_on_the_other_on_time(pair: Pair) -> None:
+    """How late after its deadline B expires it is a figure (bench/instances_bench.py); here:
+    B expires it, and not before its deadline."""
     on_a = pair.a.client()
     iid = on_a.create(request(timeout_seconds=10))["interaction_id"]
     due = time.time() + 2.5
     on_a.call("PATCH", f"/api/interactions/{iid}", {"expires_at": iso(due)})
-    pair.a.kill9()
-    try:
-        on_b = pair.b.client()
-        result = on_b.poll(iid, 15)
-    finally:
-        pair.a = pair.instance()
+    with faults(AREA) as seen:
+        seen.tries()
+        pair.a.kill9()
+        try:
+            on_b = pair.b.client()
+            result = on_b.poll(iid, 15)
+        finally:
+            pair.a = pair.instance()
     assert result["status"] == "timeout"
     ended = parse_iso(on_b.detail(iid)["completed_at"])
-    assert abs(ended - due) <= 1.0, f"expired {ended - due:+.2f} s from its deadline"
+    assert ended >= due - 0.01, f"expired {due - ended:.2f} s before its deadline"
 
 
 def test_fifty_submits_split_across_both_instances_have_one_winner(pair: Pair) -> None:
     iid = pair.a.client().create(request())["interaction_id"]
     barrier = threading.Barrier(50)
 
-    def submit(index: int) -> int:
+    def submit(index: int) -> tuple[int, Any]:
         portal = pair.a if index % 2 else pair.b
         client = portal.client()
         barrier.wait()
-        status, _ = client.request("POST", f"/api/interactions/{iid}/response",
-                                   {"selected_ids": ["a" if index % 3 else "b"]})
-        return status
+        return client.request("POST", f"/api/interactions/{iid}/response",
+                              {"selected_ids": ["a" if index % 3 else "b"]})
 
-    with ThreadPoolExecutor(50) as pool:
-        statuses = list(pool.map(submit, range(50)))
+    with faults(AREA) as seen, ThreadPoolExecutor(50) as pool:
+        replies = list(pool.map(submit, range(50)))
+        seen.tries(len(replies))
+        seen.fact("submits", len(replies))
+        seen.answers([outcome(body) for status, body in replies if status == 200],
+                     [outcome(pair.b.client().poll(iid, 0))])
+    statuses = [status for status, _ in replies]
     assert sorted(set(statuses)) == [200, 409] and statuses.count(200) == 1
     events = pair.b.client().call("GET", f"/api/interactions/{iid}/events")
     assert [e["kind"] for e in events["events"]].count("answered") == 1
@@ -202,7 +216,8 @@ def test_fifty_submits_split_across_both_instances_have_one_winner(pair: Pair) -
 def test_a_dropped_listen_connection_loses_no_wake_up(pair: Pair) -> None:
     on_a, on_b = pair.a.client(), pair.b.client()
     iid = on_a.create(request())["interaction_id"]
-    with ThreadPoolExecutor(1) as pool:
+    with faults(AREA) as seen, ThreadPoolExecutor(1) as pool:
+        seen.tries()
         poll = pool.submit(on_a.poll, iid, 30)
         wait_until(lambda: on_a.call("GET", "/healthz")["waiting"] == 1)
         with psycopg.connect(libpq_url(pair.db_url), autocommit=True) as admin:
@@ -211,8 +226,10 @@ def test_a_dropped_listen_connection_loses_no_wake_up(pair: Pair) -> None:
                 "WHERE application_name LIKE 'choice-listen-%' AND pid IN ("
                 "  SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%')").fetchall()
         assert dropped, "no listening connection found"
-        on_b.respond(iid, {"selected_ids": ["a"]})  # while A may not be listening
+        # while A may not be listening
+        acknowledged = outcome(on_b.respond(iid, {"selected_ids": ["a"]}))
         result = poll.result(timeout=15)
+        seen.answers([acknowledged], [outcome(result)])
     assert result["status"] == "submitted" and result["selected_ids"] == ["a"]
     wait_until(lambda: on_a.call("GET", "/healthz")["store"]["listening"])
     assert on_a.call("GET", "/healthz")["store"]["reconnects"] >= 1

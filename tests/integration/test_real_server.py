@@ -50,12 +50,11 @@ def test_a_blocked_poll_is_woken_by_a_submit_from_another_client(portal: PortalP
     with ThreadPoolExecutor(1) as pool:
         poll = pool.submit(agent.poll, iid, 30)
         wait_until(lambda: human.call("GET", "/healthz")["waiting"] == 1)
-        submitted_at = time.monotonic()
         human.call("POST", f"/api/interactions/{iid}/response", {"selected_ids": ["b"]})
+        # its window is 30 s: a result within 10 was woken by the submit (how soon is a
+        # figure: bench/core_bench.py's waiters)
         result = poll.result(timeout=10)
-        woke_after = time.monotonic() - submitted_at
     assert result["status"] == "submitted" and result["selected_ids"] == ["b"]
-    assert woke_after < 2.0
 
 
 def test_two_concurrent_submits_give_one_200_and_one_409(portal: PortalProcess) -> None:

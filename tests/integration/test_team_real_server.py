@@ -42,11 +42,11 @@ def test_a_blocking_create_answers_widened_at_once_on_continue(portal: PortalPro
                               request(title=title), timeout=40)
         wait_until(lambda: waiting(owner))
         iid = newest_pending(owner, title)
-        widened_at = time.monotonic()
         widen(owner, iid, "continue")
+        # its window is 30 s: a reply within 10 was woken by the widen (how soon it comes
+        # is a figure: bench/timing_bench.py)
         status, body = created.result(timeout=10)
-        answered_after = time.monotonic() - widened_at
-    assert status == 201 and answered_after < 2.0
+    assert status == 201
     assert (body["status"], body["action_status"], body["mode"]) == ("widened", "widened",
                                                                       "continue")
     assert body["session_id"] == iid and body["participants"] == ["Alice", "Bob"]
@@ -67,10 +67,8 @@ def test_a_blocking_poll_answers_widened_at_once_on_continue_then_waits_again(
     with ThreadPoolExecutor(1) as pool:
         polled = pool.submit(agent.poll, iid, 30)
         wait_until(lambda: waiting(owner))
-        widened_at = time.monotonic()
         widen(owner, iid, "continue")
-        body = polled.result(timeout=10)
-        assert time.monotonic() - widened_at < 2.0
+        body = polled.result(timeout=10)  # its window is 30 s: woken by the widen
     assert body["status"] == "widened" and body["mode"] == "continue"
     # A later poll is not answered at once again (an agent's loop must not spin): it waits
     # for the decision, or for its whole window.

@@ -126,8 +126,11 @@ async def test_continue_wakes_the_agents_waiting_call_at_once(portal: Portal) ->
     service = running(portal)
     row = (await service.create(request())).row
     waiting = asyncio.create_task(service.wait(row.id, 30))
-    await asyncio.sleep(0)  # the waiter registers before the widen
+    await asyncio.sleep(0)  # the task's first step registers its waiter
+    assert row.id in service.notifier.waited_on()
     await service.team.widen(row.id, WidenRequest(mode="continue"))
+    # the widen's own publish woke it: the waiter is taken off the registry and set
+    assert row.id not in service.notifier.waited_on()
     woken = await asyncio.wait_for(waiting, 5)
     assert woken.status == "widened"
     reply = await service.reply(woken, ReplyHints("poll later"))
@@ -140,10 +143,12 @@ async def test_block_leaves_the_agent_waiting_until_the_owner_answers(portal: Po
     service = running(portal)
     row = (await service.create(request())).row
     waiting = asyncio.create_task(service.wait(row.id, 30))
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # the task's first step registers its waiter
+    assert row.id in service.notifier.waited_on()
     await service.team.widen(row.id, WidenRequest(mode="block"))
-    await asyncio.sleep(0.05)
-    assert not waiting.done()
+    # the widen has published (a `continue` is woken inside that publish, above): the
+    # waiter is still registered, so nothing woke it
+    assert row.id in service.notifier.waited_on()
     await service.submit(row.id, Submission(selected_ids=["b"]))
     assert (await asyncio.wait_for(waiting, 5)).status == "submitted"
 
@@ -151,9 +156,15 @@ async def test_block_leaves_the_agent_waiting_until_the_owner_answers(portal: Po
 async def test_a_later_poll_of_a_continued_question_waits_for_the_result(portal: Portal) -> None:
     service = running(portal)
     interaction_id, _ = await widened(service, mode="continue")
+    # not answered at once again (an agent's loop must not spin): it waits its whole window
+    # (a lower bound on the loop's own clock, which the window's timer runs on)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    again = await service.wait(interaction_id, 0.2)
+    assert again.status == "widened" and loop.time() - started >= 0.2 - 0.001
     polling = asyncio.create_task(service.wait(interaction_id, 30))
-    await asyncio.sleep(0.05)
-    assert not polling.done()
+    await asyncio.sleep(0)  # the task's first step registers its waiter
+    assert interaction_id in service.notifier.waited_on()
     await service.submit(interaction_id, Submission(selected_ids=["a"]))
     assert (await asyncio.wait_for(polling, 5)).status == "submitted"
 

@@ -11,7 +11,6 @@ import hashlib
 import hmac
 import json
 import logging
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -233,19 +232,23 @@ def test_a_receiver_refusing_for_good_is_not_retried(receiver: WebhookReceiver,
 
 def test_a_hanging_receiver_slows_neither_the_owner_nor_the_participants(
         receiver: WebhookReceiver, isolated_env: Path) -> None:
-    receiver.answer(200, script=["hang:2"])
+    """The comment and the answer return while the invitation's POST is still held open:
+    its attempt has neither succeeded nor failed (the send's 10 s timeout would have marked
+    it) when they are done. How long they take then is a figure: bench/timing_bench.py."""
+    receiver.answer(200, script=["hold"])
     with portal(settings_for(receiver)) as owner:
         iid = owner.ask()
         links = owner.widen(iid)
         receiver.wait_for(1)  # the invitation's POST is now held open by the receiver
-        started = time.perf_counter()
         owner.comment(links["Alice"], "while the webhook hangs")
         owner.call("POST", f"/api/interactions/{iid}/response", {"selected_ids": ["pg"]})
-        took = time.perf_counter() - started
+        invitation = outbox_rows(isolated_env)[0]
+        receiver.release()
         receiver.wait_until(lambda got: receiver.delivered("interaction.resolved") != [],
                             what="everything, once the receiver answers")
 
-    assert took < 1.0, f"a comment and an answer took {took:.2f} s behind a hung webhook"
+    assert invitation["kind"] == "interaction.widened"
+    assert (invitation["delivered_at"], invitation["last_error"]) == (None, None), invitation
     assert [r.event_type for r in receiver.delivered()] == [
         "interaction.widened", "discussion.comments", "interaction.resolved"]
 

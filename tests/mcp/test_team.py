@@ -62,19 +62,17 @@ async def continue_flow(portal: PortalProcess, session: ClientSession) -> None:
     """Ask; widen with `continue` while the call waits; the call answers `widened` at once;
     the owner decides; a poll with `session_id` returns that decision."""
     request = ask()
-    started = time.monotonic()
     call = asyncio.create_task(session.call_tool("provide_choice", request))
     iid = await waiting_for(portal, str(request["title"]))
-    widened_at = time.monotonic()
     await widen(portal, iid, "continue", note="Which one would you run?")
+    # woken, not timed out: it returns within half its window (how soon is a figure:
+    # bench/timing_bench.py)
     result = await asyncio.wait_for(call, WINDOW / 2)
-    answered_after = time.monotonic() - widened_at
     body = structured(result)
     assert not result.is_error
     assert body["status"] == "widened" and body["action_status"] == "widened"
     assert body["session_id"] == iid == body["interaction_id"]
     assert body["mode"] == "continue" and body["participants"] == ["Alice", "Bob"]
-    assert answered_after < 3.0 and time.monotonic() - started < WINDOW  # woken, not timed out
     text = result.content[0].text  # type: ignore[union-attr]
     assert "carry on" in text and "Do not ask it again" in text and iid in text
 

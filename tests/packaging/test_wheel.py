@@ -49,8 +49,11 @@ class Installed:
 
 
 def _run(*command: str | Path, cwd: Path = ROOT) -> str:
+    """Without the caller's PYTHONPATH: pointed at a checkout, it would make the venv's
+    Python import the checkout instead of the installed wheel."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     done = subprocess.run([str(part) for part in command], cwd=cwd, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, env=env)
     assert done.returncode == 0, f"{command} failed:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
@@ -87,12 +90,17 @@ def served(installed: Installed, tmp_path: Path) -> Iterator[Served]:
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert process.stdout is not None
     log = []
-    for line in process.stdout:  # bounded: the process exits if it cannot start
-        log.append(line)
-        if READY_LINE in line:
-            break
-    else:
-        pytest.fail("the installed portal did not start:\n" + "".join(log))
+    try:
+        for line in process.stdout:  # bounded: the process exits if it cannot start
+            log.append(line)
+            if READY_LINE in line:
+                break
+        else:
+            pytest.fail("the installed portal did not start:\n" + "".join(log))
+    except BaseException:  # failed or interrupted (the suite's timeout): leave no portal
+        process.kill()
+        process.wait(timeout=10)
+        raise
     try:
         yield Served(f"http://127.0.0.1:{port}", (tmp_path / "data" / "token").read_text().strip())
     finally:

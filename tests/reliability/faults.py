@@ -30,6 +30,12 @@ def question(title: str, option_ids: tuple[str, ...] = ("a", "b"), **overrides: 
     return body
 
 
+def outcome(result: dict[str, Any]) -> tuple[str, str, tuple[str, ...]]:
+    """What identifies an acknowledged ending, in a reply or as stored: the interaction,
+    its status and the options chosen (what `Seen.answers` compares)."""
+    return str(result["interaction_id"]), str(result["status"]), tuple(result["selected_ids"])
+
+
 def send(client: PortalClient, method: str, path: str, body: Any = None) -> Reply:
     """`client.request`, with every way of losing the reply turned into `ReplyLost`."""
     try:

@@ -20,7 +20,7 @@ from choice.client.portal_client import PortalClient
 from choice.contract.clock import parse_iso
 from tests.portal_process import PortalProcess
 from tests.reliability.faults import wait_until
-from tests.tally import record
+from tests.tally import faults
 
 pytestmark = pytest.mark.slow
 MARGIN = 4.0
@@ -69,44 +69,48 @@ def test_a_review_survives_kill_9_and_its_fallback_fires_on_the_original_clock(
     before = {iid: review(owner, iid) for iid in (asked, answered)}
     requested_at = parse_iso(before[asked]["requested_at"])
 
-    portal.kill9()
-    portal.start()  # the same hour-long period: the review must still be waiting
-    owner = portal.client()
-    after = review(owner, asked)
-    assert after == before[asked], "the review came back as it was"
-    polled = owner.poll(asked, wait=30)  # at once: the owner waits on the agent
-    assert polled["action_status"] == "summary_requested"
-    assert polled["discussion"]["messages"] == ["[Owner] PostgreSQL for me."]
-    assert review(owner, answered) == before[answered]  # the candidate sent before the kill
+    with faults("kill -9 mid review") as seen:
+        portal.kill9()
+        seen.tries()
+        portal.start()  # the same hour-long period: the review must still be waiting
+        owner = portal.client()
+        # acknowledged before the kill: the owner's request for a review, the agent's candidate
+        seen.answers([(iid, before[iid]["state"]) for iid in (asked, answered)],
+                     [(iid, review(owner, iid)["state"]) for iid in (asked, answered)])
+        after = review(owner, asked)
+        assert after == before[asked], "the review came back as it was"
+        polled = owner.poll(asked, wait=30)  # at once: the owner waits on the agent
+        assert polled["action_status"] == "summary_requested"
+        assert polled["discussion"]["messages"] == ["[Owner] PostgreSQL for me."]
+        assert review(owner, answered) == before[answered]  # the candidate sent before the kill
 
-    portal.kill9()
-    # Restart with a period that ends MARGIN s from now, counted from the original request:
-    # the timer must come back from the database, not start a new period at the restart.
-    # (Under load the restart may outlast MARGIN: the review is then due at start and falls
-    # back at once; when it fired is what is checked, not how fast the portal started.)
-    period = math.ceil(time.time() - requested_at + MARGIN)
-    portal.env["CHOICE_SUMMARY_SECONDS"] = str(period)
-    portal.start()
-    owner = portal.client()
-    due = requested_at + period
-    assert parse_iso(review(owner, asked)["due_at"]) == pytest.approx(due, abs=0.01)
-    wait_until(lambda: review(owner, asked)["state"] == "timed_out", timeout=FALLBACK_BOUND,
-               what="the fallback after the restart")
-    fired = events(owner, asked, "candidate_timed_out")
-    assert len(fired) == 1 and fired[0]["detail"]["summary_seconds"] == period
-    assert due - 0.01 <= parse_iso(fired[0]["at"]) <= due + FALLBACK_BOUND
-    timed_out = review(owner, asked)
-    assert (timed_out["llm_timed_out"], timed_out["source_hint"]) == (True, "manual")
-    assert owner.poll(asked, wait=0.2)["action_status"] == "widened"  # the agent is let off
+        portal.kill9()  # the second: the timer must come back from the database
+        seen.tries()
+        # Restart with a period that ends MARGIN s from now, counted from the original request:
+        # the timer must come back from the database, not start a new period at the restart.
+        # (Under load the restart may outlast MARGIN: the review is then due at start and falls
+        # back at once; when it fired is what is checked, not how fast the portal started.)
+        period = math.ceil(time.time() - requested_at + MARGIN)
+        portal.env["CHOICE_SUMMARY_SECONDS"] = str(period)
+        portal.start()
+        owner = portal.client()
+        due = requested_at + period
+        assert parse_iso(review(owner, asked)["due_at"]) == pytest.approx(due, abs=0.01)
+        wait_until(lambda: review(owner, asked)["state"] == "timed_out", timeout=FALLBACK_BOUND,
+                   what="the fallback after the restart")
+        fired = events(owner, asked, "candidate_timed_out")
+        assert len(fired) == 1 and fired[0]["detail"]["summary_seconds"] == period
+        assert due - 0.01 <= parse_iso(fired[0]["at"]) <= due + FALLBACK_BOUND
+        timed_out = review(owner, asked)
+        assert (timed_out["llm_timed_out"], timed_out["source_hint"]) == (True, "manual")
+        assert owner.poll(asked, wait=0.2)["action_status"] == "widened"  # the agent is let off
 
-    assert review(owner, answered)["state"] == "candidate_ready"  # no fallback for it
-    assert events(owner, answered, "candidate_timed_out") == []
-    result = owner.call("POST", f"/api/interactions/{answered}/resolve",
-                        {"final_answer": "PostgreSQL.", "selected_ids": ["pg"]})
-    assert result["summary_json"] == {"text": CANDIDATE["candidate_summary"],
-                                      "source": "discussion_extraction"}
-    manual = owner.call("POST", f"/api/interactions/{asked}/resolve",
-                        {"final_answer": "SQLite", "selected_ids": ["lite"]})
-    assert manual["summary_json"]["source"] == "manual"
-    record("reliability", "kill -9 mid review (fallback timer, candidate)", tried=2,
-           acknowledged=2, lost=0)
+        assert review(owner, answered)["state"] == "candidate_ready"  # no fallback for it
+        assert events(owner, answered, "candidate_timed_out") == []
+        result = owner.call("POST", f"/api/interactions/{answered}/resolve",
+                            {"final_answer": "PostgreSQL.", "selected_ids": ["pg"]})
+        assert result["summary_json"] == {"text": CANDIDATE["candidate_summary"],
+                                          "source": "discussion_extraction"}
+        manual = owner.call("POST", f"/api/interactions/{asked}/resolve",
+                            {"final_answer": "SQLite", "selected_ids": ["lite"]})
+        assert manual["summary_json"]["source"] == "manual"

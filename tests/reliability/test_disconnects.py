@@ -23,8 +23,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 from choice.client.portal_client import PortalClient
 from tests.portal_process import PortalProcess
-from tests.reliability.faults import question, terminal_events, wait_until, waiting
-from tests.tally import record
+from tests.reliability.faults import outcome, question, terminal_events, wait_until, waiting
+from tests.tally import faults
 
 pytestmark = pytest.mark.slow
 
@@ -52,13 +52,14 @@ def asked(client: PortalClient, title: str) -> str:
     return str(row["interaction_id"])
 
 
-def answer_and_check(client: PortalClient, iid: str) -> None:
-    """The human answers after the agent left; the next poll gets it; nothing was cancelled."""
+AREA = "Agent disconnects mid-wait"
+
+
+def answer(client: PortalClient, iid: str) -> tuple[str, str, tuple[str, ...]]:
+    """The human answers after the agent left (the question must still be open); returns
+    the ending the portal acknowledged."""
     assert client.poll(iid, 0)["status"] == "pending"
-    client.respond(iid, {"selected_ids": ["b"]})
-    result = client.poll(iid, 5)
-    assert result["status"] == "submitted" and result["selected_ids"] == ["b"]
-    assert [e["kind"] for e in terminal_events(client, iid)] == ["answered"]
+    return outcome(client.respond(iid, {"selected_ids": ["b"]}))
 
 
 @pytest.mark.parametrize("how", ["close", "reset"])
@@ -67,18 +68,21 @@ def test_an_agent_hanging_up_mid_wait_leaves_the_question_open(
         portal: PortalProcess, client: PortalClient, blocked_in: str, how: str) -> None:
     title = f"hang up in {blocked_in} ({how}) {uuid.uuid4().hex[:6]}"
     before = waiting(client)
-    if blocked_in == "poll":
-        iid = client.create(question(title))["interaction_id"]
-        sock = send_raw(portal, "GET", f"/api/interactions/{iid}?wait=60")
-    else:
-        sock = send_raw(portal, "POST", "/api/interactions?wait=60", question(title))
-    wait_until(lambda: waiting(client) == before + 1, what="the agent's request is waiting")
-    iid = asked(client, title)
-    hang_up(sock, how)
-    wait_until(lambda: waiting(client) == before, timeout=5,
-               what="the portal stops waiting for a client that left")
-    answer_and_check(client, iid)
-    record("reliability", "Agent disconnects mid-wait", tried=1, acknowledged=1, lost=0)
+    with faults(AREA) as seen:
+        seen.tries()
+        if blocked_in == "poll":
+            iid = client.create(question(title))["interaction_id"]
+            sock = send_raw(portal, "GET", f"/api/interactions/{iid}?wait=60")
+        else:
+            sock = send_raw(portal, "POST", "/api/interactions?wait=60", question(title))
+        wait_until(lambda: waiting(client) == before + 1, what="the agent's request is waiting")
+        iid = asked(client, title)
+        hang_up(sock, how)
+        wait_until(lambda: waiting(client) == before, timeout=5,
+                   what="the portal stops waiting for a client that left")
+        acknowledged = answer(client, iid)
+        seen.answers([acknowledged], [outcome(client.poll(iid, 5))])  # the agent's next poll
+    assert [e["kind"] for e in terminal_events(client, iid)] == ["answered"]
 
 
 @asynccontextmanager
@@ -125,15 +129,15 @@ async def test_an_mcp_agent_that_leaves_mid_wait_gets_the_answer_in_a_new_sessio
         await session_task
 
     iid = await asyncio.to_thread(asked, client, request["title"])
-    await asyncio.to_thread(answer_and_check, client, iid)
-    # A dropped stream is not a cancel (MCP spec): its wait ran on until the answer came.
-    await eventually(lambda: waiting(client) == before, "every wait for it is released")
-    async with mcp_session(portal, terminate_on_close=True) as session:
-        polled = await session.call_tool("provide_choice", {"session_id": iid})
-    assert polled.structured_content is not None
-    assert polled.structured_content["status"] == "submitted"
-    assert polled.structured_content["selected_ids"] == ["b"]
+    with faults(AREA) as seen:
+        seen.tries()
+        acknowledged = await asyncio.to_thread(answer, client, iid)
+        # A dropped stream is not a cancel (MCP spec): its wait ran on until the answer came.
+        await eventually(lambda: waiting(client) == before, "every wait for it is released")
+        async with mcp_session(portal, terminate_on_close=True) as session:
+            polled = await session.call_tool("provide_choice", {"session_id": iid})
+        got = polled.structured_content
+        seen.answers([acknowledged], [outcome({"interaction_id": iid, **got})] if got else [])
     trail = await asyncio.to_thread(client.call, "GET", f"/api/interactions/{iid}/events")
     kinds = [event["kind"] for event in trail["events"]]
     assert "cancelled" not in kinds and kinds.count("answered") == 1
-    record("reliability", "Agent disconnects mid-wait", tried=1, acknowledged=1, lost=0)

@@ -18,12 +18,14 @@ import pytest
 
 from tests.portal_process import PortalProcess
 from tests.reliability.kill_cycle import KILL9_ENV, Ledger, kill9_cycle
-from tests.tally import record
+from tests.tally import faults
 
 pytestmark = pytest.mark.slow(seconds=30)  # per backend: ~20 and ~10 restarts
 CYCLES = {"sqlite": 20, "postgresql": 10}
 """PostgreSQL's own crash safety is not what is tested: the portal's write path on it is."""
 SEED = int(os.environ.get("CHOICE_KILL9_SEED", "9090"))
+CLIENTS = 4
+"""Threads streaming creates and submits at the portal when it is killed."""
 
 
 @pytest.fixture
@@ -39,13 +41,24 @@ def test_kill_9_at_random_points_loses_no_acknowledged_write(portal: PortalProce
                                                             backend: str) -> None:
     print(f"kill -9 seed {SEED} (set CHOICE_KILL9_SEED to replay)")
     rng, ledger = random.Random(SEED), Ledger()
-    for cycle in range(CYCLES[backend]):
-        outcome = kill9_cycle(portal, ledger, rng, cycle)
-        where = f"seed {SEED}, cycle {cycle}, killed after {outcome.traffic_s:.3f} s"
-        assert outcome.integrity == "ok", where
-        assert outcome.lost == [], where
-        assert outcome.problems == [], where
-    assert len(ledger.answered) >= CYCLES[backend], "too few answers acknowledged to mean anything"
     area = "kill -9 during writes" + (" (PostgreSQL)" if backend == "postgresql" else "")
-    record("reliability", area, tried=CYCLES[backend],
-           acknowledged=len(ledger.created) + len(ledger.answered), lost=0)
+    lost: dict[str, str] = {}  # each acknowledged write missing after a kill, and where
+    with faults(area) as seen:
+        seen.fact("threads", CLIENTS)
+        try:
+            for cycle in range(CYCLES[backend]):
+                outcome = kill9_cycle(portal, ledger, rng, cycle, clients=CLIENTS)
+                where = f"seed {SEED}, cycle {cycle}, killed after {outcome.traffic_s:.3f} s"
+                seen.tries()
+                seen.fact("cycles")
+                for line in outcome.lost:
+                    lost.setdefault(line, where)
+                if outcome.integrity != "ok":
+                    seen.miss(f"{where}: integrity check says {outcome.integrity}")
+                for problem in outcome.problems:
+                    seen.miss(f"{where}: {problem}")
+        finally:
+            # every create and answer acknowledged in any cycle, checked after every kill
+            seen.checked(len(ledger.created) + len(ledger.answered),
+                         [f"{line} ({where})" for line, where in lost.items()])
+    assert len(ledger.answered) >= CYCLES[backend], "too few answers acknowledged to mean anything"

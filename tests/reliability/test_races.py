@@ -19,13 +19,14 @@ from tests.portal_process import PortalProcess
 from tests.reliability.faults import (
     HeldRequest,
     Reply,
+    outcome,
     question,
     race,
     terminal_events,
     wait_until,
     waiting,
 )
-from tests.tally import record
+from tests.tally import faults
 
 pytestmark = pytest.mark.slow
 ROUNDS = 5
@@ -45,55 +46,65 @@ def assert_refused_as_already_completed(reply: Reply, standing: dict[str, Any]) 
 
 def test_fifty_concurrent_answers_one_wins_and_49_get_409(portal: PortalProcess,
                                                           client: PortalClient) -> None:
-    tried = acknowledged = 0
-    for round_ in range(ROUNDS):
-        iid = client.create(question(f"race {round_}", OPTION_IDS, selection_mode="single"))[
-            "interaction_id"]
-        replies = race([HeldRequest(portal, "POST", f"/api/interactions/{iid}/response",
-                                    {"selected_ids": [option]}) for option in OPTION_IDS])
-        winners = [i for i, (status, _) in enumerate(replies) if status == 200]
-        assert len(winners) == 1, [status for status, _ in replies]
-        winner = replies[winners[0]][1]
-        assert winner["selected_ids"] == [OPTION_IDS[winners[0]]]
-        stored = client.poll(iid, 0)
-        assert stored == winner
-        for index, reply in enumerate(replies):
-            if index != winners[0]:
-                assert_refused_as_already_completed(reply, stored)
-        completions = terminal_events(client, iid)
-        assert [(e["kind"], e["detail"]["selected_ids"]) for e in completions] == [
-            ("answered", winner["selected_ids"])]
-        tried, acknowledged = tried + len(replies), acknowledged + len(winners)
-    record("reliability", "Concurrent submits", tried=tried, acknowledged=acknowledged, lost=0)
+    with faults("Concurrent submits") as seen:
+        seen.fact("answers_at_once", len(OPTION_IDS))  # one request per option, per round
+        for round_ in range(ROUNDS):
+            iid = client.create(question(f"race {round_}", OPTION_IDS, selection_mode="single"))[
+                "interaction_id"]
+            replies = race([HeldRequest(portal, "POST", f"/api/interactions/{iid}/response",
+                                        {"selected_ids": [option]}) for option in OPTION_IDS])
+            seen.tries(len(replies))
+            seen.fact("answer_rounds")
+            stored = client.poll(iid, 0)
+            seen.answers([outcome(body) for status, body in replies if status == 200],
+                         [outcome(stored)])
+            winners = [i for i, (status, _) in enumerate(replies) if status == 200]
+            assert len(winners) == 1, [status for status, _ in replies]
+            winner = replies[winners[0]][1]
+            assert winner["selected_ids"] == [OPTION_IDS[winners[0]]]
+            assert stored == winner
+            for index, reply in enumerate(replies):
+                if index != winners[0]:
+                    assert_refused_as_already_completed(reply, stored)
+            completions = terminal_events(client, iid)
+            assert [(e["kind"], e["detail"]["selected_ids"]) for e in completions] == [
+                ("answered", winner["selected_ids"])]
 
 
 def test_answers_racing_cancels_end_in_one_terminal_state(portal: PortalProcess,
                                                           client: PortalClient) -> None:
-    tried = acknowledged = 0
-    for round_ in range(ROUNDS):
-        iid = client.create(question(f"answer or cancel {round_}", OPTION_IDS))["interaction_id"]
-        held = [HeldRequest(portal, "POST", f"/api/interactions/{iid}/response",
-                            {"selected_ids": [option]}) if i % 2 else
-                HeldRequest(portal, "POST", f"/api/interactions/{iid}/cancel",
-                            {"global_annotation": f"cancel {i}"})
-                for i, option in enumerate(OPTION_IDS)]
-        replies = race(held)
-        winners = [i for i, (status, _) in enumerate(replies) if status == 200]
-        assert len(winners) == 1, [status for status, _ in replies]
-        won, stored = winners[0], client.poll(iid, 0)
-        if won % 2:
-            assert stored["status"] == "submitted" and stored["selected_ids"] == [OPTION_IDS[won]]
-        else:
-            assert stored["status"] == "cancelled" and stored["selected_ids"] == []
-            assert stored["global_annotation"] == f"cancel {won}"
-        assert stored == replies[won][1]
-        for index, reply in enumerate(replies):
-            if index != won:
-                assert_refused_as_already_completed(reply, stored)
-        kinds = [e["kind"] for e in terminal_events(client, iid)]
-        assert kinds == ["answered" if won % 2 else "cancelled"]
-        tried, acknowledged = tried + len(replies), acknowledged + 1
-    record("reliability", "Concurrent submits", tried=tried, acknowledged=acknowledged, lost=0)
+    with faults("Concurrent submits") as seen:
+        seen.fact("mixed_at_once", len(OPTION_IDS))  # one request per option, per round
+        for round_ in range(ROUNDS):
+            iid = client.create(question(f"answer or cancel {round_}", OPTION_IDS))[
+                "interaction_id"]
+            held = [HeldRequest(portal, "POST", f"/api/interactions/{iid}/response",
+                                {"selected_ids": [option]}) if i % 2 else
+                    HeldRequest(portal, "POST", f"/api/interactions/{iid}/cancel",
+                                {"global_annotation": f"cancel {i}"})
+                    for i, option in enumerate(OPTION_IDS)]
+            replies = race(held)
+            seen.tries(len(replies))
+            seen.fact("cancel_rounds")
+            stored = client.poll(iid, 0)
+            # an answer or a cancel: whichever the portal acknowledged must be what is stored
+            seen.answers([outcome(body) for status, body in replies if status == 200],
+                         [outcome(stored)])
+            winners = [i for i, (status, _) in enumerate(replies) if status == 200]
+            assert len(winners) == 1, [status for status, _ in replies]
+            won = winners[0]
+            if won % 2:
+                assert stored["status"] == "submitted"
+                assert stored["selected_ids"] == [OPTION_IDS[won]]
+            else:
+                assert stored["status"] == "cancelled" and stored["selected_ids"] == []
+                assert stored["global_annotation"] == f"cancel {won}"
+            assert stored == replies[won][1]
+            for index, reply in enumerate(replies):
+                if index != won:
+                    assert_refused_as_already_completed(reply, stored)
+            kinds = [e["kind"] for e in terminal_events(client, iid)]
+            assert kinds == ["answered" if won % 2 else "cancelled"]
 
 
 # -- an answer against the deadline -------------------------------------------------------------
@@ -151,23 +162,28 @@ def test_an_answer_racing_the_deadline_ends_in_one_state(portal: PortalProcess,
     for thread in answers + pollers:
         thread.join(timeout=30)
 
+    stored = {iid: client.poll(iid, 0) for iid in ids}
+    with faults("Answer vs deadline") as seen:
+        seen.tries(len(ids))
+        seen.fact("answers", len(ids))
+        seen.fact("ms_before", -low)
+        seen.fact("ms_after", high)
+        seen.answers([outcome(body) for status, body in replies.values() if status == 200],
+                     [outcome(result) for result in stored.values()])
     statuses = {}
     for iid in ids:
         status, body = replies[iid]
-        stored = client.poll(iid, 0)
         kinds = [e["kind"] for e in terminal_events(client, iid)]
-        ended, deadline = parse_iso(stored["completed_at"]), parse_iso(deadline_of[iid])
+        ended, deadline = parse_iso(stored[iid]["completed_at"]), parse_iso(deadline_of[iid])
         if status == 200:
-            assert stored["status"] == "submitted" and stored["selected_ids"] == ["b"], iid
-            assert body == stored and kinds == ["answered"]
+            assert stored[iid]["status"] == "submitted" and stored[iid]["selected_ids"] == ["b"]
+            assert body == stored[iid] and kinds == ["answered"]
             assert ended <= deadline, f"{iid}: an answer accepted after the deadline"
         else:
             assert status == 409, (iid, status, body)
-            assert stored["status"] == "timeout" and stored["selected_ids"] == [], iid
+            assert stored[iid]["status"] == "timeout" and stored[iid]["selected_ids"] == [], iid
             assert body["interaction"]["status"] == "timeout" and kinds == ["timed_out"]
             assert ended >= deadline, f"{iid}: timed out before the deadline"
-        assert polled[iid] == stored, iid
+        assert polled[iid] == stored[iid], iid
         statuses[iid] = status
     assert set(statuses.values()) == {200, 409}, f"the offsets should give both outcomes: {statuses}"
-    record("reliability", "Answer vs deadline", tried=len(ids),
-           acknowledged=sum(s == 200 for s in statuses.values()), lost=0)

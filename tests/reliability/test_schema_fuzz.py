@@ -27,12 +27,13 @@ from choice.contract import Preferences
 from choice.contract.compat import parse_request
 from choice.contract.field_errors import InvalidInput
 from tests.portal_process import PortalProcess
-from tests.tally import record
+from tests.tally import faults
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
           response_headers_conformance, response_schema_conformance]
 EXAMPLES_PER_OPERATION = 20
 WALKS, STEPS_PER_WALK = 15, 8
+AREA = "Schemathesis (OpenAPI)"
 QUICK_WAIT = 0.05
 CREATE = "POST /api/interactions"
 USABLE_REQUEST: dict[str, Any] = {
@@ -77,8 +78,9 @@ fuzzed = (schemathesis.pytest.from_fixture("api_schema")
 @fuzzed.parametrize()
 def test_every_operation_answers_as_documented(case: Case) -> None:
     without_long_waits(case)
-    case.call_and_validate(checks=CHECKS)
-    record("reliability", "Schemathesis (OpenAPI)", tried=1)
+    with faults(AREA) as seen:
+        seen.tries()
+        case.call_and_validate(checks=CHECKS)
 
 
 def usable_create_body(case: Case) -> None:
@@ -101,21 +103,22 @@ def test_walks_along_the_links_answer_as_documented(api_schema: schemathesis.Bas
     # produces, so it would start every walk at the listing instead of at create; without
     # the listing, create (the source of every link) is where walks start.
     links = api_schema.exclude(name="GET /api/interactions")
+    with faults(AREA) as seen:
 
-    class Walk(links.as_state_machine()):  # type: ignore[misc]
-        def before_call(self, case: Case) -> None:
-            usable_create_body(case)
-            without_long_waits(case)
+        class Walk(links.as_state_machine()):  # type: ignore[misc]
+            def before_call(self, case: Case) -> None:
+                usable_create_body(case)
+                without_long_waits(case)
 
-        def validate_response(self, response: Response, case: Case,
-                              additional_checks: Any = None, **kwargs: Any) -> None:
-            case.validate_response(response, checks=CHECKS, transport_kwargs=kwargs)
-            walked.append((case.operation.label, response.status_code))
+            def validate_response(self, response: Response, case: Case,
+                                  additional_checks: Any = None, **kwargs: Any) -> None:
+                seen.tries()
+                case.validate_response(response, checks=CHECKS, transport_kwargs=kwargs)
+                walked.append((case.operation.label, response.status_code))
 
-    Walk.run(settings=settings(max_examples=WALKS, stateful_step_count=STEPS_PER_WALK,
-                               deadline=None, derandomize=True, database=None))
+        Walk.run(settings=settings(max_examples=WALKS, stateful_step_count=STEPS_PER_WALK,
+                                   deadline=None, derandomize=True, database=None))
     created = [status for label, status in walked if label == CREATE and status == 201]
     followed = {label for label, status in walked if label != CREATE and status in (200, 409)}
     assert created, walked
     assert followed, walked
-    record("reliability", "Schemathesis (OpenAPI)", tried=len(walked))

@@ -16,7 +16,7 @@ import math
 import tempfile
 import time
 from collections.abc import Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,7 +37,7 @@ from choice.core.config import Settings
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
 from tests.running import built
-from tests.tally import record
+from tests.tally import faults
 
 T = TypeVar("T")
 TERMINAL_EVENTS = {"answered", "cancelled", "timed_out"}
@@ -68,12 +68,17 @@ class Expected:
     created_at: float
     on_timeout: str
     result_json: str | None = None
+    acknowledged: bool = False
+    """`submit` returned this answer: from then on it must be stored, across restarts."""
 
 
 @dataclass
 class Counts:
     steps: int = 0
     acknowledged: int = 0
+    examples: int = 0
+    lost: list[str] = field(default_factory=list)
+    """Acknowledged answers an invariant check found missing or changed."""
 
 
 COUNTS = Counts()
@@ -84,6 +89,7 @@ class Lifecycle(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
+        COUNTS.examples += 1
         # Memory-backed when the system has it: these invariants are about the logic across
         # restarts, not the disk (the kill -9 tests cover durability), and fsync would be
         # most of the run time.
@@ -165,6 +171,7 @@ class Lifecycle(RuleBasedStateMachine):
         assert row.status == "submitted"
         assert json.loads(row.result_json or "{}")["selected_ids"] == (answer or ["a"])
         expected.status, expected.result_json = row.status, row.result_json
+        expected.acknowledged = True
         COUNTS.acknowledged += 1
 
     @rule(interaction_id=interactions, note=st.none() | st.just("changed my mind"))
@@ -197,6 +204,7 @@ class Lifecycle(RuleBasedStateMachine):
         assert len(winners) == (1 if expected.status == "pending" else 0), outcomes
         for winner in winners:
             expected.status, expected.result_json = winner.status, winner.result_json
+            expected.acknowledged = winner.status == "submitted"
             COUNTS.acknowledged += winner.status == "submitted"
         for loser in losers:
             self.refused_after_the_end(interaction_id, loser)
@@ -252,6 +260,11 @@ class Lifecycle(RuleBasedStateMachine):
     @invariant()
     def stored_state_and_audit_trail_match_the_model(self) -> None:
         stored = self.stored()
+        COUNTS.lost += [f"{interaction_id}: {expected.result_json} stored as "
+                        f"{stored[interaction_id][0].result_json if interaction_id in stored else None}"
+                        for interaction_id, expected in self.model.items()
+                        if expected.acknowledged and (interaction_id not in stored or (
+                            stored[interaction_id][0].result_json != expected.result_json))]
         assert stored.keys() == self.model.keys()
         for interaction_id, expected in self.model.items():
             row, events = stored[interaction_id]
@@ -270,10 +283,15 @@ class Lifecycle(RuleBasedStateMachine):
 
 
 def test_lifecycle_invariants_hold_across_restarts() -> None:
-    before = Counts(COUNTS.steps, COUNTS.acknowledged)
-    run_state_machine_as_test(Lifecycle, settings=settings(
-        max_examples=40, stateful_step_count=20, deadline=None, derandomize=True, database=None))
-    steps, acknowledged = COUNTS.steps - before.steps, COUNTS.acknowledged - before.acknowledged
-    assert steps > 0 and acknowledged > 0
-    record("reliability", "State machine (create/answer/cancel/expire/restart)",
-           tried=steps, acknowledged=acknowledged, lost=0)
+    before = Counts(COUNTS.steps, COUNTS.acknowledged, COUNTS.examples, list(COUNTS.lost))
+    with faults("State machine") as seen:
+        try:
+            run_state_machine_as_test(Lifecycle, settings=settings(
+                max_examples=40, stateful_step_count=20, deadline=None, derandomize=True,
+                database=None))
+        finally:
+            seen.tries(COUNTS.steps - before.steps)
+            seen.fact("examples", COUNTS.examples - before.examples)
+            seen.checked(COUNTS.acknowledged - before.acknowledged,
+                         COUNTS.lost[len(before.lost):])
+    assert seen.tried > 0 and seen.acknowledged > 0

@@ -17,7 +17,7 @@ import pytest
 from choice.client.portal_client import PortalClient
 from tests.portal_process import PortalProcess
 from tests.reliability.faults import wait_until
-from tests.tally import record
+from tests.tally import faults
 from tests.webhook_receiver import WebhookReceiver, outbox_rows
 
 pytestmark = pytest.mark.slow
@@ -68,9 +68,13 @@ def test_a_restart_mid_discussion_loses_no_comment_vote_participant_or_webhook(
     assert kinds(outbox_rows(isolated_env)) == ["interaction.widened"], \
         "the owner has the links only once the invitation is stored"
     them = participants(portal)
+    acknowledged: list[tuple[str, ...]] = []  # every write the portal said yes to
     for name, link in links.items():
-        them.call("POST", f"{api(link)}/comments", {"text": f"{name} thinks {VOTES[name][0]}"})
+        text = f"{name} thinks {VOTES[name][0]}"
+        them.call("POST", f"{api(link)}/comments", {"text": text})
+        acknowledged.append(("comment", text))
         them.call("PUT", f"{api(link)}/vote", {"option_ids": VOTES[name]})
+        acknowledged.append(("vote", name, *VOTES[name]))
     # The receiver is down: the invitation is being retried, the comments wait behind it.
     receiver.wait_until(lambda got: len(got) >= 2, what="the invitation retried")
     wait_until(lambda: kinds(outbox_rows(isolated_env)) == ["interaction.widened",
@@ -82,19 +86,29 @@ def test_a_restart_mid_discussion_loses_no_comment_vote_participant_or_webhook(
     assert [row["delivered_at"] for row in queued] == [None, None]
     assert queued[0]["attempts"] >= 2 and queued[1]["attempts"] == 0
 
+    acknowledged += [("webhook", row["kind"], json.loads(row["payload_json"])["id"])
+                     for row in queued]  # in the outbox: the portal has taken them on
+
     receiver.answer(200)
     portal.start()
-    # Bounded past the lease (timeout 10 s + 5 s): a kill can land during an attempt, which
-    # is then due again only when its lease runs out.
-    receiver.wait_until(lambda got: {"interaction.widened", "discussion.comments"}
-                        <= {r.event_type for r in receiver.delivered()}, timeout=40,
-                        what="the queued messages")
+    with faults("Restart mid discussion") as seen:
+        seen.tries()
+        # Bounded past the lease (timeout 10 s + 5 s): a kill can land during an attempt,
+        # which is then due again only when its lease runs out.
+        receiver.wait_until(lambda got: {"interaction.widened", "discussion.comments"}
+                            <= {r.event_type for r in receiver.delivered()}, timeout=40,
+                            what="the queued messages")
+        team = owner.call("GET", f"/api/interactions/{iid}/team")
+        seen.answers(acknowledged, [
+            *(("comment", message["text"]) for message in team["messages"]),
+            *(("vote", p["name"], *p["vote"]) for p in team["participants"]),
+            *(("webhook", r.event_type, r.headers["x-choice-delivery"])
+              for r in receiver.delivered())])
     ids_before = {row["kind"]: json.loads(row["payload_json"])["id"] for row in queued}
     assert {r.event_type: r.headers["x-choice-delivery"] for r in receiver.delivered()} == ids_before
     comments = receiver.delivered("discussion.comments")[0].json
     assert comments["count"] == 3
 
-    team = owner.call("GET", f"/api/interactions/{iid}/team")
     assert sorted(p["name"] for p in team["participants"]) == sorted(links)
     assert {p["name"]: p["vote"] for p in team["participants"]} == VOTES
     assert [m["text"] for m in team["messages"]] == [f"{n} thinks {VOTES[n][0]}" for n in links]
@@ -108,5 +122,3 @@ def test_a_restart_mid_discussion_loses_no_comment_vote_participant_or_webhook(
                         what="the decision after the restart")
     later = [r.json for r in receiver.delivered("discussion.comments")][1:]
     assert [c["text"] for event in later for c in event["comments"]] == ["after the restart"]
-    record("reliability", "restart mid widened discussion (stop, kill -9)", tried=1,
-           acknowledged=len(links) * 2 + len(queued), lost=0)

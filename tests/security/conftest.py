@@ -118,6 +118,29 @@ def field_errors(reply: Reply) -> list[dict[str, str]]:
     return list(errors)
 
 
+def first_error(reply: Reply) -> dict[str, str] | None:
+    """The first error when the body is the portal's error shape (what `field_errors`
+    checks), else None: for counting a refusal without stopping at the first that is not."""
+    if reply.headers.get_content_type() != "application/json":
+        return None
+    try:
+        errors = reply.json()["errors"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not errors or not isinstance(errors, list) or not all(
+            isinstance(error, dict) and set(error) == {"field", "code", "message"}
+            and all(isinstance(value, str) and value for value in error.values())
+            for error in errors):
+        return None
+    return dict(errors[0])
+
+
+def refusal_code(reply: Reply) -> str | None:
+    """`first_error`'s code, or None."""
+    error = first_error(reply)
+    return error["code"] if error else None
+
+
 def chunks(data: bytes, size: int = 16 * 1024) -> Iterator[bytes]:
     """A body sent with `Transfer-Encoding: chunked`, so the server cannot know its size
     from a Content-Length header."""

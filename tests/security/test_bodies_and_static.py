@@ -25,11 +25,12 @@ from tests.security.conftest import (
     interaction_count,
     mcp_ask,
     mcp_session,
+    refusal_code,
     send,
     signed_in,
     state_of,
 )
-from tests.tally import record
+from tests.tally import attacks
 
 pytestmark = pytest.mark.slow
 
@@ -89,15 +90,12 @@ FILE_TEXT = ["[project]", "[tool.ruff]", "root:x:0:0", "htmx", "[js]", "function
 
 def test_static_serves_no_file_by_path(portal: PortalProcess, bundle: str) -> None:
     credentials = {**signed_in(portal), **bearer(portal)}
-    tried = 0
-    for path in traversals(bundle):
-        reply: Reply = send(portal, "GET", path, None, credentials)
-        assert reply.status in (400, 404), (path, reply.status)
-        leaked = [text for text in FILE_TEXT if text in reply.text]
-        assert not leaked, (path, leaked)
-        tried += 1
     assert "[project]" in Path(ROOT / "pyproject.toml").read_text()  # the probe is real
-    record("security", "Static traversal", tried=tried, refused=tried)
+    with attacks("Static traversal") as seen:
+        for path in traversals(bundle):
+            reply: Reply = send(portal, "GET", path, None, credentials)
+            leaked = [text for text in FILE_TEXT if text in reply.text]
+            seen.refused_if(reply.status in (400, 404) and not leaked, (path, reply.status, leaked))
 
 
 def test_the_bundle_itself_is_served(portal: PortalProcess, bundle: str) -> None:
@@ -118,15 +116,15 @@ def test_a_body_of_exactly_256_kib_is_read(portal: PortalProcess) -> None:
 def test_more_than_50_options_is_a_422_on_options(portal: PortalProcess) -> None:
     before = interaction_count(portal)
     options = [{"id": f"o{n}", "label": f"Option {n}"} for n in range(51)]
-    reply = send(portal, "POST", "/api/interactions", json.dumps(question(options=options)),
-                 {**bearer(portal), **JSON})
-    assert reply.status == 422
-    assert "options" in [error["field"] for error in field_errors(reply)]
-    assert interaction_count(portal) == before
+    with attacks("Body limits") as seen:
+        reply = send(portal, "POST", "/api/interactions", json.dumps(question(options=options)),
+                     {**bearer(portal), **JSON})
+        fields = [error["field"] for error in field_errors(reply)] if reply.status == 422 else []
+        seen.refused_if("options" in fields, (reply.status, reply.text[:200]))
+        seen.unchanged(before, interaction_count(portal))
     fifty = send(portal, "POST", "/api/interactions", json.dumps(question(options=options[:50])),
                  {**bearer(portal), **JSON})
     assert fifty.status == 201  # the control: 50 is allowed
-    record("security", "Body limits", tried=1, refused=1)
 
 
 def test_json_with_a_charset_is_still_json(portal: PortalProcess) -> None:
@@ -152,16 +150,15 @@ def test_bodies_over_256_kib_get_413_with_or_without_a_length(portal: PortalProc
         ("POST", "/mcp", mcp_big, mcp),
     ]
     before = state_of(portal, pending)
-    tried = 0
-    for method, path, data, headers in targets:
-        for body in (data, chunks(data)):
-            reply = send(portal, method, path, body, headers)
-            assert reply.status == 413, (method, path, reply.status, reply.text[:200])
-            if path != "/mcp":  # the SDK answers its own 413, in plain text
-                assert field_errors(reply)[0]["code"] == "too_large"
-            tried += 1
-    assert state_of(portal, pending) == before
-    record("security", "Body limits", tried=tried, refused=tried)
+    with attacks("Body limits") as seen:
+        for method, path, data, headers in targets:
+            for body in (data, chunks(data)):
+                reply = send(portal, method, path, body, headers)
+                # the SDK answers its own 413 on /mcp, in plain text
+                refused = reply.status == 413 and (
+                    path == "/mcp" or refusal_code(reply) == "too_large")
+                seen.refused_if(refused, (method, path, reply.status, reply.text[:200]))
+        seen.unchanged(before, state_of(portal, pending))
 
 
 def nested(depth: int) -> list[tuple[str, str]]:
@@ -179,23 +176,20 @@ def test_deeply_nested_json_is_refused_without_a_500(portal: PortalProcess, pend
                ("POST", f"{base}/cancel"), ("PATCH", base), ("PUT", "/api/settings"),
                ("POST", "/api/login-links")]
     before = state_of(portal, pending)
-    tried = 0
     mcp = mcp_session(portal)
-    for depth in (5000, 100_000):
-        for name, text in nested(depth):
-            for method, path in targets:
-                reply = send(portal, method, path, text, {**bearer(portal), **JSON})
-                assert reply.status in (413, 422), (depth, name, method, path, reply.status)
-                field_errors(reply)
-                tried += 1
-            # MCP is JSON-RPC: its parse error is a 400 with code -32700, never a 500.
-            over_mcp = send(portal, "POST", "/mcp", text, mcp)
-            assert over_mcp.status in (400, 413), (depth, name, over_mcp.status)
-            if over_mcp.status == 400:
-                assert over_mcp.json()["error"]["code"] == -32700
-            tried += 1
-    assert state_of(portal, pending) == before
-    record("security", "Body limits", tried=tried, refused=tried)
+    with attacks("Body limits") as seen:
+        for depth in (5000, 100_000):
+            for name, text in nested(depth):
+                for method, path in targets:
+                    reply = send(portal, method, path, text, {**bearer(portal), **JSON})
+                    refused = reply.status in (413, 422) and refusal_code(reply) is not None
+                    seen.refused_if(refused, (depth, name, method, path, reply.status))
+                # MCP is JSON-RPC: its parse error is a 400 with code -32700, never a 500.
+                over_mcp = send(portal, "POST", "/mcp", text, mcp)
+                refused = over_mcp.status == 413 or (
+                    over_mcp.status == 400 and over_mcp.json()["error"]["code"] == -32700)
+                seen.refused_if(refused, (depth, name, over_mcp.status))
+        seen.unchanged(before, state_of(portal, pending))
 
 
 NOT_JSON = [
@@ -225,22 +219,18 @@ def test_api_bodies_that_are_not_json_get_415(portal: PortalProcess, pending: st
     ]
     session = {k: v for k, v in mcp_session(portal).items() if k != "Content-Type"}
     before = state_of(portal, pending)
-    tried = 0
-    for media_type in NOT_JSON:
-        for method, path, body in targets:
-            reply = send(portal, method, path, body, {**bearer(portal), **media_type})
-            assert reply.status == 415, (media_type, method, path, reply.status, reply.text[:200])
-            assert field_errors(reply)[0]["code"] == "unsupported_media_type"
-            tried += 1
-        over_mcp = send(portal, "POST", "/mcp", mcp_ask(), {**session, **media_type})
-        assert over_mcp.status in (400, 415), (media_type, over_mcp.status)
-        tried += 1
-    # The portal's forms, for their part, take nothing but a form.
-    form_routes = [f"/choice/{pending}/submit", f"/choice/{pending}/cancel", "/settings"]
-    for path in form_routes:
-        reply = send(portal, "POST", path, '{"selected": "a"}',
-                     {**signed_in(portal), **JSON, **SAME_ORIGIN})
-        assert reply.status == 415, (path, reply.status)
-        tried += 1
-    assert state_of(portal, pending) == before
-    record("security", "Media type", tried=tried, refused=tried)
+    with attacks("Media type") as seen:
+        for media_type in NOT_JSON:
+            for method, path, body in targets:
+                reply = send(portal, method, path, body, {**bearer(portal), **media_type})
+                refused = reply.status == 415 and refusal_code(reply) == "unsupported_media_type"
+                seen.refused_if(refused, (media_type, method, path, reply.status, reply.text[:200]))
+            over_mcp = send(portal, "POST", "/mcp", mcp_ask(), {**session, **media_type})
+            seen.refused_if(over_mcp.status in (400, 415), (media_type, over_mcp.status))
+        # The portal's forms, for their part, take nothing but a form.
+        form_routes = [f"/choice/{pending}/submit", f"/choice/{pending}/cancel", "/settings"]
+        for path in form_routes:
+            reply = send(portal, "POST", path, '{"selected": "a"}',
+                         {**signed_in(portal), **JSON, **SAME_ORIGIN})
+            seen.refused_if(reply.status == 415, (path, reply.status))
+        seen.unchanged(before, state_of(portal, pending))

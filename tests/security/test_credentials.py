@@ -25,15 +25,15 @@ from tests.security.conftest import (
     Reply,
     ask,
     bearer,
-    field_errors,
     mcp_ask,
     mcp_session,
+    refusal_code,
     send,
     signed_in,
     snapshot,
     state_of,
 )
-from tests.tally import record
+from tests.tally import attacks
 
 pytestmark = pytest.mark.slow
 
@@ -105,16 +105,14 @@ def with_query(path: str, query: str) -> str:
 
 def test_pages_without_the_cookie_show_sign_in_and_not_the_question(
         portal: PortalProcess, secret: str, other_token: str) -> None:
-    tried = 0
-    for name, headers, query in wrong_credentials(portal.token, other_token):
-        for path in ("/", f"/choice/{secret}", f"/choice/{secret}/partial",
-                     f"/partials/interactions?current={secret}", "/settings"):
-            reply = send(portal, "GET", with_query(path, query), None, headers)
-            assert reply.status == 401, (name, path, reply.status)
-            assert TITLE not in reply.text and PROMPT not in reply.text, (name, path)
-            assert "set-cookie" not in reply.headers, (name, path)
-            tried += 1
-    record("security", "Credentials", tried=tried, refused=tried)
+    with attacks("Credentials") as seen:
+        for name, headers, query in wrong_credentials(portal.token, other_token):
+            for path in ("/", f"/choice/{secret}", f"/choice/{secret}/partial",
+                         f"/partials/interactions?current={secret}", "/settings"):
+                reply = send(portal, "GET", with_query(path, query), None, headers)
+                refused = (reply.status == 401 and "set-cookie" not in reply.headers
+                           and TITLE not in reply.text and PROMPT not in reply.text)
+                seen.refused_if(refused, (name, path, reply.status))
 
 
 def test_the_bare_url_given_to_agents_carries_no_secret(portal: PortalProcess, secret: str) -> None:
@@ -126,19 +124,20 @@ def test_the_bare_url_given_to_agents_carries_no_secret(portal: PortalProcess, s
 def test_login_with_a_wrong_secret_sets_no_cookie(portal: PortalProcess, secret: str,
                                                   other_token: str) -> None:
     attempts = [
-        send(portal, "GET", f"/login?{urlencode({'token': 'wrong', 'next': f'/choice/{secret}'})}"),
-        send(portal, "GET", f"/login?{urlencode({'token': other_token})}"),
-        send(portal, "GET", f"/login?{urlencode({'code': 'made-up-code'})}"),
-        send(portal, "GET", f"/login?{urlencode({'code': portal.token})}"),  # token is no code
-        send(portal, "POST", "/login", urlencode({"token": other_token, "next": "/"}),
-             {**FORM, "Origin": f"http://127.0.0.1:{portal.port}"}),
+        ("GET", f"/login?{urlencode({'token': 'wrong', 'next': f'/choice/{secret}'})}", None, {}),
+        ("GET", f"/login?{urlencode({'token': other_token})}", None, {}),
+        ("GET", f"/login?{urlencode({'code': 'made-up-code'})}", None, {}),
+        ("GET", f"/login?{urlencode({'code': portal.token})}", None, {}),  # token is no code
+        ("POST", "/login", urlencode({"token": other_token, "next": "/"}),
+         {**FORM, "Origin": f"http://127.0.0.1:{portal.port}"}),
     ]
-    for reply in attempts:
-        assert reply.status == 401, reply.status
-        assert "set-cookie" not in reply.headers
-        assert other_token not in reply.text  # a wrong secret is not echoed into the page
-        assert TITLE not in reply.text
-    record("security", "Credentials", tried=len(attempts), refused=len(attempts))
+    with attacks("Credentials") as seen:
+        for method, path, body, headers in attempts:
+            reply = send(portal, method, path, body, headers)
+            # a wrong secret is not echoed into the page either
+            refused = (reply.status == 401 and "set-cookie" not in reply.headers
+                       and other_token not in reply.text and TITLE not in reply.text)
+            seen.refused_if(refused, (method, path, reply.status))
 
 
 def cookie_of(reply: Reply) -> str:
@@ -173,10 +172,11 @@ def test_a_one_time_code_signs_in_once(portal: PortalProcess, secret: str) -> No
     assert first.status in (302, 303)
     assert first.headers["Location"] == f"/choice/{secret}"
     assert cookie_of(first) == session_value(portal.token)
-    second = send(portal, "GET", target)
-    assert second.status == 401 and "set-cookie" not in second.headers
-    assert TITLE not in second.text
-    record("security", "Credentials", tried=1, refused=1)
+    with attacks("Credentials") as seen:
+        second = send(portal, "GET", target)
+        refused = (second.status == 401 and "set-cookie" not in second.headers
+                   and TITLE not in second.text)
+        seen.refused_if(refused, ("the code used again", second.status))
 
 
 def where_a_browser_goes(base: str, location: str) -> str:
@@ -196,43 +196,43 @@ OFF_SITE = ["//evil.example", "https://evil.example", "http://evil.example/choic
 
 def test_next_never_leads_off_the_portal(portal: PortalProcess) -> None:
     ours = f"127.0.0.1:{portal.port}"
-    tried = 0
-    for target in OFF_SITE:
-        by_token = send(portal, "GET", f"/login?{urlencode({'token': portal.token, 'next': target})}")
-        link = send(portal, "POST", "/api/login-links", json.dumps({"next": target}),
-                    {**bearer(portal), **JSON}).json()["url"]
-        by_code = send(portal, "GET", link.removeprefix(portal.base_url))
-        for reply in (by_token, by_code):
-            assert reply.status in (302, 303), (target, reply.status)
-            location = reply.headers["Location"]
-            assert where_a_browser_goes(portal.base_url, location) == ours, (target, location)
-            assert not location.lower().startswith("javascript:")
-            tried += 1
-    record("security", "Open redirect", tried=tried, refused=tried)
+    with attacks("Open redirect") as seen:
+        for target in OFF_SITE:
+            by_token = send(portal, "GET",
+                            f"/login?{urlencode({'token': portal.token, 'next': target})}")
+            link = send(portal, "POST", "/api/login-links", json.dumps({"next": target}),
+                        {**bearer(portal), **JSON}).json()["url"]
+            by_code = send(portal, "GET", link.removeprefix(portal.base_url))
+            for reply in (by_token, by_code):
+                location = reply.headers.get("Location", "")
+                stays = (reply.status in (302, 303)
+                         and where_a_browser_goes(portal.base_url, location) == ours
+                         and not location.lower().startswith("javascript:"))
+                seen.refused_if(stays, (target, reply.status, location))
 
 
 def test_an_unknown_id_is_a_404_that_tells_nothing(portal: PortalProcess, secret: str) -> None:
     strange = ["0000000000000000", "x" * 5000, quote("../../etc/passwd", safe=""),
                quote("' OR 1=1 --", safe=""), "%00", secret[:-1], quote(secret + "\n", safe="")]
-    tried = 0
-    for unknown in strange:
-        base = f"/api/interactions/{unknown}"
-        for method, path, body in [("GET", base, None), ("GET", f"{base}/events", None),
-                                   ("GET", f"{base}/detail", None),
-                                   ("POST", f"{base}/response", '{"selected_ids": ["a"]}'),
-                                   ("POST", f"{base}/cancel", "{}"),
-                                   ("PATCH", base, '{"timeout_seconds": 600}')]:
-            reply = send(portal, method, path, body, {**bearer(portal), **JSON})
-            assert reply.status == 404, (method, path[:80], reply.status)
-            assert field_errors(reply)[0]["code"] == "not_found"
-            assert set(reply.json()) == {"errors"} and TITLE not in reply.text
-            assert len(reply.body) < 1024  # the id is echoed cut short, nothing else
-            tried += 1
-        page = send(portal, "GET", f"/choice/{unknown}", None, signed_in(portal))
-        assert page.status == 404 and TITLE not in page.text
-        tried += 1
-    assert snapshot(portal, secret)["detail"]["status"] == "pending"
-    record("security", "Credentials", tried=tried, refused=tried)
+    before = snapshot(portal, secret)
+    with attacks("Credentials") as seen:
+        for unknown in strange:
+            base = f"/api/interactions/{unknown}"
+            for method, path, body in [("GET", base, None), ("GET", f"{base}/events", None),
+                                       ("GET", f"{base}/detail", None),
+                                       ("POST", f"{base}/response", '{"selected_ids": ["a"]}'),
+                                       ("POST", f"{base}/cancel", "{}"),
+                                       ("PATCH", base, '{"timeout_seconds": 600}')]:
+                reply = send(portal, method, path, body, {**bearer(portal), **JSON})
+                # only the error, the id echoed cut short and nothing else
+                refused = (reply.status == 404 and refusal_code(reply) == "not_found"
+                           and set(reply.json()) == {"errors"} and TITLE not in reply.text
+                           and len(reply.body) < 1024)
+                seen.refused_if(refused, (method, path[:80], reply.status))
+            page = send(portal, "GET", f"/choice/{unknown}", None, signed_in(portal))
+            seen.refused_if(page.status == 404 and TITLE not in page.text,
+                            (unknown[:80], page.status))
+        seen.unchanged(before, snapshot(portal, secret))
 
 
 def test_without_credentials_a_real_id_looks_like_an_unknown_one(portal: PortalProcess,
@@ -257,15 +257,13 @@ def test_every_api_route_and_mcp_want_the_token(portal: PortalProcess, secret: s
     session_id = mcp_session(portal)["mcp-session-id"]
     targets = [*api_routes(secret), ("POST", "/mcp", mcp_ask("Sneaked in over MCP"))]
     before = state_of(portal, secret)
-    tried = 0
-    for name, headers, query in wrong_credentials(portal.token, other_token):
-        for method, path, body in targets:
-            extra = {**JSON, **MCP_ACCEPT, "mcp-session-id": session_id} if body else {}
-            reply = send(portal, method, with_query(path, query), body, {**extra, **headers})
-            assert reply.status == 401, (name, method, path, reply.status, reply.text[:200])
-            assert reply.headers["WWW-Authenticate"] == "Bearer"
-            assert field_errors(reply)[0]["code"] == "unauthorized"
-            assert TITLE not in reply.text and PROMPT not in reply.text
-            tried += 1
-    assert state_of(portal, secret) == before
-    record("security", "Credentials", tried=tried, refused=tried)
+    with attacks("Credentials") as seen:
+        for name, headers, query in wrong_credentials(portal.token, other_token):
+            for method, path, body in targets:
+                extra = {**JSON, **MCP_ACCEPT, "mcp-session-id": session_id} if body else {}
+                reply = send(portal, method, with_query(path, query), body, {**extra, **headers})
+                refused = (reply.status == 401 and refusal_code(reply) == "unauthorized"
+                           and reply.headers["WWW-Authenticate"] == "Bearer"
+                           and TITLE not in reply.text and PROMPT not in reply.text)
+                seen.refused_if(refused, (name, method, path, reply.status, reply.text[:200]))
+        seen.unchanged(before, state_of(portal, secret))

@@ -27,7 +27,7 @@ from tests.security.conftest import (
     snapshot,
     state_of,
 )
-from tests.tally import record
+from tests.tally import attacks
 
 pytestmark = pytest.mark.slow
 
@@ -127,19 +127,20 @@ def test_every_response_carries_the_protective_headers(portal: PortalProcess,
                                                        places: dict[str, str], name: str) -> None:
     case = CASES[name]
     credentials = {"cookie": signed_in(portal), "token": bearer(portal), "none": {}}[case.auth]
-    reply = send(portal, case.method, case.path.format(**places), case.body,
-                 {**credentials, **dict(case.headers)}, host=case.host)
-    assert reply.status == case.status, reply.text[:300]
-    policy = reply.headers["Content-Security-Policy"]
-    assert "frame-ancestors 'none'" in policy and "default-src 'none'" in policy
-    assert reply.headers["X-Content-Type-Options"] == "nosniff"
-    assert reply.headers["Referrer-Policy"] == "no-referrer"
-    if case.page:
-        # Pages get the fuller policy: scripts only from us, forms only to us.
-        assert reply.headers.get_content_type() == "text/html"
-        assert "script-src 'self'" in policy and "form-action 'self'" in policy
-        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
-    record("security", "Protective headers", tried=1, refused=1)
+    with attacks("Protective headers") as seen:
+        reply = send(portal, case.method, case.path.format(**places), case.body,
+                     {**credentials, **dict(case.headers)}, host=case.host)
+        policy = reply.headers.get("Content-Security-Policy", "")
+        protected = ("frame-ancestors 'none'" in policy and "default-src 'none'" in policy
+                     and reply.headers.get("X-Content-Type-Options") == "nosniff"
+                     and reply.headers.get("Referrer-Policy") == "no-referrer")
+        if case.page:
+            # Pages get the fuller policy: scripts only from us, forms only to us.
+            protected = (protected and reply.headers.get_content_type() == "text/html"
+                         and "script-src 'self'" in policy and "form-action 'self'" in policy
+                         and "unsafe-inline" not in policy and "unsafe-eval" not in policy)
+        seen.refused_if(protected, (name, reply.status, dict(reply.headers)))
+    assert reply.status == case.status, reply.text[:300]  # the case reached what it names
 
 
 def safe_urls(portal: PortalProcess, interaction_id: str) -> list[str]:
@@ -175,20 +176,19 @@ def test_get_and_head_change_nothing(portal: PortalProcess) -> None:
     credentials = {**signed_in(portal), **bearer(portal)}
     before = state_of(portal, pending)
     shown: dict[str, int] = {}
-    tried = 0
-    for method in ("GET", "HEAD"):
-        for url in safe_urls(portal, pending):
-            for prefetch in PREFETCHES:
-                reply = send(portal, method, url, None, {**credentials, **prefetch})
-                assert reply.status < 500, (method, url, prefetch, reply.status)
-                shown.setdefault(f"{method} {url}", reply.status)
-                tried += 1
+    with attacks("GET is safe") as seen:
+        for method in ("GET", "HEAD"):
+            for url in safe_urls(portal, pending):
+                for prefetch in PREFETCHES:
+                    reply = send(portal, method, url, None, {**credentials, **prefetch})
+                    shown.setdefault(f"{method} {url}", reply.status)
+                    seen.refused_if(reply.status < 500, (method, url, prefetch, reply.status))
+        # the same row, deadline and audit trail, to the millisecond
+        after = state_of(portal, pending)
+        seen.unchanged(before, after)
     # The reads were real (signed in, rendered), so "nothing changed" means something.
     assert shown[f"GET /choice/{pending}"] == shown[f"GET /api/interactions/{pending}"] == 200
-    after = state_of(portal, pending)
-    assert after == before  # the same row, deadline and audit trail, to the millisecond
     assert after["interaction"]["detail"]["status"] == "pending"
-    record("security", "GET is safe", tried=tried, refused=tried)
 
 
 def test_only_a_connected_socket_audits_the_question_as_opened(portal: PortalProcess) -> None:

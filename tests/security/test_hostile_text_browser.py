@@ -19,7 +19,7 @@ from choice.client.portal_client import PortalClient
 from tests.browser.support import DESKTOP, PHONE, shoot
 from tests.portal_process import PortalProcess
 from tests.security.payloads import BROWSER, LONG, RTL, SCRIPT, Marked, joined, marked, packed
-from tests.tally import record
+from tests.tally import Seen, attacks
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -196,33 +196,36 @@ def normalized(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("\x00", "").replace("\ufffd", ""))
 
 
-def shows_as_text(page: Page, iid: str, expected: Expected) -> int:
-    """Every payload shows literally between its markers where it should; the count of
-    (payload, field) checks made."""
+def shows_as_text(page: Page, iid: str, expected: Expected, seen: Seen) -> None:
+    """Every payload shows literally between its markers where it should: one attempt per
+    (payload, field), refused when the text is there, whole and inert."""
     texts: dict[str, list[str | None]] = page.evaluate(TEXTS, iid)
-    checks = 0
     for field, per_element in expected.items():
         shown = texts[field]
-        assert len(shown) == len(per_element), (field, shown)
-        for text, items in zip(shown, per_element, strict=True):
-            assert text is not None, field
+        if len(shown) != len(per_element):
+            seen.miss(f"{field}: {len(shown)} elements, {len(per_element)} expected: {shown}")
+        for index, items in enumerate(per_element):
+            text = shown[index] if index < len(shown) else None
             for item in items:
-                between = item.between(text)
-                assert between is not None, f"{field}: markers of payload {item.number} missing"
-                assert normalized(between) == normalized(item.payload), (field, item.number)
-                checks += 1
-    return checks
+                between = item.between(text) if text is not None else None
+                seen.refused_if(between is not None
+                                and normalized(between) == normalized(item.payload),
+                                f"{field}: payload {item.number} shows as {between!r}")
 
 
-def assert_inert(page: Page, baseline: dict[str, Any]) -> None:
-    """Nothing ran and nothing was added: the same scripts and URLs as a benign page."""
+def inert(page: Page, baseline: dict[str, Any], seen: Seen) -> None:
+    """Nothing ran and nothing was added (the same scripts and URLs as a benign page): one
+    attempt per page looked at."""
     state = page.evaluate(STATE)
-    assert state["pwned"] == "undefined", "model text ran as script"
-    assert state["injected"] == [], "model text became elements"
-    assert state["handlers"] == [], "model text became event handlers"
-    assert state["scripts"] == baseline["scripts"], "model text added a <script>"
-    assert state["urls"] == baseline["urls"], "model text became a link or a source"
-    assert state["csp"] == [], "the CSP had to block something"
+    problems = [problem for problem, happened in [
+        ("model text ran as script", state["pwned"] != "undefined"),
+        ("model text became elements", state["injected"] != []),
+        ("model text became event handlers", state["handlers"] != []),
+        ("model text added a <script>", state["scripts"] != baseline["scripts"]),
+        ("model text became a link or a source", state["urls"] != baseline["urls"]),
+        ("the CSP had to block something", state["csp"] != []),
+    ] if happened]
+    seen.refused_if(problems == [], (page.url, problems, state))
 
 
 def fits(page: Page) -> tuple[int, list[str]]:
@@ -275,89 +278,91 @@ def test_a_string_over_a_field_limit_is_refused_with_its_field_named(
            for name in ("agent", "conversation_id", "tool_call_id", "project")},
     }
     before = len(client.list("all", 100)["interactions"])
-    refused = 0
-    for field, change in too_long.items():
-        status, reply = client.request("POST", "/api/interactions", {**base, **change})
-        assert status == 422, (field, status)
-        assert [error["field"] for error in reply["errors"]] == [field]
-        assert reply["errors"][0]["code"] == "too_long"
-        refused += 1
-    assert len(client.list("all", 100)["interactions"]) == before  # nothing was created
 
-    iid = client.create({**base, "selection_mode": "hybrid"})["interaction_id"]
-    answers = {"custom_input": {"custom_input": LONG}, "global_annotation": {
-        "global_annotation": LONG}, "option_annotations.a": {"option_annotations": {"a": LONG}}}
-    for field, answer in answers.items():
-        status, reply = client.request("POST", f"/api/interactions/{iid}/response", answer)
-        assert (status, [error["field"] for error in reply["errors"]]) == (422, [field])
-        refused += 1
-    status, reply = client.request("POST", f"/api/interactions/{iid}/cancel",
-                                   {"global_annotation": LONG})
-    assert (status, [error["field"] for error in reply["errors"]]) == (422, ["global_annotation"])
-    refused += 1
+    def refused_on(reply: dict[str, Any], status: int, field: str) -> bool:
+        errors = reply.get("errors") or [{}]
+        return (status == 422 and [error.get("field") for error in errors] == [field]
+                and errors[0].get("code") == "too_long")
 
-    # the page's own form: a 100,000-character answer that also closes the textarea
-    page.goto(f"{portal.base_url}/choice/{iid}")
-    typed = "</textarea>" + SCRIPT + LONG
-    page.get_by_test_id("custom-input").fill(typed)
-    page.get_by_test_id("global-note").fill(typed)
-    page.get_by_test_id("submit").click()
-    errors = page.get_by_test_id("form-errors")
-    expect(errors).to_contain_text("the limit is 20000")
-    expect(errors).to_contain_text("the limit is 5000")
+    with attacks("Field limits") as seen:
+        for field, change in too_long.items():
+            status, reply = client.request("POST", "/api/interactions", {**base, **change})
+            seen.refused_if(refused_on(reply, status, field), (field, status, reply))
+        # nothing was created
+        seen.unchanged(before, len(client.list("all", 100)["interactions"]))
+
+        iid = client.create({**base, "selection_mode": "hybrid"})["interaction_id"]
+        answers = {"custom_input": {"custom_input": LONG}, "global_annotation": {
+            "global_annotation": LONG}, "option_annotations.a": {"option_annotations": {"a": LONG}}}
+        for field, answer in answers.items():
+            status, reply = client.request("POST", f"/api/interactions/{iid}/response", answer)
+            seen.refused_if(refused_on(reply, status, field), (field, status, reply))
+        status, reply = client.request("POST", f"/api/interactions/{iid}/cancel",
+                                       {"global_annotation": LONG})
+        seen.refused_if(refused_on(reply, status, "global_annotation"), (status, reply))
+
+        # the page's own form: a 100,000-character answer that also closes the textarea
+        page.goto(f"{portal.base_url}/choice/{iid}")
+        typed = "</textarea>" + SCRIPT + LONG
+        page.get_by_test_id("custom-input").fill(typed)
+        page.get_by_test_id("global-note").fill(typed)
+        page.get_by_test_id("submit").click()
+        errors = page.get_by_test_id("form-errors")
+        expect(errors).to_be_visible()
+        shown = errors.inner_text()
+        for limit in ("the limit is 20000", "the limit is 5000"):
+            seen.refused_if(limit in shown, (limit, shown))
+        seen.unchanged("pending", client.poll(iid, 0)["status"])
     expect(page.get_by_test_id("custom-input")).to_have_value(typed)  # kept, as text
     assert page.evaluate("typeof window.__pwned") == "undefined"
-    refused += 2
-    assert client.poll(iid, 0)["status"] == "pending"
-    record("security", "Field limits", tried=len(too_long) + len(answers) + 3, refused=refused)
 
 
 def test_hostile_text_in_every_field_and_mode_renders_as_inert_text(
         page: Page, portal: PortalProcess, client: PortalClient) -> None:
     baseline = benign(page, portal, client)
-    checks = 0
     asked = []
-    for turn, mode in enumerate(MODES):
-        request, expected = hostile_request(mode, turn)
-        iid = ask(page, client, request)
-        asked.append((iid, mode, turn, request))
-        page.goto(f"{portal.base_url}/choice/{iid}")
-        expect(page.get_by_test_id("choice-form")).to_be_visible()
-        assert_inert(page, baseline)
-        checks += shows_as_text(page, iid, expected)
-        assert reads_left_to_right(page, ".asked time", page.locator(".asked time").inner_text())
-        if mode != "text_input":
-            assert reads_left_to_right(page, f"[data-option-id=o{RTL_ITEM.number}]",
-                                       "Recommended")
-        if mode == "hybrid":
-            shoot(page, "hostile-every-field-desktop")
+    with attacks("Hostile text in the browser") as seen:
+        for turn, mode in enumerate(MODES):
+            request, expected = hostile_request(mode, turn)
+            iid = ask(page, client, request)
+            asked.append((iid, mode, turn, request))
+            page.goto(f"{portal.base_url}/choice/{iid}")
+            expect(page.get_by_test_id("choice-form")).to_be_visible()
+            inert(page, baseline, seen)
+            shows_as_text(page, iid, expected, seen)
+            seen.refused_if(reads_left_to_right(
+                page, ".asked time", page.locator(".asked time").inner_text()), "asked at")
+            if mode != "text_input":
+                seen.refused_if(reads_left_to_right(
+                    page, f"[data-option-id=o{RTL_ITEM.number}]", "Recommended"), "Recommended")
+            if mode == "hybrid":
+                shoot(page, "hostile-every-field-desktop")
 
-    page.goto(f"{portal.base_url}/")
-    assert_inert(page, baseline)
-    for iid, _mode, turn, request in asked:
-        title = TITLES[turn % len(TITLES)]
-        row = page.locator(f"[data-testid=list-item][data-interaction-id='{iid}']")
-        expect(row).to_contain_text(request["title"][:20])
-        checks += shows_as_text(page, iid, {"list": [title]})
+        page.goto(f"{portal.base_url}/")
+        inert(page, baseline, seen)
+        for iid, _mode, turn, request in asked:
+            title = TITLES[turn % len(TITLES)]
+            row = page.locator(f"[data-testid=list-item][data-interaction-id='{iid}']")
+            expect(row).to_contain_text(request["title"][:20])
+            shows_as_text(page, iid, {"list": [title]}, seen)
 
-    for iid, mode, turn, _request in asked:
-        answer, expected = hostile_answer(mode, turn)
-        client.respond(iid, answer)
-        page.goto(f"{portal.base_url}/choice/{iid}")
-        expect(page.get_by_test_id("outcome")).to_be_visible()
-        assert_inert(page, baseline)
-        checks += shows_as_text(page, iid, expected)
-        checks += shows_as_text(page, iid, {"title": hostile_request(mode, turn)[1]["title"]})
-        assert reads_left_to_right(page, "[data-testid=summary]", "Note")
+        for iid, mode, turn, _request in asked:
+            answer, expected = hostile_answer(mode, turn)
+            client.respond(iid, answer)
+            page.goto(f"{portal.base_url}/choice/{iid}")
+            expect(page.get_by_test_id("outcome")).to_be_visible()
+            inert(page, baseline, seen)
+            shows_as_text(page, iid, expected, seen)
+            shows_as_text(page, iid, {"title": hostile_request(mode, turn)[1]["title"]}, seen)
+            seen.refused_if(reads_left_to_right(page, "[data-testid=summary]", "Note"), "Note")
 
-    cancelled = ask(page, client, hostile_request("single", 0)[0])
-    client.cancel(cancelled, joined(ITEMS))
-    page.goto(f"{portal.base_url}/choice/{cancelled}")
-    expect(page.get_by_test_id("outcome")).to_have_attribute("data-status", "cancelled")
-    assert_inert(page, baseline)
-    first = packed(ITEMS, 119)[0]  # the summary quotes the first 120 characters of the note
-    checks += shows_as_text(page, cancelled, {"summary": [first]})
-    record("security", "Hostile text in the browser", tried=checks, refused=checks)
+        cancelled = ask(page, client, hostile_request("single", 0)[0])
+        client.cancel(cancelled, joined(ITEMS))
+        page.goto(f"{portal.base_url}/choice/{cancelled}")
+        expect(page.get_by_test_id("outcome")).to_have_attribute("data-status", "cancelled")
+        inert(page, baseline, seen)
+        first = packed(ITEMS, 119)[0]  # the summary quotes the first 120 characters of the note
+        shows_as_text(page, cancelled, {"summary": [first]}, seen)
 
 
 def test_hostile_titles_arriving_live_stay_text(
@@ -368,38 +373,40 @@ def test_hostile_titles_arriving_live_stay_text(
     expect(page.get_by_test_id("title")).to_have_text("Waiting here")
     baseline = page.evaluate(STATE)
     page.wait_for_function("() => window.__socketOpen === true")
-    checks = 0
 
-    # a question open: the new one is announced in a toast, and the list refreshes
-    group = next(g for g in TITLES if RTL_ITEM in g)
-    request, _ = hostile_request("single", TITLES.index(group))
-    iid = client.create(request)["interaction_id"]
-    toast = page.get_by_test_id("toast")
-    expect(toast).to_contain_text(f"New question: {request['title'][:20]}")
-    expect(page.locator(f"[data-testid=list-item][data-interaction-id='{iid}']")).to_have_count(1)
-    assert_inert(page, baseline)
-    for item in group:
-        between = item.between(toast.text_content() or "")
-        assert between is not None and normalized(between) == normalized(item.payload)
-        checks += 1
-    assert reads_left_to_right(page, "[data-testid=toast]", "Open")
-    expect(toast.locator("a")).to_have_attribute("href", f"/choice/{iid}")
-    checks += shows_as_text(page, iid, {"list": [group]})
+    with attacks("Hostile text in the browser") as seen:
+        # a question open: the new one is announced in a toast, and the list refreshes
+        group = next(g for g in TITLES if RTL_ITEM in g)
+        request, _ = hostile_request("single", TITLES.index(group))
+        iid = client.create(request)["interaction_id"]
+        toast = page.get_by_test_id("toast")
+        expect(toast).to_contain_text(f"New question: {request['title'][:20]}")
+        expect(page.locator(f"[data-testid=list-item][data-interaction-id='{iid}']")
+               ).to_have_count(1)
+        inert(page, baseline, seen)
+        for item in group:
+            between = item.between(toast.text_content() or "")
+            seen.refused_if(between is not None
+                            and normalized(between) == normalized(item.payload),
+                            f"toast: payload {item.number} shows as {between!r}")
+        seen.refused_if(reads_left_to_right(page, "[data-testid=toast]", "Open"), "Open")
+        expect(toast.locator("a")).to_have_attribute("href", f"/choice/{iid}")
+        shows_as_text(page, iid, {"list": [group]}, seen)
 
-    # nothing to answer on `/`: the new question opens in this tab
-    client.cancel(waiting)
-    client.cancel(iid)
-    page.goto(f"{portal.base_url}/?filter=active")
-    expect(page.get_by_test_id("welcome")).to_be_visible()
-    page.wait_for_function("() => window.__socketOpen === true")
-    other = next(g for g in TITLES if ITEMS[0] in g)
-    request, expected = hostile_request("hybrid", TITLES.index(other))
-    opened = client.create(request)["interaction_id"]
-    page.wait_for_url(f"**/choice/{opened}")
-    expect(page.get_by_test_id("choice-form")).to_be_visible()
-    assert_inert(page, baseline)
-    checks += shows_as_text(page, opened, {"title": expected["title"], "list": expected["list"]})
-    record("security", "Hostile text in the browser", tried=checks, refused=checks)
+        # nothing to answer on `/`: the new question opens in this tab
+        client.cancel(waiting)
+        client.cancel(iid)
+        page.goto(f"{portal.base_url}/?filter=active")
+        expect(page.get_by_test_id("welcome")).to_be_visible()
+        page.wait_for_function("() => window.__socketOpen === true")
+        other = next(g for g in TITLES if ITEMS[0] in g)
+        request, expected = hostile_request("hybrid", TITLES.index(other))
+        opened = client.create(request)["interaction_id"]
+        page.wait_for_url(f"**/choice/{opened}")
+        expect(page.get_by_test_id("choice-form")).to_be_visible()
+        inert(page, baseline, seen)
+        shows_as_text(page, opened, {"title": expected["title"], "list": expected["list"]},
+                      seen)
 
 
 def test_the_longest_allowed_text_fits_the_page_at_any_width(
@@ -421,22 +428,24 @@ def test_the_longest_allowed_text_fits_the_page_at_any_width(
         "context": {"agent": context_value, "project": context_value,
                     "conversation_id": context_value, "tool_call_id": context_value},
     })["interaction_id"]
-    page.goto(f"{portal.base_url}/choice/{iid}")
-    expect(page.get_by_test_id("option")).to_have_count(contract.MAX_OPTIONS)
-    assert page.evaluate("typeof window.__pwned") == "undefined"
-    for size in (DESKTOP, PHONE):
-        page.set_viewport_size(size)
-        assert fits(page) == (size["width"], []), size
+    with attacks("Hostile text in the browser") as seen:
+        page.goto(f"{portal.base_url}/choice/{iid}")
+        expect(page.get_by_test_id("option")).to_have_count(contract.MAX_OPTIONS)
+        seen.refused_if(page.evaluate("typeof window.__pwned") == "undefined", "script ran")
+        for size in (DESKTOP, PHONE):
+            page.set_viewport_size(size)
+            width = fits(page)
+            seen.refused_if(width == (size["width"], []), ("the question", size, width))
 
-    client.respond(iid, {"selected_ids": ["o0", "o1", "o2"],
-                         "custom_input": filled(contract.CUSTOM_INPUT_MAX),
-                         "option_annotations": {f"o{n}": filled(contract.NOTE_MAX)
-                                                for n in range(3)},
-                         "global_annotation": filled(contract.NOTE_MAX)})
-    page.reload()
-    expect(page.get_by_test_id("outcome")).to_be_visible()
-    assert page.evaluate("typeof window.__pwned") == "undefined"
-    for size in (PHONE, DESKTOP):
-        page.set_viewport_size(size)
-        assert fits(page) == (size["width"], []), size
-    record("security", "Hostile text in the browser", tried=4, refused=4)
+        client.respond(iid, {"selected_ids": ["o0", "o1", "o2"],
+                             "custom_input": filled(contract.CUSTOM_INPUT_MAX),
+                             "option_annotations": {f"o{n}": filled(contract.NOTE_MAX)
+                                                    for n in range(3)},
+                             "global_annotation": filled(contract.NOTE_MAX)})
+        page.reload()
+        expect(page.get_by_test_id("outcome")).to_be_visible()
+        seen.refused_if(page.evaluate("typeof window.__pwned") == "undefined", "script ran")
+        for size in (PHONE, DESKTOP):
+            page.set_viewport_size(size)
+            width = fits(page)
+            seen.refused_if(width == (size["width"], []), ("the outcome", size, width))

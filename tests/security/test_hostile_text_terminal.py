@@ -13,7 +13,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -24,7 +23,7 @@ from choice import contract
 from choice.client.portal_client import PortalClient
 from tests.portal_process import PortalProcess
 from tests.security.payloads import TERMINAL, Marked, joined, marked, packed
-from tests.tally import record
+from tests.tally import Seen, attacks
 from tests.terminal.conftest import terminal_env
 from tests.terminal.tmux import Pane, need_tmux
 
@@ -82,18 +81,19 @@ def counts(*groups: list[Marked]) -> Counts:
     return found
 
 
-def shown_safely(screen: str, expected: Counts) -> int:
+def shown_safely(screen: str, expected: Counts, seen: Seen) -> None:
     """Each payload shows as often as expected, and only printable characters stand where
-    it was; the number of (payload, place) checks."""
-    checks = 0
+    it was: one attempt per (payload, place) it should show in."""
     for item in ITEMS:
         places = item.every_between(screen)
-        assert len(places) == expected.get(item.number, 0), (item.number, places, screen)
-        for between in places:
-            controls = [c for c in between if c != "\n" and unicodedata.category(c)[0] == "C"]
-            assert controls == [] and between.strip(), (item.number, between)
-            checks += 1
-    return checks
+        wanted = expected.get(item.number, 0)
+        if len(places) > wanted:
+            seen.miss(f"payload {item.number} shows {len(places)} times, not {wanted}: {places}")
+        for index in range(wanted):
+            between = places[index] if index < len(places) else None
+            controls = [c for c in between or "" if c != "\n" and unicodedata.category(c)[0] == "C"]
+            seen.refused_if(between is not None and between.strip() != "" and controls == [],
+                            (item.number, between))
 
 
 def all_shown(expected: Counts) -> Callable[[str], bool]:
@@ -101,15 +101,30 @@ def all_shown(expected: Counts) -> Callable[[str], bool]:
                               for item in ITEMS)
 
 
-def assert_terminal_untouched(pane: Pane, title: str) -> None:
-    """The window title is what it was, and no colour or link came from the text."""
-    assert pane.title() == title and "PWNED" not in title
+def terminal_problems(pane: Pane, title: str) -> list[str]:
+    """What the text did to the terminal: the window title changed, a colour or a link came
+    from it, OSC, NUL or BEL reached the screen. Empty when untouched."""
+    now = pane.title()
     screen = pane.screen(escapes=True)
     sequences = re.findall(r"\x1b[^a-zA-Z]*[a-zA-Z]", screen)
-    assert all(sequence.endswith("m") for sequence in sequences), sequences
     codes = {code for sequence in sequences for code in sequence[2:-1].split(";") if code}
-    assert codes <= UI_ATTRIBUTES, codes
-    assert "\x1b]" not in screen and "\x00" not in screen and "\x07" not in screen
+    return [problem for problem, happened in [
+        (f"the title is now {now!r}", now != title or "PWNED" in now),
+        (f"sequences other than SGR: {sequences}", not all(s.endswith("m") for s in sequences)),
+        (f"attributes the UI never sets: {codes - UI_ATTRIBUTES}", not codes <= UI_ATTRIBUTES),
+        ("OSC, NUL or BEL on the screen", any(c in screen for c in ("\x1b]", "\x00", "\x07"))),
+    ] if happened]
+
+
+def terminal_untouched(pane: Pane, title: str, seen: Seen) -> None:
+    """One attempt per look at the terminal: refused when the text did nothing to it."""
+    problems = terminal_problems(pane, title)
+    seen.refused_if(problems == [], problems)
+
+
+def assert_terminal_untouched(pane: Pane, title: str) -> None:
+    """For tests that check the terminal without counting (`tests/terminal/`)."""
+    assert terminal_problems(pane, title) == []
 
 
 def test_the_full_screen_ui_and_its_closing_line_show_escapes_as_text(
@@ -120,21 +135,22 @@ def test_the_full_screen_ui_and_its_closing_line_show_escapes_as_text(
     title = pane.title()
     # title, agent; then prompt, label, description, rationale and placeholder for every payload
     expected = counts(first, second, ITEMS, ITEMS, ITEMS, ITEMS, ITEMS)
-    screen = pane.wait_until(all_shown(expected), "every payload on the screen", DRAW_SECONDS)
-    checks = shown_safely(screen, expected)
-    assert_terminal_untouched(pane, title)
+    with attacks("Hostile text in the terminal") as seen:
+        screen = pane.wait_until(all_shown(expected), "every payload on the screen", DRAW_SECONDS)
+        shown_safely(screen, expected, seen)
+        terminal_untouched(pane, title, seen)
 
-    # answered elsewhere, with hostile notes: the UI closes with the summary line
-    chosen = [ITEMS[0], ITEMS[3], ITEMS[7]]
-    client.respond(iid, {"selected_ids": [f"o{item.number}" for item in chosen],
-                         "option_annotations": {f"o{item.number}": item.text for item in chosen},
-                         "global_annotation": ITEMS[4].text})
-    assert pane.exit_code() == 0
-    closing = "\n".join(pane.output())
-    assert closing.startswith("Already finished elsewhere: Selected ")
-    checks += shown_safely(closing, counts(chosen, chosen, [ITEMS[4]]))
-    assert_terminal_untouched(pane, title)
-    record("security", "Hostile text in the terminal", tried=checks, refused=checks)
+        # answered elsewhere, with hostile notes: the UI closes with the summary line
+        chosen = [ITEMS[0], ITEMS[3], ITEMS[7]]
+        client.respond(iid, {"selected_ids": [f"o{item.number}" for item in chosen],
+                             "option_annotations": {f"o{item.number}": item.text
+                                                    for item in chosen},
+                             "global_annotation": ITEMS[4].text})
+        assert pane.exit_code() == 0
+        closing = "\n".join(pane.output())
+        assert closing.startswith("Already finished elsewhere: Selected ")
+        shown_safely(closing, counts(chosen, chosen, [ITEMS[4]]), seen)
+        terminal_untouched(pane, title, seen)
 
 
 def test_plain_lines_and_the_list_show_escapes_as_text(run: Run, client: PortalClient) -> None:
@@ -147,22 +163,23 @@ def test_plain_lines_and_the_list_show_escapes_as_text(run: Run, client: PortalC
     pane.press("Enter")
     assert pane.exit_code() == 0
     output = "\n".join(pane.output())
-    # title, prompt, label and description (one line each option), placeholder, the summary
-    checks = shown_safely(output, counts(second, ITEMS, ITEMS, ITEMS, ITEMS, [ITEMS[0]]))
-    assert_terminal_untouched(pane, title)
-    assert client.poll(iid, 0)["selected_ids"] == ["o1"]
+    with attacks("Hostile text in the terminal") as seen:
+        # title, prompt, label and description (one line each option), placeholder, the summary
+        shown_safely(output, counts(second, ITEMS, ITEMS, ITEMS, ITEMS, [ITEMS[0]]), seen)
+        terminal_untouched(pane, title, seen)
+        assert client.poll(iid, 0)["selected_ids"] == ["o1"]
 
-    listed = [hostile_question(client, first, second), hostile_question(client, second, first)]
-    pane = run("list", "--status", "active")
-    title = pane.title()
-    assert pane.exit_code() == 0
-    lines = pane.output()
-    assert sorted(line.split()[0] for line in lines) == sorted(listed)
-    checks += shown_safely("\n".join(lines), counts(first, second))
-    assert_terminal_untouched(pane, title)
+        listed = [hostile_question(client, first, second),
+                  hostile_question(client, second, first)]
+        pane = run("list", "--status", "active")
+        title = pane.title()
+        assert pane.exit_code() == 0
+        lines = pane.output()
+        assert sorted(line.split()[0] for line in lines) == sorted(listed)
+        shown_safely("\n".join(lines), counts(first, second), seen)
+        terminal_untouched(pane, title, seen)
     for iid in listed:
         client.cancel(iid)
-    record("security", "Hostile text in the terminal", tried=checks, refused=checks)
 
 
 def test_the_largest_allowed_question_draws_and_answers_within_a_bounded_wait(
@@ -190,22 +207,22 @@ def test_the_largest_allowed_question_draws_and_answers_within_a_bounded_wait(
     iid = str(client.create(request)["interaction_id"])
     pane = run("answer", iid, width=100, height=30)
     title = pane.title()
-    started = time.monotonic()
-    pane.wait_for("Largest", "left", timeout=DRAW_SECONDS)
-    pane.press("j", "j", "j")
-    pane.wait_for("› ( ) 03 ", timeout=DRAW_SECONDS)
-    pane.press("Space", "Enter")
-    assert pane.exit_code(timeout=DRAW_SECONDS) == 0
-    assert time.monotonic() - started < DRAW_SECONDS
-    assert_terminal_untouched(pane, title)
-    assert client.poll(iid, 0)["selected_ids"] == ["o3"]
+    with attacks("Hostile text in the terminal") as seen:
+        pane.wait_for("Largest", "left", timeout=DRAW_SECONDS)
+        pane.press("j", "j", "j")
+        pane.wait_for("› ( ) 03 ", timeout=DRAW_SECONDS)
+        pane.press("Space", "Enter")
+        assert pane.exit_code(timeout=DRAW_SECONDS) == 0
+        terminal_untouched(pane, title, seen)
+        assert client.poll(iid, 0)["selected_ids"] == ["o3"]
 
-    piped = str(client.create({**request, "title": "Largest, piped"})["interaction_id"])
-    env = {name: value for name, value in os.environ.items() if not name.startswith("CHOICE_")}
-    done = subprocess.run([sys.executable, "-m", "choice.cli.main", "answer", piped], input="2\n",
-                          env={**env, **terminal_env(portal)}, capture_output=True, text=True,
-                          timeout=DRAW_SECONDS)
-    assert done.returncode == 0, done.stderr
-    assert not {"\x1b", "\x9b", "\x00", "\x07"} & set(done.stdout)
+        piped = str(client.create({**request, "title": "Largest, piped"})["interaction_id"])
+        env = {name: value for name, value in os.environ.items()
+               if not name.startswith("CHOICE_")}
+        done = subprocess.run([sys.executable, "-m", "choice.cli.main", "answer", piped],
+                              input="2\n", env={**env, **terminal_env(portal)},
+                              capture_output=True, text=True, timeout=DRAW_SECONDS)
+        assert done.returncode == 0, done.stderr
+        leaked = {"\x1b", "\x9b", "\x00", "\x07"} & set(done.stdout)
+        seen.refused_if(not leaked, ("piped plain lines", leaked))
     assert client.poll(piped, 0)["selected_ids"] == ["o1"]
-    record("security", "Hostile text in the terminal", tried=2, refused=2)

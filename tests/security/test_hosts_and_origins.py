@@ -23,12 +23,13 @@ from tests.security.conftest import (
     bearer,
     mcp_ask,
     mcp_session,
+    refusal_code,
     send,
     signed_in,
     snapshot,
     state_of,
 )
-from tests.tally import record
+from tests.tally import attacks
 
 pytestmark = pytest.mark.slow
 
@@ -82,18 +83,17 @@ def handshake(portal: PortalProcess, path: str, *, host: str | None = None,
 def test_a_socket_from_a_foreign_origin_is_refused_before_accept(portal: PortalProcess,
                                                                  pending: str) -> None:
     before = snapshot(portal, pending)
-    tried = 0
-    for headers in foreign_origins(portal.port):
-        origin = headers.get("Origin")
-        extra = {k: v for k, v in headers.items() if k != "Origin"}
-        for path in (f"/ws/choice/{pending}", "/ws/portal"):
-            status = handshake(portal, path, origin=origin,
-                               headers={**signed_in(portal), **extra})
-            assert status == 403, (headers, path, status)  # an HTTP refusal, never 101
-            tried += 1
-    # A socket that got through would have audited the question as `opened`.
-    assert snapshot(portal, pending) == before
-    record("security", "WebSocket origin", tried=tried, refused=tried)
+    with attacks("WebSocket origin") as seen:
+        for headers in foreign_origins(portal.port):
+            origin = headers.get("Origin")
+            extra = {k: v for k, v in headers.items() if k != "Origin"}
+            for path in (f"/ws/choice/{pending}", "/ws/portal"):
+                status = handshake(portal, path, origin=origin,
+                                   headers={**signed_in(portal), **extra})
+                # an HTTP refusal, never 101
+                seen.refused_if(status == 403, (headers, path, status))
+        # A socket that got through would have audited the question as `opened`.
+        seen.unchanged(before, snapshot(portal, pending))
 
 
 def test_a_socket_from_our_own_page_is_accepted(portal: PortalProcess, pending: str) -> None:
@@ -109,11 +109,15 @@ def test_a_socket_without_the_cookie_hears_nothing(portal: PortalProcess, pendin
     """Same origin but not signed in: accepted only to be closed with 4401, so the page
     can tell "sign in" from a network error; not one message is sent."""
     uri = f"ws://127.0.0.1:{portal.port}/ws/choice/{pending}"
-    with connect(uri, origin=Origin(f"http://127.0.0.1:{portal.port}"),
-                 open_timeout=5) as socket_, pytest.raises(ConnectionClosed) as closed:
-        socket_.recv(timeout=5)
-    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
-    record("security", "WebSocket origin", tried=1, refused=1)
+    with attacks("WebSocket origin") as seen, connect(
+            uri, origin=Origin(f"http://127.0.0.1:{portal.port}"), open_timeout=5) as socket_:
+        try:
+            heard = socket_.recv(timeout=5)
+        except ConnectionClosed as closed:
+            code = closed.rcvd.code if closed.rcvd is not None else None
+            seen.refused_if(code == 4401, f"closed with {code}")
+        else:
+            seen.refused_if(False, f"heard {heard!r}")
 
 
 def writes(portal: PortalProcess, interaction_id: str) -> list[tuple[str, str, str, dict[str, str]]]:
@@ -145,17 +149,17 @@ def test_cross_site_writes_are_refused_even_with_the_cookie_and_the_token(
     credentials = {**bearer(portal), **signed_in(portal)}
     targets = writes(portal, pending)
     before = state_of(portal, pending)
-    tried = 0
-    for forged in foreign_origins(portal.port):
-        for method, path, body, headers in targets:
-            reply = send(portal, method, path, body, {**credentials, **headers, **forged})
-            assert reply.status == 403, (forged, method, path, reply.status, reply.text[:200])
-            assert reply.json()["errors"][0]["code"] in ("origin_not_allowed", "cross_site")
-            tried += 1
-    after = state_of(portal, pending)
-    assert after == before
+    with attacks("Origin / fetch metadata") as seen:
+        seen.fact("writes", len(targets))
+        for forged in foreign_origins(portal.port):
+            for method, path, body, headers in targets:
+                reply = send(portal, method, path, body, {**credentials, **headers, **forged})
+                refused = reply.status == 403 and refusal_code(reply) in (
+                    "origin_not_allowed", "cross_site")
+                seen.refused_if(refused, (forged, method, path, reply.status, reply.text[:200]))
+        after = state_of(portal, pending)
+        seen.unchanged(before, after)
     assert after["interaction"]["detail"]["status"] == "pending"
-    record("security", "Origin / fetch metadata", tried=tried, refused=tried)
 
 
 def test_our_own_form_post_is_accepted(portal: PortalProcess, pending: str) -> None:
@@ -177,16 +181,14 @@ def test_a_form_post_without_the_cookie_goes_to_sign_in_and_changes_nothing(
     cookies = [{}, {"Cookie": "choice_session=forged"},
                {"Cookie": f"choice_session={portal.token}"}]  # the token is not the cookie
     before = state_of(portal, pending)
-    tried = 0
-    for cookie in cookies:
-        for path, body in posts:
-            reply = send(portal, "POST", path, body, {**same_origin, **cookie})
-            assert reply.status == 401, (path, cookie, reply.status)
-            assert reply.headers.get_content_type() == "text/html"
-            assert 'action="/login"' in reply.text  # the sign-in page, not the question
-            tried += 1
-    assert state_of(portal, pending) == before
-    record("security", "Credentials", tried=tried, refused=tried)
+    with attacks("Credentials") as seen:
+        for cookie in cookies:
+            for path, body in posts:
+                reply = send(portal, "POST", path, body, {**same_origin, **cookie})
+                signs_in = (reply.status == 401 and reply.headers.get_content_type() == "text/html"
+                            and 'action="/login"' in reply.text)  # sign-in, not the question
+                seen.refused_if(signs_in, (path, cookie, reply.status))
+        seen.unchanged(before, state_of(portal, pending))
 
 
 def test_a_foreign_host_is_refused_on_pages_api_sockets_and_mcp(portal: PortalProcess,
@@ -204,22 +206,19 @@ def test_a_foreign_host_is_refused_on_pages_api_sockets_and_mcp(portal: PortalPr
         ("POST", "/mcp", mcp_ask(), {**credentials, **mcp}),
     ]
     before = state_of(portal, pending)
-    tried = 0
-    for host in foreign_hosts(portal.port):
-        for method, path, body, headers in http_targets:
-            reply = send(portal, method, path, body, headers, host=host)
-            assert reply.status == 421, (host, method, path, reply.status)
-            assert reply.json()["errors"][0]["code"] == "host_not_allowed"
-            tried += 1
-        if "@" in host or not host:
-            continue  # not a name a WebSocket URI (or a browser) can carry
-        for path in (f"/ws/choice/{pending}", "/ws/portal"):
-            status = handshake(portal, path, host=host, origin=f"http://{host}",
-                               headers=signed_in(portal))
-            assert status in (403, 421), (host, path, status)
-            tried += 1
-    assert state_of(portal, pending) == before
-    record("security", "Host allowlist", tried=tried, refused=tried)
+    with attacks("Host allowlist") as seen:
+        for host in foreign_hosts(portal.port):
+            for method, path, body, headers in http_targets:
+                reply = send(portal, method, path, body, headers, host=host)
+                refused = reply.status == 421 and refusal_code(reply) == "host_not_allowed"
+                seen.refused_if(refused, (host, method, path, reply.status))
+            if "@" in host or not host:
+                continue  # not a name a WebSocket URI (or a browser) can carry
+            for path in (f"/ws/choice/{pending}", "/ws/portal"):
+                status = handshake(portal, path, host=host, origin=f"http://{host}",
+                                   headers=signed_in(portal))
+                seen.refused_if(status in (403, 421), (host, path, status))
+        seen.unchanged(before, state_of(portal, pending))
 
 
 def test_the_portal_answers_to_its_own_names(portal: PortalProcess, pending: str) -> None:

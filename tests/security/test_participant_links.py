@@ -22,9 +22,9 @@ import pytest
 
 from tests.integration.test_real_server import wait_until
 from tests.portal_process import PortalProcess
-from tests.security.conftest import JSON, Reply, field_errors, send
+from tests.security.conftest import JSON, Reply, refusal_code, send
 from tests.security.team import Invitee, comment, team_state, vote, widened
-from tests.tally import record
+from tests.tally import attacks
 from tests.webhook_receiver import WebhookReceiver, outbox_rows
 
 pytestmark = pytest.mark.slow
@@ -58,11 +58,13 @@ def test_secrets_are_long_and_neither_stored_nor_logged(portal: PortalProcess) -
     events = "".join(json.dumps(portal.client().call(
         "GET", f"/api/interactions/{iid}/events")) for iid in {w.interaction_id for w in invitees})
     log = "".join(portal.log)
-    for secret in links:
-        assert secret not in dump and secret not in events and secret not in log
+    with attacks("Team: secrets stored and logged") as seen:
+        for secret in links:
+            for where, text in (("the database", dump), ("the audit trail", events),
+                                ("the log", log)):
+                seen.refused_if(secret not in text, (where, secret))
     assert {who.stored_hash for who in invitees} <= stored  # kept, but only as a hash
     assert "/api/d/<link>" in log  # the access log is on, with the link redacted
-    record("security", "Team: secrets stored and logged", tried=3 * len(links), refused=3 * len(links))
 
 
 def test_a_delivered_invitation_leaves_no_link_in_the_database(
@@ -106,15 +108,13 @@ def test_an_unknown_link_of_any_shape_gets_the_same_404(portal: PortalProcess) -
     }
     reference = send(portal, "GET", f"/api/d/{secrets.token_urlsafe(24)}")
     assert reference.status == 404
-    tried = 0
-    for name, candidate in candidates.items():
-        fake = Invitee(who.interaction_id, "", name, candidate)
-        for reply in use(portal, fake):
-            assert reply.status == 404, (name, reply.status)
-            assert reply.body == reference.body, (name, reply.text)
-            assert field_errors(reply)[0]["code"] == "unknown_link"
-            tried += 1
-    record("security", "Team: unknown-link oracle", tried=tried, refused=tried)
+    with attacks("Team: unknown-link oracle") as seen:
+        for name, candidate in candidates.items():
+            fake = Invitee(who.interaction_id, "", name, candidate)
+            for reply in use(portal, fake):
+                seen.refused_if(reply.status == 404 and reply.body == reference.body
+                                and refusal_code(reply) == "unknown_link",
+                                (name, reply.status, reply.text))
 
 
 def test_a_link_reaches_only_its_own_question(portal: PortalProcess) -> None:
@@ -137,20 +137,18 @@ def test_a_link_reaches_only_its_own_question(portal: PortalProcess) -> None:
         ("PUT", f"{mine.api}/vote", {"option_ids": ["a"], "interaction_id": other}),
         ("PUT", f"{mine.api}/vote?interaction_id={other}", {"option_ids": ["x"]}),
     ]
-    tried = 0
-    for method, path, body in attempts:
-        reply = send(portal, method, path, json.dumps(body) if body else None, JSON)
-        assert "Theirs" not in reply.text and "secret prompt" not in reply.text, path
-        if reply.status < 300:  # an ignored query string: it acted on the own question
-            assert "?interaction_id=" in path, (path, reply.status)
-        else:
-            assert reply.status in (404, 405, 422), (path, reply.status)
-        tried += 1
-    assert team_state(portal, theirs.interaction_id) == before
+    with attacks("Team: link scope") as seen:
+        for method, path, body in attempts:
+            reply = send(portal, method, path, json.dumps(body) if body else None, JSON)
+            hidden = "Theirs" not in reply.text and "secret prompt" not in reply.text
+            # an ignored query string acts on the link's own question
+            kept_to_its_own = ("?interaction_id=" in path if reply.status < 300
+                               else reply.status in (404, 405, 422))
+            seen.refused_if(hidden and kept_to_its_own, (method, path, reply.status))
+        seen.unchanged(before, team_state(portal, theirs.interaction_id))
     own = send(portal, "GET", mine.api).json()
     assert own["question"]["title"] == "Mine" and own["you"]["vote"] == ["a"]
     assert "interaction_id" not in own  # nothing to name the owner's API with
-    record("security", "Team: link scope", tried=tried, refused=tried)
 
 
 def test_a_link_writes_nothing_once_the_question_ends_but_still_shows_the_outcome(
@@ -161,19 +159,18 @@ def test_a_link_writes_nothing_once_the_question_ends_but_still_shows_the_outcom
     portal.client().call("POST", f"/api/interactions/{ann.interaction_id}/response",
                          {"selected_ids": ["b"]})
     before = team_state(portal, ann.interaction_id)
-    tried = 0
+    with attacks("Team: link revocation") as seen:
+        for who in (ann, ben):
+            for reply in (comment(portal, who, "too late"), vote(portal, who, ["a"]),
+                          vote(portal, who, [])):
+                seen.refused_if(reply.status == 409
+                                and refusal_code(reply) == "discussion_closed", reply.text)
+        seen.unchanged(before, team_state(portal, ann.interaction_id))
     for who in (ann, ben):
-        for reply in (comment(portal, who, "too late"), vote(portal, who, ["a"]),
-                      vote(portal, who, [])):
-            assert reply.status == 409, reply.text
-            assert field_errors(reply)[0]["code"] == "discussion_closed"
-            tried += 1
-        seen = send(portal, "GET", who.api).json()
-        assert seen["open"] is False and seen["status"] == "submitted"
-        assert seen["outcome"]["selected_ids"] == ["b"]
-    assert team_state(portal, ann.interaction_id) == before
+        shown = send(portal, "GET", who.api).json()
+        assert shown["open"] is False and shown["status"] == "submitted"
+        assert shown["outcome"]["selected_ids"] == ["b"]
     assert [m["text"] for m in before["team"]["messages"]] == ["Ann thinks a"]
-    record("security", "Team: link revocation", tried=tried, refused=tried)
 
 
 def test_a_withdrawn_link_opens_nothing_and_the_others_keep_working(
@@ -185,15 +182,15 @@ def test_a_withdrawn_link_opens_nothing_and_the_others_keep_working(
                      headers={"Authorization": f"Bearer {portal.token}"})
     assert withdrawn.status == 204
     before = team_state(portal, ann.interaction_id)
-    replies = use(portal, ann)
-    assert [reply.status for reply in replies] == [404, 404, 404]
-    assert all(field_errors(reply)[0]["code"] == "unknown_link" for reply in replies)
-    assert team_state(portal, ann.interaction_id) == before
+    with attacks("Team: link revocation") as seen:
+        for reply in use(portal, ann):
+            seen.refused_if(reply.status == 404 and refusal_code(reply) == "unknown_link",
+                            (reply.status, reply.text))
+        seen.unchanged(before, team_state(portal, ann.interaction_id))
     assert [reply.status for reply in use(portal, ben)] == [200, 201, 200]
     assert send(portal, "GET", ben.api).json()["participants"] == ["Ben"]
     again = send(portal, "DELETE", f"/api/interactions/{ann.interaction_id}/participants/"
                                    f"{ann.participant_id}",
                  headers={"Authorization": f"Bearer {portal.token}"})
     assert again.status == 404
-    record("security", "Team: link revocation", tried=len(replies), refused=len(replies))
 

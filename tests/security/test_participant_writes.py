@@ -14,11 +14,11 @@ from collections.abc import Iterator
 import pytest
 
 from tests.portal_process import PortalProcess
-from tests.security.conftest import FORM, JSON, Reply, field_errors, send
+from tests.security.conftest import FORM, JSON, Reply, first_error, refusal_code, send
 from tests.security.payloads import BROWSER
 from tests.security.team import Invitee, comment, same_origin, team_state, vote, widened
 from tests.security.test_hosts_and_origins import foreign_origins
-from tests.tally import record
+from tests.tally import attacks
 
 pytestmark = pytest.mark.slow
 
@@ -41,15 +41,14 @@ def test_a_comment_over_4000_characters_is_refused(portal: PortalProcess) -> Non
     (who,) = widened(portal, ["Ann"])
     opened(portal, who)
     before = team_state(portal, who.interaction_id)
-    tried = 0
-    for text in ("x" * 4001, "x" * 100_000, "é" * 4001, " " * 10, ""):
-        reply = comment(portal, who, text)
-        assert reply.status == 422, (len(text), reply.status)
-        assert field_errors(reply)[0]["field"] == "text"
-        tried += 1
-    assert team_state(portal, who.interaction_id) == before
+    with attacks("Team: comments") as seen:
+        for text in ("x" * 4001, "x" * 100_000, "é" * 4001, " " * 10, ""):
+            reply = comment(portal, who, text)
+            error = first_error(reply)
+            seen.refused_if(reply.status == 422 and error is not None and error["field"] == "text",
+                            (len(text), reply.status))
+        seen.unchanged(before, team_state(portal, who.interaction_id))
     assert comment(portal, who, "y" * 4000).status == 201  # the limit itself is fine
-    record("security", "Team: comments", tried=tried, refused=tried)
 
 
 def test_comments_beyond_20_a_minute_get_429_with_retry_after(portal: PortalProcess) -> None:
@@ -58,35 +57,36 @@ def test_comments_beyond_20_a_minute_get_429_with_retry_after(portal: PortalProc
     for number in range(20):
         assert comment(portal, ann, f"point {number}").status == 201
     before = team_state(portal, ann.interaction_id)
-    tried = 0
-    for _ in range(5):
-        reply = comment(portal, ann, "one more")
-        assert reply.status == 429
-        assert field_errors(reply)[0]["code"] == "rate_limited"
-        assert 1 <= int(reply.headers["retry-after"]) <= 60
-        tried += 1
-    assert team_state(portal, ann.interaction_id) == before
+    with attacks("Team: comments") as seen:
+        for _ in range(5):
+            reply = comment(portal, ann, "one more")
+            retry_after = reply.headers.get("retry-after", "")
+            seen.refused_if(reply.status == 429 and refusal_code(reply) == "rate_limited"
+                            and retry_after.isdigit() and 1 <= int(retry_after) <= 60,
+                            (reply.status, retry_after))
+        seen.unchanged(before, team_state(portal, ann.interaction_id))
     assert comment(portal, ben, "my first").status == 201  # per participant, not per question
-    record("security", "Team: comments", tried=tried, refused=tried)
 
 
 def test_hostile_comments_are_stored_verbatim_and_only_ever_sent_as_json(
         portal: PortalProcess) -> None:
     (who,) = widened(portal, ["Ann"])
     opened(portal, who)
-    for payload in BROWSER:
-        reply = comment(portal, who, payload)
-        assert reply.status == 201, (payload, reply.text)
-        assert reply.json()["text"] == payload.strip()
+    posted = [comment(portal, who, payload) for payload in BROWSER]
     thread = send(portal, "GET", who.api)
     data = portal.client().call("GET", f"/api/interactions/{who.interaction_id}/discussion")
     team = send(portal, "GET", f"/api/interactions/{who.interaction_id}/team",
                 headers={"Authorization": f"Bearer {portal.token}"})
-    for reply in (thread, team):
-        assert reply.headers.get_content_type() == "application/json"
-        assert [m["text"] for m in reply.json()["messages"]] == [p.strip() for p in BROWSER]
-    assert data["messages"] == [f"[Ann] {p.strip()}" for p in BROWSER]
-    record("security", "Team: comments", tried=len(BROWSER), refused=len(BROWSER))
+    assert all(reply.headers.get_content_type() == "application/json" for reply in (thread, team))
+    as_json = [[m["text"] for m in reply.json()["messages"]] for reply in (thread, team)]
+    with attacks("Team: comments") as seen:
+        for index, (payload, reply) in enumerate(zip(BROWSER, posted, strict=True)):
+            verbatim = payload.strip()
+            kept = (reply.status == 201 and reply.json()["text"] == verbatim
+                    and all(texts[index:index + 1] == [verbatim] for texts in as_json)
+                    and data["messages"][index:index + 1] == [f"[Ann] {verbatim}"])
+            seen.refused_if(kept, (payload, reply.status, reply.text[:200]))
+    assert all(len(texts) == len(BROWSER) for texts in as_json)
 
 
 def test_votes_name_only_the_questions_own_options(portal: PortalProcess) -> None:
@@ -108,32 +108,31 @@ def test_votes_name_only_the_questions_own_options(portal: PortalProcess) -> Non
         (multi, ["a", "b", "c"], {("option_ids", "too_many")}),
         (free, ["a"], {("option_ids", "no_options")}),
     ]
-    tried = 0
-    for voter, option_ids, errors in cases:
-        before = team_state(portal, voter.interaction_id)
-        reply = send(portal, "PUT", f"{voter.api}/vote", json.dumps({"option_ids": option_ids}),
-                     JSON)
-        assert reply.status == 422, (option_ids, reply.status, reply.text)
-        assert {(e["field"], e["code"]) for e in field_errors(reply)} >= errors, reply.text
-        assert team_state(portal, voter.interaction_id) == before
-        tried += 1
+    with attacks("Team: votes") as seen:
+        for voter, option_ids, errors in cases:
+            before = team_state(portal, voter.interaction_id)
+            reply = send(portal, "PUT", f"{voter.api}/vote",
+                         json.dumps({"option_ids": option_ids}), JSON)
+            found = ({(e["field"], e["code"]) for e in reply.json()["errors"]}
+                     if first_error(reply) else set())
+            seen.refused_if(reply.status == 422 and found >= errors,
+                            (option_ids, reply.status, reply.text))
+            seen.unchanged(before, team_state(portal, voter.interaction_id))
     assert send(portal, "GET", who.api).json()["you"]["vote"] == ["b"]
-    record("security", "Team: votes", tried=tried, refused=tried)
 
 
 def test_participant_writes_from_another_origin_are_refused(portal: PortalProcess) -> None:
     (who,) = widened(portal, ["Ann"])
     opened(portal, who)
     before = team_state(portal, who.interaction_id)
-    tried = 0
-    for forged in foreign_origins(portal.port):
-        for reply in (comment(portal, who, "forged", forged), vote(portal, who, ["a"], forged)):
-            assert reply.status == 403, (forged, reply.status)
-            assert field_errors(reply)[0]["code"] in ("origin_not_allowed", "cross_site")
-            tried += 1
-    assert team_state(portal, who.interaction_id) == before
+    with attacks("Team: participant origin") as seen:
+        for forged in foreign_origins(portal.port):
+            for reply in (comment(portal, who, "forged", forged),
+                          vote(portal, who, ["a"], forged)):
+                seen.refused_if(reply.status == 403 and refusal_code(reply) in (
+                    "origin_not_allowed", "cross_site"), (forged, reply.status))
+        seen.unchanged(before, team_state(portal, who.interaction_id))
     assert comment(portal, who, "from our page", same_origin(portal)).status == 201
-    record("security", "Team: participant origin", tried=tried, refused=tried)
 
 
 def test_every_participant_answer_carries_the_protective_headers(portal: PortalProcess) -> None:
@@ -154,16 +153,17 @@ def test_every_participant_answer_carries_the_protective_headers(portal: PortalP
     ]
     portal.client().call("POST", f"/api/interactions/{ann.interaction_id}/cancel", {})
     answers.append(comment(portal, ann, "after the end"))
+    with attacks("Team: protective headers") as seen:
+        for reply in answers:
+            headers = reply.headers
+            protected = (headers.get("x-content-type-options") == "nosniff"
+                         and headers.get("referrer-policy") == "no-referrer"
+                         and "frame-ancestors 'none'" in headers.get("content-security-policy", "")
+                         and headers.get("cache-control") == "no-store"  # a link is a secret
+                         and headers.get_content_type() == "application/json")
+            seen.refused_if(protected, (reply.status, dict(headers)))
     statuses = [reply.status for reply in answers]
     assert statuses == [200, 201, 200, 422, 429, 404, 415, 405, 403, 409]
-    for reply in answers:
-        headers = reply.headers
-        assert headers["x-content-type-options"] == "nosniff", reply.status
-        assert headers["referrer-policy"] == "no-referrer", reply.status
-        assert "frame-ancestors 'none'" in headers["content-security-policy"], reply.status
-        assert headers["cache-control"] == "no-store", reply.status  # a link is a secret
-        assert headers.get_content_type() == "application/json", reply.status
-    record("security", "Team: protective headers", tried=len(answers), refused=len(answers))
 
 
 def test_bad_widens_are_clear_errors_that_change_nothing(portal: PortalProcess) -> None:
@@ -193,11 +193,10 @@ def test_bad_widens_are_clear_errors_that_change_nothing(portal: PortalProcess) 
     ]
     interactions = {ended.interaction_id, widened_once.interaction_id, pending}
     before = {iid: team_state(portal, iid) for iid in interactions}
-    for name, iid, body, status, code in cases:
-        reply = send(portal, "POST", f"/api/interactions/{iid}/widen", json.dumps(body),
-                     {**JSON, **token})
-        assert reply.status == status, (name, reply.status, reply.text)
-        errors = field_errors(reply)
-        assert errors[0]["code"] == code, (name, errors)
-    assert {iid: team_state(portal, iid) for iid in interactions} == before
-    record("security", "Team: bad widen input", tried=len(cases), refused=len(cases))
+    with attacks("Team: bad widen input") as seen:
+        for name, iid, body, status, code in cases:
+            reply = send(portal, "POST", f"/api/interactions/{iid}/widen", json.dumps(body),
+                         {**JSON, **token})
+            seen.refused_if(reply.status == status and refusal_code(reply) == code,
+                            (name, reply.status, reply.text))
+        seen.unchanged(before, {iid: team_state(portal, iid) for iid in interactions})

@@ -23,7 +23,7 @@ from tests.security.conftest import (
     state_of,
 )
 from tests.security.test_hosts_and_origins import handshake
-from tests.tally import record
+from tests.tally import attacks
 
 pytestmark = pytest.mark.slow
 
@@ -80,9 +80,10 @@ def test_the_mcp_guard_agrees_on_the_public_origin(portal: PortalProcess) -> Non
     headers = {**bearer(portal), **JSON, **MCP_ACCEPT}
     ours = send(portal, "POST", "/mcp", hello, {**headers, "Origin": PUBLIC}, host=HOST)
     assert ours.status == 200, ours.text
-    foreign = send(portal, "POST", "/mcp", hello, {**headers, "Origin": FOREIGN[0]}, host=HOST)
-    assert foreign.status == 403
-    record("security", "Team: public origin", tried=1, refused=1)
+    with attacks("Team: public origin") as seen:
+        foreign = send(portal, "POST", "/mcp", hello, {**headers, "Origin": FOREIGN[0]},
+                       host=HOST)
+        seen.refused_if(foreign.status == 403, (FOREIGN[0], foreign.status))
 
 
 def test_every_other_origin_is_still_refused(portal: PortalProcess) -> None:
@@ -93,22 +94,20 @@ def test_every_other_origin_is_still_refused(portal: PortalProcess) -> None:
               ("POST", f"/api/interactions/{iid}/widen", '{"audience": ["Mallory"]}'),
               ("PUT", "/api/settings", '{"timeout_seconds": 777}')]
     before = state_of(portal, iid)
-    tried = 0
-    for origin in FOREIGN:
-        for host in (HOST, f"127.0.0.1:{portal.port}"):
-            for method, path, body in writes:
-                reply = send(portal, method, path, body,
-                             {**credentials, **JSON, "Origin": origin}, host=host)
-                assert reply.status == 403, (origin, host, path, reply.status)
-                tried += 1
-            if origin == "null" or "@" in origin:
-                continue  # not an origin a WebSocket client library sends
-            for path in (f"/ws/choice/{iid}", "/ws/portal"):
-                assert handshake(portal, path, host=host, origin=origin,
-                                 headers=signed_in(portal)) == 403, (origin, host, path)
-                tried += 1
-    assert state_of(portal, iid) == before
-    record("security", "Team: public origin", tried=tried, refused=tried)
+    with attacks("Team: public origin") as seen:
+        for origin in FOREIGN:
+            for host in (HOST, f"127.0.0.1:{portal.port}"):
+                for method, path, body in writes:
+                    reply = send(portal, method, path, body,
+                                 {**credentials, **JSON, "Origin": origin}, host=host)
+                    seen.refused_if(reply.status == 403, (origin, host, path, reply.status))
+                if origin == "null" or "@" in origin:
+                    continue  # not an origin a WebSocket client library sends
+                for path in (f"/ws/choice/{iid}", "/ws/portal"):
+                    status = handshake(portal, path, host=host, origin=origin,
+                                       headers=signed_in(portal))
+                    seen.refused_if(status == 403, (origin, host, path, status))
+        seen.unchanged(before, state_of(portal, iid))
 
 
 def test_links_handed_out_start_with_the_public_url(portal: PortalProcess) -> None:

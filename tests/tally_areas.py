@@ -1,0 +1,131 @@
+"""What each row of the hardening tables means: its suite and what the suite tries there, as
+the README shows it. A `{name}` (or `{name:,}`) in a description is a fact the tests counted in this run
+(`Seen.fact` in `tests/tally.py`): rounds, cycles, bridges, so the README never quotes a
+number the code does not run. Owns the words only; the figures come from the run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Area:
+    suite: str
+    """"security" or "reliability"."""
+    what: str
+    """What the suite tries, with `{fact}` fields."""
+    answers: bool = True
+    """Reliability only: False where no answers are given (the column shows "–")."""
+
+
+def security(what: str) -> Area:
+    return Area("security", what)
+
+
+def reliability(what: str, *, answers: bool = True) -> Area:
+    return Area("reliability", what, answers)
+
+
+AREAS: dict[str, Area] = {
+    "Host allowlist": security(
+        "foreign and rebinding `Host` values on pages, API, both sockets and `/mcp`"),
+    "Origin / fetch metadata": security(
+        "foreign, `null` and malformed `Origin`, `Sec-Fetch-Site: cross-site`, on {writes} kinds "
+        "of write, with cookie and with token"),
+    "WebSocket origin": security("handshakes from other origins, refused before accept"),
+    "Credentials": security(
+        "no, wrong, empty, foreign or query-string token on every `/api` route and `/mcp`; "
+        "reused one-time codes"),
+    "Open redirect": security("`next` values that try to leave the portal"),
+    "Media type": security("form, multipart, text and missing content types on the API"),
+    "Body limits": security(
+        "over 256 KiB (with and without Content-Length), 51 options, nesting 5,000 and "
+        "100,000 deep"),
+    "Field limits": security(
+        "100,000 characters in every limited field, by API and by the page's form"),
+    "Protective headers": security(
+        "CSP, `nosniff`, `no-referrer` on pages, JSON, every error status, static files, "
+        "`/healthz`, `/schema`"),
+    "GET is safe": security(
+        "GET and HEAD on every page, API and action URL, with prefetch headers"),
+    "Static traversal": security(
+        "`../`, encoded, double-encoded, backslash and absolute paths"),
+    "Hostile text in the browser": security(
+        "`<script>`, `<img onerror>`, `<svg onload>`, `javascript:` and `data:` links, template "
+        "syntax, U+2028, RTL override, NUL, in every field of every mode, on the question, "
+        "outcome and list pages and over the live socket; no script runs, no element is "
+        "injected"),
+    "Hostile text in the terminal": security(
+        "colour, title, clear-screen, cursor, OSC 8, C1, BEL, bidi and NUL sequences in every "
+        "field, in the curses UI, `--plain` and `choice list`"),
+    "Team: link vs owner routes": security(
+        "a participant's link (its cookies, the secret as bearer token, as the owner's cookie, "
+        "its stored hash, `?token=`) on every owner route the app has, every method, sockets "
+        "and `/mcp` included: 401/403/404, never the owner's cookie"),
+    "Team: public origin": security(
+        "behind a TLS proxy (`CHOICE_PUBLIC_URL`): other sites, the public name's `http://` "
+        "twin and other ports, look-alike names, on writes and sockets"),
+    "Team: secrets stored and logged": security(
+        "each link looked for in every table, the audit trail and the portal's log"),
+    "Team: unknown-link oracle": security(
+        "random, off-by-one, withdrawn, hashed, short, long, encoded links: the same 404 body"),
+    "Team: comments": security(
+        "over 4,000 characters, blank, 21st in a minute (429), hostile text kept verbatim as "
+        "JSON"),
+    "Team: participant origin": security("comments and votes from foreign origins"),
+    "Team: link scope": security(
+        "naming another question through `/api/d` (query, body, path, traversal)"),
+    "Team: bad widen input": security(
+        "unknown or ended question, widening twice, empty audience, control, bidi and comma "
+        "in names, long names, timeout out of range"),
+    "Team: protective headers": security(
+        "every `/api/d` answer, 200 to 429: CSP, `nosniff`, `no-referrer`, `no-store`"),
+    "Team: link revocation": security(
+        "writes after the question ended (409, outcome still readable) or the link was "
+        "withdrawn (404)"),
+    "Team: votes": security(
+        "unknown, duplicate, too many and mistyped option ids; a question with no options"),
+
+    "Concurrent submits": reliability(
+        "{answers_at_once} answers released at once on one question, in {answer_rounds} "
+        "rounds; {mixed_at_once} answers and cancels at once, in {cancel_rounds} rounds: "
+        "exactly one 200, the rest 409, the stored result is the winner's"),
+    "Answer vs deadline": reliability(
+        "{answers} answers fired from {ms_before} ms before to {ms_after} ms after their "
+        "deadline: one terminal state each, the reply agrees with what is stored and with a "
+        "waiting poller"),
+    "kill -9 during writes": reliability(
+        "{cycles} cycles of creates and answers from {threads} threads, `kill -9` at a random "
+        "point: `PRAGMA integrity_check` ok, every acknowledged create and answer present, "
+        "pending ones back with the same deadline"),
+    "kill -9 during writes (PostgreSQL)": reliability(
+        "the same cycle on a PostgreSQL database, {cycles} cycles"),
+    "Two instances on PostgreSQL": reliability(
+        "an answer on one wakes the other's agent; a dead instance's agent and deadline are "
+        "served by the other; {submits} submits split across both: one winner; the LISTEN "
+        "connection dropped mid-wait: no lost wake-up"),
+    "Agent disconnects mid-wait": reliability(
+        "HTTP long-polls closed and reset, MCP calls cancelled and dropped: still pending, the "
+        "answer reaches the next poll"),
+    "Schemathesis (OpenAPI)": reliability(
+        "generated requests for every operation and walks along the OpenAPI links: no 5xx, "
+        "every response as documented", answers=False),
+    "State machine": reliability(
+        "Hypothesis over create / answer / cancel / expire / restart ({examples} machines "
+        "run), invariants checked after every step"),
+    "First start race": reliability(
+        "{bridges} `choice mcp` bridges started at once on a new data dir, {rounds} rounds: one "
+        "portal serves, one token, the schema made once, every request of every bridge "
+        "answered"),
+    "Many waiters": reliability(
+        "{waits:,} long-polls and {sockets:,} countdown sockets open at once, then all answered: "
+        "each gets its own answer; file descriptors back to baseline"),
+    "Restart mid discussion": reliability(
+        "a portal stopped and one killed (`kill -9`) in a widened discussion while the webhook "
+        "receiver is down: participants, comments, votes and links are all there after the "
+        "restart, and every queued webhook message is delivered once"),
+    "kill -9 mid review": reliability(
+        "`kill -9` while a review waits for the agent's candidate and after one came in: the "
+        "review comes back as it was and the fallback fires on the original clock"),
+}
