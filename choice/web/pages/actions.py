@@ -43,9 +43,10 @@ from choice.web.pages.forms import (
 from choice.web.pages.routes import VARY_ON_HTMX, page
 from choice.web.security.auth import safe_next, session_guard
 from choice.web.views.assets import Assets
-from choice.web.views.decision import DecisionForm, owner_page_view
+from choice.web.views.decision import DecisionForm
 from choice.web.views.interactions import Draft, Stage
 from choice.web.views.list_cache import ListCache
+from choice.web.views.owner_page import owner_page_view
 from choice.web.views.team import team_context
 
 ACTOR = "human:web"

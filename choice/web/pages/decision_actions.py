@@ -35,7 +35,8 @@ from choice.web.pages.actions import ACTOR, ELSEWHERE, Shown
 from choice.web.pages.forms import Form, first, read_form, typed_text
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.security.auth import session_guard
-from choice.web.views.decision import DecisionForm, form_errors, owner_page_view
+from choice.web.views.decision import DecisionForm, form_errors
+from choice.web.views.owner_page import owner_page_view
 
 NOT_WIDENED = N_("This question is not with the team now: there is no discussion to review.")
 NOT_DEFERRED = N_("This question is not deferred: it is already taken up again.")

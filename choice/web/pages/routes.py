@@ -16,7 +16,7 @@ from litestar.response import Template
 from choice.web.deps import QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context
 from choice.web.security.auth import session_guard
-from choice.web.views.decision import owner_page_view
+from choice.web.views.owner_page import owner_page_view
 from choice.web.views.team import team_context
 
 VARY_ON_HTMX = {"Vary": "HX-Request"}

@@ -18,8 +18,7 @@ from choice.contract.clock import now, parse_iso
 from choice.core.service import InteractionService
 from choice.decision.models import CandidateReview
 from choice.store.records import Decision, Interaction
-from choice.web.views.interactions import Draft, InteractionView, Stage, interaction_view
-from choice.web.views.team import DiscussionView, owner_team
+from choice.web.views.team import DiscussionView
 
 PANEL_STATUSES = ("widened", "deferred")
 """Questions whose page shows the decision panel instead of the plain answer form (a
@@ -111,19 +110,6 @@ async def owner_decision(service: InteractionService, row: Interaction,
     audience = len(team.people) if team is not None else 0
     return DecisionView(status=row.status, review=review, audience=audience,
                         widened=team is not None, form=form or DecisionForm())
-
-
-async def owner_page_view(service: InteractionService, row: Interaction, *,
-                          stage: Stage | None = None, draft: Draft | None = None,
-                          errors: list[FieldError] | None = None, notice: str | None = None,
-                          form: DecisionForm | None = None,
-                          focus: str | None = None) -> InteractionView:
-    """The owner's `/choice/{id}`: the question with its team panel and decision panel."""
-    team = await owner_team(service, row)
-    return interaction_view(row, await service.preferences(), stage=stage, draft=draft,
-                            errors=errors, notice=notice, team=team,
-                            decision=await owner_decision(service, row, team, form),
-                            focus=focus)
 
 
 @dataclass(frozen=True)

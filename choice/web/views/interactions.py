@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from choice.contract import (
     OPEN_STATUSES,
@@ -21,10 +21,8 @@ from choice.contract import (
 )
 from choice.core.endings import request_of
 from choice.store.records import Interaction
-
-if TYPE_CHECKING:
-    from choice.web.views.decision import DecisionView
-    from choice.web.views.team import DiscussionView
+from choice.web.views.decision import DecisionView
+from choice.web.views.team import DiscussionView
 
 Stage = Literal["form", "review", "outcome"]
 LIST_COMPLETED = 5
@@ -130,9 +128,9 @@ class InteractionView:
     result: dict[str, Any] | None
     notice: str | None = None
     team: DiscussionView | None = None
-    """The team panel, once the question was widened (`team_actions.owner_team`)."""
+    """The team panel, once the question was widened (`views.team.owner_team`)."""
     decision: DecisionView | None = None
-    """The decision panel of a widened or deferred question (`decision_views`)."""
+    """The decision panel of a widened or deferred question (`views.decision`)."""
     questions: list[QuestionView] = field(default_factory=list)
     """Several questions (`request.several`): each one's section; empty for one question."""
     focus: str | None = None
