@@ -46,13 +46,13 @@ from choice.web.api.interactions import InteractionController
 from choice.web.api.login_links import create_login_link
 from choice.web.api.participant import ParticipantController
 from choice.web.api.settings import SettingsController
+from choice.web.api.stream import stream
 from choice.web.api.team import TeamController
 from choice.web.errors import exception_handlers
 from choice.web.idle import Activity, exit_when_idle
 from choice.web.live.discussion_feed import DiscussionFeeds
 from choice.web.live.participant_socket import participant_socket
 from choice.web.live.sockets import choice_socket, portal_socket
-from choice.web.live.stream import stream
 from choice.web.live.tabs import BrowserOpener, Tabs
 from choice.web.mcp_mount import McpMount
 from choice.web.pages.actions import InteractionActions, save_settings, save_team

@@ -20,8 +20,7 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 
 from choice.core.background import finish
 from choice.core.config import Settings
-from choice.web.live.tabs import login_link
-from choice.web.security.auth import CODE_SECONDS, LoginCodes
+from choice.web.security.auth import CODE_SECONDS, LoginCodes, login_link
 from choice.web.security.guards import send_error
 
 if TYPE_CHECKING:

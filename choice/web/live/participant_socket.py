@@ -22,7 +22,7 @@ from choice.store.repository import NotFound
 from choice.team.service import UnknownLink
 from choice.web.deps import Feeds, Service
 from choice.web.live.sockets import GONE, drain
-from choice.web.pages.participant import chosen_language
+from choice.web.views.team import chosen_language
 
 FELL_BEHIND = 4408
 

@@ -37,7 +37,7 @@ from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.views.assets import Assets
 from choice.web.views.decision import shared_decision
 from choice.web.views.js_messages import js_catalog
-from choice.web.views.team import participant_view
+from choice.web.views.team import chosen_language, participant_view
 
 LINK_PREVIEW = re.compile(
     r"bot\b|preview|facebookexternalhit|whatsapp|slack|skype|teams|embedly|iframely", re.I)
@@ -56,11 +56,6 @@ VOTE_SAVED = N_("Your vote is saved.")
 VOTE_CLEARED = N_("Your vote is withdrawn.")
 DISCUSSION, LIVE = "partials/_discussion.html", "partials/_discussion_live.html"
 RATE_LIMITED = N_("Too many comments in a minute: wait {seconds} s and send it again.")
-
-
-def chosen_language(service: InteractionService, interaction: Any, lang: str | None) -> str:
-    """`?lang=` when it names a language we have, else the interaction's, else the portal's."""
-    return lang if lang in SUPPORTED else service.language_for(interaction)
 
 
 def link_gone(service: InteractionService, assets: Assets, lang: str | None) -> Template:
