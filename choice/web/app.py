@@ -54,7 +54,7 @@ from choice.web.live.discussion_feed import DiscussionFeeds
 from choice.web.live.participant_socket import participant_socket
 from choice.web.live.sockets import choice_socket, portal_socket
 from choice.web.live.tabs import BrowserOpener, Tabs
-from choice.web.mcp_mount import McpMount
+from choice.web.mcp_mount import McpApp, McpFactory, McpMount, SignInLink
 from choice.web.pages.actions import InteractionActions, save_settings, save_team
 from choice.web.pages.decision_actions import DecisionActions
 from choice.web.pages.login import login, login_form, login_required_handler
@@ -78,10 +78,21 @@ def _constant(value: object) -> Provide:
     return Provide(lambda: value, sync_to_thread=False)
 
 
+def _portal_mcp(service: InteractionService, settings: Settings,
+                sign_in_link: SignInLink | None) -> McpApp:
+    """`create_app`'s default MCP app, the portal's own. The one place `choice.web` names
+    `choice.mcp`, until the composition root passes `mcp=portal_mcp_app` itself."""
+    from choice.mcp.asgi import portal_mcp_app
+
+    return portal_mcp_app(service, settings, sign_in_link)
+
+
 def create_app(settings: Settings | None = None, *,
-               clock: Callable[[], float] = now, log_level: str = "INFO") -> Litestar:
+               clock: Callable[[], float] = now, log_level: str = "INFO",
+               mcp: McpFactory = _portal_mcp) -> Litestar:
     """The portal. `clock` is the service's time (tests move it past a deadline);
-    `log_level` WARNING keeps a portal inside `choice ask` from printing its start-up."""
+    `log_level` WARNING keeps a portal inside `choice ask` from printing its start-up;
+    `mcp` builds what `/mcp` serves (called once, on a worker thread, after the start)."""
     settings = settings or Settings.from_env()
     keep_links_out_of_logs()
     RESOURCES.check(SUPPORTED)
@@ -100,7 +111,7 @@ def create_app(settings: Settings | None = None, *,
     service.notifier.listen(BrowserOpener(settings, tabs, codes))
     service.notifier.listen(lists, remote=True)
     service.notifier.listen(feeds, remote=True)
-    mcp = McpMount(service, settings, codes)
+    mcp_mount = McpMount(mcp, service, settings, codes)
     webhooks = webhooks_for(service, settings)  # None without CHOICE_WEBHOOK_URL
     reminders = ReminderScheduler(service, settings)
 
@@ -120,7 +131,7 @@ def create_app(settings: Settings | None = None, *,
             idle = asyncio.create_task(exit_when_idle(
                 settings.idle_exit_seconds, activity, lambda: len(service.deadlines) + tabs.count))
         try:
-            async with mcp.running():
+            async with mcp_mount.running():
                 yield
         finally:
             if idle is not None:
@@ -141,7 +152,7 @@ def create_app(settings: Settings | None = None, *,
             use_time_as_default,
             login, login_form, ParticipantPages,
             choice_socket, portal_socket, participant_socket, bundle,
-            asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp),
+            asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp_mount),
         ],
         lifespan=[lifespan],
         dependencies={"service": _constant(service), "settings": _constant(settings),
