@@ -12,7 +12,6 @@ ever existed. This page must not link to the owner's pages.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,22 +33,11 @@ from choice.team.service import RateLimited, UnknownLink
 from choice.web.deps import Service, WebAssets
 from choice.web.pages.forms import first, read_form, typed_text
 from choice.web.pages.routes import VARY_ON_HTMX
+from choice.web.security.participant_links import is_link_preview, participant_using
 from choice.web.views.assets import Assets
 from choice.web.views.decision import shared_decision
 from choice.web.views.js_messages import js_catalog
 from choice.web.views.team import chosen_language, participant_view
-
-LINK_PREVIEW = re.compile(
-    r"bot\b|preview|facebookexternalhit|whatsapp|slack|skype|teams|embedly|iframely", re.I)
-"""User agents of chat apps' link previews: a link pasted in a channel is fetched by the
-app at once, which is not the person opening it (Slack's unfurls are off in our own
-webhook messages, but a person may paste a link anywhere)."""
-
-
-def is_link_preview(user_agent: str | None) -> bool:
-    """True for a chat app's preview fetch: its page is served, its opening not recorded."""
-    return bool(user_agent and LINK_PREVIEW.search(user_agent))
-
 
 CLOSED = N_("The discussion has ended: nothing was added.")
 VOTE_SAVED = N_("Your vote is saved.")
@@ -144,9 +132,12 @@ class ParticipantPages(Controller):
 
     @staticmethod
     async def _reader(request: HTMXRequest, service: InteractionService, assets: Assets,
-                      secret: str, lang: str | None) -> Reader | None:
+                      secret: str, lang: str | None, *, using: bool = False) -> Reader | None:
+        """`using`: the request is the person's act (a comment, a vote), which opens the
+        link like the page does, even when it never loaded (a form posted by a script)."""
         try:
-            participant = await service.team.participant(secret)
+            participant = await (participant_using(service.team, secret) if using
+                                 else service.team.participant(secret))
         except UnknownLink:
             return None
         return Reader(request, service, assets, participant, secret, lang)
@@ -182,7 +173,7 @@ class ParticipantPages(Controller):
                       secret: FromPath[str]) -> Response[Any]:
         form = await read_form(request)
         lang, text = first(form, "lang") or None, typed_text(form, "text")
-        reader = await self._reader(request, service, assets, secret, lang)
+        reader = await self._reader(request, service, assets, secret, lang, using=True)
         if reader is None:
             return link_gone(service, assets, lang)
         participant = reader.participant
@@ -208,7 +199,7 @@ class ParticipantPages(Controller):
         """`option` (any number; none, or `action=clear`, withdraws the vote)."""
         form = await read_form(request)
         lang = first(form, "lang") or None
-        reader = await self._reader(request, service, assets, secret, lang)
+        reader = await self._reader(request, service, assets, secret, lang, using=True)
         if reader is None:
             return link_gone(service, assets, lang)
         picked = ([] if first(form, "action") == "clear"
