@@ -180,6 +180,17 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
     )
 
 
+def answered_in(row: Interaction) -> str:
+    """Where the list's badge says a question is: while it is still to decide, where it is
+    being asked (`row.interface`, which a switch changes); once it has a result, where it
+    was answered (the result's `interface`: a web question answered in the terminal says
+    Terminal, one asked in an MCP client and answered on its page says Web)."""
+    if row.status in UNRESOLVED_STATUSES or not row.result_json:
+        return row.interface
+    answered = json.loads(row.result_json).get("interface")
+    return answered if isinstance(answered, str) and answered else row.interface
+
+
 @dataclass(frozen=True)
 class ListView:
     """The sidebar: active interactions plus the most recent completed ones."""
@@ -189,6 +200,11 @@ class ListView:
     current_id: str | None
     active_count: int
     deferred_count: int = 0
+
+    @staticmethod
+    def where(item: Interaction) -> str:
+        """The interface badge of a line (`answered_in`)."""
+        return answered_in(item)
 
 
 LIST_FILTERS = ("active", "deferred", "completed")
