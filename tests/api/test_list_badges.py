@@ -1,6 +1,6 @@
 """The question list's interface badge says where a question is being asked while it is
-open, and where it was answered once it is over: the result's `interface`, not the
-interface it was asked in."""
+open (a switch moves it at once), and where it was answered once it is over: the
+result's `interface`, not the interface it was asked in."""
 
 from __future__ import annotations
 
@@ -64,3 +64,23 @@ def test_a_terminal_question_answered_on_its_page_is_listed_as_answered_on_the_w
     result = anonymous.get(f"/api/interactions/{iid}", headers=agent()).json()
     assert result["interface"] == "web"
     assert badge(anonymous, iid, "completed") == "Web"
+
+
+def test_an_open_question_switched_to_the_terminal_is_listed_there_at_once(
+        anonymous: Client) -> None:
+    iid = asked(anonymous, interface="web")
+    assert badge(anonymous, iid, "active") == "Web"  # rendered, and kept for the next load
+    switched = anonymous.post(f"/api/interactions/{iid}/interface", headers=agent(),
+                              json={"interface": "terminal"})
+    assert switched.status_code == 200, switched.text
+    assert badge(anonymous, iid, "active") == "Terminal"
+
+
+def test_a_tab_is_told_to_refresh_its_list_when_another_question_switches(
+        anonymous: Client) -> None:
+    iid = asked(anonymous, interface="web")
+    with anonymous.websocket_connect("/ws/portal", headers=owner()) as socket:
+        switched = anonymous.post(f"/api/interactions/{iid}/interface", headers=agent(),
+                                  json={"interface": "terminal"})
+        assert switched.status_code == 200, switched.text
+        assert socket.receive_json(timeout=10) == {"type": "list"}
