@@ -56,6 +56,7 @@ from choice.web.live.sockets import choice_socket, portal_socket
 from choice.web.live.tabs import BrowserOpener, Tabs
 from choice.web.mcp_mount import McpApp, McpFactory, McpMount, SignInLink
 from choice.web.pages.actions import InteractionActions, save_settings, save_team
+from choice.web.pages.bundles import SKIP_COMPRESSION, bundle
 from choice.web.pages.decision_actions import DecisionActions
 from choice.web.pages.login import login, login_form, login_required_handler
 from choice.web.pages.participant import ParticipantPages
@@ -65,7 +66,7 @@ from choice.web.pages.time_default_actions import use_time_as_default
 from choice.web.security.auth import Credentials, LoginCodes, LoginRequired
 from choice.web.security.guards import RequestGuard, bearer_token_guard, protective_headers
 from choice.web.security.log_redaction import install as keep_links_out_of_logs
-from choice.web.views.assets import SKIP_COMPRESSION, Assets, bundle
+from choice.web.views.assets import Assets
 from choice.web.views.js_messages import js_catalog
 from choice.web.views.list_cache import ListCache
 from choice.web.views.templating import make_environment
