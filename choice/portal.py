@@ -61,7 +61,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], float] =
     """The portal as an ASGI app. `clock` is the service's time (tests move it past a
     deadline); `log_level` WARNING keeps a portal inside `choice ask` from printing its
     start-up."""
+    from choice.mcp.asgi import portal_mcp_app
     from choice.web.app import create_app as web_app
 
     settings = settings or Settings.from_env()
-    return web_app(build(settings, clock), log_level=log_level)
+    return web_app(build(settings, clock), portal_mcp_app, log_level=log_level)

@@ -41,6 +41,7 @@ from choice.web.api.interactions import InteractionController
 from choice.web.api.login_links import create_login_link
 from choice.web.api.participant import ParticipantController
 from choice.web.api.settings import SettingsController
+from choice.web.api.stream import stream
 from choice.web.api.team import TeamController
 from choice.web.deps import PortalParts
 from choice.web.errors import exception_handlers
@@ -48,10 +49,10 @@ from choice.web.idle import Activity, exit_when_idle
 from choice.web.live.discussion_feed import DiscussionFeeds
 from choice.web.live.participant_socket import participant_socket
 from choice.web.live.sockets import choice_socket, portal_socket
-from choice.web.live.stream import stream
 from choice.web.live.tabs import BrowserOpener, Tabs
-from choice.web.mcp_mount import McpMount
+from choice.web.mcp_mount import McpFactory, McpMount
 from choice.web.pages.actions import InteractionActions, save_settings, save_team
+from choice.web.pages.bundles import SKIP_COMPRESSION, bundle
 from choice.web.pages.decision_actions import DecisionActions
 from choice.web.pages.login import login, login_form, login_required_handler
 from choice.web.pages.participant import ParticipantPages
@@ -61,7 +62,7 @@ from choice.web.pages.time_default_actions import use_time_as_default
 from choice.web.security.auth import Credentials, LoginCodes, LoginRequired
 from choice.web.security.guards import RequestGuard, bearer_token_guard, protective_headers
 from choice.web.security.log_redaction import install as keep_links_out_of_logs
-from choice.web.views.assets import SKIP_COMPRESSION, Assets, bundle
+from choice.web.views.assets import Assets
 from choice.web.views.js_messages import js_catalog
 from choice.web.views.list_cache import ListCache
 from choice.web.views.owner import OwnerViews
@@ -74,8 +75,9 @@ def _constant(value: object) -> Provide:
     return Provide(lambda: value, sync_to_thread=False)
 
 
-def create_app(portal: PortalParts, *, log_level: str = "INFO") -> Litestar:
-    """The portal's web app. `log_level` WARNING keeps a portal inside `choice ask` from
+def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO") -> Litestar:
+    """The portal's web app. `mcp` builds what `/mcp` serves (called once, on a worker
+    thread, after the start); `log_level` WARNING keeps a portal inside `choice ask` from
     printing its start-up."""
     settings, store, service = portal.settings, portal.store, portal.service
     keep_links_out_of_logs()
@@ -93,7 +95,7 @@ def create_app(portal: PortalParts, *, log_level: str = "INFO") -> Litestar:
     service.notifier.listen(BrowserOpener(settings, tabs, codes))
     service.notifier.listen(lists, remote=True)
     service.notifier.listen(feeds, remote=True)
-    mcp = McpMount(portal, settings, codes)
+    mcp_mount = McpMount(mcp, portal, settings, codes)
 
     async def announced(response: Response[Any]) -> Response[Any]:
         """What a reply acknowledges, the other instances have heard (PostgreSQL only)."""
@@ -108,7 +110,7 @@ def create_app(portal: PortalParts, *, log_level: str = "INFO") -> Litestar:
             idle = asyncio.create_task(exit_when_idle(
                 settings.idle_exit_seconds, activity, lambda: len(service.deadlines) + tabs.count))
         try:
-            async with mcp.running():
+            async with mcp_mount.running():
                 yield
         finally:
             if idle is not None:
@@ -126,7 +128,7 @@ def create_app(portal: PortalParts, *, log_level: str = "INFO") -> Litestar:
             use_time_as_default,
             login, login_form, ParticipantPages,
             choice_socket, portal_socket, participant_socket, bundle,
-            asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp),
+            asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp_mount),
         ],
         lifespan=[lifespan],
         dependencies={"service": _constant(service), "settings": _constant(settings),

@@ -1,27 +1,29 @@
-"""The `/mcp` mount: the MCP SDK is imported in the background, so the portal starts fast.
+"""The `/mcp` mount: serves the MCP app the app factory is given, built in the background
+so the portal starts fast.
 
-Importing the SDK costs ~1.7 s here (pydantic models of every protocol type), more than the
-rest of the portal together. `McpMount.running()` (entered by the app's lifespan) imports it
-on a worker thread while the portal already serves pages and the API, then runs the SDK's
-session manager in its own task for the life of the app. A request to `/mcp` that arrives
-before the import is done waits for it; if the import failed, it gets a 503 saying why.
+The web transport imports nothing of `choice.mcp`: `create_app(mcp=...)` is handed an
+`McpFactory` (the portal's is `choice.mcp.asgi.portal_mcp_app`). Building it imports the
+MCP SDK, ~1.7 s here (pydantic models of every protocol type), more than the rest of the
+portal together. `McpMount.running()` (entered by the app's lifespan) calls the factory on
+a worker thread while the portal already serves pages and the API, then keeps the app's
+sessions running in their own task for the life of the app. A request to `/mcp` that
+arrives before it is built waits for it; if building failed, it gets a 503 saying why.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any, Protocol
 
-from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.types import Receive, Scope, Send
 
 from choice.core.background import finish
 from choice.core.config import Settings
-from choice.web.live.tabs import login_link
-from choice.web.security.auth import CODE_SECONDS, LoginCodes
+from choice.web.security.auth import CODE_SECONDS, LoginCodes, login_link
 from choice.web.security.guards import send_error
 
 if TYPE_CHECKING:
@@ -30,18 +32,39 @@ if TYPE_CHECKING:
 log = logging.getLogger("choice.mcp")
 READY_SECONDS = 30.0
 STOP_SECONDS = 5.0
-"""How long shutdown lets the SDK's session manager close its sessions before cancelling it."""
+"""How long shutdown lets the MCP app's sessions close before its task is cancelled."""
+SignInLink = Callable[[str, float], str]
+"""(path, seconds) -> a one-time sign-in link to that page, good for that long."""
+
+
+class McpApp(Protocol):
+    """An MCP transport as the mount serves it: an ASGI app, and the sessions it runs for
+    as long as it serves (the SDK's session manager)."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None: ...
+
+    def running(self) -> AbstractAsyncContextManager[object]: ...
+
+
+class McpFactory(Protocol):
+    """Builds the MCP app for this portal (its service and features) and settings;
+    `sign_in_link` is None when the portal has no sign-in codes to hand out. Called once, on
+    a worker thread (it may import something slow)."""
+
+    def __call__(self, portal: PortalParts, settings: Settings,
+                 sign_in_link: SignInLink | None) -> McpApp: ...
 
 
 class McpMount:
-    """ASGI app for `/mcp`; delegates to the SDK's streamable HTTP app once it is loaded."""
+    """ASGI app for `/mcp`; delegates to the MCP app once it is built."""
 
-    def __init__(self, portal: PortalParts, settings: Settings,
+    def __init__(self, factory: McpFactory, portal: PortalParts, settings: Settings,
                  codes: LoginCodes | None = None) -> None:
+        self._factory = factory
         self._portal = portal
         self._settings = settings
         self._codes = codes
-        self._app: ASGIApp | None = None
+        self._app: McpApp | None = None
         self._failure: str | None = None
         self._ready = asyncio.Event()
 
@@ -57,17 +80,14 @@ class McpMount:
 
     async def _serve(self, stop: asyncio.Event) -> None:
         try:
-            module = await asyncio.to_thread(importlib.import_module, "choice.mcp.server")
-            server = module.PortalMCP(lambda: self._portal, self._settings,
-                                      self._sign_in_link if self._codes else None)
-            app = server.streamable_http_app(streamable_http_path="/",
-                                             transport_security=module.security_for(self._settings))
+            app = await asyncio.to_thread(self._factory, self._portal, self._settings,
+                                          self._sign_in_link if self._codes else None)
         except Exception as error:  # reported to every MCP request instead of crashing the portal
             log.exception("the MCP server could not be loaded")
             self._failure = f"{type(error).__name__}: {error}"
             self._ready.set()
             return
-        async with server.session_manager.run():
+        async with app.running():
             self._app = app
             self._ready.set()
             await stop.wait()
@@ -92,4 +112,3 @@ class McpMount:
                              "request")
             return
         await self._app(scope, receive, send)
-

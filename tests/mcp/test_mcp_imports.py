@@ -10,7 +10,7 @@ import sys
 import pytest
 
 
-@pytest.mark.parametrize("module", ["choice.mcp.tools", "choice.mcp.server"])
+@pytest.mark.parametrize("module", ["choice.mcp.tools", "choice.mcp.server", "choice.mcp.asgi"])
 def test_importing_the_mcp_side_imports_nothing_from_the_web_package(module: str) -> None:
     probe = f"import json, sys, {module}; print(json.dumps(sorted(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

@@ -12,8 +12,7 @@ from choice.contract.field_errors import parse_model
 from choice.web.api.body import json_body
 from choice.web.api.openapi import BODY_ERRORS, body_of, errors
 from choice.web.deps import PortalSettings, SignInCodes
-from choice.web.live.tabs import login_link
-from choice.web.security.auth import safe_next
+from choice.web.security.auth import login_link, safe_next
 from choice.web.security.guards import BEARER, bearer_token_guard
 
 

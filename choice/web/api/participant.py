@@ -4,7 +4,8 @@ for its person; it reaches nothing else (no list, no other interaction, no owner
 
 No bearer token and no session cookie are asked for, or honoured beyond what the secret
 grants: the secret names one participant of one interaction. An unknown, malformed or
-withdrawn secret is the same 404.
+withdrawn secret is the same 404. Any use of the link opens it, as the page does
+(`security/participant_links.py`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from choice.team.payloads import comment_reply, participant_payload
 from choice.web.api.body import check_json_data
 from choice.web.api.openapi import BODY_ERRORS, errors
 from choice.web.deps import Team
+from choice.web.security.participant_links import participant_using
 
 
 class ParticipantController(Controller):
@@ -37,7 +39,7 @@ class ParticipantController(Controller):
     async def comment(self, secret: FromPath[str], data: JSONBody[CommentBody],
                       team: Team) -> dict[str, Any]:
         """Add to the discussion (plain text; at most 4000 characters). 409 once it has ended."""
-        participant = await team.participant(secret)
+        participant = await participant_using(team, secret)
         comment = await team.comment(participant.interaction_id, data, participant)
         return comment_reply(comment)
 
@@ -45,6 +47,6 @@ class ParticipantController(Controller):
     async def vote(self, secret: FromPath[str], data: JSONBody[VoteBody],
                    team: Team) -> dict[str, Any]:
         """Your vote, replacing any earlier one; `[]` withdraws it. 409 once it has ended."""
-        participant = await team.participant(secret)
+        participant = await participant_using(team, secret)
         chosen = await team.vote(participant, data, via="api")
         return {"option_ids": chosen}

@@ -1,7 +1,7 @@
 """JSON API for the owner's side of a team decision: widen a pending interaction, read its
 discussion, comment, withdraw a participant's link (`/api/interactions/{id}/...`).
 
-Thin, like `api_interactions`: parse, call `InteractionService.team`, shape the reply. Behind
+Thin, like `api/interactions.py`: parse, call `InteractionService.team`, shape the reply. Behind
 the bearer token (or the owner's browser session); a participant's link opens none of it.
 """
 

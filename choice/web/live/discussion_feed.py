@@ -10,7 +10,7 @@ bounded: a page too slow to keep up is dropped (its socket closes; the page reco
 refetches), never waited on. A change to a question nobody watches costs one dict lookup.
 
 Must not: block the publisher, render per page, or show a participant more than
-`participant_payload` does (the fragments are built from `team_views.everyone_view`).
+`participant_payload` does (the fragments are built from `views.team.everyone_view`).
 """
 
 from __future__ import annotations

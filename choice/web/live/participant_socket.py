@@ -22,7 +22,7 @@ from choice.contract.errors import NotFound
 from choice.team.service import UnknownLink
 from choice.web.deps import Feeds, Service, Team
 from choice.web.live.sockets import GONE, drain
-from choice.web.pages.participant import chosen_language
+from choice.web.views.team import chosen_language
 
 FELL_BEHIND = 4408
 

@@ -32,6 +32,7 @@ from choice.store.records import Interaction
 from choice.web.deps import OpenTabs, Service
 from choice.web.live.tabs import Tabs
 from choice.web.security.auth import has_session
+from choice.web.views.list_cache import moves_a_line
 
 SYNC_SECONDS = 5.0
 LIST_SECONDS = 0.5
@@ -88,7 +89,7 @@ def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] |
         title = closed_bidi(str(change.data.get("title") or ""))  # the page puts it in a sentence
         return {"type": "created", "interaction_id": change.interaction_id, "title": title,
                 "interface": change.data.get("interface"), "path": f"/choice/{change.interaction_id}"}
-    if change.kind in ENDED_FOR_LIST:
+    if change.kind in ENDED_FOR_LIST or moves_a_line(change):  # e.g. another one switched
         return LIST
     return None
 

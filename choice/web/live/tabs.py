@@ -12,11 +12,10 @@ import contextlib
 import logging
 import webbrowser
 from collections.abc import Callable, Iterator
-from urllib.parse import quote
 
 from choice.core.config import Settings
 from choice.core.notifier import Change
-from choice.web.security.auth import CODE_SECONDS, LoginCodes
+from choice.web.security.auth import LoginCodes, login_link
 
 log = logging.getLogger("choice.web")
 
@@ -32,14 +31,6 @@ class Tabs:
             yield
         finally:
             self.count -= 1
-
-
-def login_link(settings: Settings, codes: LoginCodes, path: str, seconds: float = CODE_SECONDS,
-               base: str | None = None) -> str:
-    """`path` is quoted: a `&`, a space or a tab in it must not reshape the link. `base`:
-    another origin than the portal's own (its public URL, for a link opened elsewhere)."""
-    return (f"{base or settings.base_url}/login?code={codes.issue(seconds)}"
-            f"&next={quote(path, safe='/')}")
 
 
 class BrowserOpener:

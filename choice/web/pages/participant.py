@@ -12,7 +12,6 @@ ever existed. This page must not link to the owner's pages.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,33 +32,17 @@ from choice.team.service import RateLimited, TeamService, UnknownLink
 from choice.web.deps import Service, Team, WebAssets
 from choice.web.pages.forms import first, read_form, typed_text
 from choice.web.pages.routes import VARY_ON_HTMX
+from choice.web.security.participant_links import is_link_preview, participant_using
 from choice.web.views.assets import Assets
 from choice.web.views.decision import shared_decision
 from choice.web.views.js_messages import js_catalog
-from choice.web.views.team import participant_view
-
-LINK_PREVIEW = re.compile(
-    r"bot\b|preview|facebookexternalhit|whatsapp|slack|skype|teams|embedly|iframely", re.I)
-"""User agents of chat apps' link previews: a link pasted in a channel is fetched by the
-app at once, which is not the person opening it (Slack's unfurls are off in our own
-webhook messages, but a person may paste a link anywhere)."""
-
-
-def is_link_preview(user_agent: str | None) -> bool:
-    """True for a chat app's preview fetch: its page is served, its opening not recorded."""
-    return bool(user_agent and LINK_PREVIEW.search(user_agent))
-
+from choice.web.views.team import chosen_language, participant_view
 
 CLOSED = N_("The discussion has ended: nothing was added.")
 VOTE_SAVED = N_("Your vote is saved.")
 VOTE_CLEARED = N_("Your vote is withdrawn.")
 DISCUSSION, LIVE = "partials/_discussion.html", "partials/_discussion_live.html"
 RATE_LIMITED = N_("Too many comments in a minute: wait {seconds} s and send it again.")
-
-
-def chosen_language(service: InteractionService, interaction: Any, lang: str | None) -> str:
-    """`?lang=` when it names a language we have, else the interaction's, else the portal's."""
-    return lang if lang in SUPPORTED else service.language_for(interaction)
 
 
 def link_gone(service: InteractionService, assets: Assets, lang: str | None) -> Template:
@@ -147,9 +130,13 @@ class ParticipantPages(Controller):
 
     @staticmethod
     async def _reader(request: HTMXRequest, service: InteractionService, team: TeamService,
-                      assets: Assets, secret: str, lang: str | None) -> Reader | None:
+                      assets: Assets, secret: str, lang: str | None, *,
+                      using: bool = False) -> Reader | None:
+        """`using`: the request is the person's act (a comment, a vote), which opens the
+        link like the page does, even when it never loaded (a form posted by a script)."""
         try:
-            participant = await team.participant(secret)
+            participant = await (participant_using(team, secret) if using
+                                 else team.participant(secret))
         except UnknownLink:
             return None
         return Reader(request, service, team, assets, participant, secret, lang)
@@ -185,7 +172,7 @@ class ParticipantPages(Controller):
                       secret: FromPath[str]) -> Response[Any]:
         form = await read_form(request)
         lang, text = first(form, "lang") or None, typed_text(form, "text")
-        reader = await self._reader(request, service, team, assets, secret, lang)
+        reader = await self._reader(request, service, team, assets, secret, lang, using=True)
         if reader is None:
             return link_gone(service, assets, lang)
         participant = reader.participant
@@ -211,7 +198,7 @@ class ParticipantPages(Controller):
         """`option` (any number; none, or `action=clear`, withdraws the vote)."""
         form = await read_form(request)
         lang = first(form, "lang") or None
-        reader = await self._reader(request, service, team, assets, secret, lang)
+        reader = await self._reader(request, service, team, assets, secret, lang, using=True)
         if reader is None:
             return link_gone(service, assets, lang)
         picked = ([] if first(form, "action") == "clear"

@@ -5,7 +5,8 @@ open) or `/login?token=…` (Jupyter style, what `choice serve` prints) sets the
 redirects to `next` with the secret gone from the URL. The cookie value is derived from
 the API token, so it survives restarts and dies with the token. SameSite=Lax lets a link
 clicked in a terminal or chat app land signed in; GETs change nothing and every write and
-socket is Origin-checked, so Lax gives nothing away.
+socket is Origin-checked, so Lax gives nothing away. `login_link` is the link that carries
+a code (what the browser opener, `POST /api/login-links` and a URL elicitation hand out).
 """
 
 from __future__ import annotations
@@ -19,10 +20,13 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from litestar.connection import ASGIConnection
 from litestar.datastructures import Cookie
 from litestar.exceptions import NotAuthorizedException
+
+from choice.core.config import Settings
 
 COOKIE = "choice_session"
 CODE_SECONDS = 60.0
@@ -131,3 +135,12 @@ class LoginCodes:
 
     def _mac(self, body: bytes) -> bytes:
         return hmac.new(self._key, body, hashlib.sha256).digest()[:_MAC]
+
+
+def login_link(settings: Settings, codes: LoginCodes, path: str, seconds: float = CODE_SECONDS,
+               base: str | None = None) -> str:
+    """A one-time sign-in link that lands on `path`. `path` is quoted: a `&`, a space or a
+    tab in it must not reshape the link. `base`: another origin than the portal's own (its
+    public URL, for a link opened elsewhere)."""
+    return (f"{base or settings.base_url}/login?code={codes.issue(seconds)}"
+            f"&next={quote(path, safe='/')}")

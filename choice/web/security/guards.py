@@ -9,8 +9,10 @@ too, and the only origin that speaks for the public name.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from litestar.connection import ASGIConnection
@@ -21,7 +23,6 @@ from litestar.handlers.base import BaseRouteHandler
 from litestar.types import ASGIApp, BeforeMessageSendHookHandler, Message, Receive, Scope, Send
 
 from choice.core.config import origin_of
-from choice.web.idle import Activity
 from choice.web.security.auth import Access, Credentials
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
@@ -49,16 +50,28 @@ def split_host(value: str) -> tuple[str, str | None]:
     return value, None
 
 
+class Counter(Protocol):
+    """Counts requests in flight (`idle.Activity`: a portal started on demand stops when
+    nothing has come for a while)."""
+
+    def request(self) -> AbstractContextManager[None]: ...
+
+
+class _Uncounted:
+    def request(self) -> AbstractContextManager[None]:
+        return contextlib.nullcontext()
+
+
 class RequestGuard:
     """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), and says
     what an accepted request proved (`connection.auth`, an `auth.Access`) for the guards."""
 
     def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...], credentials: Credentials,
-                 activity: Activity | None = None, public_url: str | None = None) -> None:
+                 activity: Counter | None = None, public_url: str | None = None) -> None:
         self.app = app
         self.allowed = {h.lower() for h in allowed_hosts}
         self.credentials = credentials
-        self.activity = activity or Activity()
+        self.activity: Counter = activity or _Uncounted()
         self.public_origin = origin_of(public_url) if public_url else None
         self.public_host = (urlsplit(public_url).hostname or None) if public_url else None
 

@@ -1,7 +1,8 @@
 """Web assets: `manifest.toml` lists the CSS and JS modules in order, grouped by concern;
 they are assembled once at start into one hashed JS and one hashed CSS bundle, served with
-immutable cache headers. The inline fallback script (allowed in the CSP by its hash) keeps
-the countdown alive when the bundle cannot load; forms work without any script at all.
+immutable cache headers (`pages/bundles.py`). The inline fallback script (allowed in the
+CSP by its hash) keeps the countdown alive when the bundle cannot load; forms work without
+any script at all.
 """
 
 from __future__ import annotations
@@ -13,18 +14,8 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
-
-from litestar import Response, get
-from litestar.di import NamedDependency
-from litestar.exceptions import NotFoundException
-from litestar.params import FromPath, HeaderParameter
 
 from choice.core.resources import RESOURCES, MissingResource
-
-IMMUTABLE = "public, max-age=31536000, immutable"
-MEDIA_TYPES = {"js": "text/javascript", "css": "text/css"}  # Litestar adds the charset
-SKIP_COMPRESSION = "skip_compression"
 
 
 @dataclass(frozen=True)
@@ -109,21 +100,3 @@ class Assets:
                 f"script-src 'self' {self.fallback_hash}; style-src 'self'; "
                 "img-src 'self' data:; connect-src 'self'; form-action 'self'; "
                 "base-uri 'none'; frame-ancestors 'none'")
-
-
-@get("/static/{filename:str}", include_in_schema=False, sync_to_thread=False,
-     opt={SKIP_COMPRESSION: True})
-def bundle(filename: FromPath[str], assets: NamedDependency[Assets],
-           accept_encoding: Annotated[str, HeaderParameter(name="accept-encoding")] = ""
-           ) -> Response[bytes]:
-    """`/static/bundle.<hash>.js|css`: a stale hash is a 404, never another version's content."""
-    prefix, _, rest = filename.partition(".")
-    digest, _, kind = rest.partition(".")
-    wanted = {"js": assets.js, "css": assets.css}.get(kind)
-    if prefix != "bundle" or wanted is None or wanted.digest != digest:
-        raise NotFoundException()
-    headers = {"Cache-Control": IMMUTABLE, "ETag": f'"{digest}"', "Vary": "Accept-Encoding"}
-    if "gzip" in accept_encoding:
-        return Response(wanted.gzipped, media_type=MEDIA_TYPES[kind],
-                        headers={**headers, "Content-Encoding": "gzip"})
-    return Response(wanted.content, media_type=MEDIA_TYPES[kind], headers=headers)

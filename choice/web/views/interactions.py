@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from choice.contract import (
     OPEN_STATUSES,
@@ -21,10 +21,8 @@ from choice.contract import (
 )
 from choice.core.endings import request_of
 from choice.store.records import Interaction
-
-if TYPE_CHECKING:
-    from choice.web.views.decision import DecisionView
-    from choice.web.views.team import DiscussionView
+from choice.web.views.decision import DecisionView
+from choice.web.views.team import DiscussionView
 
 Stage = Literal["form", "review", "outcome"]
 LIST_COMPLETED = 5
@@ -132,7 +130,7 @@ class InteractionView:
     team: DiscussionView | None = None
     """The team panel, once the question was widened (`OwnerViews.team_view`)."""
     decision: DecisionView | None = None
-    """The decision panel of a widened or deferred question (`decision_views`)."""
+    """The decision panel of a widened or deferred question (`views.decision`)."""
     questions: list[QuestionView] = field(default_factory=list)
     """Several questions (`request.several`): each one's section; empty for one question."""
     focus: str | None = None
@@ -182,6 +180,17 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
     )
 
 
+def answered_in(row: Interaction) -> str:
+    """Where the list's badge says a question is: while it is still to decide, where it is
+    being asked (`row.interface`, which a switch changes); once it has a result, where it
+    was answered (the result's `interface`: a web question answered in the terminal says
+    Terminal, one asked in an MCP client and answered on its page says Web)."""
+    if row.status in UNRESOLVED_STATUSES or not row.result_json:
+        return row.interface
+    answered = json.loads(row.result_json).get("interface")
+    return answered if isinstance(answered, str) and answered else row.interface
+
+
 @dataclass(frozen=True)
 class ListView:
     """The sidebar: active interactions plus the most recent completed ones."""
@@ -191,6 +200,11 @@ class ListView:
     current_id: str | None
     active_count: int
     deferred_count: int = 0
+
+    @staticmethod
+    def where(item: Interaction) -> str:
+        """The interface badge of a line (`answered_in`)."""
+        return answered_in(item)
 
 
 LIST_FILTERS = ("active", "deferred", "completed")

@@ -22,7 +22,14 @@ FRESH_SECONDS = 30
 LIST_CHANGES = ("interaction.created", "interaction.completed", "interaction.widened",
                 "interaction.deferred", "interaction.resumed")
 """What moves a line of the list (a new one, a status badge); a widened question reads
-"Waiting on team" there, a deferred one "Deferred"."""
+"Waiting on team" there, a deferred one "Deferred". And an `interaction.updated` that
+switched the interface (`moves_a_line`): its line's interface badge."""
+
+
+def moves_a_line(change: Change) -> bool:
+    """Whether `change` alters what the list shows (not a deadline: the list has none)."""
+    return change.kind in LIST_CHANGES or (
+        change.kind == "interaction.updated" and "switched_from" in change.data)
 
 
 @dataclass(frozen=True)
@@ -46,7 +53,7 @@ class ListCache:
         self._rendered: dict[tuple[str, str | None, str, int], RenderedList] = {}
 
     def __call__(self, change: Change) -> None:
-        if change.kind in LIST_CHANGES:
+        if moves_a_line(change):
             self.version += 1
             self._rendered.clear()
 

@@ -15,7 +15,9 @@ from typing import Any
 
 from choice.contract import FieldError, TeamMember
 from choice.contract.clock import parse_iso
-from choice.store.records import Participant
+from choice.core.i18n import SUPPORTED
+from choice.core.service import InteractionService
+from choice.store.records import Interaction, Participant
 from choice.team.discussion import Discussion
 from choice.team.payloads import owner_payload, participant_payload
 from choice.team.service import Invited
@@ -149,6 +151,13 @@ def everyone_view(discussion: Discussion) -> DiscussionView:
     """What every participant sees alike (no "you", no vote of their own): the live
     updates render this once for all their pages."""
     return participant_view(discussion, _NOBODY)
+
+
+def chosen_language(service: InteractionService, interaction: Interaction | None,
+                    lang: str | None) -> str:
+    """A participant's page and socket: `?lang=` when it names a language we have, else the
+    interaction's, else the portal's."""
+    return lang if lang in SUPPORTED else service.language_for(interaction)
 
 
 def participant_view(discussion: Discussion, me: Participant) -> DiscussionView:

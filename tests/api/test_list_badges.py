@@ -1,0 +1,86 @@
+"""The question list's interface badge says where a question is being asked while it is
+open (a switch moves it at once), and where it was answered once it is over: the
+result's `interface`, not the interface it was asked in."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from choice.web.security.auth import COOKIE, session_value
+from tests.api.conftest import ask, token
+
+Client = TestClient[Litestar]
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def agent() -> dict[str, str]:
+    return {"Authorization": f"Bearer {token()}"}
+
+
+def owner() -> dict[str, str]:
+    return {"Cookie": f"{COOKIE}={session_value(token())}"}
+
+
+def asked(web: Client, **overrides: Any) -> str:
+    response = web.post("/api/interactions", json=ask(**overrides), headers=agent())
+    assert response.status_code == 201, response.text
+    return str(response.json()["interaction_id"])
+
+
+def badge(web: Client, iid: str, which: str = "all") -> str:
+    """The interface badge of the question's line in the list, as the page shows it."""
+    listed = web.get(f"/partials/interactions?filter={which}", headers=owner())
+    assert listed.status_code == 200
+    line = re.search(rf'data-interaction-id="{iid}".*?</a>', listed.text, re.S)
+    assert line is not None, f"{iid} is not in the {which} list"
+    found = re.search(r'data-testid="interface-badge">([^<]*)<', line.group(0))
+    assert found is not None
+    return found.group(1).strip()
+
+
+def test_a_web_question_answered_in_the_terminal_is_listed_as_answered_there(
+        anonymous: Client) -> None:
+    iid = asked(anonymous, interface="web")
+    assert badge(anonymous, iid) == "Web"
+    answered = anonymous.post(f"/api/interactions/{iid}/response", headers=agent(),
+                              json={"selected_ids": ["pg"], "interface": "terminal"})
+    assert answered.status_code == 200, answered.text
+    assert answered.json()["interface"] == "terminal"
+    assert badge(anonymous, iid, "completed") == "Terminal"
+    assert badge(anonymous, iid, "all") == "Terminal"
+
+
+def test_a_terminal_question_answered_on_its_page_is_listed_as_answered_on_the_web(
+        anonymous: Client) -> None:
+    iid = asked(anonymous, interface="terminal")
+    assert badge(anonymous, iid) == "Terminal"
+    posted = anonymous.post(f"/choice/{iid}/submit", content="selected=lite&action=submit",
+                            headers={**FORM, **owner()}, follow_redirects=False)
+    assert posted.status_code == 303, posted.text
+    result = anonymous.get(f"/api/interactions/{iid}", headers=agent()).json()
+    assert result["interface"] == "web"
+    assert badge(anonymous, iid, "completed") == "Web"
+
+
+def test_an_open_question_switched_to_the_terminal_is_listed_there_at_once(
+        anonymous: Client) -> None:
+    iid = asked(anonymous, interface="web")
+    assert badge(anonymous, iid, "active") == "Web"  # rendered, and kept for the next load
+    switched = anonymous.post(f"/api/interactions/{iid}/interface", headers=agent(),
+                              json={"interface": "terminal"})
+    assert switched.status_code == 200, switched.text
+    assert badge(anonymous, iid, "active") == "Terminal"
+
+
+def test_a_tab_is_told_to_refresh_its_list_when_another_question_switches(
+        anonymous: Client) -> None:
+    iid = asked(anonymous, interface="web")
+    with anonymous.websocket_connect("/ws/portal", headers=owner()) as socket:
+        switched = anonymous.post(f"/api/interactions/{iid}/interface", headers=agent(),
+                                  json={"interface": "terminal"})
+        assert switched.status_code == 200, switched.text
+        assert socket.receive_json(timeout=10) == {"type": "list"}
