@@ -8,7 +8,7 @@ import json
 import shlex
 from typing import Any
 
-from choice.contract import ChoiceRequest
+from choice.contract import UNRESOLVED_STATUSES, ChoiceRequest
 from choice.contract.clock import iso
 from choice.core.config import Settings
 from choice.store.records import Interaction
@@ -56,13 +56,24 @@ def reply(row: Interaction, settings: Settings, poll_hint: str) -> dict[str, Any
     return {**json.loads(row.result_json), "status": row.status}
 
 
+def answered_in(row: Interaction) -> str:
+    """Where a question is, as a list says it: while it is still to decide, where it is
+    being asked (`row.interface`, which a switch changes); once it has a result, where it
+    was answered (the result's `interface`: a web question answered in the terminal says
+    terminal, one asked in an MCP client and answered on its page says web)."""
+    if row.status in UNRESOLVED_STATUSES or not row.result_json:
+        return row.interface
+    answered = json.loads(row.result_json).get("interface")
+    return answered if isinstance(answered, str) and answered else row.interface
+
+
 def listing(row: Interaction) -> dict[str, Any]:
-    """One line of the interaction list (API, SSE, web list)."""
+    """One line of the interaction list (API, SSE, web list, `choice list`)."""
     return {
         "interaction_id": row.id,
         "title": row.title,
         "status": row.status,
-        "interface": row.interface,
+        "interface": answered_in(row),
         "selection_mode": row.selection_mode,
         "agent": row.agent,
         "project": row.project,

@@ -84,3 +84,18 @@ def test_a_tab_is_told_to_refresh_its_list_when_another_question_switches(
                                   json={"interface": "terminal"})
         assert switched.status_code == 200, switched.text
         assert socket.receive_json(timeout=10) == {"type": "list"}
+
+
+def test_the_json_list_and_the_stream_say_where_it_was_answered_too(client: Client) -> None:
+    """Issue 25, bug 7, for agents and `choice list`: the listing's `interface` is where the
+    question was answered once it has a result, as the page's badge says."""
+    iid = asked(client)
+    answered = client.post(f"/api/interactions/{iid}/response",
+                           json={"selected_ids": ["pg"], "interface": "terminal"})
+    assert answered.status_code == 200 and answered.json()["interface"] == "terminal"
+    listed = {row["interaction_id"]: row for row in
+              client.get("/api/interactions?status=completed").json()["interactions"]}
+    assert listed[iid]["interface"] == "terminal"
+    pending = asked(client)
+    assert {row["interaction_id"]: row["interface"] for row in client.get(
+        "/api/interactions?status=active").json()["interactions"]}[pending] == "web"

@@ -20,6 +20,7 @@ from choice.contract import (
     Question,
 )
 from choice.core.endings import request_of
+from choice.core.replies import answered_in
 from choice.store.records import Interaction
 from choice.web.views.decision import DecisionView
 from choice.web.views.team import DiscussionView
@@ -178,17 +179,6 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
         decision=decision, questions=question_views(request, draft, prefs, errors or []),
         focus=focus,
     )
-
-
-def answered_in(row: Interaction) -> str:
-    """Where the list's badge says a question is: while it is still to decide, where it is
-    being asked (`row.interface`, which a switch changes); once it has a result, where it
-    was answered (the result's `interface`: a web question answered in the terminal says
-    Terminal, one asked in an MCP client and answered on its page says Web)."""
-    if row.status in UNRESOLVED_STATUSES or not row.result_json:
-        return row.interface
-    answered = json.loads(row.result_json).get("interface")
-    return answered if isinstance(answered, str) and answered else row.interface
 
 
 @dataclass(frozen=True)
