@@ -9,8 +9,6 @@ one scheduler; the database stays the truth.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import secrets
 from collections.abc import Callable, Collection, Iterator
 from contextlib import ExitStack, contextmanager
@@ -32,7 +30,6 @@ from choice.contract.compat import parse_request
 from choice.contract.errors import AlreadyCompleted, DeadlinePassed
 from choice.contract.normalize import Completion
 from choice.contract.result import DiscussionData
-from choice.core.background import BackgroundTask
 from choice.core.completion import Completer, Decide
 from choice.core.config import Settings
 from choice.core.deadlines import DeadlineScheduler, new_deadline
@@ -41,6 +38,7 @@ from choice.core.extension import Extension, Extensions, ReplyHints
 from choice.core.i18n import resolve_language
 from choice.core.notifier import Change, LocalNotifier
 from choice.core.replies import listing, reply
+from choice.core.retention import Retention
 from choice.core.scans import Scans
 from choice.core.waiting import AgentWait
 from choice.store import Store
@@ -48,8 +46,6 @@ from choice.store.preferences import load_preferences, save_preferences
 from choice.store.records import AuditEvent, Interaction
 from choice.store.repository import Completed, Which
 
-log = logging.getLogger("choice.core.service")
-RETENTION_EVERY = 3600.0
 NO_CLIENT_WARNING = (
     "interface 'client' asks inside an MCP client that supports elicitation; this request "
     "did not come from one, so it is asked in the {interface} interface instead.")
@@ -84,10 +80,7 @@ class InteractionService:
         self.scans = Scans(self.notifier, clock, settings.reminder_scan_seconds)
         """Periodic work the features register (reminders), run by one task."""
         self._prefs: Preferences | None = None
-        self._retention = BackgroundTask("choice-retention", self._prune_periodically)
-        self._stored = 0
-        """How many interactions are stored, give or take other processes: the count limit
-        is checked in the database only when this passes it."""
+        self._retention = Retention(store, settings, clock)
 
     def register(self, extension: Extension) -> None:
         """Plug a feature in (before `start`): the composition root does, in order."""
@@ -116,18 +109,7 @@ class InteractionService:
 
     async def prune(self) -> int:
         """Apply retention now; returns how many interactions are stored."""
-        s = self.settings
-        self._stored = await self.store.write(self.store.repo.prune, self.clock(),
-                                              s.retention_days, s.max_sessions)
-        return self._stored
-
-    async def _prune_periodically(self) -> None:
-        while True:
-            await asyncio.sleep(RETENTION_EVERY)
-            try:
-                await self.prune()
-            except Exception:
-                log.exception("retention failed; will try again in an hour")
+        return await self._retention.prune()
 
     # -- preferences -----------------------------------------------------------------------
     async def preferences(self) -> Preferences:
@@ -208,12 +190,8 @@ class InteractionService:
         detail = {"context": req.context.model_dump(exclude_none=True),
                   "timeout_seconds": req.timeout_seconds, "warnings": warnings}
         event = audit(row.id, "created", actor, detail, at=created)
-        self._stored += 1
-        over_limit = self._stored > self.settings.max_sessions
-        stored = await self.store.insert(row, [event],
-                                         self.settings.max_sessions if over_limit else None)
-        if stored is not None:
-            self._stored = stored
+        limit = self._retention.limit_for_one_more()
+        self._retention.counted(await self.store.insert(row, [event], limit))
         self.deadlines.schedule(row.id, row.expires_at)
         self.notifier.publish(Change("interaction.created", row.id, listing(row), row))
         return Created(row, warnings)

@@ -24,16 +24,13 @@ from typing import Any, Protocol
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import CallToolResult, ContentBlock, TextContent, Tool
+from mcp.types import CallToolResult, TextContent, Tool
 from starlette.applications import Starlette
 
-from choice.contract import OPEN_STATUSES, FieldError, Shape
-from choice.contract.ask_user_question import answered_line
-from choice.contract.errors import AlreadyCompleted, NotFound, NotInReview
+from choice.contract import OPEN_STATUSES, FieldError
+from choice.contract.errors import AlreadyCompleted, NotFound
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.core.config import Settings
-from choice.core.endings import request_of
-from choice.core.extension import ReplyHints
 from choice.core.service import InteractionService
 from choice.decision.models import CandidateBody
 from choice.decision.service import DecisionService
@@ -46,6 +43,7 @@ from choice.mcp.elicitation import (
 )
 from choice.mcp.output import candidate_output_schema, output_schema, pending_output_schema
 from choice.mcp.pending import pending_list
+from choice.mcp.replies import candidate_refusal, invalid, result_for, text_content
 from choice.mcp.tools import (
     LIST_PENDING,
     LIST_PENDING_DESCRIPTION,
@@ -73,93 +71,6 @@ INSTRUCTIONS = (
     "may widen a question to teammates: a 'widened' reply is not an answer; poll it later "
     "with its session_id, and call list_pending before you finish."
 )
-
-
-def poll_hint(tool: str, interaction_id: str) -> str:
-    return (f"Call {tool} again with {{\"session_id\": \"{interaction_id}\"}} (nothing else) "
-            "to keep waiting for the answer.")
-
-
-def _text(message: str) -> list[ContentBlock]:
-    return [TextContent(type="text", text=message)]
-
-
-CANDIDATE_HINT = "call submit_candidate with session_id and"
-
-
-async def result_for(service: InteractionService, row: Interaction, tool: str) -> CallToolResult:
-    """The result as structured content plus one line a model can read."""
-    body = await service.reply(row, ReplyHints(poll_hint(tool, row.id), CANDIDATE_HINT))
-    if body.get("action_status") == "summary_requested":
-        line = (f"Summary requested (session_id {row.id}): {body['instructions']}\n"
-                + candidate_brief(body))
-    elif row.status == "deferred":
-        line = f"Deferred (session_id {row.id}). {body['instructions']}"
-    elif row.status == "widened":
-        carry_on = ("carry on with work that does not depend on it, and poll later"
-                    if body["mode"] == "continue" else "poll again to keep waiting")
-        line = (f"Widened ({body['mode']}): the human asked teammates to discuss this question "
-                f"and decides afterwards (session_id {row.id}); {carry_on}. Do not ask it "
-                f"again. {body['instructions']}")
-    elif row.status == "pending":
-        line = (f"Pending: the human has not answered yet (session_id {row.id}). "
-                f"{body['instructions']}")
-    else:
-        line = completed_line(body, request_of(row).shape)
-    return CallToolResult(content=_text(line), structured_content=body)
-
-
-def completed_line(body: dict[str, Any], shape: Shape) -> str:
-    """The text a model reads of a result, as its shape's caller expects: for
-    `request_user_choice` (seed 004) exactly what the human chose, the option's title or
-    their own words, as a human message would be; for `ask_user_question` what Claude
-    Code's own tool says (each question's text and answer); for `hitl_request` (seed 002) the
-    explicit outcome first; otherwise the summary sentence."""
-    answered = body.get("action_status") in ("selected", "custom_input")
-    if shape == "ask_user_question" and body.get("answers_by_question") is not None:
-        return answered_line(body["answers_by_question"])
-    if shape == "request_user_choice" and answered:
-        chosen = ", ".join(body.get("selected_labels") or [])
-        return "\n".join(part for part in (chosen, body.get("custom_input") or "") if part)
-    if shape == "hitl_request":
-        option = body.get("selected_option")
-        head = f"outcome: {body.get('outcome')}"
-        if option:
-            head += f"; selected_option: {option['label']} (id {option['id']})"
-        return f"{head}. {body.get('summary', '')}"
-    return str(body.get("summary", ""))
-
-
-def candidate_brief(body: dict[str, Any]) -> str:
-    """The seed's §5.1 block for a model that reads only text: the question and the
-    discussion, then the JSON to send back."""
-    discussion, question = body["discussion"], body["question"]
-    options = "".join(f"\n  - {o['label']} (id {o['id']})" for o in question["options"])
-    return str(f"QUESTION: {question['title']}\n{question['prompt']}"
-            + (f"\nOPTIONS:{options}" if options else "")
-            + f"\nPARTICIPANTS: {', '.join(discussion['participants'])}"
-            + f"\nMESSAGES ({discussion['message_count']}"
-            + (", newest 50 shown" if discussion["truncated"] else "") + "):\n"
-            + "\n".join(discussion["messages"])
-            + '\nThen call submit_candidate with {"session_id": "' + body["session_id"]
-            + '", "candidate_summary": "...", "candidate_answer": "...", '
-            + '"source_hint": "discussion_extraction"}.')
-
-
-def candidate_refusal(refused: AlreadyCompleted) -> str:
-    status = refused.row.status
-    if isinstance(refused, NotInReview):
-        return ("Not sent: the owner has not asked for a summary of this question (only a "
-                "reply with action_status 'summary_requested' asks for one). Poll it instead.")
-    return (f"Not sent: the question is {status} now, so no candidate is needed. Poll it "
-            "with only session_id for where it stands.")
-
-
-def invalid(errors: InvalidInput) -> CallToolResult:
-    fields = "; ".join(f"{e.field}: {e.message}" for e in errors.errors)
-    return CallToolResult(content=_text(f"Invalid request, nothing was asked: {fields}"),
-                          structured_content={"errors": [e.model_dump() for e in errors.errors]},
-                          is_error=True)
 
 
 class McpParts(Protocol):
@@ -216,7 +127,7 @@ class PortalMCP(MCPServer):
                         context: Context[Any, Any] | None = None) -> CallToolResult:
         spec = TOOLS_BY_NAME.get(name)
         if spec is None and name not in (LIST_PENDING, SUBMIT_CANDIDATE):
-            return CallToolResult(content=_text(
+            return CallToolResult(content=text_content(
                 f"Unknown tool {name!r}: use "
                 + ", ".join([*TOOLS_BY_NAME, LIST_PENDING, SUBMIT_CANDIDATE])), is_error=True)
         try:
@@ -228,7 +139,7 @@ class PortalMCP(MCPServer):
         except InvalidInput as errors:
             return invalid(errors)
         except NotFound as missing:
-            return CallToolResult(content=_text(
+            return CallToolResult(content=text_content(
                 f"No interaction with session_id {missing.interaction_id!r}: it may have "
                 "been removed by retention. Ask again only if the decision is still needed."),
                 is_error=True)
@@ -297,12 +208,12 @@ class PortalMCP(MCPServer):
             review = await self._portal().decision.submit_candidate(session_id, body,
                                                                      actor="agent:mcp")
         except AlreadyCompleted as refused:
-            return CallToolResult(content=_text(candidate_refusal(refused)),
+            return CallToolResult(content=text_content(candidate_refusal(refused)),
                                   structured_content={"errors": [{
                                       "field": "session_id", "code": "not_in_review",
                                       "message": candidate_refusal(refused)}]},
                                   is_error=True)
-        return CallToolResult(content=_text(
+        return CallToolResult(content=text_content(
             "Candidate received: the owner now accepts, edits or defers it. Poll the "
             f"question with only session_id {session_id} for the final decision."),
             structured_content=review.model_dump())
@@ -314,7 +225,7 @@ class PortalMCP(MCPServer):
             f"- {entry.session_id} [{entry.status}"
             + (f", {entry.mode}, with {', '.join(entry.participants)}" if entry.mode else "")
             + f"] {entry.title}" for entry in listed.interactions]
-        return CallToolResult(content=_text("\n".join(lines)),
+        return CallToolResult(content=text_content("\n".join(lines)),
                               structured_content=listed.model_dump())
 
     async def _wait(self, service: InteractionService, row: Interaction,

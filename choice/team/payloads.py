@@ -10,10 +10,11 @@ the owner's notes). Never a link, an id of another interaction, or anything of t
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from choice.contract.clock import iso
-from choice.store.records import Comment, Participant
+from choice.store.records import Comment, Decision, Interaction, Participant, Widening
 from choice.team.discussion import Discussion
 
 
@@ -99,3 +100,23 @@ def owner_payload(discussion: Discussion) -> dict[str, Any]:
                 "opened_at": iso(p.opened_at) if p.opened_at else None,
                 "revoked": p.revoked_at is not None, "vote": discussion.vote_of(p.id),
             } for p in discussion.participants]}
+
+
+def widened_reply(row: Interaction, widening: Widening | None,
+                  participants: Sequence[Participant], decision: Decision | None,
+                  poll_hint: str, url: str) -> dict[str, Any]:
+    """What a waiting agent gets while its question is widened: who was invited, and
+    whether it may carry on meanwhile."""
+    names = [p.name for p in participants if p.revoked_at is None]
+    mode = widening.mode if widening else "block"
+    return {
+        "interaction_id": row.id, "session_id": row.id, "status": "widened",
+        "action_status": "widened", "mode": mode, "participants": names, "url": url,
+        "expires_at": iso(row.expires_at), "review_state": None,
+        "quorum_min_votes": decision.quorum_min_votes if decision else None,
+        "instructions": (
+            f"The human widened this question to {len(names)} teammate(s) "
+            f"({', '.join(names)}); the owner will decide after the discussion. "
+            + ("You may carry on with other work meanwhile. " if mode == "continue" else "")
+            + f"{poll_hint} An answer given between polls is kept."),
+    }

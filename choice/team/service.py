@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import time
-from collections import deque
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -36,25 +34,19 @@ from choice.team.audience import choose_audience
 from choice.team.discussion import Discussion, checked_vote, participant_out
 from choice.team.links import new_secret, participant_path, same_hash, secret_hash, well_formed
 from choice.team.models import CommentBody, ParticipantOut, VoteBody, WidenRequest
+from choice.team.payloads import widened_reply
 from choice.team.quorum import QuorumKeeper, checked_quorum
+from choice.team.rate_limit import COMMENTS_PER_MINUTE, PerMinute
 from choice.team.reminders import TeamReminders
 
 if TYPE_CHECKING:
     from choice.core.service import InteractionService
 
-COMMENTS_PER_MINUTE = 20
-"""Per participant: a person typing never reaches it; a runaway bot does."""
 OWNER = "owner"
 
 
 class UnknownLink(LookupError):
     """No participant has this link, or the owner withdrew it: answered as a 404."""
-
-
-class RateLimited(Exception):
-    def __init__(self, retry_after: float) -> None:
-        self.retry_after = max(1, round(retry_after))
-        super().__init__(f"retry after {self.retry_after} s")
 
 
 @dataclass(frozen=True)
@@ -79,7 +71,7 @@ class TeamService(Extension):
         self.quorum = QuorumKeeper(interactions, self.repo)
         self.reminders = TeamReminders(interactions, self.repo)
         interactions.scans.add(self.reminders.scan)
-        self._recent_comments: dict[str, deque[float]] = {}
+        self._comments = PerMinute(COMMENTS_PER_MINUTE)
         self.on_widened: list[Callable[[Invited], Awaitable[None]]] = []
         """Told of each widening once stored, with the participants' links (only their
         hashes are stored, so this is the one chance): the webhook outbox queues the
@@ -228,20 +220,8 @@ class TeamService(Extension):
         widening = await self._store.read(self.repo.widening, row.id)
         participants = await self._store.read(self.repo.participants, row.id)
         decision = await self._store.read(self.quorum.decisions.decision, row.id)
-        names = [p.name for p in participants if p.revoked_at is None]
-        mode = widening.mode if widening else "block"
-        return {
-            "interaction_id": row.id, "session_id": row.id, "status": "widened",
-            "action_status": "widened", "mode": mode, "participants": names,
-            "url": interaction_url(self.interactions.settings, row.id),
-            "expires_at": iso(row.expires_at), "review_state": None,
-            "quorum_min_votes": decision.quorum_min_votes if decision else None,
-            "instructions": (
-                f"The human widened this question to {len(names)} teammate(s) "
-                f"({', '.join(names)}); the owner will decide after the discussion. "
-                + ("You may carry on with other work meanwhile. " if mode == "continue" else "")
-                + f"{hints.poll_hint} An answer given between polls is kept."),
-        }
+        return widened_reply(row, widening, participants, decision, hints.poll_hint,
+                             interaction_url(self.interactions.settings, row.id))
 
     async def start(self) -> None:
         await self.quorum.resolve_reached()
@@ -276,15 +256,6 @@ class TeamService(Extension):
                               participant_id=participant.id)
         return discussion
 
-    def _check_rate(self, author_key: str) -> None:
-        window = self._recent_comments.setdefault(author_key, deque())
-        current = time.monotonic()
-        while window and window[0] <= current - 60:
-            window.popleft()
-        if len(window) >= COMMENTS_PER_MINUTE:
-            raise RateLimited(window[0] + 60 - current)
-        window.append(current)
-
     async def comment(self, interaction_id: str, body: CommentBody,
                       participant: Participant | None = None) -> Comment:
         """A message in the discussion, from a participant or (None) the owner."""
@@ -292,7 +263,7 @@ class TeamService(Extension):
         if not text:
             raise _error("text", "blank", "the comment is only whitespace: write something.")
         row = await self.interactions.get(interaction_id)
-        self._check_rate(participant.id if participant else OWNER)
+        self._comments.take(participant.id if participant else OWNER)
         at = self.interactions.clock()
         author = participant.name if participant else "Owner"
         actor = f"participant:{participant.id}" if participant else "human:owner"

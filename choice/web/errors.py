@@ -26,7 +26,8 @@ from choice.contract.errors import (
 from choice.contract.field_errors import InvalidInput
 from choice.core.replies import listing
 from choice.store.records import Interaction
-from choice.team.service import RateLimited, UnknownLink
+from choice.team.rate_limit import RateLimited
+from choice.team.service import UnknownLink
 from choice.web.api.query import HINTS
 
 log = logging.getLogger("choice.web")

@@ -17,7 +17,8 @@ from choice.core.extension import ReplyHints
 from choice.core.service import InteractionService
 from choice.team.links import secret_hash
 from choice.team.models import CommentBody, VoteBody, WidenRequest
-from choice.team.service import COMMENTS_PER_MINUTE, RateLimited, UnknownLink
+from choice.team.rate_limit import COMMENTS_PER_MINUTE, RateLimited
+from choice.team.service import UnknownLink
 from tests.integration.test_service import Portal, request
 
 TEAM = [TeamMember(name="Alice Johnson", handle="@alice"), TeamMember(name="Bob Smith"),

@@ -28,7 +28,8 @@ from choice.core.i18n import N_, SUPPORTED
 from choice.core.service import InteractionService
 from choice.store.records import Participant
 from choice.team.models import CommentBody, VoteBody
-from choice.team.service import RateLimited, TeamService, UnknownLink
+from choice.team.rate_limit import RateLimited
+from choice.team.service import TeamService, UnknownLink
 from choice.web.deps import Service, Team, WebAssets
 from choice.web.pages.forms import first, read_form, typed_text
 from choice.web.pages.routes import VARY_ON_HTMX

@@ -24,7 +24,8 @@ from choice.core.i18n import N_
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
 from choice.team.models import CommentBody, WidenRequest
-from choice.team.service import Invited, RateLimited, UnknownLink
+from choice.team.rate_limit import RateLimited
+from choice.team.service import Invited, UnknownLink
 from choice.web.deps import Owner, QuestionLists, Service, Team, WebAssets
 from choice.web.pages.actions import Shown
 from choice.web.pages.context import base_context
