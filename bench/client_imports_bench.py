@@ -30,7 +30,7 @@ ENTRIES = {
     "choice ask": "choice.cli.ask",
     "choice answer": "choice.terminal.answer_command",
     "choice mcp": "choice.mcp.bridge",
-    "choice (cli.main)": "choice.cli.main",
+    "choice (cli.main)": "choice.cli",
     "Python API (choice.client.blocking)": "choice.client.blocking",
 }
 HEAVY = ("httpx", "pydantic", "litestar", "sqlalchemy", "mcp")

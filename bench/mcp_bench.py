@@ -59,7 +59,7 @@ class Portal:
         self.env = bridge_env(data_dir, self.port, **extra)
         data_dir.mkdir(parents=True)
         with open(data_dir / "portal.log", "ab") as log:
-            self.process = subprocess.Popen([sys.executable, "-m", "choice.cli.main", "serve"],
+            self.process = subprocess.Popen([sys.executable, "-m", "choice.cli", "serve"],
                                             env=self.env, stdout=log, stderr=log)
         self.pid = self.process.pid
         wait_until(PortalClient(f"http://127.0.0.1:{self.port}", None).is_portal,

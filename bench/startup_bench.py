@@ -84,7 +84,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
     commands = {"python server.py": [sys.executable, "server.py"],
-                "choice serve": [sys.executable, "-m", "choice.cli.main", "serve"]}
+                "choice serve": [sys.executable, "-m", "choice.cli", "serve"]}
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     print(f"{'command':<18} {'first s':>8} {'median s':>9} {'max s':>7} {'cpu s':>7}")
     with tempfile.TemporaryDirectory(prefix="choice-startup-") as tmp:

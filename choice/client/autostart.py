@@ -71,7 +71,7 @@ def ensure_portal(settings: Settings) -> None:
 def _start_detached(settings: Settings) -> subprocess.Popen[bytes]:
     with open(settings.data_dir / "portal.log", "ab") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "choice.cli.main", "serve", "--idle-exit", str(IDLE_EXIT_SECONDS)],
+            [sys.executable, "-m", "choice.cli", "serve", "--idle-exit", str(IDLE_EXIT_SECONDS)],
             stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
             env={**os.environ, "CHOICE_OPEN_BROWSER": os.environ.get("CHOICE_OPEN_BROWSER", "1")},
         )

@@ -25,7 +25,7 @@ def choice_command() -> list[str]:
     beside = Path(sys.executable).parent / ("choice.exe" if os.name == "nt" else "choice")
     if beside.is_file() and os.access(beside, os.X_OK):
         return [str(beside)]
-    return [sys.executable, "-m", "choice.cli.main"]  # e.g. run from a checkout without installing
+    return [sys.executable, "-m", "choice.cli"]  # e.g. run from a checkout without installing
 
 
 def render(client: str, settings: Settings | None = None) -> str:

@@ -28,7 +28,7 @@ ASK = ["ask", "Pick a database", "--prompt", "The service needs a store; both fi
 
 
 def choice(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "choice.cli.main", *args], env=env, text=True,
+    return subprocess.Popen([sys.executable, "-m", "choice.cli", *args], env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
@@ -141,7 +141,7 @@ def test_ask_starts_a_portal_in_process_when_none_answers(isolated_env: Path) ->
 
 def test_token_prints_the_private_token(isolated_env: Path) -> None:
     env = {**os.environ, "CHOICE_DATA_DIR": str(isolated_env)}
-    output = subprocess.run([sys.executable, "-m", "choice.cli.main", "token"], env=env, text=True,
+    output = subprocess.run([sys.executable, "-m", "choice.cli", "token"], env=env, text=True,
                             capture_output=True, check=True).stdout.strip()
     token_file = isolated_env / "token"
     assert output == token_file.read_text().strip() and len(output) >= 40
@@ -151,7 +151,7 @@ def test_token_prints_the_private_token(isolated_env: Path) -> None:
 def test_list_shows_interactions(portal: PortalProcess) -> None:
     portal.client().create({"title": "Listed one", "prompt": "p",
                             "options": [{"id": "a", "label": "A"}]})
-    output = subprocess.run([sys.executable, "-m", "choice.cli.main", "list"], env=env_for(portal),
+    output = subprocess.run([sys.executable, "-m", "choice.cli", "list"], env=env_for(portal),
                             text=True, capture_output=True, check=True).stdout
     assert "Listed one" in output and "pending" in output
 
@@ -159,7 +159,7 @@ def test_list_shows_interactions(portal: PortalProcess) -> None:
 def test_open_prints_a_one_time_link_that_signs_a_browser_in(portal: PortalProcess) -> None:
     iid = portal.client().create({"title": "t", "prompt": "p",
                                   "options": [{"id": "a", "label": "A"}]})["interaction_id"]
-    link = subprocess.run([sys.executable, "-m", "choice.cli.main", "open", iid, "--print"],
+    link = subprocess.run([sys.executable, "-m", "choice.cli", "open", iid, "--print"],
                           env=env_for(portal), text=True, capture_output=True,
                           check=True).stdout.strip()
     assert link.startswith(f"{portal.base_url}/login?code=") and link.endswith(f"/choice/{iid}")

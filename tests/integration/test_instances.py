@@ -274,7 +274,7 @@ def test_choice_db_upgrade_brings_an_empty_postgresql_database_to_head(
     env.update(CHOICE_DB_URL=url, CHOICE_DATA_DIR=str(isolated_env))
 
     def db(action: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "choice.cli.main", "db", action], env=env,
+        done = subprocess.run([sys.executable, "-m", "choice.cli", "db", action], env=env,
                               cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
         return done.stdout + done.stderr
 

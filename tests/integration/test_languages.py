@@ -90,7 +90,7 @@ def test_the_plain_terminal_speaks_chinese_under_choice_lang_zh(isolated_env: Pa
         iid = portal.client().create(question())["interaction_id"]
         env = {"CHOICE_DATA_DIR": str(isolated_env), "CHOICE_PORT": str(portal.port),
                "CHOICE_LANG": "zh", "PATH": "/usr/bin:/bin"}
-        done = subprocess.run([sys.executable, "-m", "choice.cli.main", "answer", iid], input="1\n",
+        done = subprocess.run([sys.executable, "-m", "choice.cli", "answer", iid], input="1\n",
                               env=env, text=True, capture_output=True, timeout=30)
         assert "选择" in done.stdout, done.stdout + done.stderr
         assert done.returncode == 0

@@ -229,7 +229,7 @@ def test_processes_migrating_a_fresh_file_at_once_migrate_it_once(tmp_path: Path
 # -- the operator's commands ------------------------------------------------------------------
 
 def choice_db(action: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "choice.cli.main", "db", action],
+    return subprocess.run([sys.executable, "-m", "choice.cli", "db", action],
                           capture_output=True, text=True, timeout=60)
 
 

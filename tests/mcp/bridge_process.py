@@ -31,7 +31,7 @@ def bridge_env(data_dir: Path, port: int, **extra: str) -> dict[str, str]:
 
 class BridgeProcess:
     def __init__(self, env: dict[str, str]) -> None:
-        self.process = subprocess.Popen([sys.executable, "-m", "choice.cli.main", "mcp"], env=env,
+        self.process = subprocess.Popen([sys.executable, "-m", "choice.cli", "mcp"], env=env,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE)
         self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()

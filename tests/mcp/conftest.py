@@ -42,7 +42,7 @@ async def http_session(portal: PortalProcess, token: str | None = None) -> Async
 async def stdio_session(data_dir: Path, port: int, **env_overrides: str) -> AsyncIterator[ClientSession]:
     env = {**os.environ, "CHOICE_DATA_DIR": str(data_dir), "CHOICE_PORT": str(port),
            "CHOICE_OPEN_BROWSER": "0", **FAST, **env_overrides}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "choice.cli.main", "mcp"],
+    params = StdioServerParameters(command=sys.executable, args=["-m", "choice.cli", "mcp"],
                                    env=env)
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()

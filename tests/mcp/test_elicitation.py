@@ -261,7 +261,7 @@ async def test_url_mode_opens_the_page_signed_in(portal: PortalProcess) -> None:
 async def test_the_form_works_through_the_stdio_bridge(portal: PortalProcess) -> None:
     env = {"CHOICE_DATA_DIR": str(portal.data_dir), "CHOICE_PORT": str(portal.port),
            "CHOICE_OPEN_BROWSER": "0", **FAST}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "choice.cli.main", "mcp"],
+    params = StdioServerParameters(command=sys.executable, args=["-m", "choice.cli", "mcp"],
                                    env={**os.environ, **env})
     async with stdio_client(params) as (read, write), \
             ClientSession(read, write, elicitation_callback=answering({"answer": "lite"})) as s:

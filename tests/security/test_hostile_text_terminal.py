@@ -47,7 +47,7 @@ def run(portal: PortalProcess) -> Iterator[Run]:
     panes: list[Pane] = []
 
     def run_(*args: str, width: int = WIDTH, height: int = HEIGHT) -> Pane:
-        pane = Pane([sys.executable, "-m", "choice.cli.main", *args], terminal_env(portal),
+        pane = Pane([sys.executable, "-m", "choice.cli", *args], terminal_env(portal),
                     width=width, height=height)
         panes.append(pane)
         return pane.start()
@@ -219,7 +219,7 @@ def test_the_largest_allowed_question_draws_and_answers_within_a_bounded_wait(
         piped = str(client.create({**request, "title": "Largest, piped"})["interaction_id"])
         env = {name: value for name, value in os.environ.items()
                if not name.startswith("CHOICE_")}
-        done = subprocess.run([sys.executable, "-m", "choice.cli.main", "answer", piped],
+        done = subprocess.run([sys.executable, "-m", "choice.cli", "answer", piped],
                               input="2\n", env={**env, **terminal_env(portal)},
                               capture_output=True, text=True, timeout=DRAW_SECONDS)
         assert done.returncode == 0, done.stderr

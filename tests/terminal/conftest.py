@@ -71,13 +71,13 @@ def terminal_env(portal: PortalProcess) -> dict[str, str]:
 
 @pytest.fixture
 def run(portal: PortalProcess) -> Iterator[Run]:
-    """`run("answer", id)`: `python -m choice.cli.main answer <id>` in a fresh tmux pane."""
+    """`run("answer", id)`: `python -m choice.cli answer <id>` in a fresh tmux pane."""
     need_tmux()
     panes: list[Pane] = []
 
     def run_(*args: str, width: int = 100, height: int = 30,
              env: dict[str, str] | None = None) -> Pane:
-        command = [sys.executable, "-m", "choice.cli.main", *args]
+        command = [sys.executable, "-m", "choice.cli", *args]
         pane = Pane(command, {**terminal_env(portal), **(env or {})}, width=width, height=height)
         panes.append(pane)
         return pane.start()

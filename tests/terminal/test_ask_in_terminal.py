@@ -52,7 +52,7 @@ def test_choice_ask_without_a_terminal_keeps_pointing_at_the_browser(
         portal: PortalProcess, client: PortalClient) -> None:
     env = {name: value for name, value in os.environ.items() if not name.startswith("CHOICE_")}
     process = subprocess.Popen(
-        [sys.executable, "-m", "choice.cli.main", "ask", "Pick a store, from a pipe", *STORES],
+        [sys.executable, "-m", "choice.cli", "ask", "Pick a store, from a pipe", *STORES],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**env, **terminal_env(portal)})
     try:

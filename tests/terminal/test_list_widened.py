@@ -21,7 +21,7 @@ pytestmark = pytest.mark.slow
 def choice_list(portal: PortalProcess, *args: str) -> subprocess.CompletedProcess[str]:
     env = {name: value for name, value in os.environ.items()
            if not name.startswith("CHOICE_") and name not in ("COLUMNS", "LINES")}
-    return subprocess.run([sys.executable, "-m", "choice.cli.main", "list", *args],
+    return subprocess.run([sys.executable, "-m", "choice.cli", "list", *args],
                           env={**env, **terminal_env(portal)}, capture_output=True, text=True,
                           timeout=30)
 

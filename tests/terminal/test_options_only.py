@@ -83,7 +83,7 @@ def test_a_provide_choice_question_keeps_its_notes_and_cancel_reason(
 
 def through_a_pipe(portal: PortalProcess, iid: str, stdin: str) -> subprocess.CompletedProcess[str]:
     env = {name: value for name, value in os.environ.items() if not name.startswith("CHOICE_")}
-    return subprocess.run([sys.executable, "-m", "choice.cli.main", "answer", iid, "--plain"],
+    return subprocess.run([sys.executable, "-m", "choice.cli", "answer", iid, "--plain"],
                           input=stdin, env={**env, **terminal_env(portal)}, capture_output=True,
                           text=True, timeout=30)
 

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 def answer_through_a_pipe(portal: PortalProcess, *args: str,
                           stdin: str) -> subprocess.CompletedProcess[str]:
     env = {name: value for name, value in os.environ.items() if not name.startswith("CHOICE_")}
-    return subprocess.run([sys.executable, "-m", "choice.cli.main", "answer", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "choice.cli", "answer", *args], input=stdin,
                           env={**env, **terminal_env(portal)}, capture_output=True, text=True,
                           timeout=30)
 
@@ -156,7 +156,7 @@ def test_choice_ask_with_stdout_redirected_asks_on_stderr_and_keeps_the_json_cle
         portal: PortalProcess, tmp_path: Path) -> None:
     need_tmux()
     saved = tmp_path / "result.json"
-    command = shlex.join([sys.executable, "-m", "choice.cli.main", "ask", "Pick a store, redirected",
+    command = shlex.join([sys.executable, "-m", "choice.cli", "ask", "Pick a store, redirected",
                           "--prompt", "Stdout goes to a file.", "--option", "pg=PostgreSQL",
                           "--option", "lite=SQLite", "--interface", "terminal", "--no-start"])
     pane = Pane(["sh", "-c", f"{command} > {shlex.quote(str(saved))}"], terminal_env(portal))

@@ -176,7 +176,7 @@ def test_choice_ask_json_without_a_terminal_says_how_many_questions_wait_and_lis
     path.write_text(json.dumps({"title": "Three from a pipe", "questions": QUESTIONS}))
     env = {name: value for name, value in os.environ.items() if not name.startswith("CHOICE_")}
     process = subprocess.Popen(
-        [sys.executable, "-m", "choice.cli.main", "ask", "--json", str(path), "--no-start"],
+        [sys.executable, "-m", "choice.cli", "ask", "--json", str(path), "--no-start"],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**env, **terminal_env(portal)})
     try:
@@ -186,7 +186,7 @@ def test_choice_ask_json_without_a_terminal_says_how_many_questions_wait_and_lis
         assert '{"answers": {"<question id>": {"selected_ids": [...]}}}' in said[4]
         found = re.search(r"choice answer (\S+)", said[2])
         assert found, said
-        listed = subprocess.run([sys.executable, "-m", "choice.cli.main", "list"], text=True,
+        listed = subprocess.run([sys.executable, "-m", "choice.cli", "list"], text=True,
                                 capture_output=True, env={**env, **terminal_env(portal)},
                                 timeout=30)
         assert "Three from a pipe  (3 questions)" in listed.stdout

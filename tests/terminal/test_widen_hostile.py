@@ -63,7 +63,7 @@ def test_the_full_screen_ui_draws_hostile_hints_comments_and_names_as_text(
         ask: Ask, client: PortalClient, portal: PortalProcess, pane_for: list[Pane]) -> None:
     client.save_settings({"team": [{"name": WIDE}, {"name": LONG}]})
     iid = ask("Pick a store, hostile thread", widen_hint=joined(HINTS[0]))
-    pane = Pane([sys.executable, "-m", "choice.cli.main", "answer", iid], terminal_env(portal),
+    pane = Pane([sys.executable, "-m", "choice.cli", "answer", iid], terminal_env(portal),
                 width=200, height=60).start()
     pane_for.append(pane)
     title = pane.title()
@@ -97,7 +97,7 @@ def test_plain_lines_refuse_hostile_typed_names_and_print_hostile_comments_as_te
     env = {name: value for name, value in os.environ.items() if not name.startswith("CHOICE_")}
 
     def plain(interaction_id: str, stdin: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "choice.cli.main", "answer", interaction_id],
+        done = subprocess.run([sys.executable, "-m", "choice.cli", "answer", interaction_id],
                               input=stdin, env={**env, **terminal_env(portal)},
                               capture_output=True, text=True, timeout=30)
         assert not {"\x1b", "\x9b", "\x9d", "\x00", "\x07", "\u202e"} & set(done.stdout)

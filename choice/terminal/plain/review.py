@@ -18,6 +18,7 @@ from choice.terminal.external_editor import EditorFailed, edit_text, editor_comm
 from choice.terminal.keys import Effect
 from choice.terminal.plain.lines import MAX_ATTEMPTS, Lines, _cols, _print, _read
 from choice.terminal.screens.review_panels import (
+    proposed_labels,
     raw_discussion,
     review_box,
     review_prompt,
@@ -108,7 +109,8 @@ def run_review(state: AnswerState, decision: DecisionCalls, read: Lines,
         _print(out, timed_out_line(_))
         for row in raw_discussion(candidate, _, _cols()):
             _print(out, row)
-    for row in review_box(state.question.title, candidate, _, _cols()):
+    for row in review_box(state.question.title, candidate, _, _cols(),
+                          proposed_labels(state, candidate)):
         _print(out, row)
     for _attempt in range(MAX_ATTEMPTS):
         prompt = review_prompt(_) if candidate.ready else _("[e]dit | [d]efer")

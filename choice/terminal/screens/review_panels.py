@@ -12,6 +12,7 @@ import math
 from choice.contract.clock import now
 from choice.core.i18n import Translator
 from choice.terminal.screens.panels import box
+from choice.terminal.state import AnswerState
 from choice.terminal.text import wrap
 from choice.terminal.write_back import Candidate, Deferral
 
@@ -21,13 +22,17 @@ def indented(text: str) -> list[str]:
     return ["  " + line for line in text.split("\n")]
 
 
-def review_box(title: str, candidate: Candidate, _: Translator, cols: int) -> list[str]:
-    """Seed §6: the question, the agent's summary and its proposed answer."""
+def review_box(title: str, candidate: Candidate, _: Translator, cols: int,
+               proposed: list[str] | None = None) -> list[str]:
+    """Seed §6: the question, the agent's summary and its proposed answer (and the labels
+    of the options it picks, `proposed`: accepting keeps them)."""
     none = _("(none)")
+    picked = ["", _("Proposed option:") if len(proposed) == 1 else _("Proposed options:"),
+              *indented(", ".join(proposed))] if proposed else []
     return box(_("Candidate Review"), [
         _("Question:") + " " + title, "",
         _("Summary:"), *indented(candidate.summary or none), "",
-        _("Proposed answer:"), *indented(candidate.shown_answer or none)], cols)
+        _("Proposed answer:"), *indented(candidate.shown_answer or none), *picked], cols)
 
 
 def review_prompt(_: Translator) -> str:
@@ -64,3 +69,9 @@ def deferral_box(deferral: Deferral, _: Translator, cols: int) -> list[str]:
         _("Deferred: {rationale}").format(rationale=deferral.rationale or "-"),
         _("Take it up again (r), or answer it here to resolve it now.")],
         cols)
+
+
+def proposed_labels(state: AnswerState, candidate: Candidate) -> list[str]:
+    """The labels of the options the candidate picks, in the question's order."""
+    return [option.label for option in state.question.options
+            if option.id in candidate.selected_ids]

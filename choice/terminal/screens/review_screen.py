@@ -10,6 +10,7 @@ from __future__ import annotations
 import curses
 
 from choice.terminal.screens.review_panels import (
+    proposed_labels,
     raw_discussion,
     review_box,
     review_prompt,
@@ -43,7 +44,8 @@ def review_lines(state: AnswerState, cols: int) -> Lines:
         if candidate.state == "timed_out":
             lines += [(line, curses.A_BOLD) for line in wrap(timed_out_line(_), cols)]
             lines.append(("", 0))
-        lines += [(line, 0) for line in review_box(state.question.title, candidate, _, cols)]
+        lines += [(line, 0) for line in review_box(state.question.title, candidate, _, cols,
+                                                       proposed_labels(state, candidate))]
         if write_back.step == "rationale":  # what the rationale is for
             lines += [(line, curses.A_BOLD) for line in
                       wrap(_("Your final answer:") + " " + safe_text(write_back.final), cols)]
