@@ -1,9 +1,12 @@
 """What ending an interaction writes: its status, the result JSON and the audit events, for
-the human's answer, a cancel, and the deadline (the request's `on_timeout`).
+a person's answer, an owner's decision on a widened or deferred question (a resolve, or
+the team's quorum: `answered` with a `Provenance`), a cancel, and the deadline (the
+request's `on_timeout`).
 
-Pure: each function gets the pending row and a `Completion` (when and where it ended) and
-returns the `Completed` the repository writes in the same transaction as its check that the
-row is still pending. `InteractionService` decides which one applies.
+Pure: each function gets the undecided row and a `Completion` (when and where it ended)
+and returns the `Completed` the repository writes in the same transaction as its check that
+the row is still undecided. `completion.py` runs them; the results come from
+`choice.contract.normalize`.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from choice.contract import FieldError
 from choice.contract.clock import iso
-from choice.contract.errors import AlreadyCompleted, DeadlinePassed
+from choice.contract.errors import DeadlinePassed
 from choice.contract.field_errors import InvalidInput
 from choice.contract.result import DISCUSSION_MESSAGES_MAX, DiscussionData
 from choice.core.endings import audit, request_of
@@ -135,8 +135,7 @@ class TeamService(Extension):
             row = await self._store.write(self.repo.widen, widening, participants, events,
                                           expires_at, at, quorum)
         except DeadlinePassed:  # as for a late answer: the expiry is what ends it
-            await self.interactions.expire(interaction_id)
-            raise AlreadyCompleted(await self.interactions.get(interaction_id)) from None
+            raise await self.interactions.expire_late(interaction_id) from None
         self.interactions.deadlines.schedule(row.id, row.expires_at)
         self._publish("interaction.widened", row, mode=asked.mode,
                       wakes_agent=asked.mode == "continue")
