@@ -1,0 +1,248 @@
+"""Team mode under attack (issue 26): does the owner's portal stay usable while participant
+links are abused, and does its memory stay put?
+
+How to run (from the repository root, with the test extras installed):
+
+    python bench/abuse_bench.py              # 20 s of abuse
+    python bench/abuse_bench.py --seconds 60 --frame-mb 8
+
+It starts a real portal (`python -m uvicorn server:app`, fresh data dir), signs the owner in
+through `/login?token=…`, widens one question to 25 teammates and fills its thread with
+500 comments (written straight into the SQLite file: a setup shortcut, the abuse itself goes
+through HTTP and WebSockets). Then, for `--seconds`, all at once:
+
+- 100 participant sockets on `/ws/d/<secret>` (4 per link), half of them sending frames of
+  `--frame-mb` MB over and over (reconnecting when the portal closes them);
+- 20 links commenting at 20 a minute each;
+- every link changing its vote as fast as the portal answers;
+- 5 participants reloading their page of the 500-comment thread;
+
+while the owner loads their question page and answers fresh questions (`POST .../response`)
+in a loop. It prints the owner's latencies (p50, p99, max), the portal's RSS before, at its
+peak (VmHWM) and after, and what the abusers got (closes, 429s, refusals).
+
+Targets (issue 26): owner p99 <= 50 ms, RSS growth <= 50 MB. Linux only (/proc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import sqlite3
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).parent))
+from core_bench import HOST, Portal, pct, revision, start_portal, wait_healthy
+
+TEAM = [f"Teammate {n:02d}" for n in range(25)]
+THREAD = 500
+SOCKETS_PER_LINK = 4
+COMMENTERS = 20
+READERS = 5
+
+
+@dataclass
+class Abuse:
+    """What the abusers got back, by kind of reply."""
+
+    replies: Counter[str] = field(default_factory=Counter)
+
+    def saw(self, what: str) -> None:
+        self.replies[what] += 1
+
+
+@dataclass
+class Owner:
+    page_ms: list[float] = field(default_factory=list)
+    answer_ms: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+
+
+def question(title: str, **fields: Any) -> dict[str, Any]:
+    return {"title": title, "prompt": "Which store should the sync service use?",
+            "options": [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"}],
+            "timeout_seconds": 3600, **fields}
+
+
+async def setup(base: str, token: str, data_dir: Path) -> tuple[httpx.AsyncClient, str, list[str]]:
+    """The owner's signed-in client, the widened question and its participants' secrets."""
+    agent = {"Authorization": f"Bearer {token}"}
+    owner = httpx.AsyncClient(base_url=base, timeout=30)
+    signed = await owner.get(f"/login?token={quote(token)}&next=/", follow_redirects=False)
+    if signed.status_code != 303:
+        raise RuntimeError(f"sign-in: HTTP {signed.status_code}")
+    settings = await owner.put("/api/settings", headers=agent,
+                               json={"team": [{"name": name} for name in TEAM]})
+    settings.raise_for_status()
+    created = await owner.post("/api/interactions", headers=agent, json=question("Abused"))
+    iid = created.json()["interaction_id"]
+    widened = await owner.post(f"/api/interactions/{iid}/widen", headers=agent,
+                               json={"mode": "block"})
+    widened.raise_for_status()
+    secrets = [p["link"].rsplit("/d/", 1)[1] for p in widened.json()["participants"]]
+    participants = [p["participant_id"] for p in widened.json()["participants"]]
+    with sqlite3.connect(data_dir / "choice.db", timeout=30) as db:  # the 500-comment thread
+        now = time.time()
+        db.executemany(
+            "INSERT INTO comment (interaction_id, participant_id, author, text, at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(iid, participants[n % len(participants)], TEAM[n % len(TEAM)],
+              f"Comment {n}: " + "PostgreSQL has the replication we need. " * 8, now - THREAD + n)
+             for n in range(THREAD)])
+    return owner, iid, secrets
+
+
+async def flood_socket(url: str, origin: str, frame: bytes | None, until: float,
+                       abuse: Abuse) -> None:
+    """One participant socket; with `frame`, sending it again and again, reconnecting when
+    the portal closes the socket."""
+    while time.monotonic() < until:
+        try:
+            async with websockets.connect(url, origin=origin,  # type: ignore[arg-type]
+                                          max_size=None, open_timeout=10) as socket:
+                abuse.saw("socket opened")
+                while time.monotonic() < until:
+                    if frame is None:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(socket.recv(), 1.0)
+                        continue
+                    await socket.send(frame)
+                    abuse.saw("frame sent")
+        except websockets.ConnectionClosed as closed:
+            abuse.saw(f"socket closed {closed.rcvd.code if closed.rcvd else 'abnormally'}")
+        except (OSError, websockets.InvalidStatus, TimeoutError) as refused:
+            abuse.saw(f"socket refused: {type(refused).__name__}")
+            await asyncio.sleep(0.5)  # refused at once: do not spin
+
+
+async def comment_loop(client: httpx.AsyncClient, secret: str, until: float,
+                       abuse: Abuse) -> None:
+    n = 0
+    while time.monotonic() < until:
+        reply = await client.post(f"/api/d/{secret}/comments", json={"text": f"again {n}"})
+        abuse.saw(f"comment {reply.status_code}")
+        n += 1
+        await asyncio.sleep(3.0)  # 20 a minute: the comment limit
+
+
+async def vote_loop(client: httpx.AsyncClient, secret: str, until: float, abuse: Abuse) -> None:
+    choices = (["pg"], ["lite"])
+    n = 0
+    while time.monotonic() < until:
+        reply = await client.put(f"/api/d/{secret}/vote", json={"option_ids": choices[n % 2]})
+        abuse.saw(f"vote {reply.status_code}")
+        n += 1
+        if reply.status_code == 429:
+            await asyncio.sleep(float(reply.headers.get("retry-after", "1")))
+
+
+async def reader_loop(client: httpx.AsyncClient, secret: str, until: float,
+                      abuse: Abuse) -> None:
+    while time.monotonic() < until:
+        reply = await client.get(f"/d/{secret}")
+        abuse.saw(f"thread page {reply.status_code} ({len(reply.content) // 1000} KB)")
+
+
+async def owner_loop(owner: httpx.AsyncClient, token: str, iid: str, until: float,
+                     seen: Owner) -> None:
+    agent = {"Authorization": f"Bearer {token}"}
+    n = 0
+    while time.monotonic() < until:
+        started = time.perf_counter()
+        page = await owner.get(f"/choice/{iid}")
+        seen.page_ms.append((time.perf_counter() - started) * 1000)
+        if page.status_code != 200:
+            seen.errors[f"page {page.status_code}"] += 1
+        created = await owner.post("/api/interactions", headers=agent, json=question(f"Q{n}"))
+        fresh = created.json()["interaction_id"]
+        started = time.perf_counter()
+        answered = await owner.post(f"/api/interactions/{fresh}/response", headers=agent,
+                                    json={"selected_ids": ["pg"]})
+        seen.answer_ms.append((time.perf_counter() - started) * 1000)
+        if answered.status_code != 200:
+            seen.errors[f"response {answered.status_code}"] += 1
+        n += 1
+        await asyncio.sleep(0.1)
+
+
+async def run(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="abuse-bench-") as tmp:
+        data_dir = Path(tmp) / "data"
+        portal: Portal = start_portal(data_dir, 100_000)
+        try:
+            await wait_healthy(portal)
+            portal.token = (data_dir / "token").read_text().strip()
+            base, origin = f"http://{HOST}:{portal.port}", f"http://{HOST}:{portal.port}"
+            owner, iid, secrets = await setup(base, portal.token, data_dir)
+            rss_before = portal.status_mb("VmRSS")
+            until = time.monotonic() + args.seconds
+            abuse, seen = Abuse(), Owner()
+            frame = b"x" * int(args.frame_mb * 1_000_000)
+            people = [httpx.AsyncClient(base_url=base, timeout=60) for _ in secrets]
+            tasks = [
+                *(flood_socket(f"ws://{HOST}:{portal.port}/ws/d/{secret}", origin,
+                               frame if k % 2 else None, until, abuse)
+                  for secret in secrets for k in range(SOCKETS_PER_LINK)),
+                *(comment_loop(people[n], secrets[n], until, abuse) for n in range(COMMENTERS)),
+                *(vote_loop(people[n], secret, until, abuse) for n, secret in enumerate(secrets)),
+                *(reader_loop(people[n], secrets[n], until, abuse) for n in range(READERS)),
+                owner_loop(owner, portal.token, iid, until, seen)]
+            started = time.monotonic()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            elapsed = time.monotonic() - started
+            rss_after, peak = portal.status_mb("VmRSS"), portal.status_mb("VmHWM")
+            for client in (*people, owner):
+                await client.aclose()
+        finally:
+            portal.stop()
+    report(args, elapsed, rss_before, rss_after, peak, seen, abuse)
+    return 0
+
+
+def report(args: argparse.Namespace, elapsed: float, rss_before: float, rss_after: float,
+           peak: float, seen: Owner, abuse: Abuse) -> None:
+    rows = [
+        ("owner's page p50 / p99 / max (ms)",
+         f"{pct(seen.page_ms, 50):.1f} / {pct(seen.page_ms, 99):.1f} / {max(seen.page_ms):.1f}",
+         "p99 <= 50"),
+        ("owner's POST .../response p50 / p99 / max (ms)",
+         f"{pct(seen.answer_ms, 50):.1f} / {pct(seen.answer_ms, 99):.1f} / "
+         f"{max(seen.answer_ms):.1f}", "p99 <= 50"),
+        ("owner requests (page, answer)", f"{len(seen.page_ms)}, {len(seen.answer_ms)}", ""),
+        ("owner errors", json.dumps(dict(seen.errors)) if seen.errors else "none", ""),
+        ("portal RSS before / after / peak (MB)",
+         f"{rss_before:.1f} / {rss_after:.1f} / {peak:.1f}", ""),
+        ("RSS growth, peak - before (MB)", f"{peak - rss_before:.1f}", "<= 50"),
+    ]
+    print(f"\nabuse for {elapsed:.1f} s: {len(TEAM)} links, {SOCKETS_PER_LINK * len(TEAM)} "
+          f"sockets (half sending {args.frame_mb:g} MB frames), {COMMENTERS} commenters, "
+          f"{len(TEAM)} voters, {READERS} readers of a {THREAD}-comment thread\n")
+    for name, value, target in rows:
+        print(f"{name:<50} {value:>30}   {target}")
+    print("\nwhat the abusers got:")
+    for what, count in sorted(abuse.replies.items()):
+        print(f"  {what:<46} {count:>8}")
+    print(f"\ncode: {revision()}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--frame-mb", type=float, default=4.0)
+    return asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
