@@ -93,6 +93,10 @@ AREAS: dict[str, Area] = {
     "Secrets in logs": security(
         "`/login?token=` and `?code=` (right, wrong, used, re-encoded names) and the start-up "
         "banner: the token and every code looked for in the portal's own log"),
+    "Secrets on disk": security(
+        "after an invitation was delivered or given up on, each link and its secret looked "
+        "for in the bytes of every file of the data dir, the database's `-wal` and `-shm` "
+        "included"),
 
     "Concurrent submits": reliability(
         "{answers_at_once} answers released at once on one question, in {answer_rounds} "
