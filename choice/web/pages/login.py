@@ -24,12 +24,9 @@ from choice.web.views.assets import Assets
 
 async def _signed_in(request: Request[Any, Any, Any], credentials: Credentials,
                      target: str | None) -> Redirect:
-    """A new session for this browser; one it already had ends (a sign-in never keeps an id
-    that was set before it, by whoever set it)."""
+    """A new session for this browser, whatever cookie it came with (a sign-in never takes
+    up an id it did not make)."""
     sessions, host = credentials.sessions, request.headers.get("host", "")
-    earlier = credentials.session_of(request)
-    if earlier is not None:
-        await sessions.end(earlier)
     response = Redirect(path=safe_next(target), status_code=303)
     response.set_cookie(sessions.cookie(host, await sessions.begin()))
     return response
