@@ -89,7 +89,8 @@ AREAS: dict[str, Area] = {
     "Sessions": security(
         "logged-out and run-out sessions; sessions, sign-in codes and the token after "
         "`choice token --rotate`; the plain cookie on the public https host; logout from "
-        "other sites: each on a page, the API and the socket"),
+        "other sites: each on a page, the API and the socket; a renewed cookie on a "
+        "cacheable response"),
     "Secrets in logs": security(
         "`/login?token=` and `?code=` (right, wrong, used, re-encoded names) and the start-up "
         "banner: the token and every code looked for in the portal's own log"),

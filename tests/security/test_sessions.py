@@ -11,6 +11,7 @@ owner's socket), on a real portal behind a pretend TLS proxy (`CHOICE_PUBLIC_URL
 from __future__ import annotations
 
 import json
+import re
 import socket
 import sqlite3
 import subprocess
@@ -212,12 +213,24 @@ def test_an_unused_session_runs_out_and_a_used_one_slides(portal: PortalProcess,
     assert ends_of(portal, used) >= now + LIFETIME  # seen again: thirty days from now
 
 
-def test_a_used_session_renews_its_cookie(portal: PortalProcess) -> None:
+def test_a_used_session_renews_its_cookie_but_never_on_a_cacheable_response(
+        portal: PortalProcess) -> None:
     session = sign_in(portal.base_url, portal.token)
     fresh = send(portal, "GET", "/", None, cookie(session))
     assert fresh.status == 200 and "set-cookie" not in fresh.headers  # no write per request
-    db_execute(portal, "UPDATE browser_session SET last_seen_at = last_seen_at - 600 "
-               "WHERE id_hash = ?", stored(portal, session))
+    bundle = re.search(r'src="(/static/bundle\.[^"]+\.js)"', fresh.text)
+    assert bundle is not None, fresh.text[:500]
+
+    def seen_long_ago() -> None:
+        db_execute(portal, "UPDATE browser_session SET last_seen_at = last_seen_at - 600 "
+                   "WHERE id_hash = ?", stored(portal, session))
+
+    seen_long_ago()
+    static = send(portal, "GET", bundle.group(1), None, cookie(session))
+    assert static.status == 200 and "immutable" in static.headers["Cache-Control"]
+    with attacks("Sessions") as seen:  # a proxy may keep it, and hand it to anyone
+        seen.refused_if("set-cookie" not in static.headers, "the cookie on a cacheable bundle")
+    seen_long_ago()
     renewed = send(portal, "GET", "/", None, cookie(session))
     assert renewed.headers["Set-Cookie"].startswith(f"{COOKIE}={session[1]};")
     assert f"Max-Age={int(LIFETIME)}" in renewed.headers["Set-Cookie"]

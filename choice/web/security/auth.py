@@ -82,7 +82,8 @@ class Credentials:
     def renewal(self) -> BeforeMessageSendHookHandler:
         """A `before_send` hook: a response to a request whose session use was just written
         down renews the cookie's Max-Age, so the browser keeps it as long as the session
-        lives (unless the response sets the cookie itself: a sign-in, a logout)."""
+        lives (unless the response sets the cookie itself, a sign-in or a logout, or may be
+        cached: a static bundle, shared by a proxy, must never carry anyone's cookie)."""
 
         async def renew(message: Message, scope: Scope) -> None:
             access = scope.get("auth")
@@ -93,7 +94,8 @@ class Credentials:
             value, host = self.session_of(connection), connection.headers.get("host", "")
             headers = MutableScopeHeaders.from_message(message)
             name = f"{self.sessions.cookie_name(host)}="
-            if value is None or any(v.startswith(name) for v in headers.getall("set-cookie", [])):
+            if (value is None or "no-store" not in (headers.get("cache-control") or "")
+                    or any(v.startswith(name) for v in headers.getall("set-cookie", []))):
                 return
             headers.add("set-cookie", self.sessions.cookie(host, value).to_header(header=""))
 
