@@ -64,7 +64,7 @@ from core_bench import (
 )
 
 from choice.web.live.sockets import SYNC_SECONDS
-from choice.web.security.auth import COOKIE
+from choice.web.security.sessions import COOKIE
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -36,7 +36,7 @@ AREAS: dict[str, Area] = {
     "WebSocket origin": security("handshakes from other origins, refused before accept"),
     "Credentials": security(
         "no, wrong, empty, foreign or query-string token on every `/api` route and `/mcp`; "
-        "reused one-time codes"),
+        "made-up sessions and the old release's fixed cookie; reused one-time codes"),
     "Open redirect": security("`next` values that try to leave the portal"),
     "Media type": security("form, multipart, text and missing content types on the API"),
     "Body limits": security(
@@ -86,6 +86,18 @@ AREAS: dict[str, Area] = {
         "withdrawn (404)"),
     "Team: votes": security(
         "unknown, duplicate, too many and mistyped option ids; a question with no options"),
+    "Sessions": security(
+        "logged-out and run-out sessions; sessions, sign-in codes and the token after "
+        "`choice token --rotate`; the plain cookie on the public https host; logout from "
+        "other sites: each on a page, the API and the socket; a renewed cookie on a "
+        "cacheable response"),
+    "Secrets in logs": security(
+        "`/login?token=` and `?code=` (right, wrong, used, re-encoded names) and the start-up "
+        "banner: the token and every code looked for in the portal's own log"),
+    "Secrets on disk": security(
+        "after an invitation was delivered or given up on, each link and its secret looked "
+        "for in the bytes of every file of the data dir, the database's `-wal` and `-shm` "
+        "included"),
 
     "Concurrent submits": reliability(
         "{answers_at_once} answers released at once on one question, in {answer_rounds} "

@@ -34,14 +34,10 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _token(_: argparse.Namespace) -> int:
-    from choice.core.config import Settings
-    from choice.core.token import ensure_token
+def _token(args: argparse.Namespace) -> int:
+    from choice.cli.token import run
 
-    settings = Settings.from_env()
-    settings.prepare_data_dir()
-    print(ensure_token(settings.token_path))
-    return 0
+    return run(args)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -254,6 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
                         choices=["claude", "claude-desktop", "cursor", "vscode", "json"])
     config.set_defaults(run=_mcp_config)
     token = commands.add_parser("token", help="print the API bearer token")
+    token.add_argument("--rotate", action="store_true",
+                       help="replace it with a new one: the old token, its sign-in links and "
+                       "every browser signed in stop working")
     token.set_defaults(run=_token)
     database = commands.add_parser("db", help="the database's schema version (it upgrades "
                                    "itself when the portal starts)")

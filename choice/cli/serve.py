@@ -20,8 +20,11 @@ from choice.core.config import Settings
 from choice.core.i18n import resolve_language, translator
 from choice.core.token import ensure_token
 from choice.store.schema import SchemaError, upgrade_url
+from choice.web.security.auth import issue_code
 
 GRACEFUL_SHUTDOWN_SECONDS = 3
+BANNER_LINK_SECONDS = 600.0
+"""How long the sign-in link `choice serve` prints works (once): long enough to read it."""
 
 
 def port_is_free(host: str, port: int) -> bool:
@@ -79,8 +82,10 @@ def serve(app: Any = None, settings: Settings | None = None) -> None:
     _ = translator(resolve_language(None, None, settings.language))
     print(_("choice portal on {url}  (data: {path})").format(
         url=settings.base_url, path=settings.data_dir), flush=True)
-    print(_("Open it signed in: {url}").format(
-        url=f"{settings.base_url}/login?token={token}"), flush=True)
+    # A one-time link, never the token: this line may end up in a log (`portal.log`).
+    link = f"{settings.base_url}/login?code={issue_code(token, BANNER_LINK_SECONDS, time.time())}"
+    print(_("Open it signed in (once, within 10 minutes; `choice open` makes another): "
+            "{url}").format(url=link), flush=True)
     print(_("API token: `choice token` (stored in {path})").format(path=settings.token_path),
           flush=True)
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises Ctrl-C once it has shut down

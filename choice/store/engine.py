@@ -3,6 +3,9 @@
 SQLite runs in WAL mode with `synchronous=FULL` (an acknowledged answer survives a power
 cut) and a busy timeout. Write transactions start with `BEGIN IMMEDIATE` so a second
 process waits for the lock instead of failing on upgrade (see shared/NOTES.md).
+`secure_delete` zeroes what a delete or an overwrite frees, and `forget_overwritten` moves
+the WAL into the database and empties it: together they take a dropped secret (a
+participant's link in a delivered webhook message) off the disk.
 
 This module makes connections only; the schema is `schema.py`'s business.
 """
@@ -40,6 +43,8 @@ def make_engine(url: str) -> Engine:
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         _enable_wal(cursor)
         cursor.execute("PRAGMA synchronous=FULL")
+        # Freed space is zeroed, not left holding what was there (shared/NOTES.md).
+        cursor.execute("PRAGMA secure_delete=ON")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -50,6 +55,19 @@ def make_engine(url: str) -> Engine:
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
+
+
+def forget_overwritten(engine: Engine) -> bool:
+    """SQLite: copy the WAL into the database and truncate it to nothing, so the old copies
+    of pages it holds (with what was just deleted or overwritten) are gone from the disk.
+    Waits for readers (the busy timeout); False if one held on past it (nothing is lost:
+    the next checkpoint moves the rest). Other databases: nothing to do here, True.
+    Outside any transaction: a checkpoint cannot run inside one."""
+    if engine.dialect.name != "sqlite":
+        return True
+    with engine.connect() as conn:
+        busy, _log, _moved = conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)").one()
+    return not busy
 
 
 def _enable_wal(cursor: sqlite3.Cursor) -> None:

@@ -1,6 +1,6 @@
 """The database tables (SQLModel): interactions, their audit events, preferences, the
 team side of a widened interaction (its widening, participants, comments, votes) with the
-webhook outbox, and the sign-in codes already used.
+webhook outbox, the sign-in codes already used and the browsers signed in.
 
 Times are epoch seconds (REAL): the deadline scheduler compares them and the API turns them
 into ISO 8601. The full request and result are stored as JSON text, exactly as validated,
@@ -173,6 +173,20 @@ class LoginCodeUsedRow(SQLModel, table=True):
     __table_args__ = (Index("ix_login_code_used_expires", "expires_at"),)
 
     nonce: str = Field(primary_key=True, max_length=32)
+    expires_at: float
+
+
+class BrowserSessionRow(SQLModel, table=True):
+    """A signed-in browser: the keyed hash of its random session id (the cookie's value is
+    never stored; `web/security/sessions.py`), when it signed in and was last seen, and
+    when it ends unless seen again (the lifetime slides)."""
+
+    __tablename__ = "browser_session"
+    __table_args__ = (Index("ix_browser_session_expires", "expires_at"),)
+
+    id_hash: str = Field(primary_key=True, max_length=64)
+    created_at: float
+    last_seen_at: float
     expires_at: float
 
 

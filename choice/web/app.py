@@ -2,7 +2,8 @@
 
 `create_app(portal)` takes the core and the features the composition root built
 (`choice/portal.py`) and adds the web's own long-lived objects: the credentials (the API
-token), the Jinja environment, the asset bundles, the rendered-list cache, the open tabs.
+token and the browser sessions), the Jinja environment, the asset bundles, the rendered-list
+cache, the open tabs.
 Handlers receive them through dependency injection (`web/deps.py`); the request guard and
 the sign-in page's exception handler get theirs from here. The lifespan starts the service
 (which brings back pending interactions and starts every feature) and the MCP mount, and
@@ -32,7 +33,7 @@ from litestar.template import TemplateConfig
 
 from choice.core.i18n import SUPPORTED, catalog
 from choice.core.resources import RESOURCES
-from choice.core.token import ensure_token
+from choice.core.token import TokenFile
 from choice.store.login_codes import spend_login_code
 from choice.web.api.decision import DecisionController
 from choice.web.api.drafts import DraftController
@@ -54,14 +55,15 @@ from choice.web.mcp_mount import McpFactory, McpMount
 from choice.web.pages.actions import InteractionActions, save_settings, save_team
 from choice.web.pages.bundles import SKIP_COMPRESSION, bundle
 from choice.web.pages.decision_actions import DecisionActions
-from choice.web.pages.login import login, login_form, login_required_handler
+from choice.web.pages.login import login, login_form, login_required_handler, logout
 from choice.web.pages.participant import ParticipantPages
 from choice.web.pages.routes import PageController
 from choice.web.pages.team_actions import TeamActions
 from choice.web.pages.time_default_actions import use_time_as_default
 from choice.web.security.auth import Credentials, LoginCodes, LoginRequired
 from choice.web.security.guards import RequestGuard, bearer_token_guard, protective_headers
-from choice.web.security.log_redaction import install as keep_links_out_of_logs
+from choice.web.security.log_redaction import install as keep_secrets_out_of_logs
+from choice.web.security.sessions import Sessions
 from choice.web.views.assets import Assets
 from choice.web.views.js_messages import js_catalog
 from choice.web.views.list_cache import ListCache
@@ -80,15 +82,16 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     thread, after the start); `log_level` WARNING keeps a portal inside `choice ask` from
     printing its start-up."""
     settings, store, service = portal.settings, portal.store, portal.service
-    keep_links_out_of_logs()
+    keep_secrets_out_of_logs()
     RESOURCES.check(SUPPORTED)
     for language in SUPPORTED:
         catalog(language)  # read now: a broken catalog stops the start, not a page later
         js_catalog(language)  # and the scripts' messages, extracted from their sources
     settings.prepare_data_dir()
-    credentials = Credentials(ensure_token(settings.token_path))
+    token = TokenFile(settings.token_path).current
+    credentials = Credentials(token, Sessions(store, token, settings.public_url))
     env = make_environment()
-    codes = LoginCodes(credentials.token, lambda nonce, expires: store.write(
+    codes = LoginCodes(token, lambda nonce, expires: store.write(
         spend_login_code, store.engine, nonce, expires, time.time()))
     assets, tabs, activity = Assets.build(), Tabs(), Activity()
     lists, feeds = ListCache(env), DiscussionFeeds(portal.team, env)
@@ -126,7 +129,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
             create_login_link, stream, healthz,
             PageController, InteractionActions, TeamActions, DecisionActions, save_settings, save_team,
             use_time_as_default,
-            login, login_form, ParticipantPages,
+            login, login_form, logout, ParticipantPages,
             choice_socket, portal_socket, participant_socket, bundle,
             asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp_mount),
         ],
@@ -141,7 +144,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
         middleware=[DefineMiddleware(RequestGuard, allowed_hosts=settings.allowed_hosts,
                                      credentials=credentials, activity=activity,
                                      public_url=settings.public_url)],
-        before_send=[protective_headers(assets.content_security_policy())],
+        before_send=[protective_headers(assets.content_security_policy()), credentials.renewal()],
         after_request=announced,
         exception_handlers={**exception_handlers(settings.max_body_bytes),
                             LoginRequired: login_required_handler(service, assets)},

@@ -12,17 +12,20 @@ send the same message at once. Every outcome is written with its audit event.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, and_, exists, insert, select, update
 
+from choice.store.engine import forget_overwritten
 from choice.store.records import AuditEvent, Comment, Interaction
 from choice.store.repository import Repository
 from choice.store.tables import CommentRow, OutboxRow
 from choice.webhooks.messages import Event, add_comment, comments, without_links
 
+log = logging.getLogger("choice.webhooks")
 OUTBOX = OutboxRow.__table__  # type: ignore[attr-defined]
 COMMENTS = CommentRow.__table__  # type: ignore[attr-defined]
 PENDING = and_(OUTBOX.c.delivered_at.is_(None), OUTBOX.c.failed_at.is_(None))
@@ -127,15 +130,23 @@ class OutboxRepository:
     def _settle(self, message_id: int, values: dict[str, Any],
                 events: Sequence[AuditEvent], final: bool = False) -> None:
         """Write an attempt's outcome; a `final` one (delivered, given up) also drops the
-        participants' links from the stored event: nothing will send it again."""
+        participants' links from the stored event: nothing will send it again. Dropped
+        links then leave the disk too: the WAL still holds the pages that had them until it
+        is checkpointed and truncated (the freed space is zeroed: `secure_delete`)."""
+        dropped = False
         with self.repo.transaction() as conn:
             if final:
                 payload = conn.execute(select(OUTBOX.c.payload_json)
                                        .where(OUTBOX.c.id == message_id)).scalar()
                 if payload is not None:
                     values = {**values, "payload_json": without_links(payload)}
+                    dropped = values["payload_json"] != payload
             conn.execute(update(OUTBOX).where(OUTBOX.c.id == message_id).values(**values))
             self.repo.add_events(conn, events)
+        if dropped and not forget_overwritten(self.engine):
+            log.warning("webhook %s: a reader kept the database busy, so the links it dropped "
+                        "stay in %s's WAL until its next checkpoint", message_id,
+                        self.engine.url.database)
 
     def delivered(self, message_id: int, at: float, events: Sequence[AuditEvent]) -> None:
         self._settle(message_id, {"delivered_at": at, "last_error": None}, events, final=True)

@@ -30,12 +30,12 @@ def web(anonymous: Client) -> Client:
 
 
 def post(web: Client, path: str, data: dict[str, Any], htmx: bool = True) -> Any:
-    return web.post(path, data=data, headers={**(HTMX if htmx else FORM), **owner()},
+    return web.post(path, data=data, headers={**(HTMX if htmx else FORM), **owner(web)},
                     follow_redirects=False)
 
 
 def page(web: Client, path: str) -> str:
-    reply = web.get(path, headers=owner())
+    reply = web.get(path, headers=owner(web))
     assert reply.status_code == 200, reply.text
     return str(reply.text)
 
@@ -240,7 +240,7 @@ def test_hostile_agent_text_stays_text_everywhere_it_is_shown(web: Client) -> No
     shown = page(web, f"/choice/{iid}")
     assert "<script>alert" not in shown and "<img src=x" not in shown
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in shown
-    late = web.get(f"/choice/{iid}/decision?keep=true", headers={**HTMX, **owner()}).text
+    late = web.get(f"/choice/{iid}/decision?keep=true", headers={**HTMX, **owner(web)}).text
     assert 'data-testid="late-candidate"' in late and "<script>alert" not in late
     stamp = web.get(f"/api/interactions/{iid}/review", headers=agent()).json()["candidate_at"]
     post(web, f"/choice/{iid}/resolve", {"action": "accept", "candidate_at": stamp,
@@ -251,7 +251,7 @@ def test_hostile_agent_text_stays_text_everywhere_it_is_shown(web: Client) -> No
 
 def test_the_owners_socket_forwards_the_review_and_the_deferral(web: Client) -> None:
     iid, _ = widened(web)
-    with web.websocket_connect(f"/ws/choice/{iid}", headers={**owner(),
+    with web.websocket_connect(f"/ws/choice/{iid}", headers={**owner(web),
                                "Origin": "http://127.0.0.1:8765"}) as socket:
         assert socket.receive_json()["type"] == "deadline"
         web.post(f"/api/interactions/{iid}/review", headers=agent())

@@ -10,8 +10,8 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from choice.web.security.auth import COOKIE, session_value
 from tests.api.conftest import ask, token
+from tests.sign_in import client_cookie
 
 Client = TestClient[Litestar]
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -21,8 +21,8 @@ def agent() -> dict[str, str]:
     return {"Authorization": f"Bearer {token()}"}
 
 
-def owner() -> dict[str, str]:
-    return {"Cookie": f"{COOKIE}={session_value(token())}"}
+def owner(client: Client) -> dict[str, str]:
+    return client_cookie(client, token())
 
 
 def asked(web: Client, **overrides: Any) -> str:
@@ -33,7 +33,7 @@ def asked(web: Client, **overrides: Any) -> str:
 
 def badge(web: Client, iid: str, which: str = "all") -> str:
     """The interface badge of the question's line in the list, as the page shows it."""
-    listed = web.get(f"/partials/interactions?filter={which}", headers=owner())
+    listed = web.get(f"/partials/interactions?filter={which}", headers=owner(web))
     assert listed.status_code == 200
     line = re.search(rf'data-interaction-id="{iid}".*?</a>', listed.text, re.S)
     assert line is not None, f"{iid} is not in the {which} list"
@@ -59,7 +59,7 @@ def test_a_terminal_question_answered_on_its_page_is_listed_as_answered_on_the_w
     iid = asked(anonymous, interface="terminal")
     assert badge(anonymous, iid) == "Terminal"
     posted = anonymous.post(f"/choice/{iid}/submit", content="selected=lite&action=submit",
-                            headers={**FORM, **owner()}, follow_redirects=False)
+                            headers={**FORM, **owner(anonymous)}, follow_redirects=False)
     assert posted.status_code == 303, posted.text
     result = anonymous.get(f"/api/interactions/{iid}", headers=agent()).json()
     assert result["interface"] == "web"
@@ -79,7 +79,7 @@ def test_an_open_question_switched_to_the_terminal_is_listed_there_at_once(
 def test_a_tab_is_told_to_refresh_its_list_when_another_question_switches(
         anonymous: Client) -> None:
     iid = asked(anonymous, interface="web")
-    with anonymous.websocket_connect("/ws/portal", headers=owner()) as socket:
+    with anonymous.websocket_connect("/ws/portal", headers=owner(anonymous)) as socket:
         switched = anonymous.post(f"/api/interactions/{iid}/interface", headers=agent(),
                                   json={"interface": "terminal"})
         assert switched.status_code == 200, switched.text

@@ -12,8 +12,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from choice.web.security.auth import COOKIE, session_value
 from tests.api.conftest import ask, token
+from tests.sign_in import client_cookie
 
 pytestmark = pytest.mark.usefixtures("backend")  # on SQLite and on PostgreSQL
 
@@ -26,8 +26,8 @@ def agent() -> dict[str, str]:
     return {"Authorization": f"Bearer {token()}"}
 
 
-def owner() -> dict[str, str]:
-    return {"Cookie": f"{COOKIE}={session_value(token())}"}
+def owner(client: Client) -> dict[str, str]:
+    return client_cookie(client, token())
 
 
 def widened(web: Client) -> tuple[str, dict[str, str]]:
@@ -51,7 +51,7 @@ PERSON = re.compile(r'data-testid="invited-name">([^<]*)<'
 
 def panel_says(web: Client, iid: str) -> dict[str, str]:
     """What the owner's team panel (`/choice/{id}/team`) says of each person's link."""
-    page = web.get(f"/choice/{iid}/team", headers=owner())
+    page = web.get(f"/choice/{iid}/team", headers=owner(web))
     assert page.status_code == 200
     return {name: "Not opened yet" if state == "Not opened yet" else state.split(" ", 1)[0]
             for name, state in PERSON.findall(page.text)}

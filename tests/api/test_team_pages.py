@@ -16,9 +16,9 @@ from litestar.testing import TestClient
 from choice.core.notifier import Change
 from choice.core.service import InteractionService
 from choice.web.live.discussion_feed import DiscussionFeeds
-from choice.web.security.auth import COOKIE, session_value
 from tests.api.conftest import ask, token
 from tests.reliability.faults import wait_until
+from tests.sign_in import client_cookie
 
 Client = TestClient[Litestar]
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -26,9 +26,9 @@ HTMX = {**FORM, "HX-Request": "true"}
 TEAM = [{"name": "Alice Johnson", "handle": "@alice"}, {"name": "Bob"}]
 
 
-def owner() -> dict[str, str]:
+def owner(client: Client) -> dict[str, str]:
     """The owner's browser: the session cookie, sent by hand so the client keeps none."""
-    return {"Cookie": f"{COOKIE}={session_value(token())}"}
+    return client_cookie(client, token())
 
 
 def agent() -> dict[str, str]:
@@ -146,24 +146,24 @@ def test_an_ended_discussion_is_read_only_and_says_how_it_ended(web: Client) -> 
 
 def test_the_owner_widens_from_the_plain_form(web: Client) -> None:
     iid = web.post("/api/interactions", json=ask(), headers=agent()).json()["interaction_id"]
-    form = web.get(f"/choice/{iid}/widen", headers=owner())
+    form = web.get(f"/choice/{iid}/widen", headers=owner(web))
     assert form.status_code == 200 and "Alice Johnson, Bob" in form.text
     cancelled = web.post(f"/choice/{iid}/widen", content="names=Cancel", headers={
-        **FORM, **owner()}, follow_redirects=False)
+        **FORM, **owner(web)}, follow_redirects=False)
     assert (cancelled.status_code, cancelled.headers["location"]) == (303, f"/choice/{iid}")
     long_name = "x" * 101
     bad = web.post(f"/choice/{iid}/widen", content=f"names=Bob%2C+{long_name}&note=kept",
-                   headers={**FORM, **owner()})
+                   headers={**FORM, **owner(web)})
     assert bad.status_code == 422 and 'data-testid="widen-errors"' in bad.text
     assert "at most 100 characters" in bad.text
     assert f'value="Bob, {long_name}"' in bad.text and ">kept</textarea>" in bad.text
     done = web.post(f"/choice/{iid}/widen", content="names=bob%2C+Zed&mode=continue&note=hi"
-                    "&extra_seconds=3600", headers={**FORM, **owner()})
+                    "&extra_seconds=3600", headers={**FORM, **owner(web)})
     assert done.status_code == 200
     found = re.findall(r'value="http://127\.0\.0\.1:8765/d/([\w-]{32})"', done.text)
     assert len(found) == 2 and "not on the team list" in done.text
     assert web.get(f"/d/{found[1]}").status_code == 200
-    again = web.post(f"/choice/{iid}/widen", content="", headers={**FORM, **owner()})
+    again = web.post(f"/choice/{iid}/widen", content="", headers={**FORM, **owner(web)})
     assert again.status_code == 409 and 'data-testid="widen-notice"' in again.text
     reply = web.get(f"/api/interactions/{iid}?wait=0", headers=agent()).json()
     assert reply["status"] == "widened" and reply["mode"] == "continue"
@@ -171,25 +171,25 @@ def test_the_owner_widens_from_the_plain_form(web: Client) -> None:
 
 def test_the_owner_panel_comments_and_withdraws(web: Client) -> None:
     iid, secrets = widened(web)
-    page = web.get(f"/choice/{iid}", headers=owner()).text
+    page = web.get(f"/choice/{iid}", headers=owner(web)).text
     assert 'data-testid="team-panel"' in page and 'data-testid="widen-open"' not in page
     posted = web.post(f"/choice/{iid}/comment", content="text=From+me", headers={
-        **HTMX, **owner()})
+        **HTMX, **owner(web)})
     assert posted.status_code == 200 and 'hx-swap-oob="true"' in posted.text
     assert "From me" in posted.text
-    blank = web.post(f"/choice/{iid}/comment", content="text=", headers={**FORM, **owner()})
+    blank = web.post(f"/choice/{iid}/comment", content="text=", headers={**FORM, **owner(web)})
     assert blank.status_code == 422 and 'data-testid="owner-comment-error"' in blank.text
     bob = participant_id(web, iid, "Bob")
-    gone = web.post(f"/choice/{iid}/participants/{bob}/withdraw", headers={**HTMX, **owner()})
+    gone = web.post(f"/choice/{iid}/participants/{bob}/withdraw", headers={**HTMX, **owner(web)})
     assert gone.status_code == 200 and "Link withdrawn" in gone.text
     assert web.get(f"/d/{secrets['Bob']}").status_code == 404
     assert web.post(f"/choice/{iid}/participants/{bob}/withdraw",
-                    headers={**FORM, **owner()}, follow_redirects=False).status_code == 303
+                    headers={**FORM, **owner(web)}, follow_redirects=False).status_code == 303
 
 
 def test_a_refused_team_row_says_what_is_wrong_in_plain_words(web: Client) -> None:
     rows = "team.name=Lee%2C+Carol&team.handle=&team.email="
-    refused = web.post("/settings/team", content=rows, headers={**HTMX, **owner()})
+    refused = web.post("/settings/team", content=rows, headers={**HTMX, **owner(web)})
     assert refused.status_code == 422
     shown = re.search(r'data-testid="team-row-error">([^<]*)<', refused.text)
     assert shown is not None, refused.text
@@ -198,11 +198,11 @@ def test_a_refused_team_row_says_what_is_wrong_in_plain_words(web: Client) -> No
 
 
 def test_the_team_list_is_edited_in_settings(web: Client) -> None:
-    page = web.get("/settings", headers=owner()).text
+    page = web.get("/settings", headers=owner(web)).text
     assert page.count('data-testid="team-row"') == 3  # two people and a blank row
     duplicate = ("team.name=Alice+Johnson&team.handle=&team.email="
                  "&team.name=alice+johnson&team.handle=&team.email=")
-    refused = web.post("/settings/team", content=duplicate, headers={**HTMX, **owner()})
+    refused = web.post("/settings/team", content=duplicate, headers={**HTMX, **owner(web)})
     assert refused.status_code == 422
     assert "is in the team list twice" in refused.text and "Value error" not in refused.text
     assert [m["name"] for m in web.get("/api/settings", headers=agent()).json()["team"]] == [
@@ -211,7 +211,7 @@ def test_the_team_list_is_edited_in_settings(web: Client) -> None:
             "&team.name=Bob&team.handle=&team.email=&team.remove=1"
             "&team.name=Carol&team.handle=&team.email=carol%40example.com"
             "&team.name=&team.handle=&team.email=")
-    saved = web.post("/settings/team", content=rows, headers={**FORM, **owner()},
+    saved = web.post("/settings/team", content=rows, headers={**FORM, **owner(web)},
                      follow_redirects=False)
     assert (saved.status_code, saved.headers["location"]) == (303, "/settings#team")
     assert web.get("/api/settings", headers=agent()).json()["team"] == [
@@ -222,7 +222,7 @@ def test_the_team_list_is_edited_in_settings(web: Client) -> None:
 def test_the_owner_socket_forwards_discussions_and_reminders(web: Client, app: Litestar) -> None:
     iid, secrets = widened(web)
     service: InteractionService = injected(app, "service")
-    with web.websocket_connect(f"/ws/choice/{iid}", headers=owner()) as socket:
+    with web.websocket_connect(f"/ws/choice/{iid}", headers=owner(web)) as socket:
         assert socket.receive_json()["status"] == "widened"
         web.post(f"/d/{secrets['Bob']}/comment", content="text=hi", headers=HTMX)
         # Bob never loaded his page: his comment opens his link first
@@ -237,7 +237,7 @@ def test_the_owner_socket_forwards_discussions_and_reminders(web: Client, app: L
                                          "title": "Pick \u202ea\u202c",
                                          "path": f"/choice/{iid}", "reason": "discussion_idle",
                                          "seconds_left": None}
-    with web.websocket_connect("/ws/portal", headers=owner()) as socket:
+    with web.websocket_connect("/ws/portal", headers=owner(web)) as socket:
         web.blocking_portal.call(service.notifier.publish,
                         Change("interaction.reminder", iid, {"title": "Pick"}, row))
         assert socket.receive_json()["type"] == "reminder"

@@ -28,11 +28,11 @@ from choice.client.portal_client import PortalUnreachable
 from choice.contract.clock import iso, parse_iso
 from choice.instances.relay import libpq_url
 from choice.store.schema import HEAD
-from choice.web.security.auth import COOKIE, session_value
 from tests.integration.test_real_server import wait_until
 from tests.pg_cluster import Cluster
 from tests.portal_process import ROOT, PortalProcess
 from tests.reliability.faults import outcome
+from tests.sign_in import owner_cookie, sign_in
 from tests.sse import sse_events
 from tests.tally import faults
 from tests.webhook_receiver import WebhookReceiver, accepted
@@ -115,8 +115,8 @@ def test_an_answer_on_b_updates_the_open_page_on_a(pair: Pair) -> None:
     """The page's live socket on A (as a browser tab opens it) hears B's answer."""
     iid = pair.a.client().create(request())["interaction_id"]
     url = f"ws://127.0.0.1:{pair.a.port}/ws/choice/{iid}"
-    cookie = f"{COOKIE}={session_value(pair.a.token)}"
-    with connect(url, origin=Origin(pair.a.base_url), additional_headers={"Cookie": cookie},
+    with connect(url, origin=Origin(pair.a.base_url),
+                 additional_headers=owner_cookie(pair.a.base_url, pair.a.token),
                  open_timeout=10) as page:
         first = json.loads(page.recv(timeout=10))
         assert (first["type"], first["status"]) == ("deadline", "pending")
@@ -243,6 +243,21 @@ def test_a_sign_in_link_from_a_works_once_on_b(pair: Pair) -> None:
     assert first.status_code in (302, 303) and "choice_session" in first.headers["set-cookie"]
     again = httpx.get(link, follow_redirects=False)  # the same code, back on A
     assert again.status_code == 401 and "choice_session" not in again.headers.get("set-cookie", "")
+
+
+def test_a_session_from_a_opens_b_and_a_sign_out_on_b_ends_it_on_a(pair: Pair) -> None:
+    iid = pair.a.client().create(request(title="Seen on both"))["interaction_id"]
+    name, value = sign_in(pair.a.base_url, pair.a.token)
+    cookie = {"Cookie": f"{name}={value}"}
+    for instance in (pair.a, pair.b):
+        page = httpx.get(f"{instance.base_url}/choice/{iid}", headers=cookie)
+        assert page.status_code == 200 and "Seen on both" in page.text
+    out = httpx.post(f"{pair.b.base_url}/logout", headers={
+        **cookie, "Origin": pair.b.base_url, "Content-Type": "application/x-www-form-urlencoded"})
+    assert out.status_code == 303
+    for instance in (pair.a, pair.b):
+        page = httpx.get(f"{instance.base_url}/choice/{iid}", headers=cookie)
+        assert page.status_code == 401 and "Seen on both" not in page.text
 
 
 def test_the_outbox_delivers_each_message_once_across_instances(pair: Pair) -> None:

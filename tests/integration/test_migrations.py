@@ -550,3 +550,43 @@ async def test_0006_keeps_a_candidate_in_review_and_a_new_one_may_propose_option
     result = json.loads(row.result_json or "{}")
     assert (result["selected_ids"], result["summary_json"]["source"]) == (
         ["pg"], "discussion_extraction")
+
+
+# -- 0007: browser sessions, on the previous release's database --------------------------------
+
+def test_0007_keeps_everything_and_signs_a_browser_in_with_a_stored_session(
+        isolated_env: Path) -> None:
+    """The previous release's cookie (a fixed HMAC of the token) opens nothing after the
+    upgrade: the browser signs in once more, and that session is a row, not the token's."""
+    import hashlib
+    import hmac
+
+    from litestar.testing import TestClient
+
+    from choice.core.token import ensure_token
+    from choice.portal import create_app
+    from choice.web.security.sessions import COOKIE
+    from tests.sign_in import client_cookie
+
+    isolated_env.mkdir(parents=True, exist_ok=True)
+    path = isolated_env / "choice.db"
+    _discussion_at(path, "0006")  # what the previous release left
+    before = team_rows(path)
+    token = ensure_token(isolated_env / "token")
+    old_cookie = hmac.new(token.encode(), b"choice browser session v1", hashlib.sha256).hexdigest()
+
+    done = upgrade_url(sqlite_url(path))
+    assert (done.before, done.after) == ("0006", head()) and team_rows(path) == before
+
+    with TestClient(create_app(), base_url="http://127.0.0.1:8765") as web:
+        assert web.get("/", headers={"Cookie": f"{COOKIE}={old_cookie}"}).status_code == 401
+        signed_in = client_cookie(web, token)
+        page = web.get(f"/choice/{V0_ROWS['answer']}", headers=signed_in)
+        assert page.status_code == 200, page.text
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        stored = [row[0] for row in conn.execute("SELECT id_hash FROM browser_session")]
+    value = signed_in["Cookie"].partition("=")[2]
+    assert len(stored) == 1 and value not in stored[0] and token not in stored[0]
+    after = team_rows(path)  # the portal's start sent its reminders; the team's rows stay
+    assert {t: after[t] for t in ("participant", "comment", "vote")} == \
+        {t: before[t] for t in ("participant", "comment", "vote")}

@@ -21,8 +21,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from choice.web.security.auth import COOKIE, session_value
 from tests.portal_process import PortalProcess
+from tests.sign_in import owner_cookie
 from tests.tally import faults
 
 pytestmark = pytest.mark.slow
@@ -143,7 +143,7 @@ async def watch(portal: PortalProcess, interaction_id: str, greeted: list[str]) 
     finish (`{"type": "status"}`); returns that status, or how the socket was closed."""
     url = f"ws://127.0.0.1:{portal.port}/ws/choice/{interaction_id}"
     async with connect(url, origin=portal.base_url,  # type: ignore[arg-type]
-                       additional_headers={"Cookie": f"{COOKIE}={session_value(portal.token)}"},
+                       additional_headers=owner_cookie(portal.base_url, portal.token),
                        open_timeout=30, max_queue=None) as socket:
         first = json.loads(await socket.recv())
         assert first["type"] == "deadline" and first["interaction_id"] == interaction_id, first

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from choice.web.security.auth import COOKIE, session_value
 from tests.portal_process import PortalProcess
+from tests.sign_in import owner_cookie
 
 JSON = {"Content-Type": "application/json"}
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -55,9 +55,9 @@ def bearer(portal: PortalProcess) -> dict[str, str]:
     return {"Authorization": f"Bearer {portal.token}"}
 
 
-def signed_in(portal: PortalProcess) -> dict[str, str]:
-    """The cookie a browser holds after `/login`."""
-    return {"Cookie": f"{COOKIE}={session_value(portal.token)}"}
+def signed_in(portal: PortalProcess, host: str | None = None) -> dict[str, str]:
+    """The cookie a browser holds after `/login` (on `host`, e.g. the public name)."""
+    return owner_cookie(portal.base_url, portal.token, host)
 
 
 def ask(portal: PortalProcess, **overrides: Any) -> str:

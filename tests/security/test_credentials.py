@@ -9,14 +9,17 @@ portal-wide, so nothing here expects a link that opens only one question.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import re
+import secrets
 from urllib.parse import quote, urlencode, urljoin, urlsplit
 
 import pytest
 
 from choice.core.token import ensure_token
-from choice.web.security.auth import COOKIE, session_value
+from choice.web.security.sessions import COOKIE
 from tests.portal_process import PortalProcess
 from tests.security.conftest import (
     FORM,
@@ -94,9 +97,16 @@ def wrong_credentials(token: str, other_token: str) -> list[tuple[str, dict[str,
         ("basic scheme", {"Authorization": f"Basic {token}"}, ""),
         ("token in the query", {}, f"token={token}"),
         ("access_token in the query", {}, f"access_token={token}"),
-        ("another portal's cookie", {"Cookie": f"{COOKIE}={session_value(other_token)}"}, ""),
+        ("a made-up session", {"Cookie": f"{COOKIE}={secrets.token_urlsafe(32)}"}, ""),
+        ("the old release's cookie", {"Cookie": f"{COOKIE}={old_cookie(token)}"}, ""),
+        ("another portal's old cookie", {"Cookie": f"{COOKIE}={old_cookie(other_token)}"}, ""),
         ("the token as the cookie", {"Cookie": f"{COOKIE}={token}"}, ""),
     ]
+
+
+def old_cookie(token: str) -> str:
+    """What 0.x set as the cookie: a fixed HMAC of the token, the same for every browser."""
+    return hmac.new(token.encode(), b"choice browser session v1", hashlib.sha256).hexdigest()
 
 
 def with_query(path: str, query: str) -> str:
@@ -143,7 +153,7 @@ def test_login_with_a_wrong_secret_sets_no_cookie(portal: PortalProcess, secret:
 def cookie_of(reply: Reply) -> str:
     cookie = reply.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "samesite=lax" in cookie.lower() and "Path=/" in cookie
-    match = re.match(rf"{COOKIE}=([0-9a-f]+);", cookie)
+    match = re.match(rf"{COOKIE}=([A-Za-z0-9_-]{{43}});", cookie)
     assert match, cookie
     return match.group(1)
 
@@ -154,7 +164,9 @@ def test_login_with_the_token_sets_an_httponly_cookie_and_drops_the_token(
     reply = send(portal, "GET", f"/login?{query}")
     assert reply.status in (302, 303)
     assert reply.headers["Location"] == f"/choice/{secret}"
-    assert cookie_of(reply) == session_value(portal.token)
+    again = send(portal, "GET", f"/login?{query}")
+    assert cookie_of(reply) != cookie_of(again)  # a random session each time, not the token's
+    assert portal.token not in cookie_of(reply) and cookie_of(reply) != old_cookie(portal.token)
     page = send(portal, "GET", reply.headers["Location"], None,
                 {"Cookie": f"{COOKIE}={cookie_of(reply)}"})
     assert page.status == 200 and TITLE in page.text
@@ -171,7 +183,8 @@ def test_a_one_time_code_signs_in_once(portal: PortalProcess, secret: str) -> No
     first = send(portal, "GET", target)
     assert first.status in (302, 303)
     assert first.headers["Location"] == f"/choice/{secret}"
-    assert cookie_of(first) == session_value(portal.token)
+    assert send(portal, "GET", first.headers["Location"], None,
+                {"Cookie": f"{COOKIE}={cookie_of(first)}"}).status == 200
     with attacks("Credentials") as seen:
         second = send(portal, "GET", target)
         refused = (second.status == 401 and "set-cookie" not in second.headers

@@ -21,7 +21,7 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from choice.portal import create_app
-from choice.web.security.auth import COOKIE
+from choice.web.security.sessions import COOKIE
 from tests.portal_process import PortalProcess
 from tests.security.conftest import FORM, JSON, MCP_ACCEPT, Reply, send
 from tests.security.team import Invitee, same_origin, team_state, widened

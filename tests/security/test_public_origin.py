@@ -53,7 +53,7 @@ def question() -> str:
 
 def test_the_public_origin_may_write_through_the_proxy(portal: PortalProcess) -> None:
     iid = ask(portal)
-    headers = {**bearer(portal), **signed_in(portal), **JSON, "Origin": PUBLIC,
+    headers = {**bearer(portal), **signed_in(portal, HOST), **JSON, "Origin": PUBLIC,
                "Sec-Fetch-Site": "same-origin"}
     created = send(portal, "POST", "/api/interactions", question(), headers, host=HOST)
     assert created.status == 201, created.text
@@ -70,7 +70,7 @@ def test_the_public_origin_may_open_a_socket(portal: PortalProcess) -> None:
     iid = ask(portal)
     for path in (f"/ws/choice/{iid}", "/ws/portal"):
         assert handshake(portal, path, host=HOST, origin=PUBLIC,
-                         headers=signed_in(portal)) == 101, path
+                         headers=signed_in(portal, HOST)) == 101, path
 
 
 def test_the_mcp_guard_agrees_on_the_public_origin(portal: PortalProcess) -> None:
@@ -105,7 +105,7 @@ def test_every_other_origin_is_still_refused(portal: PortalProcess) -> None:
                     continue  # not an origin a WebSocket client library sends
                 for path in (f"/ws/choice/{iid}", "/ws/portal"):
                     status = handshake(portal, path, host=host, origin=origin,
-                                       headers=signed_in(portal))
+                                       headers=signed_in(portal, host))
                     seen.refused_if(status == 403, (origin, host, path, status))
         seen.unchanged(before, state_of(portal, iid))
 

@@ -1,5 +1,6 @@
-"""Signing a browser in: `/login` turns a one-time code or the token into the session
-cookie and redirects to `next` without the secret; without one it explains how to get in.
+"""Signing a browser in and out: `/login` turns a one-time code or the token into a new
+session (its cookie) and redirects to `next` without the secret; without one it explains how
+to get in. `POST /logout` (the header's button) ends the session and drops the cookie.
 """
 
 from __future__ import annotations
@@ -17,13 +18,17 @@ from choice.core.i18n import N_
 from choice.core.service import InteractionService
 from choice.web.deps import PortalCredentials, Service, SignInCodes, WebAssets
 from choice.web.pages.routes import VARY_ON_HTMX
-from choice.web.security.auth import Credentials, LoginRequired, safe_next
+from choice.web.security.auth import Credentials, LoginRequired, safe_next, session_guard
 from choice.web.views.assets import Assets
 
 
-def _signed_in(credentials: Credentials, target: str | None) -> Redirect:
+async def _signed_in(request: Request[Any, Any, Any], credentials: Credentials,
+                     target: str | None) -> Redirect:
+    """A new session for this browser, whatever cookie it came with (a sign-in never takes
+    up an id it did not make)."""
+    sessions, host = credentials.sessions, request.headers.get("host", "")
     response = Redirect(path=safe_next(target), status_code=303)
-    response.set_cookie(credentials.session_cookie())
+    response.set_cookie(sessions.cookie(host, await sessions.begin()))
     return response
 
 
@@ -40,18 +45,18 @@ def _interaction_in(path: str) -> str | None:
 
 
 @get("/login", include_in_schema=False)
-async def login(service: Service, assets: WebAssets, codes: SignInCodes,
-                credentials: PortalCredentials, token: FromQuery[str | None] = None,
-                code: FromQuery[str | None] = None,
+async def login(request: Request[Any, Any, Any], service: Service, assets: WebAssets,
+                codes: SignInCodes, credentials: PortalCredentials,
+                token: FromQuery[str | None] = None, code: FromQuery[str | None] = None,
                 next: FromQuery[str | None] = None) -> Response[Any]:
     if code is not None:
         if await codes.redeem(code):
-            return _signed_in(credentials, next)
+            return await _signed_in(request, credentials, next)
         return login_page(service, assets, next,
                           N_("That sign-in link has expired or was already used."))
     if token is not None:
         if credentials.token_matches(token):
-            return _signed_in(credentials, next)
+            return await _signed_in(request, credentials, next)
         return login_page(service, assets, next, N_("That token is not this portal's token."))
     return login_page(service, assets, next, None, status=200)
 
@@ -62,8 +67,20 @@ async def login_form(request: Request[Any, Any, Any], service: Service, assets: 
     form = parse_qs((await request.body()).decode(errors="replace"))
     token, target = form.get("token", [""])[0], form.get("next", ["/"])[0]
     if credentials.token_matches(token):
-        return _signed_in(credentials, target)
+        return await _signed_in(request, credentials, target)
     return login_page(service, assets, target, N_("That token is not this portal's token."))
+
+
+@post("/logout", include_in_schema=False, status_code=303, guards=[session_guard])
+async def logout(request: Request[Any, Any, Any], credentials: PortalCredentials) -> Redirect:
+    """End this browser's session (Origin-checked like every POST) and drop its cookie.
+    Without a live session there is nothing to end: the sign-in page, like any owner page."""
+    value = credentials.session_of(request)
+    if value is not None:
+        await credentials.sessions.end(value)
+    response = Redirect(path="/login", status_code=303)
+    response.set_cookie(credentials.sessions.cleared(request.headers.get("host", "")))
+    return response
 
 
 def login_required_handler(service: InteractionService, assets: Assets

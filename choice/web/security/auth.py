@@ -1,12 +1,16 @@
-"""Browser sessions: a one-time code or the API token becomes an HttpOnly cookie.
+"""Who a request is: the API token (agents) or a signed-in browser's session (people), and
+the one-time codes that sign a browser in.
 
 `/login?code=…` (60 s, single use; what the portal and `choice open` put in the links they
-open) or `/login?token=…` (Jupyter style, what `choice serve` prints) sets the cookie and
-redirects to `next` with the secret gone from the URL. The cookie value is derived from
-the API token, so it survives restarts and dies with the token. SameSite=Lax lets a link
-clicked in a terminal or chat app land signed in; GETs change nothing and every write and
-socket is Origin-checked, so Lax gives nothing away. `login_link` is the link that carries
-a code (what the browser opener, `POST /api/login-links` and a URL elicitation hand out).
+open) or `/login?token=…` (for scripts and tests: it is kept out of the logs) starts a
+session (`sessions.py`: random, stored server-side, ended by `POST /logout` or a new token)
+and redirects to `next` with the secret gone from the URL. SameSite=Lax lets a link clicked
+in a terminal or chat app land signed in; GETs change nothing and every write and socket is
+Origin-checked, so Lax gives nothing away. `login_link` is the link that carries a code
+(what the browser opener, `POST /api/login-links` and a URL elicitation hand out).
+
+The token is read from its file again whenever the file changes (`core.token.TokenFile`):
+`choice token --rotate` ends the old token, its codes and its sessions without a restart.
 """
 
 from __future__ import annotations
@@ -23,17 +27,14 @@ from typing import Any
 from urllib.parse import quote
 
 from litestar.connection import ASGIConnection
-from litestar.datastructures import Cookie
+from litestar.datastructures import MutableScopeHeaders
 from litestar.exceptions import NotAuthorizedException
+from litestar.types import BeforeMessageSendHookHandler, Message, Scope
 
 from choice.core.config import Settings
+from choice.web.security.sessions import Sessions
 
-COOKIE = "choice_session"
 CODE_SECONDS = 60.0
-
-
-def session_value(token: str) -> str:
-    return hmac.new(token.encode(), b"choice browser session v1", hashlib.sha256).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,30 +44,62 @@ class Access:
     token: bool
     """It sent `Authorization: Bearer <the API token>`."""
     session: bool
-    """It carries the session cookie of a signed-in browser."""
+    """It carries the cookie of a live session (a signed-in browser)."""
+    renewed: bool = False
+    """The session's use was just written down: the response renews its cookie."""
 
 
 class Credentials:
-    """The API token and the session cookie derived from it. The app factory makes one and
-    hands it to the request guard (which sets each request's `Access`) and, through
-    dependency injection, to the sign-in handlers."""
+    """The API token and the browser sessions. The app factory makes one and hands it to
+    the request guard (which sets each request's `Access`) and, through dependency
+    injection, to the sign-in and logout handlers."""
 
-    def __init__(self, token: str) -> None:
-        self.token = token
-        self._session = session_value(token)
+    def __init__(self, token: Callable[[], str], sessions: Sessions) -> None:
+        self._token = token
+        self.sessions = sessions
+
+    @property
+    def token(self) -> str:
+        return self._token()
 
     def token_matches(self, given: str) -> bool:
         return hmac.compare_digest(given.strip().encode(), self.token.encode())
 
-    def session_cookie(self) -> Cookie:
-        return Cookie(key=COOKIE, value=self._session, httponly=True, samesite="lax",
-                      path="/", max_age=30 * 86_400)
+    def session_of(self, connection: ASGIConnection[Any, Any, Any, Any]) -> str | None:
+        """The value of this request's session cookie (the name depends on its host)."""
+        host = connection.headers.get("host", "")
+        return connection.cookies.get(self.sessions.cookie_name(host)) or None
 
-    def access(self, connection: ASGIConnection[Any, Any, Any, Any]) -> Access:
+    async def access(self, connection: ASGIConnection[Any, Any, Any, Any]) -> Access:
         scheme, _sep, given = connection.headers.get("authorization", "").partition(" ")
-        cookie = connection.cookies.get(COOKIE, "")
-        return Access(token=scheme.lower() == "bearer" and self.token_matches(given),
-                      session=hmac.compare_digest(cookie.encode(), self._session.encode()))
+        token = scheme.lower() == "bearer" and self.token_matches(given)
+        value = self.session_of(connection)
+        if value is None:
+            return Access(token=token, session=False)
+        check = await self.sessions.check(value)
+        return Access(token=token, session=check.live, renewed=check.renewed)
+
+    def renewal(self) -> BeforeMessageSendHookHandler:
+        """A `before_send` hook: a response to a request whose session use was just written
+        down renews the cookie's Max-Age, so the browser keeps it as long as the session
+        lives (unless the response sets the cookie itself, a sign-in or a logout, or may be
+        cached: a static bundle, shared by a proxy, must never carry anyone's cookie)."""
+
+        async def renew(message: Message, scope: Scope) -> None:
+            access = scope.get("auth")
+            if message["type"] != "http.response.start" or not isinstance(access, Access) \
+                    or not access.renewed:
+                return
+            connection: ASGIConnection[Any, Any, Any, Any] = ASGIConnection(scope)
+            value, host = self.session_of(connection), connection.headers.get("host", "")
+            headers = MutableScopeHeaders.from_message(message)
+            name = f"{self.sessions.cookie_name(host)}="
+            if (value is None or "no-store" not in (headers.get("cache-control") or "")
+                    or any(v.startswith(name) for v in headers.getall("set-cookie", []))):
+                return
+            headers.add("set-cookie", self.sessions.cookie(host, value).to_header(header=""))
+
+        return renew
 
 
 def has_session(connection: ASGIConnection[Any, Any, Any, Any]) -> bool:
@@ -103,22 +136,22 @@ _EXPIRY, _NONCE, _MAC = 8, 12, 16
 class LoginCodes:
     """One-time sign-in codes: 60 seconds unless asked otherwise, single use.
 
-    A code is signed with a key derived from the API token, so every instance that shares
-    the token checks it without a lookup (a browser may land on any of them); `spend`
-    records its nonce in the database when it is redeemed, so it signs in only once.
+    A code is signed with a key derived from the API token (the current one: a rotated
+    token's codes stop working), so every instance that shares the token checks it without
+    a lookup (a browser may land on any of them); `spend` records its nonce in the database
+    when it is redeemed, so it signs in only once.
     """
 
-    def __init__(self, token: str, spend: Spend, clock: Callable[[], float] = time.time) -> None:
-        self._key = hmac.new(token.encode(), CODE_KEY_CONTEXT, hashlib.sha256).digest()
+    def __init__(self, token: str | Callable[[], str], spend: Spend,
+                 clock: Callable[[], float] = time.time) -> None:
+        self._token = token if callable(token) else (lambda: token)
         self._spend = spend
         self._clock = clock
 
     def issue(self, seconds: float = CODE_SECONDS) -> str:
         """A new code, good once for `seconds` (a link handed to an MCP client to open
         lives as long as the question it leads to: the human may click it much later)."""
-        expires = math.ceil(self._clock() + seconds)
-        body = expires.to_bytes(_EXPIRY, "big") + secrets.token_bytes(_NONCE)
-        return base64.urlsafe_b64encode(body + self._mac(body)).decode().rstrip("=")
+        return issue_code(self._token(), seconds, self._clock())
 
     async def redeem(self, code: str) -> bool:
         try:
@@ -134,7 +167,20 @@ class LoginCodes:
         return await self._spend(body[_EXPIRY:].hex(), float(expires))
 
     def _mac(self, body: bytes) -> bytes:
-        return hmac.new(self._key, body, hashlib.sha256).digest()[:_MAC]
+        return _code_mac(self._token(), body)
+
+
+def _code_mac(token: str, body: bytes) -> bytes:
+    key = hmac.new(token.encode(), CODE_KEY_CONTEXT, hashlib.sha256).digest()
+    return hmac.new(key, body, hashlib.sha256).digest()[:_MAC]
+
+
+def issue_code(token: str, seconds: float, now: float) -> str:
+    """A code signed with `token`'s key, good once until `now + seconds`: what
+    `LoginCodes.issue` hands out, and what `choice serve` prints before its portal runs."""
+    expires = math.ceil(now + seconds)
+    body = expires.to_bytes(_EXPIRY, "big") + secrets.token_bytes(_NONCE)
+    return base64.urlsafe_b64encode(body + _code_mac(token, body)).decode().rstrip("=")
 
 
 def login_link(settings: Settings, codes: LoginCodes, path: str, seconds: float = CODE_SECONDS,

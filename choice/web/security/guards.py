@@ -82,7 +82,7 @@ class RequestGuard:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
         refusal = self.refusal(scope, headers)
         if refusal is None:
-            scope["auth"] = self.credentials.access(ASGIConnection(scope))  # for the guards
+            scope["auth"] = await self.credentials.access(ASGIConnection(scope))  # for the guards
             with self.activity.request():
                 await self.app(scope, receive, send)
         elif scope["type"] == ScopeType.WEBSOCKET:
