@@ -34,6 +34,11 @@ AREAS: dict[str, Area] = {
         "foreign, `null` and malformed `Origin`, `Sec-Fetch-Site: cross-site`, on {writes} kinds "
         "of write, with cookie and with token"),
     "WebSocket origin": security("handshakes from other origins, refused before accept"),
+    "Sockets": security(
+        "messages over 4 KiB (text, binary, fragmented, multi-byte) on participant and owner "
+        "sockets: 1009; {extra_pages} pages of one link beyond 8, a tab beyond a session's "
+        "cap: the oldest closed (4409); a participant's socket once its question ended "
+        "(4410) or its link was withdrawn (4404)"),
     "Credentials": security(
         "no, wrong, empty, foreign or query-string token on every `/api` route and `/mcp`; "
         "reused one-time codes"),

@@ -20,6 +20,7 @@ from choice.core.config import Settings
 from choice.core.i18n import resolve_language, translator
 from choice.core.token import ensure_token
 from choice.store.schema import SchemaError, upgrade_url
+from choice.web.live.socket_limits import INBOUND_BYTES
 
 GRACEFUL_SHUTDOWN_SECONDS = 3
 
@@ -55,6 +56,10 @@ def _config(app: Any, settings: Settings, log_level: str) -> uvicorn.Config:
         # Countdown messages are ~130 bytes: deflate saves nothing and doubles the memory
         # of every open socket (85 KB -> 43 KB measured with 1,000 sockets).
         ws_per_message_deflate=False,
+        # A frame over this is refused from its header, before it is buffered (the
+        # default, 16 MiB, let 60 sockets of one link hold 1.7 GB); the sockets check
+        # it too, for other servers (`web/live/socket_limits.py`).
+        ws_max_size=INBOUND_BYTES,
     )
 
 
