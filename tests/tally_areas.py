@@ -42,6 +42,9 @@ AREAS: dict[str, Area] = {
     "Credentials": security(
         "no, wrong, empty, foreign or query-string token on every `/api` route and `/mcp`; "
         "reused one-time codes"),
+    "Anonymous health check": security(
+        "`/healthz` with no token, a wrong one, a participant's link as the token, the token "
+        "in the query, a forged cookie: `ok` and that it is a choice portal, nothing else"),
     "Open redirect": security("`next` values that try to leave the portal"),
     "Media type": security("form, multipart, text and missing content types on the API"),
     "Body limits": security(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import socket
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -29,9 +30,12 @@ from tests.security.conftest import (
     snapshot,
     state_of,
 )
+from tests.security.team import Invitee, team_state, widened
+from tests.security.test_participant_vs_owner import BODIES, FORMS, routes
 from tests.tally import attacks
 
 pytestmark = pytest.mark.slow
+SAFE = ("GET", "HEAD", "OPTIONS")
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +66,18 @@ def foreign_origins(port: int) -> list[dict[str, str]]:
         {"Sec-Fetch-Site": "cross-site"},
         {"Origin": f"http://127.0.0.1:{port}", "Sec-Fetch-Site": "cross-site"},
     ]
+
+
+def malformed_origins(port: int) -> list[str]:
+    """Our own host and port, written as no browser writes an origin (RFC 6454 §6.1): each
+    is foreign. A lenient parser read several as ours."""
+    ours = f"127.0.0.1:{port}"
+    return [f"http://{ours}/", f"http://{ours}/choice", f"http://{ours}?x", f"http://{ours}#x",
+            f"http://127.0.0.1:0{port}", f"http://127.0.0.1:+{port}", f"HTTP://{ours}",
+            f"http://LOCALHOST:{port}", f"ftp://{ours}", f"ws://{ours}", f"file://{ours}",
+            f"http://user@{ours}", f"http://user:pass@{ours}", f"http://{ours}:{port}",
+            f"http://localhost.:{port}", f"http://[::1]:0{port}", f"http:/{ours}",
+            f"http://{ours}\\"]
 
 
 def handshake(portal: PortalProcess, path: str, *, host: str | None = None,
@@ -120,46 +136,108 @@ def test_a_socket_without_the_cookie_hears_nothing(portal: PortalProcess, pendin
             seen.refused_if(False, f"heard {heard!r}")
 
 
-def writes(portal: PortalProcess, interaction_id: str) -> list[tuple[str, str, str, dict[str, str]]]:
-    """Every kind of state-changing request, each one valid: without the guard, each would
-    answer, cancel, move, create or reconfigure something."""
-    base = f"/api/interactions/{interaction_id}"
-    page = f"/choice/{interaction_id}"
-    ask = json.dumps({"title": "Forged", "prompt": "Context.", "options": [{"id": "a", "label": "A"}]})
-    return [
-        ("POST", "/api/interactions", ask, JSON),
-        ("POST", f"{base}/response", '{"selected_ids": ["a"]}', JSON),
-        ("POST", f"{base}/cancel", '{"global_annotation": "forged"}', JSON),
-        ("PATCH", base, '{"timeout_seconds": 4000}', JSON),
-        ("POST", f"{base}/interface", '{"interface": "terminal"}', JSON),
-        ("POST", f"{base}/opened", '{"interface": "terminal"}', JSON),
-        ("PUT", "/api/settings", '{"timeout_seconds": 777}', JSON),
-        ("POST", "/api/login-links", '{"next": "/"}', JSON),
-        ("POST", f"{page}/submit", "selected=a&action=submit", FORM),
-        ("POST", f"{page}/cancel", "global_annotation=forged", FORM),
-        ("POST", f"{page}/deadline", "minutes_left=99", FORM),
-        ("POST", "/settings", "timeout_seconds=777&language=zh", FORM),
-        ("POST", "/login", f"token={portal.token}&next=/", FORM),
-        ("POST", "/mcp", mcp_ask("Forged over MCP"), mcp_session(portal)),
-    ]
+WRITE_BODIES: dict[str, dict[str, Any]] = {
+    **BODIES,
+    "/api/interactions/{interaction_id}/candidate": {"candidate_summary": "forged"},
+    "/api/interactions/{interaction_id}/defer": {"rationale": "forged"},
+    "/api/interactions/{interaction_id}/quorum": {"min_votes": 1},
+    "/api/interactions/{interaction_id}/resolve": {"final_answer": "forged"},
+    "/api/interactions/{interaction_id}/draft": {"tab": "forged", "selected_ids": ["a"]},
+    "/api/d/{secret}/comments": {"text": "forged"},
+    "/api/d/{secret}/vote": {"option_ids": ["a"]},
+}
+"""What each JSON write takes, so that without the guard it would do what it says (a route
+missing here still gets `{}`: the Origin check comes before the body is read)."""
+WRITE_FORMS: dict[str, str] = {
+    **FORMS,
+    "/login": "token={token}&next=/",
+    "/choice/{interaction_id}/comment": "text=forged",
+    "/choice/{interaction_id}/widen": "audience=Mallory&mode=continue",
+    "/choice/{interaction_id}/defer": "rationale=forged",
+    "/choice/{interaction_id}/quorum": "min_votes=1",
+    "/choice/{interaction_id}/resolve": "final_answer=forged",
+    "/settings/team": "team=Mallory",
+    "/choice/{interaction_id}/default-time": "minutes=99",
+    "/d/{secret}/comment": "text=forged",
+    "/d/{secret}/vote": "option_ids=a",
+}
+"""The same for the pages' form posts."""
+
+
+def writes(portal: PortalProcess, who: Invitee) -> list[tuple[str, str, str | None, dict[str, str]]]:
+    """Every state-changing request the app has, enumerated from its own route table
+    (`test_participant_vs_owner.routes`: every method but GET, HEAD and OPTIONS, every
+    socket as `WS`, `/mcp`), filled in for one widened question (`who` is a participant of
+    it): a write route added later is covered without touching this list."""
+    found: list[tuple[str, str, str | None, dict[str, str]]] = []
+    for method, template in routes():
+        if method in SAFE:
+            continue
+        path = fill(template, who)
+        if method == "WS":
+            found.append(("WS", path, None, {}))
+        elif method == "MCP":
+            found.append(("POST", path, mcp_ask("Forged over MCP"), mcp_session(portal)))
+        elif template in WRITE_FORMS:
+            found.append((method, path, fill(WRITE_FORMS[template], who, token=portal.token),
+                          FORM))
+        else:
+            found.append((method, path, json.dumps(WRITE_BODIES.get(template, {})), JSON))
+    return found
+
+
+def fill(template: str, who: Invitee, **more: str) -> str:
+    return template.format(interaction_id=who.interaction_id,
+                           participant_id=who.participant_id, secret=who.secret, **more)
+
+
+def refused_write(portal: PortalProcess, method: str, path: str, body: str | None,
+                  headers: dict[str, str]) -> tuple[bool, object]:
+    """Whether the write was refused for where it came from (403 before anything ran, a
+    socket's handshake refused before accept), and what came back. A `Host` among the
+    headers is the name the request is for."""
+    host = headers.get("Host")
+    extra = {k: v for k, v in headers.items() if k not in ("Host", "Origin")}
+    if method == "WS":
+        status = handshake(portal, path, host=host, origin=headers.get("Origin"), headers=extra)
+        return status == 403, status
+    if "Origin" in headers:
+        extra["Origin"] = headers["Origin"]
+    reply = send(portal, method, path, body, extra, host=host)
+    refused = reply.status == 403 and refusal_code(reply) in ("origin_not_allowed", "cross_site")
+    return refused, (reply.status, reply.text[:200])
+
+
+def test_every_write_route_is_enumerated(portal: PortalProcess) -> None:
+    """The enumeration is the app's: the writes of every feature are in it, pages and
+    sockets included (38 HTTP writes, 3 sockets and `/mcp` when this was written)."""
+    (who,) = widened(portal, ["Ann"])
+    kinds = {(method, path.split("?")[0]) for method, path, _b, _h in writes(portal, who)}
+    base, page, link = (f"/api/interactions/{who.interaction_id}",
+                        f"/choice/{who.interaction_id}", f"/d/{who.secret}")
+    assert {("POST", f"{base}/response"), ("PUT", "/api/settings"), ("POST", "/login"),
+            ("POST", f"{page}/resolve"), ("PUT", f"/api{link}/vote"), ("POST", f"{link}/vote"),
+            ("WS", f"/ws{link}"), ("WS", "/ws/portal"), ("POST", "/mcp")} <= kinds
+    assert len(kinds) >= 42
 
 
 def test_cross_site_writes_are_refused_even_with_the_cookie_and_the_token(
-        portal: PortalProcess, pending: str) -> None:
+        portal: PortalProcess) -> None:
     credentials = {**bearer(portal), **signed_in(portal)}
-    targets = writes(portal, pending)
-    before = state_of(portal, pending)
+    who, _other = widened(portal, ["Ann", "Ben"])
+    targets = writes(portal, who)
+    before = team_state(portal, who.interaction_id)
     with attacks("Origin / fetch metadata") as seen:
         seen.fact("writes", len(targets))
-        for forged in foreign_origins(portal.port):
+        for forged in [*foreign_origins(portal.port),
+                       *({"Origin": origin} for origin in malformed_origins(portal.port))]:
             for method, path, body, headers in targets:
-                reply = send(portal, method, path, body, {**credentials, **headers, **forged})
-                refused = reply.status == 403 and refusal_code(reply) in (
-                    "origin_not_allowed", "cross_site")
-                seen.refused_if(refused, (forged, method, path, reply.status, reply.text[:200]))
-        after = state_of(portal, pending)
+                refused, answer = refused_write(portal, method, path, body,
+                                                {**credentials, **headers, **forged})
+                seen.refused_if(refused, (forged, method, path, answer))
+        after = team_state(portal, who.interaction_id)
         seen.unchanged(before, after)
-    assert after["interaction"]["detail"]["status"] == "pending"
+    assert after["interaction"]["detail"]["status"] == "widened"
 
 
 def test_our_own_form_post_is_accepted(portal: PortalProcess, pending: str) -> None:

@@ -24,6 +24,7 @@ from litestar.types import ASGIApp, BeforeMessageSendHookHandler, Message, Recei
 
 from choice.core.config import origin_of
 from choice.web.security.auth import Access, Credentials
+from choice.web.security.origins import parse_origin
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 PROTECTIVE_HEADERS = {
@@ -72,7 +73,8 @@ class RequestGuard:
         self.allowed = {h.lower() for h in allowed_hosts}
         self.credentials = credentials
         self.activity: Counter = activity or _Uncounted()
-        self.public_origin = origin_of(public_url) if public_url else None
+        public = origin_of(public_url) if public_url else None
+        self.public_origin = parse_origin(public) if public else None
         self.public_host = (urlsplit(public_url).hostname or None) if public_url else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -115,24 +117,23 @@ class RequestGuard:
         return None
 
     def is_ours(self, origin: str, host: str, port: str) -> bool:
-        """`http://127.0.0.1:8765` against the Host we answered to. A malformed Origin is
-        never ours (`http://127.0.0.1:8765.evil.example` has no number for a port).
+        """`http://127.0.0.1:8765` against the Host we answered to. An Origin a browser
+        would not write (`origins.parse_origin`: a path or a trailing `/`, a port with a
+        leading zero, another scheme, `user@`) is never ours.
 
         The public origin (`CHOICE_PUBLIC_URL`) is ours whatever Host the proxy forwards:
         its `https://` and the proxy's port differ from what the portal listens on, so the
         port comparison would refuse our own pages. A request for the public name is ours
         only from that origin (not its `http://` twin, not another port)."""
+        parsed = parse_origin(origin)
+        if parsed is None:
+            return False
         if self.public_origin is not None:
-            if origin_of(origin) == self.public_origin:
+            if parsed == self.public_origin:
                 return True
             if host == self.public_host:
                 return False
-        parts = urlsplit(origin)
-        try:
-            origin_port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
-        except ValueError:
-            return False
-        return (parts.hostname or "") in self.allowed and str(origin_port) == port
+        return parsed.host in self.allowed and str(parsed.port) == port
 
 
 def protective_headers(page_policy: str) -> BeforeMessageSendHookHandler:
