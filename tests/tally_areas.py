@@ -46,6 +46,10 @@ AREAS: dict[str, Area] = {
         "`/healthz` with no token, a wrong one, a participant's link as the token, the token "
         "in the query, a forged cookie: `ok` and that it is a choice portal, nothing else"),
     "Open redirect": security("`next` values that try to leave the portal"),
+    "Slow clients": security(
+        "{heads} connections that send no request or trickle its head (a socket handshake's "
+        "too), {bodies} that trickle a body (API, form, `/mcp`): closed once the head is 10 s "
+        "late, 408 once the body is 30 s late; nothing stored, everyone else served"),
     "Media type": security("form, multipart, text and missing content types on the API"),
     "Body limits": security(
         "over 256 KiB (with and without Content-Length), 51 options, nesting 5,000 and "

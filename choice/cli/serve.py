@@ -15,6 +15,7 @@ from typing import Any
 
 import uvicorn
 
+from choice.cli.http_protocol import PROTOCOL as HTTP_PROTOCOL
 from choice.client.portal_client import PortalClient
 from choice.core.config import Settings
 from choice.core.i18n import resolve_language, translator
@@ -60,6 +61,7 @@ def _config(app: Any, settings: Settings, log_level: str) -> uvicorn.Config:
         # default, 16 MiB, let 60 sockets of one link hold 1.7 GB); the sockets check
         # it too, for other servers (`web/live/socket_limits.py`).
         ws_max_size=INBOUND_BYTES,
+        http=HTTP_PROTOCOL,  # a deadline for each request's head (`http_protocol.py`)
     )
 
 

@@ -25,6 +25,12 @@ from litestar.types import ASGIApp, BeforeMessageSendHookHandler, Message, Recei
 from choice.core.config import origin_of
 from choice.web.security.auth import Access, Credentials
 from choice.web.security.origins import parse_origin
+from choice.web.security.slow_clients import (
+    TIMEOUT_MESSAGE,
+    BodyDeadline,
+    BodyTimedOut,
+    has_body,
+)
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 PROTECTIVE_HEADERS = {
@@ -64,8 +70,9 @@ class _Uncounted:
 
 
 class RequestGuard:
-    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), and says
-    what an accepted request proved (`connection.auth`, an `auth.Access`) for the guards."""
+    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), says what
+    an accepted request proved (`connection.auth`, an `auth.Access`) for the guards, and
+    gives a request's body a deadline (`slow_clients`: 408 past it)."""
 
     def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...], credentials: Credentials,
                  activity: Counter | None = None, public_url: str | None = None) -> None:
@@ -86,7 +93,12 @@ class RequestGuard:
         if refusal is None:
             scope["auth"] = self.credentials.access(ASGIConnection(scope))  # for the guards
             with self.activity.request():
-                await self.app(scope, receive, send)
+                if scope["type"] == ScopeType.HTTP and has_body(scope):
+                    deadline = BodyDeadline(receive, send, refuse_slow_body)
+                    with contextlib.suppress(BodyTimedOut):  # answered 408 already
+                        await self.app(scope, deadline.receive, deadline.send)
+                else:
+                    await self.app(scope, receive, send)
         elif scope["type"] == ScopeType.WEBSOCKET:
             await send({"type": "websocket.close", "code": 1008, "reason": refusal[2]})
         else:
@@ -156,12 +168,19 @@ def protective_headers(page_policy: str) -> BeforeMessageSendHookHandler:
 
 
 async def send_error(send: Send, status: int, code: str, message: str,
-                     field: str = "headers") -> None:
-    """A contract error body sent from plain ASGI code (before Litestar's handlers)."""
+                     field: str = "headers", *, close: bool = False) -> None:
+    """A contract error body sent from plain ASGI code (before Litestar's handlers);
+    `close` asks the server to close the connection after it."""
     body = json.dumps({"errors": [{"field": field, "code": code, "message": message}]})
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body.encode(), "more_body": False})
+
+
+async def refuse_slow_body(send: Send) -> None:
+    await send_error(send, 408, "body_timeout", TIMEOUT_MESSAGE, "body", close=True)
 
 
 async def bearer_token_guard(connection: ASGIConnection[Any, Any, Any, Any],
