@@ -77,7 +77,8 @@ AREAS: dict[str, Area] = {
         "and `/mcp` included: 401/403/404, never the owner's cookie"),
     "Team: public origin": security(
         "behind a TLS proxy (`CHOICE_PUBLIC_URL`): other sites, the public name's `http://` "
-        "twin and other ports, look-alike names, on writes and sockets"),
+        "twin and other ports, look-alike names, the public origin written as no browser "
+        "writes it, on every write route and socket the app has"),
     "Team: secrets stored and logged": security(
         "each link looked for in every table, the audit trail and the portal's log"),
     "Team: unknown-link oracle": security(
