@@ -9,11 +9,9 @@ the way; afterwards the API shows that nothing was created, answered or moved.
 from __future__ import annotations
 
 import json
-import socket
-from typing import Any
 
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
@@ -30,12 +28,11 @@ from tests.security.conftest import (
     snapshot,
     state_of,
 )
-from tests.security.team import Invitee, team_state, widened
-from tests.security.test_participant_vs_owner import BODIES, FORMS, routes
+from tests.security.team import team_state, widened
+from tests.security.writes import handshake, refused_write, writes
 from tests.tally import attacks
 
 pytestmark = pytest.mark.slow
-SAFE = ("GET", "HEAD", "OPTIONS")
 
 
 @pytest.fixture(scope="module")
@@ -80,22 +77,6 @@ def malformed_origins(port: int) -> list[str]:
             f"http://{ours}\\"]
 
 
-def handshake(portal: PortalProcess, path: str, *, host: str | None = None,
-              origin: str | None = None, headers: dict[str, str] | None = None) -> int:
-    """The status of a WebSocket upgrade: 101 if the portal accepted it. The connection
-    goes to our port whatever name the URI (and so the Host header) carries."""
-    sock = socket.create_connection(("127.0.0.1", portal.port), timeout=5)
-    uri = f"ws://{host or f'127.0.0.1:{portal.port}'}{path}"
-    try:
-        with connect(uri, sock=sock, origin=Origin(origin) if origin else None,
-                     additional_headers=headers or {}, open_timeout=5):
-            return 101
-    except InvalidStatus as refused:
-        return refused.response.status_code
-    finally:
-        sock.close()
-
-
 def test_a_socket_from_a_foreign_origin_is_refused_before_accept(portal: PortalProcess,
                                                                  pending: str) -> None:
     before = snapshot(portal, pending)
@@ -134,78 +115,6 @@ def test_a_socket_without_the_cookie_hears_nothing(portal: PortalProcess, pendin
             seen.refused_if(code == 4401, f"closed with {code}")
         else:
             seen.refused_if(False, f"heard {heard!r}")
-
-
-WRITE_BODIES: dict[str, dict[str, Any]] = {
-    **BODIES,
-    "/api/interactions/{interaction_id}/candidate": {"candidate_summary": "forged"},
-    "/api/interactions/{interaction_id}/defer": {"rationale": "forged"},
-    "/api/interactions/{interaction_id}/quorum": {"min_votes": 1},
-    "/api/interactions/{interaction_id}/resolve": {"final_answer": "forged"},
-    "/api/interactions/{interaction_id}/draft": {"tab": "forged", "selected_ids": ["a"]},
-    "/api/d/{secret}/comments": {"text": "forged"},
-    "/api/d/{secret}/vote": {"option_ids": ["a"]},
-}
-"""What each JSON write takes, so that without the guard it would do what it says (a route
-missing here still gets `{}`: the Origin check comes before the body is read)."""
-WRITE_FORMS: dict[str, str] = {
-    **FORMS,
-    "/login": "token={token}&next=/",
-    "/choice/{interaction_id}/comment": "text=forged",
-    "/choice/{interaction_id}/widen": "audience=Mallory&mode=continue",
-    "/choice/{interaction_id}/defer": "rationale=forged",
-    "/choice/{interaction_id}/quorum": "min_votes=1",
-    "/choice/{interaction_id}/resolve": "final_answer=forged",
-    "/settings/team": "team=Mallory",
-    "/choice/{interaction_id}/default-time": "minutes=99",
-    "/d/{secret}/comment": "text=forged",
-    "/d/{secret}/vote": "option_ids=a",
-}
-"""The same for the pages' form posts."""
-
-
-def writes(portal: PortalProcess, who: Invitee) -> list[tuple[str, str, str | None, dict[str, str]]]:
-    """Every state-changing request the app has, enumerated from its own route table
-    (`test_participant_vs_owner.routes`: every method but GET, HEAD and OPTIONS, every
-    socket as `WS`, `/mcp`), filled in for one widened question (`who` is a participant of
-    it): a write route added later is covered without touching this list."""
-    found: list[tuple[str, str, str | None, dict[str, str]]] = []
-    for method, template in routes():
-        if method in SAFE:
-            continue
-        path = fill(template, who)
-        if method == "WS":
-            found.append(("WS", path, None, {}))
-        elif method == "MCP":
-            found.append(("POST", path, mcp_ask("Forged over MCP"), mcp_session(portal)))
-        elif template in WRITE_FORMS:
-            found.append((method, path, fill(WRITE_FORMS[template], who, token=portal.token),
-                          FORM))
-        else:
-            found.append((method, path, json.dumps(WRITE_BODIES.get(template, {})), JSON))
-    return found
-
-
-def fill(template: str, who: Invitee, **more: str) -> str:
-    return template.format(interaction_id=who.interaction_id,
-                           participant_id=who.participant_id, secret=who.secret, **more)
-
-
-def refused_write(portal: PortalProcess, method: str, path: str, body: str | None,
-                  headers: dict[str, str]) -> tuple[bool, object]:
-    """Whether the write was refused for where it came from (403 before anything ran, a
-    socket's handshake refused before accept), and what came back. A `Host` among the
-    headers is the name the request is for."""
-    host = headers.get("Host")
-    extra = {k: v for k, v in headers.items() if k not in ("Host", "Origin")}
-    if method == "WS":
-        status = handshake(portal, path, host=host, origin=headers.get("Origin"), headers=extra)
-        return status == 403, status
-    if "Origin" in headers:
-        extra["Origin"] = headers["Origin"]
-    reply = send(portal, method, path, body, extra, host=host)
-    refused = reply.status == 403 and refusal_code(reply) in ("origin_not_allowed", "cross_site")
-    return refused, (reply.status, reply.text[:200])
 
 
 def test_every_write_route_is_enumerated(portal: PortalProcess) -> None:

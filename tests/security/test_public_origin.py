@@ -25,7 +25,7 @@ from tests.security.conftest import (
     signed_in,
 )
 from tests.security.team import team_state, widened
-from tests.security.test_hosts_and_origins import handshake, refused_write, writes
+from tests.security.writes import handshake, refused_write, writes
 from tests.tally import attacks
 
 pytestmark = pytest.mark.slow
