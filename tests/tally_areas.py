@@ -34,10 +34,22 @@ AREAS: dict[str, Area] = {
         "foreign, `null` and malformed `Origin`, `Sec-Fetch-Site: cross-site`, on {writes} kinds "
         "of write, with cookie and with token"),
     "WebSocket origin": security("handshakes from other origins, refused before accept"),
+    "Sockets": security(
+        "messages over 4 KiB (text, binary, fragmented, multi-byte) on participant and owner "
+        "sockets: 1009; {extra_pages} pages of one link beyond 8, a tab beyond a session's "
+        "cap: the oldest closed (4409); a participant's socket once its question ended "
+        "(4410) or its link was withdrawn (4404)"),
     "Credentials": security(
         "no, wrong, empty, foreign or query-string token on every `/api` route and `/mcp`; "
         "made-up sessions and the old release's fixed cookie; reused one-time codes"),
+    "Anonymous health check": security(
+        "`/healthz` with no token, a wrong one, a participant's link as the token, the token "
+        "in the query, a forged cookie: `ok` and that it is a choice portal, nothing else"),
     "Open redirect": security("`next` values that try to leave the portal"),
+    "Slow clients": security(
+        "{heads} connections that send no request or trickle its head (a socket handshake's "
+        "too), {bodies} that trickle a body (API, form, `/mcp`): closed once the head is 10 s "
+        "late, 408 once the body is 30 s late; nothing stored, everyone else served"),
     "Media type": security("form, multipart, text and missing content types on the API"),
     "Body limits": security(
         "over 256 KiB (with and without Content-Length), 51 options, nesting 5,000 and "
@@ -65,7 +77,8 @@ AREAS: dict[str, Area] = {
         "and `/mcp` included: 401/403/404, never the owner's cookie"),
     "Team: public origin": security(
         "behind a TLS proxy (`CHOICE_PUBLIC_URL`): other sites, the public name's `http://` "
-        "twin and other ports, look-alike names, on writes and sockets"),
+        "twin and other ports, look-alike names, the public origin written as no browser "
+        "writes it, on every write route and socket the app has"),
     "Team: secrets stored and logged": security(
         "each link looked for in every table, the audit trail and the portal's log"),
     "Team: unknown-link oracle": security(

@@ -15,12 +15,14 @@ from typing import Any
 
 import uvicorn
 
+from choice.cli.http_protocol import PROTOCOL as HTTP_PROTOCOL
 from choice.client.portal_client import PortalClient
 from choice.core.config import Settings
 from choice.core.i18n import resolve_language, translator
 from choice.core.token import ensure_token
 from choice.store.schema import SchemaError, upgrade_url
 from choice.web.security.auth import issue_code
+from choice.web.live.socket_limits import INBOUND_BYTES
 
 GRACEFUL_SHUTDOWN_SECONDS = 3
 BANNER_LINK_SECONDS = 600.0
@@ -58,6 +60,11 @@ def _config(app: Any, settings: Settings, log_level: str) -> uvicorn.Config:
         # Countdown messages are ~130 bytes: deflate saves nothing and doubles the memory
         # of every open socket (85 KB -> 43 KB measured with 1,000 sockets).
         ws_per_message_deflate=False,
+        # A frame over this is refused from its header, before it is buffered (the
+        # default, 16 MiB, let 60 sockets of one link hold 1.7 GB); the sockets check
+        # it too, for other servers (`web/live/socket_limits.py`).
+        ws_max_size=INBOUND_BYTES,
+        http=HTTP_PROTOCOL,  # a deadline for each request's head (`http_protocol.py`)
     )
 
 

@@ -21,6 +21,11 @@
     socket.addEventListener("close", function (event) {
       if (event.code === 4401) { location.reload(); return; }  // signed out: show the sign-in page
       if (event.code === 4404) { P.emit("gone"); return; }
+      if (event.code === 4410) { status(""); return; }  // the question is over: nothing more comes
+      if (event.code === 4409) {  // a newer page of this link or session took its place
+        status(P.t("Live updates stopped: this page is open in too many tabs. Reload to resume."));
+        return;
+      }
       status(P.t("Reconnecting…"));
       setTimeout(connect, delays[Math.min(attempt++, delays.length - 1)]);
     });

@@ -1,16 +1,23 @@
 """A participant's page in a real browser: it works without JavaScript, hostile text in
 comments and names stays text, it speaks Chinese, a link that opens nothing is a calm 404,
 the participant never gets the owner's cookie or pages, a withdrawn link closes the open
-page, and a timed-out question says so and what its `on_timeout` did."""
+page, a timed-out question says so and what its `on_timeout` did, and a page pushed out by
+newer pages of its link says so."""
 
 from __future__ import annotations
 
+import json
+from contextlib import ExitStack
+
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, WebSocket, expect
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from choice.client.portal_client import PortalClient
+from choice.web.live.socket_limits import LINK_SOCKETS
 from tests.browser.conftest import OpenPage
-from tests.browser.support import iso_in, question, shoot
+from tests.browser.support import PHONE, iso_in, question, shoot
 from tests.browser.team import TEAM_PHONE, comment, links, vote, widen
 from tests.portal_process import PortalProcess
 
@@ -163,3 +170,39 @@ def test_a_timed_out_question_says_so_and_what_on_timeout_did(
     expect(owner.get_by_test_id("outcome")).to_be_visible(timeout=LIVE_MS)
     expect(owner.get_by_test_id("team-mode")).to_have_text(
         "The question timed out; the discussion is closed.")
+
+
+def test_a_page_pushed_out_by_newer_pages_of_its_link_says_so(
+        open_page: OpenPage, client: PortalClient, portal: PortalProcess) -> None:
+    """A link keeps 8 pages live: the oldest is closed (4409) and says why instead of
+    reconnecting (which would push out the next oldest, and so on)."""
+    iid = client.create(question())["interaction_id"]
+    path = links(widen(client, iid))["Bob Smith"]
+    pages: list[Page] = []
+    for size in (ViewportSize(width=1280, height=800), PHONE):
+        sockets: list[WebSocket] = []
+        frames: list[object] = []
+
+        def watch(page: Page, sockets: list[WebSocket] = sockets,
+                  frames: list[object] = frames) -> None:
+            def opened(socket: WebSocket) -> None:
+                sockets.append(socket)
+                socket.on("framereceived", lambda frame: frames.append(frame))
+            page.on("websocket", opened)
+
+        page = open_page(path, signed_in=False, viewport=size, prepare=watch)
+        expect(page.get_by_test_id("comment-input")).to_be_visible()
+        if not frames:  # its socket is live once the deadline came (events arrive in calls)
+            (sockets[0] if sockets else page.wait_for_event("websocket")).wait_for_event(
+                "framereceived")
+        pages.append(page)
+    with ExitStack() as newer:
+        for _ in range(LINK_SOCKETS):
+            socket = newer.enter_context(connect(
+                f"ws://127.0.0.1:{portal.port}/ws{path}",
+                origin=Origin(portal.base_url), open_timeout=5))
+            assert json.loads(socket.recv(timeout=5))["type"] == "deadline"
+        for page, name in zip(pages, ("desktop", "phone"), strict=True):
+            expect(page.get_by_test_id("connection")).to_have_text(
+                "Live updates stopped: this page is open in too many tabs. Reload to resume.")
+            shoot(page, f"participant-pushed-out-{name}")

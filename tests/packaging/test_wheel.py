@@ -155,8 +155,9 @@ async def test_the_printed_mcp_config_launches_the_installed_bridge(
                          "ask_user_question", "list_pending", "submit_candidate"}
     finally:
         client = PortalClient(f"http://127.0.0.1:{port}", None)
-        if client.is_portal():  # the bridge started one: stop it
-            os.kill(client.call("GET", "/healthz")["pid"], signal.SIGTERM)
+        if client.is_portal():  # the bridge started one: stop it (its pid is the owner's to see)
+            owner = PortalClient(client.base_url, (tmp_path / "data" / "token").read_text().strip())
+            os.kill(owner.call("GET", "/healthz")["pid"], signal.SIGTERM)
 
 
 def test_a_missing_catalog_stops_the_start_with_its_path(installed: Installed,

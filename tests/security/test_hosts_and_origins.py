@@ -9,10 +9,9 @@ the way; afterwards the API shows that nothing was created, answered or moved.
 from __future__ import annotations
 
 import json
-import socket
 
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
@@ -29,6 +28,8 @@ from tests.security.conftest import (
     snapshot,
     state_of,
 )
+from tests.security.team import team_state, widened
+from tests.security.writes import handshake, refused_write, writes
 from tests.tally import attacks
 
 pytestmark = pytest.mark.slow
@@ -64,20 +65,16 @@ def foreign_origins(port: int) -> list[dict[str, str]]:
     ]
 
 
-def handshake(portal: PortalProcess, path: str, *, host: str | None = None,
-              origin: str | None = None, headers: dict[str, str] | None = None) -> int:
-    """The status of a WebSocket upgrade: 101 if the portal accepted it. The connection
-    goes to our port whatever name the URI (and so the Host header) carries."""
-    sock = socket.create_connection(("127.0.0.1", portal.port), timeout=5)
-    uri = f"ws://{host or f'127.0.0.1:{portal.port}'}{path}"
-    try:
-        with connect(uri, sock=sock, origin=Origin(origin) if origin else None,
-                     additional_headers=headers or {}, open_timeout=5):
-            return 101
-    except InvalidStatus as refused:
-        return refused.response.status_code
-    finally:
-        sock.close()
+def malformed_origins(port: int) -> list[str]:
+    """Our own host and port, written as no browser writes an origin (RFC 6454 §6.1): each
+    is foreign. A lenient parser read several as ours."""
+    ours = f"127.0.0.1:{port}"
+    return [f"http://{ours}/", f"http://{ours}/choice", f"http://{ours}?x", f"http://{ours}#x",
+            f"http://127.0.0.1:0{port}", f"http://127.0.0.1:+{port}", f"HTTP://{ours}",
+            f"http://LOCALHOST:{port}", f"ftp://{ours}", f"ws://{ours}", f"file://{ours}",
+            f"http://user@{ours}", f"http://user:pass@{ours}", f"http://{ours}:{port}",
+            f"http://localhost.:{port}", f"http://[::1]:0{port}", f"http:/{ours}",
+            f"http://{ours}\\"]
 
 
 def test_a_socket_from_a_foreign_origin_is_refused_before_accept(portal: PortalProcess,
@@ -120,46 +117,36 @@ def test_a_socket_without_the_cookie_hears_nothing(portal: PortalProcess, pendin
             seen.refused_if(False, f"heard {heard!r}")
 
 
-def writes(portal: PortalProcess, interaction_id: str) -> list[tuple[str, str, str, dict[str, str]]]:
-    """Every kind of state-changing request, each one valid: without the guard, each would
-    answer, cancel, move, create or reconfigure something."""
-    base = f"/api/interactions/{interaction_id}"
-    page = f"/choice/{interaction_id}"
-    ask = json.dumps({"title": "Forged", "prompt": "Context.", "options": [{"id": "a", "label": "A"}]})
-    return [
-        ("POST", "/api/interactions", ask, JSON),
-        ("POST", f"{base}/response", '{"selected_ids": ["a"]}', JSON),
-        ("POST", f"{base}/cancel", '{"global_annotation": "forged"}', JSON),
-        ("PATCH", base, '{"timeout_seconds": 4000}', JSON),
-        ("POST", f"{base}/interface", '{"interface": "terminal"}', JSON),
-        ("POST", f"{base}/opened", '{"interface": "terminal"}', JSON),
-        ("PUT", "/api/settings", '{"timeout_seconds": 777}', JSON),
-        ("POST", "/api/login-links", '{"next": "/"}', JSON),
-        ("POST", f"{page}/submit", "selected=a&action=submit", FORM),
-        ("POST", f"{page}/cancel", "global_annotation=forged", FORM),
-        ("POST", f"{page}/deadline", "minutes_left=99", FORM),
-        ("POST", "/settings", "timeout_seconds=777&language=zh", FORM),
-        ("POST", "/login", f"token={portal.token}&next=/", FORM),
-        ("POST", "/mcp", mcp_ask("Forged over MCP"), mcp_session(portal)),
-    ]
+def test_every_write_route_is_enumerated(portal: PortalProcess) -> None:
+    """The enumeration is the app's: the writes of every feature are in it, pages and
+    sockets included (38 HTTP writes, 3 sockets and `/mcp` when this was written)."""
+    (who,) = widened(portal, ["Ann"])
+    kinds = {(method, path.split("?")[0]) for method, path, _b, _h in writes(portal, who)}
+    base, page, link = (f"/api/interactions/{who.interaction_id}",
+                        f"/choice/{who.interaction_id}", f"/d/{who.secret}")
+    assert {("POST", f"{base}/response"), ("PUT", "/api/settings"), ("POST", "/login"),
+            ("POST", f"{page}/resolve"), ("PUT", f"/api{link}/vote"), ("POST", f"{link}/vote"),
+            ("WS", f"/ws{link}"), ("WS", "/ws/portal"), ("POST", "/mcp")} <= kinds
+    assert len(kinds) >= 42
 
 
 def test_cross_site_writes_are_refused_even_with_the_cookie_and_the_token(
-        portal: PortalProcess, pending: str) -> None:
+        portal: PortalProcess) -> None:
     credentials = {**bearer(portal), **signed_in(portal)}
-    targets = writes(portal, pending)
-    before = state_of(portal, pending)
+    who, _other = widened(portal, ["Ann", "Ben"])
+    targets = writes(portal, who)
+    before = team_state(portal, who.interaction_id)
     with attacks("Origin / fetch metadata") as seen:
         seen.fact("writes", len(targets))
-        for forged in foreign_origins(portal.port):
+        for forged in [*foreign_origins(portal.port),
+                       *({"Origin": origin} for origin in malformed_origins(portal.port))]:
             for method, path, body, headers in targets:
-                reply = send(portal, method, path, body, {**credentials, **headers, **forged})
-                refused = reply.status == 403 and refusal_code(reply) in (
-                    "origin_not_allowed", "cross_site")
-                seen.refused_if(refused, (forged, method, path, reply.status, reply.text[:200]))
-        after = state_of(portal, pending)
+                refused, answer = refused_write(portal, method, path, body,
+                                                {**credentials, **headers, **forged})
+                seen.refused_if(refused, (forged, method, path, answer))
+        after = team_state(portal, who.interaction_id)
         seen.unchanged(before, after)
-    assert after["interaction"]["detail"]["status"] == "pending"
+    assert after["interaction"]["detail"]["status"] == "widened"
 
 
 def test_our_own_form_post_is_accepted(portal: PortalProcess, pending: str) -> None:

@@ -8,9 +8,12 @@ and every link the portal hands out must start with the public URL.
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Iterator
 
 import pytest
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from tests.portal_process import PortalProcess
 from tests.security.conftest import (
@@ -20,9 +23,9 @@ from tests.security.conftest import (
     bearer,
     send,
     signed_in,
-    state_of,
 )
-from tests.security.test_hosts_and_origins import handshake
+from tests.security.team import team_state, widened
+from tests.security.writes import handshake, refused_write, writes
 from tests.tally import attacks
 
 pytestmark = pytest.mark.slow
@@ -44,6 +47,10 @@ FOREIGN = ["https://evil.example", "http://choice.example:1234", "https://choice
            "https://choice.example@evil.example", "null"]
 """Origins that must stay foreign: other sites, the public name on another scheme or port,
 names that start like it."""
+MALFORMED = ["https://choice.example/", "https://choice.example:0443", "https://choice.example:443/",
+             "HTTPS://choice.example", "https://Choice.example", "https://choice.example.",
+             "wss://choice.example", "https://user@choice.example", "https://choice.example/d/x"]
+"""The public origin written as no browser writes it (RFC 6454 §6.1): foreign too."""
 
 
 def question() -> str:
@@ -67,10 +74,16 @@ def test_the_public_origin_may_write_through_the_proxy(portal: PortalProcess) ->
 
 
 def test_the_public_origin_may_open_a_socket(portal: PortalProcess) -> None:
-    iid = ask(portal)
-    for path in (f"/ws/choice/{iid}", "/ws/portal"):
+    """The owner's tabs and a participant's page, through the proxy: the participant's
+    socket hears its question's deadline."""
+    (who,) = widened(portal, ["Ann"])
+    for path in (f"/ws/choice/{who.interaction_id}", "/ws/portal", f"/ws/d/{who.secret}"):
         assert handshake(portal, path, host=HOST, origin=PUBLIC,
-                         headers=signed_in(portal, HOST)) == 101, path
+                         headers=signed_in(portal, HOST) if "/d/" not in path else {}) == 101, path
+    sock = socket.create_connection(("127.0.0.1", portal.port), timeout=5)
+    with connect(f"ws://{HOST}/ws/d/{who.secret}", sock=sock, origin=Origin(PUBLIC),
+                 open_timeout=5) as live:
+        assert json.loads(live.recv(timeout=5))["type"] == "deadline"
 
 
 def test_the_mcp_guard_agrees_on_the_public_origin(portal: PortalProcess) -> None:
@@ -87,27 +100,22 @@ def test_the_mcp_guard_agrees_on_the_public_origin(portal: PortalProcess) -> Non
 
 
 def test_every_other_origin_is_still_refused(portal: PortalProcess) -> None:
-    iid = ask(portal)
-    credentials = {**bearer(portal), **signed_in(portal)}
-    writes = [("POST", "/api/interactions", question()),
-              ("POST", f"/api/interactions/{iid}/response", '{"selected_ids": ["a"]}'),
-              ("POST", f"/api/interactions/{iid}/widen", '{"audience": ["Mallory"]}'),
-              ("PUT", "/api/settings", '{"timeout_seconds": 777}')]
-    before = state_of(portal, iid)
+    """Every write route and socket of the app (`writes`), for the public name and for the
+    portal's own address, from other sites and from the public origin written as no
+    browser writes it."""
+    who, _other = widened(portal, ["Ann", "Ben"])
+    credentials = bearer(portal)
+    targets = writes(portal, who)
+    before = team_state(portal, who.interaction_id)
     with attacks("Team: public origin") as seen:
-        for origin in FOREIGN:
+        for origin in FOREIGN + MALFORMED:
             for host in (HOST, f"127.0.0.1:{portal.port}"):
-                for method, path, body in writes:
-                    reply = send(portal, method, path, body,
-                                 {**credentials, **JSON, "Origin": origin}, host=host)
-                    seen.refused_if(reply.status == 403, (origin, host, path, reply.status))
-                if origin == "null" or "@" in origin:
-                    continue  # not an origin a WebSocket client library sends
-                for path in (f"/ws/choice/{iid}", "/ws/portal"):
-                    status = handshake(portal, path, host=host, origin=origin,
-                                       headers=signed_in(portal, host))
-                    seen.refused_if(status == 403, (origin, host, path, status))
-        seen.unchanged(before, state_of(portal, iid))
+                for method, path, body, headers in targets:
+                    refused, answer = refused_write(
+                        portal, method, path, body,
+                        {**credentials, **signed_in(portal, host), **headers, "Origin": origin, "Host": host})
+                    seen.refused_if(refused, (origin, host, method, path, answer))
+        seen.unchanged(before, team_state(portal, who.interaction_id))
 
 
 def test_links_handed_out_start_with_the_public_url(portal: PortalProcess) -> None:

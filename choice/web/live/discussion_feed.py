@@ -8,6 +8,7 @@ once, renders what changed once per language being watched (the new comments, th
 the people), and hands every watcher the same message text. Each watcher's queue is
 bounded: a page too slow to keep up is dropped (its socket closes; the page reconnects and
 refetches), never waited on. A change to a question nobody watches costs one dict lookup.
+The feeds also count each link's open pages (`links`, `socket_limits.SocketLimit`).
 
 Must not: block the publisher, render per page, or show a participant more than
 `participant_payload` does (the fragments are built from `views.team.everyone_view`).
@@ -30,6 +31,7 @@ from choice.contract.errors import NotFound
 from choice.core.notifier import Change
 from choice.team.discussion import Discussion
 from choice.team.service import TeamService
+from choice.web.live.socket_limits import LINK_SOCKETS, SocketLimit
 from choice.web.views.decision import shared_decision
 from choice.web.views.team import everyone_view
 
@@ -55,9 +57,15 @@ class Push:
     texts: dict[str, str]
     revoked: frozenset[str] = frozenset()
     """Participants whose link was just withdrawn: their pages are closed instead."""
+    ended: bool = False
+    """The discussion is over (`CLOSED`): every page is told, then its socket closes."""
 
     def text_for(self, locale: str) -> str:
         return self.texts.get(locale, REFRESH)  # a page that joined during the render
+
+
+def ended(locales: set[str]) -> Push:
+    return Push(dict.fromkeys(locales, CLOSED), ended=True)
 
 
 @dataclass(eq=False)
@@ -94,6 +102,8 @@ class DiscussionFeeds:
         self.env = env
         """The app's Jinja environment (the pages' own templates render the fragments)."""
         self._feeds: dict[str, Feed] = {}
+        self.links = SocketLimit(LINK_SOCKETS)
+        """Open pages per participant link (`socket_limits`): the oldest closes first."""
 
     def __call__(self, change: Change) -> None:
         feed = self._feeds.get(change.interaction_id)
@@ -146,15 +156,15 @@ class DiscussionFeeds:
     async def _push_for(self, interaction_id: str, changes: list[Change],
                         locales: set[str]) -> Push | None:
         if any(change.kind == "interaction.completed" for change in changes):
-            return Push(dict.fromkeys(locales, CLOSED))
+            return ended(locales)
         comment_ids = sorted({int(change.data["comment_id"]) for change in changes
                               if change.data.get("change") == "comment"})
         try:  # only the new comments are read, shaped and rendered: the thread may be long
             discussion = await self.team.discussion(interaction_id, comment_ids)
         except NotFound:
-            return Push(dict.fromkeys(locales, CLOSED))
+            return ended(locales)
         if not discussion.is_open:
-            return Push(dict.fromkeys(locales, CLOSED))
+            return ended(locales)
         what = {change.data.get("change") for change in changes
                 if change.kind == "discussion.changed"}
         message: dict[str, Any] = {"type": "discussion", "comment_ids": comment_ids}

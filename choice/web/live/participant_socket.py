@@ -3,9 +3,13 @@
 Authorised by the link's secret alone (no session; the Origin is checked by
 `security.RequestGuard` as for every socket). On connect it sends the deadline (with the
 server's clock, for the countdown); after that, whatever the discussion feed pushes: new
-comments, the tally, the people, a changed deadline, or that the question ended. A page
-that falls behind is closed (it reconnects and refetches); a withdrawn link's page is
-closed with 4404, and the page then shows what the link shows now: nothing.
+comments, the tally, the people, a changed deadline, or that the question ended. A socket
+lives no longer than what it shows: when the discussion ends it is told so and closed with
+`ENDED` (a page that connects after the end hears the status, then `ENDED`); a withdrawn
+link's page is closed with 4404, and the page then shows what the link shows now: nothing.
+A page that falls behind is closed (it reconnects and refetches). One link keeps at most
+`LINK_SOCKETS` open (the oldest closes with `REPLACED`) and a message over `INBOUND_BYTES`
+closes its socket with 1009 (`socket_limits`).
 """
 
 from __future__ import annotations
@@ -19,12 +23,21 @@ from litestar.params import FromPath, FromQuery
 
 from choice.contract.clock import now
 from choice.contract.errors import NotFound
+from choice.store.team import DISCUSSION_OPEN
 from choice.team.service import UnknownLink
 from choice.web.deps import Feeds, Service, Team
-from choice.web.live.sockets import GONE, drain
+from choice.web.live.socket_limits import REPLACED, read_until_gone, wake_with_none
+from choice.web.live.sockets import GONE
 from choice.web.views.team import chosen_language
 
 FELL_BEHIND = 4408
+ENDED = 4410
+"""The question is over: nothing more will come (the page does not reconnect)."""
+
+
+async def refuse(socket: WebSocket[Any, Any, Any]) -> None:
+    await socket.accept()  # then close with a code the page can read (a refused
+    await socket.close(code=GONE, reason="this link opens nothing")  # handshake is 1006)
 
 
 @websocket("/ws/d/{secret:str}")
@@ -33,23 +46,35 @@ async def participant_socket(socket: WebSocket[Any, Any, Any], service: Service,
                              secret: FromPath[str], lang: FromQuery[str | None] = None) -> None:
     try:
         participant = await team.participant(secret)
-        row = await service.get(participant.interaction_id)
-    except (UnknownLink, NotFound):
-        await socket.accept()  # then close with a code the page can read (a refused
-        await socket.close(code=GONE, reason="this link opens nothing")  # handshake is 1006)
+    except UnknownLink:
+        await refuse(socket)
         return
-    locale = chosen_language(service, row, lang)
     # Watching before the handshake completes: a change the page could miss between its
     # socket opening and its catch-up request is already queued here.
-    with feeds.watch(row.id, participant.id, locale) as watcher:
+    provisional = chosen_language(service, None, lang)  # until the question is read
+    with feeds.watch(participant.interaction_id, participant.id, provisional) as watcher, \
+            feeds.links.hold(participant.id, lambda: wake_with_none(watcher.queue)) as held:
+        try:  # read now that changes are heard: an ending or a withdrawal since the first
+            participant = await team.participant(secret)  # read is not missed
+            row = await service.get(participant.interaction_id)
+        except (UnknownLink, NotFound):
+            await refuse(socket)
+            return
+        watcher.locale = locale = chosen_language(service, row, lang)
         await socket.accept()
-        reader = asyncio.create_task(drain(socket, watcher.queue))
+        reader = asyncio.create_task(read_until_gone(socket, watcher.queue))
         try:
             await socket.send_json({"type": "deadline", "status": row.status,
                                     "expires_at_ms": round(row.expires_at * 1000),
                                     "server_now_ms": round(now() * 1000)})
+            if row.status not in DISCUSSION_OPEN:
+                await socket.close(code=ENDED, reason="this question is over")
+                return
             while True:
                 push = await watcher.queue.get()
+                if held.replaced:
+                    await socket.close(code=REPLACED, reason="opened in too many pages")
+                    return
                 if push is None:
                     if not watcher.dropped:
                         return  # the page went away
@@ -59,7 +84,10 @@ async def participant_socket(socket: WebSocket[Any, Any, Any], service: Service,
                     await socket.close(code=GONE, reason="this link was withdrawn")
                     return
                 await socket.send_text(push.text_for(locale))
-        except (WebSocketDisconnect, RuntimeError):
+                if push.ended:
+                    await socket.close(code=ENDED, reason="this question is over")
+                    return
+        except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the page went away mid-send
         finally:
             reader.cancel()

@@ -8,14 +8,17 @@ refetches its panel) and when its write-back did (`decision`: a review asked for
 agent's candidate, the fallback, the quorum; a deferral or taking up again comes as a
 `deadline` with the new status) and when its draft did (`draft`: the page refetches it
 unless it wrote it). The handshake needs the session cookie; its Origin is checked by
-`security.RequestGuard` before this. (Participants' pages have their own socket:
+`security.RequestGuard` before this. One session keeps at most `SESSION_SOCKETS` open (the
+oldest closes with `REPLACED`) and a message over `INBOUND_BYTES` closes its socket with
+1009 (`socket_limits`). A tab's socket outlives its question's end on purpose: the tab
+still hears new questions and reminders, and counts as the open tab that new questions go
+to instead of a new browser window. (Participants' pages have their own socket:
 `participant_socket.py`.)
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 from litestar import WebSocket, websocket
@@ -30,8 +33,9 @@ from choice.core.notifier import Change, ChangeKind, Subscription
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
 from choice.web.deps import OpenTabs, Service
+from choice.web.live.socket_limits import REPLACED, read_until_gone, wake_with_none
 from choice.web.live.tabs import Tabs
-from choice.web.security.auth import has_session
+from choice.web.security.auth import COOKIE, has_session
 from choice.web.views.list_cache import moves_a_line
 
 SYNC_SECONDS = 5.0
@@ -51,15 +55,6 @@ UNAUTHORIZED, GONE = 4401, 4404
 def state_message(row: Interaction) -> dict[str, Any]:
     return {"type": "deadline", "interaction_id": row.id, "status": row.status,
             "expires_at_ms": round(row.expires_at * 1000), "server_now_ms": round(now() * 1000)}
-
-
-async def drain(socket: WebSocket[Any, Any, Any], wake: asyncio.Queue[Any]) -> None:
-    """Read (and ignore) what the page sends; when it goes away, end the send loop."""
-    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        while True:
-            await socket.receive_data(mode="text")
-    with contextlib.suppress(asyncio.QueueFull):
-        wake.put_nowait(None)
 
 
 def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] | None:
@@ -94,6 +89,11 @@ def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] |
     return None
 
 
+def session_key(socket: WebSocket[Any, Any, Any]) -> str:
+    """Which signed-in browser this is, for `Tabs.sessions`: its session cookie."""
+    return socket.cookies.get(COOKIE, "")
+
+
 async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionService,
                        tabs: Tabs, interaction_id: str | None) -> None:
     await socket.accept()  # then close with a code the page can read (a refused
@@ -107,7 +107,9 @@ async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionSer
     # A tab showing no question has no team panel: comments need not wake it.
     kinds = ((*SHOWN, "discussion.changed", "decision.changed", "interaction.draft")
              if interaction_id is not None else SHOWN)
-    with tabs.connected(), service.notifier.subscribe(kinds, collapse) as subscription:
+    with tabs.connected(), service.notifier.subscribe(kinds, collapse) as subscription, \
+            tabs.sessions.hold(session_key(socket),
+                               lambda: wake_with_none(subscription.queue)) as held:
         row: Interaction | None = None
         if interaction_id is not None:
             try:
@@ -118,10 +120,12 @@ async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionSer
             await socket.send_json(state_message(row))
             if row.status in OPEN_STATUSES:
                 await service.mark_opened(row.id, "web", "human:web")
-        reader = asyncio.create_task(drain(socket, subscription.queue))
+        reader = asyncio.create_task(read_until_gone(socket, subscription.queue))
         try:
             await _push(socket, subscription, row, interaction_id)
-        except (WebSocketDisconnect, RuntimeError):
+            if held.replaced:
+                await socket.close(code=REPLACED, reason="opened in too many tabs")
+        except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the tab went away mid-send
         finally:
             reader.cancel()

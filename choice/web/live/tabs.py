@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 
 from choice.core.config import Settings
 from choice.core.notifier import Change
+from choice.web.live.socket_limits import SESSION_SOCKETS, SocketLimit
 from choice.web.security.auth import LoginCodes, login_link
 
 log = logging.getLogger("choice.web")
@@ -23,6 +24,8 @@ log = logging.getLogger("choice.web")
 class Tabs:
     def __init__(self) -> None:
         self.count = 0
+        self.sessions = SocketLimit(SESSION_SOCKETS)
+        """Open tabs per signed-in session (`socket_limits`): the oldest closes first."""
 
     @contextlib.contextmanager
     def connected(self) -> Iterator[None]:

@@ -24,6 +24,13 @@ from litestar.types import ASGIApp, BeforeMessageSendHookHandler, Message, Recei
 
 from choice.core.config import origin_of
 from choice.web.security.auth import Access, Credentials
+from choice.web.security.origins import parse_origin
+from choice.web.security.slow_clients import (
+    TIMEOUT_MESSAGE,
+    BodyDeadline,
+    BodyTimedOut,
+    has_body,
+)
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 PROTECTIVE_HEADERS = {
@@ -63,8 +70,9 @@ class _Uncounted:
 
 
 class RequestGuard:
-    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), and says
-    what an accepted request proved (`connection.auth`, an `auth.Access`) for the guards."""
+    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), says what
+    an accepted request proved (`connection.auth`, an `auth.Access`) for the guards, and
+    gives a request's body a deadline (`slow_clients`: 408 past it)."""
 
     def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...], credentials: Credentials,
                  activity: Counter | None = None, public_url: str | None = None) -> None:
@@ -72,7 +80,8 @@ class RequestGuard:
         self.allowed = {h.lower() for h in allowed_hosts}
         self.credentials = credentials
         self.activity: Counter = activity or _Uncounted()
-        self.public_origin = origin_of(public_url) if public_url else None
+        public = origin_of(public_url) if public_url else None
+        self.public_origin = parse_origin(public) if public else None
         self.public_host = (urlsplit(public_url).hostname or None) if public_url else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -84,7 +93,12 @@ class RequestGuard:
         if refusal is None:
             scope["auth"] = await self.credentials.access(ASGIConnection(scope))  # for the guards
             with self.activity.request():
-                await self.app(scope, receive, send)
+                if scope["type"] == ScopeType.HTTP and has_body(scope):
+                    deadline = BodyDeadline(receive, send, refuse_slow_body)
+                    with contextlib.suppress(BodyTimedOut):  # answered 408 already
+                        await self.app(scope, deadline.receive, deadline.send)
+                else:
+                    await self.app(scope, receive, send)
         elif scope["type"] == ScopeType.WEBSOCKET:
             await send({"type": "websocket.close", "code": 1008, "reason": refusal[2]})
         else:
@@ -115,24 +129,23 @@ class RequestGuard:
         return None
 
     def is_ours(self, origin: str, host: str, port: str) -> bool:
-        """`http://127.0.0.1:8765` against the Host we answered to. A malformed Origin is
-        never ours (`http://127.0.0.1:8765.evil.example` has no number for a port).
+        """`http://127.0.0.1:8765` against the Host we answered to. An Origin a browser
+        would not write (`origins.parse_origin`: a path or a trailing `/`, a port with a
+        leading zero, another scheme, `user@`) is never ours.
 
         The public origin (`CHOICE_PUBLIC_URL`) is ours whatever Host the proxy forwards:
         its `https://` and the proxy's port differ from what the portal listens on, so the
         port comparison would refuse our own pages. A request for the public name is ours
         only from that origin (not its `http://` twin, not another port)."""
+        parsed = parse_origin(origin)
+        if parsed is None:
+            return False
         if self.public_origin is not None:
-            if origin_of(origin) == self.public_origin:
+            if parsed == self.public_origin:
                 return True
             if host == self.public_host:
                 return False
-        parts = urlsplit(origin)
-        try:
-            origin_port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
-        except ValueError:
-            return False
-        return (parts.hostname or "") in self.allowed and str(origin_port) == port
+        return parsed.host in self.allowed and str(parsed.port) == port
 
 
 def protective_headers(page_policy: str) -> BeforeMessageSendHookHandler:
@@ -155,12 +168,19 @@ def protective_headers(page_policy: str) -> BeforeMessageSendHookHandler:
 
 
 async def send_error(send: Send, status: int, code: str, message: str,
-                     field: str = "headers") -> None:
-    """A contract error body sent from plain ASGI code (before Litestar's handlers)."""
+                     field: str = "headers", *, close: bool = False) -> None:
+    """A contract error body sent from plain ASGI code (before Litestar's handlers);
+    `close` asks the server to close the connection after it."""
     body = json.dumps({"errors": [{"field": field, "code": code, "message": message}]})
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body.encode(), "more_body": False})
+
+
+async def refuse_slow_body(send: Send) -> None:
+    await send_error(send, 408, "body_timeout", TIMEOUT_MESSAGE, "body", close=True)
 
 
 async def bearer_token_guard(connection: ASGIConnection[Any, Any, Any, Any],

@@ -1,0 +1,133 @@
+"""Slow clients (slowloris): a connection that withholds its request's head or trickles it is
+closed once the head is `HEADER_SECONDS` late, and one that trickles its body is answered
+408 (`Connection: close`) once the body is `BODY_SECONDS` late, on the API, a page's form
+and `/mcp`. Before, 400 slow heads and 200 slow bodies from one client all stayed open.
+Meanwhile the portal answers everyone else, and nothing the slow requests carried is stored.
+
+Each attacker trickles a byte at a time, far slower than its request could ever complete
+within the deadlines; a bound well past them fails the test instead of hanging it.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import pytest
+
+from choice.web.security.slow_clients import BODY_SECONDS, HEADER_SECONDS
+from tests.portal_process import PortalProcess
+from tests.security.conftest import bearer, interaction_count, mcp_session, send, signed_in
+from tests.tally import attacks
+
+pytestmark = pytest.mark.slow
+
+BOUND = BODY_SECONDS + 60
+"""How long an attacker may go on before the test counts it as never cut off."""
+EVERY = 0.5
+"""Seconds between two trickled bytes."""
+
+
+@pytest.fixture(scope="module")
+def portal(network_portal: PortalProcess) -> PortalProcess:
+    return network_portal
+
+
+@dataclass
+class Outcome:
+    name: str
+    closed_after: float | None = None
+    """Seconds from connecting until the portal closed the connection; None: never."""
+    answer: bytes = b""
+
+
+def head_of(method: str, path: str, headers: dict[str, str], length: int) -> bytes:
+    lines = [f"{method} {path} HTTP/1.1", *(f"{k}: {v}" for k, v in headers.items()),
+             f"Content-Length: {length}"]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def attack(portal: PortalProcess, name: str, at_once: bytes, trickled: bytes) -> Outcome:
+    """Send `at_once`, then `trickled` a byte every `EVERY` s (then nothing), until the portal
+    closes the connection (reading whatever it answers first) or `BOUND` s pass."""
+    outcome = Outcome(name)
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", portal.port), timeout=5) as conn:
+        if at_once:
+            conn.sendall(at_once)
+        left = iter(trickled)
+        while time.monotonic() - started < BOUND:
+            byte = next(left, None)
+            try:
+                if byte is not None:
+                    conn.send(bytes([byte]))
+                readable = select.select([conn], [], [], EVERY)[0]
+                while readable:  # it answered or closed: read to the end
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        break
+                    outcome.answer += chunk
+            except OSError:  # reset
+                readable = [conn]
+            if readable:
+                outcome.closed_after = time.monotonic() - started
+                return outcome
+    return outcome
+
+
+def test_slow_heads_and_bodies_are_cut_off_and_everyone_else_is_served(
+        portal: PortalProcess) -> None:
+    host = f"127.0.0.1:{portal.port}"
+    question = json.dumps({"title": "Trickled", "prompt": "Slowly.", "interface": "terminal",
+                           "options": [{"id": "a", "label": "A"}]}).encode()
+    mcp = mcp_session(portal)
+    call = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+        "name": "provide_choice", "arguments": {"title": "Trickled over MCP", "prompt": "P.",
+                                                "interface": "terminal",
+                                                "options": [{"id": "a", "label": "A"}]}}})
+    padding = b"X-Pad: " + b"a" * 400 + b"\r\n"
+    heads = {
+        **{f"silent {n}": (b"", b"") for n in range(5)},  # connects, sends nothing
+        **{f"trickled head {n}": (b"", f"GET /healthz HTTP/1.1\r\nHost: {host}\r\n".encode()
+                                  + padding + b"\r\n") for n in range(5)},
+        "head of a socket handshake": (b"", (
+            f"GET /ws/portal HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n").encode() + padding),
+    }
+    bodies = {
+        **{f"question {n}": (head_of("POST", "/api/interactions",
+                                     {"Host": host, **bearer(portal),
+                                      "Content-Type": "application/json"}, len(question)),
+                             question) for n in range(3)},
+        "settings form": (head_of("POST", "/settings",
+                                  {"Host": host, **signed_in(portal), "Origin": f"http://{host}",
+                                   "Content-Type": "application/x-www-form-urlencoded"}, 300),
+                          b"timeout_seconds=777&language=zh&" + b"x" * 268),
+        "MCP call": (head_of("POST", "/mcp", {"Host": host, **mcp}, len(call)), call.encode()),
+    }
+    before = interaction_count(portal)
+    with ThreadPoolExecutor(len(heads) + len(bodies)) as pool, \
+            attacks("Slow clients") as seen:
+        running = {name: pool.submit(attack, portal, name, *parts)
+                   for name, parts in {**heads, **bodies}.items()}
+        served = [send(portal, "GET", "/healthz").status for _ in range(5)]
+        outcomes = {name: future.result() for name, future in running.items()}
+        seen.fact("heads", len(heads))
+        seen.fact("bodies", len(bodies))
+        for name in heads:
+            got = outcomes[name]
+            seen.refused_if(got.closed_after is not None and got.answer == b""
+                            and got.closed_after >= HEADER_SECONDS - 1, got)
+        for name in bodies:
+            got = outcomes[name]
+            status_line, _, rest = got.answer.partition(b"\r\n")
+            seen.refused_if(got.closed_after is not None and b" 408 " in status_line
+                            and b"connection: close" in rest.lower() and b"body_timeout" in rest
+                            and got.closed_after >= BODY_SECONDS - 1, got)
+        seen.unchanged(before, interaction_count(portal))
+    assert served == [200] * 5
+
