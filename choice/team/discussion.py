@@ -14,7 +14,7 @@ from choice.contract.clock import iso
 from choice.contract.field_errors import InvalidInput
 from choice.store.records import Comment, Decision, Interaction, Participant, Vote, Widening
 from choice.store.team import DISCUSSION_OPEN
-from choice.team.models import MessageOut, ParticipantOut, TallyOut
+from choice.team.models import ParticipantOut, TallyOut
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,10 @@ class Discussion:
     votes: list[Vote]
     decision: Decision | None = None
     """The write-back's state (a deferral and its rationale, the quorum), if any."""
+    comments_before: int | None = None
+    """`comments` is one page of the thread: the cursor of the page before it, or None."""
+    comment_count: int = 0
+    """How many comments the whole thread holds."""
 
     @property
     def is_open(self) -> bool:
@@ -57,10 +61,6 @@ class Discussion:
                     voters[option_id].append(names[vote.participant_id])
         return [TallyOut(option_id=o.id, label=o.label, votes=len(voters[o.id]),
                          voters=voters[o.id]) for o in self.request.options]
-
-    def messages(self) -> list[MessageOut]:
-        return [MessageOut(id=c.id or 0, author=c.author, participant_id=c.participant_id,
-                           text=c.text, at=iso(c.at)) for c in self.comments]
 
 
 def participant_out(p: Participant, link: str | None = None) -> ParticipantOut:
@@ -99,3 +99,4 @@ def checked_vote(request: ChoiceRequest, option_ids: Sequence[str]) -> list[str]
             field="option_ids", code="no_options",
             message="this question has no options to vote on: say what you think in a comment.")])
     return checked_option_ids(request, option_ids, "option_ids")
+

@@ -180,7 +180,7 @@ async def test_participants_comment_and_vote_and_the_owner_sees_it(portal: Porta
     await service.team.vote(bob, VoteBody(option_ids=["b"]))
     await service.team.vote(bob, VoteBody(option_ids=["a"]))  # changed: one vote per person
     discussion = await service.team.discussion(interaction_id)
-    assert [(m.author, m.text) for m in discussion.messages()] == [
+    assert [(m.author, m.text) for m in discussion.comments] == [
         ("Alice Johnson", "Go with A."), ("Owner", "Owner here.")]
     assert [(t.option_id, t.votes, t.voters) for t in discussion.tally()] == [
         ("a", 2, ["Alice Johnson", "Bob Smith"]), ("b", 1, ["Alice Johnson"])]
@@ -265,7 +265,7 @@ async def test_comments_are_rate_limited_per_participant(portal: Portal) -> None
         await service.team.comment(interaction_id, CommentBody(text="one more"), alice)
     assert 1 <= limited.value.retry_after <= 60
     await service.team.comment(interaction_id, CommentBody(text="bob is fine"), bob)
-    _, count = await service.store.read(service.team.repo.comments, interaction_id)
+    count = await service.store.read(service.team.repo.comment_count, interaction_id)
     assert count == COMMENTS_PER_MINUTE + 1
 
 
