@@ -86,6 +86,11 @@ AREAS: dict[str, Area] = {
         "withdrawn (404)"),
     "Team: votes": security(
         "unknown, duplicate, too many and mistyped option ids; a question with no options"),
+    "Team: long discussions": security(
+        "a 230-comment thread read through every cursor of the API (50 a reply) and every "
+        "\"Show earlier\" of both pages (20 a page); 450 audit events (200 a reply); the "
+        "101st comment of a link and the 501st of a question (409); malformed cursors and "
+        "limits (422)"),
 
     "Concurrent submits": reliability(
         "{answers_at_once} answers released at once on one question, in {answer_rounds} "
