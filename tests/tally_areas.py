@@ -85,7 +85,8 @@ AREAS: dict[str, Area] = {
         "writes after the question ended (409, outcome still readable) or the link was "
         "withdrawn (404)"),
     "Team: votes": security(
-        "unknown, duplicate, too many and mistyped option ids; a question with no options"),
+        "unknown, duplicate, too many and mistyped option ids; a question with no options; the "
+        "11th change in a minute (429); a burst of changes kept as one audit row"),
     "Team: long discussions": security(
         "a 230-comment thread read through every cursor of the API (50 a reply) and every "
         "\"Show earlier\" of both pages (20 a page); 450 audit events (200 a reply); the "

@@ -6,7 +6,8 @@ the participants in one transaction, so a question is widened once or not at all
 or a vote is written only while the discussion is open (`widened`, or `deferred` after it:
 checked in the same transaction), so nothing is added to a discussion that has ended, and a
 comment only while the thread and its author are under the caps the caller names (counted in
-the same transaction).
+the same transaction). A vote's audit row may be folded into the participant's previous one
+(the caller says how recent it must be and what the merged detail is).
 
 Reads a thread a page at a time (`comments_page`): nothing here reads a whole thread.
 """
@@ -14,7 +15,7 @@ Reads a thread a page at a time (`comments_page`): nothing here reads a whole th
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from sqlalchemy import (
     ColumnElement,
@@ -46,7 +47,7 @@ from choice.store.records import (
     Widening,
     values_of,
 )
-from choice.store.repository import INTERACTIONS, Repository
+from choice.store.repository import EVENTS, INTERACTIONS, Repository
 from choice.store.tables import CommentRow, ParticipantRow, VoteRow, WideningRow
 
 WIDENINGS = WideningRow.__table__  # type: ignore[attr-defined]
@@ -124,15 +125,27 @@ class TeamRepository:
         return int(conn.execute(select(func.count()).select_from(COMMENTS).where(*where))
                    .scalar_one())
 
-    def set_vote(self, vote: Vote, events: Sequence[AuditEvent]) -> None:
-        """Replace the participant's vote (an empty list withdraws it)."""
+    def set_vote(self, vote: Vote, event: AuditEvent, merge_since: float,
+                 merged: Callable[[str | None], str]) -> None:
+        """Replace the participant's vote (an empty list withdraws it). Its audit `event`
+        is added, unless the same actor's last `vote_cast` of this interaction is at or
+        after `merge_since`: that row's detail becomes `merged(its detail)` instead."""
         with self.repo.transaction() as conn:
             self._still_widened(conn, vote.interaction_id)
             conn.execute(delete(VOTES).where(VOTES.c.participant_id == vote.participant_id))
             if json.loads(vote.option_ids_json):
                 conn.execute(insert(VOTES).values(**values_of(vote)))
             self._touch(conn, vote.interaction_id, vote.at)
-            self.repo.add_events(conn, events)
+            last = conn.execute(
+                select(EVENTS.c.id, EVENTS.c.at, EVENTS.c.detail_json)
+                .where(EVENTS.c.interaction_id == event.interaction_id,
+                       EVENTS.c.kind == event.kind, EVENTS.c.actor == event.actor)
+                .order_by(EVENTS.c.id.desc()).limit(1)).first()
+            if last is not None and last.at >= merge_since:
+                conn.execute(update(EVENTS).where(EVENTS.c.id == last.id)
+                             .values(detail_json=merged(last.detail_json)))
+            else:
+                self.repo.add_events(conn, [event])
 
     def _once(self, change: Update, events: Sequence[AuditEvent]) -> bool:
         """A conditional change of one row, with its audit events when (and only when) the

@@ -1,12 +1,13 @@
 """One widened interaction's discussion as read: the question, the people, the thread, the
-votes, and what follows from them (the tally, each person's vote); and the rule a vote must
-follow. Pure: `TeamService` reads the rows and writes the changes.
+votes, and what follows from them (the tally, each person's vote); the rule a vote must
+follow, and how quick changes of one vote make one audit row. Pure: `TeamService` reads the
+rows and writes the changes.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from choice.contract import ChoiceRequest, FieldError
@@ -100,3 +101,16 @@ def checked_vote(request: ChoiceRequest, option_ids: Sequence[str]) -> list[str]
             message="this question has no options to vote on: say what you think in a comment.")])
     return checked_option_ids(request, option_ids, "option_ids")
 
+
+VOTE_MERGE_SECONDS = 10.0
+"""Changes of one participant's vote within this long of the first make one `vote_cast`
+audit row (its detail holds the vote as it stands and how many changes it took)."""
+
+
+def merged_vote(option_ids: list[str], at: float) -> Callable[[str | None], str]:
+    """The detail of a `vote_cast` row that one more change is folded into."""
+    def merge(detail_json: str | None) -> str:
+        earlier = json.loads(detail_json) if detail_json else {}
+        return json.dumps({"option_ids": option_ids,
+                           "changes": int(earlier.get("changes", 1)) + 1, "last_at": iso(at)})
+    return merge

@@ -28,12 +28,18 @@ from choice.core.replies import interaction_url, listing
 from choice.store import Store
 from choice.store.records import Comment, Interaction, Participant, Vote, Widening
 from choice.store.team import TeamRepository
-from choice.team.discussion import Discussion, checked_vote, participant_out
+from choice.team.discussion import (
+    VOTE_MERGE_SECONDS,
+    Discussion,
+    checked_vote,
+    merged_vote,
+    participant_out,
+)
 from choice.team.links import participant_path, same_hash, secret_hash, well_formed
 from choice.team.models import CommentBody, ParticipantOut, VoteBody, WidenRequest
 from choice.team.payloads import widened_reply
 from choice.team.quorum import QuorumKeeper
-from choice.team.rate_limit import COMMENTS_PER_MINUTE, PerMinute
+from choice.team.rate_limit import COMMENTS_PER_MINUTE, VOTES_PER_MINUTE, PerMinute
 from choice.team.reminders import TeamReminders
 from choice.team.thread import (
     COMMENTS_PER_LINK,
@@ -79,6 +85,7 @@ class TeamService(Extension):
         self.reminders = TeamReminders(interactions, self.repo)
         interactions.scans.add(self.reminders.scan)
         self._comments = PerMinute(COMMENTS_PER_MINUTE)
+        self._votes = PerMinute(VOTES_PER_MINUTE, "votes")
         self.on_widened: list[Callable[[Invited], Awaitable[None]]] = []
         """Told of each widening once stored, with the participants' links (only their
         hashes are stored, so this is the one chance): the webhook outbox queues the
@@ -263,17 +270,21 @@ class TeamService(Extension):
     async def vote(self, participant: Participant, body: VoteBody,
                    via: str = "web") -> list[str]:
         """Replace the participant's vote; the ids come back in option order. A vote that
-        reaches the quorum resolves the question (`via`: the page or the API)."""
+        reaches the quorum resolves the question (`via`: the page or the API). At most
+        `VOTES_PER_MINUTE` changes a minute (`RateLimited`); changes close together make one
+        audit row."""
         row = await self.interactions.get(participant.interaction_id)
         request = request_of(row)
         chosen = checked_vote(request, body.option_ids)
+        self._votes.take(participant.id)
         at = self.interactions.clock()
         vote = Vote(participant_id=participant.id, interaction_id=row.id,
                     option_ids_json=json.dumps(chosen), at=at)
         event = audit(row.id, "vote_cast", f"participant:{participant.id}",
                       {"option_ids": chosen}, at)
-        await self._store.write(self.repo.set_vote, vote, [event])
+        await self._store.write(self.repo.set_vote, vote, event, at - VOTE_MERGE_SECONDS,
+                                merged_vote(chosen, at))
         self._publish("discussion.changed", row, change="vote", participant_id=participant.id)
-        if chosen:
+        if chosen:  # on every change: the quorum may be reached by this one
             await self.quorum.check(row.id, f"human:{via}")
         return chosen

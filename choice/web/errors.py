@@ -1,6 +1,6 @@
 """Every error leaves the portal as `{"errors": [{field, code, message}]}` with a status a
 client can branch on: 422 bad input, 404 unknown id, 409 already completed (or a discussion
-that takes no more comments), 413 too big, 429 too many comments in a minute.
+that takes no more comments), 413 too big, 429 too many in a minute.
 Unexpected failures are logged with their traceback and answered without it.
 """
 
@@ -127,10 +127,13 @@ def _unknown_link(_: Request[Any, Any, Any], _exc: UnknownLink) -> Response[Any]
 
 
 def _rate_limited(_: Request[Any, Any, Any], exc: RateLimited) -> Response[Any]:
-    response = error_response(429, [{
-        "field": "text", "code": "rate_limited",
-        "message": f"too many comments in a minute: wait {exc.retry_after} s and send it again.",
-    }])
+    if exc.what == "votes":
+        field, message = "option_ids", (f"too many vote changes in a minute: wait "
+                                        f"{exc.retry_after} s, then send the vote you settled on.")
+    else:
+        field, message = "text", (f"too many comments in a minute: wait {exc.retry_after} s "
+                                  "and send it again.")
+    response = error_response(429, [{"field": field, "code": "rate_limited", "message": message}])
     response.headers["retry-after"] = str(exc.retry_after)
     return response
 

@@ -129,6 +129,12 @@ def test_refused_forms_keep_what_was_typed_and_say_why(web: Client) -> None:
     limited = web.post(f"{base}/comment", content="text=one+too+many", headers=HTMX)
     assert limited.status_code == 429 and "one too many" in limited.text
     assert "Too many comments in a minute" in limited.text
+    for n in range(10):
+        web.post(f"{base}/vote", content=f"option={'pg' if n % 2 else 'lite'}", headers=HTMX)
+    flipped = web.post(f"{base}/vote", content="option=lite", headers=HTMX)
+    assert flipped.status_code == 429 and 'data-testid="vote-error"' in flipped.text
+    assert "changed your vote many times in a minute" in flipped.text
+    assert web.get(f"/api/d/{secrets['Bob']}").json()["you"]["vote"] == ["pg"]
 
 
 def test_an_ended_discussion_is_read_only_and_says_how_it_ended(web: Client) -> None:

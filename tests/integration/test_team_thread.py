@@ -1,18 +1,22 @@
 """A long discussion through the service: the thread read a page at a time (the newest, the
-pages before a cursor, a panel kept from its first comment on), and the caps of 500
-comments a question and 100 a link."""
+pages before a cursor, a panel kept from its first comment on), the caps of 500 comments a
+question and 100 a link, and votes: 10 changes a minute, quick changes kept as one audit row,
+the quorum checked on every change."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from choice.contract import Quorum
 from choice.contract.errors import TooManyComments
 from choice.core.service import InteractionService
 from choice.store.records import Participant
-from choice.team.models import CommentBody, WidenRequest
+from choice.team.models import CommentBody, VoteBody, WidenRequest
+from choice.team.rate_limit import VOTES_PER_MINUTE, RateLimited
 from choice.team.thread import (
     COMMENTS_PER_LINK,
     COMMENTS_PER_QUESTION,
@@ -125,3 +129,45 @@ async def test_a_question_takes_at_most_500_comments_the_owners_included(
     data = await service.team.discussion_data(interaction_id)
     assert (data.message_count, len(data.messages), data.truncated) == (500, 50, True)
     assert data.messages[-1] == "[Ann] the last one"
+
+
+async def test_quick_vote_changes_make_one_audit_row_and_a_later_change_another(
+        portal: Portal) -> None:
+    service = running(portal)
+    interaction_id, (ann,) = await team_of(service, ["Ann"])
+    for option in ("a", "b", "a", "b"):
+        await service.team.vote(ann, VoteBody(option_ids=[option]))
+    portal.clock.advance(11)
+    await service.team.vote(ann, VoteBody(option_ids=["a"]))
+    rows = [json.loads(e.detail_json or "{}") for e in await service.events(interaction_id)
+            if e.kind == "vote_cast"]
+    assert [(r["option_ids"], r.get("changes", 1)) for r in rows] == [(["b"], 4), (["a"], 1)]
+    assert (await service.team.discussion(interaction_id)).vote_of(ann.id) == ["a"]
+
+
+async def test_a_vote_change_folded_into_an_earlier_row_still_reaches_the_quorum(
+        portal: Portal) -> None:
+    service = running(portal)
+    interaction_id, (ann, ben) = await team_of(service, ["Ann", "Ben"],
+                                               quorum=Quorum(min_votes=2))
+    await service.team.vote(ben, VoteBody(option_ids=["b"]))
+    await service.team.vote(ann, VoteBody(option_ids=["a"]))
+    assert (await service.get(interaction_id)).status == "widened"
+    await service.team.vote(ann, VoteBody(option_ids=["b"]))  # folded, and checked
+    done = await service.get(interaction_id)
+    result = json.loads(done.result_json or "{}")
+    assert (done.status, result["decided_by"], result["selected_ids"]) == (
+        "submitted", "quorum", ["b"])
+
+
+async def test_an_eleventh_vote_change_in_a_minute_is_refused_and_changes_nothing(
+        portal: Portal) -> None:
+    service = running(portal)
+    interaction_id, (ann, ben) = await team_of(service, ["Ann", "Ben"])
+    for n in range(VOTES_PER_MINUTE):
+        await service.team.vote(ann, VoteBody(option_ids=["a" if n % 2 else "b"]))
+    with pytest.raises(RateLimited) as limited:
+        await service.team.vote(ann, VoteBody(option_ids=["b"]))
+    assert limited.value.what == "votes" and 1 <= limited.value.retry_after <= 60
+    assert (await service.team.discussion(interaction_id)).vote_of(ann.id) == ["a"]
+    await service.team.vote(ben, VoteBody(option_ids=["b"]))  # per link, not per question

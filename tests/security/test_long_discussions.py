@@ -2,7 +2,8 @@
 the JSON API gives a thread 50 comments at a time through cursors, a page renders 20 and
 reaches the rest through "Show earlier" (a link without script), `/events` comes 200 at a
 time, a question takes 500 comments and a link writes 100 (409 beyond, nothing stored), a
-bad cursor is a clear 422.
+bad cursor is a clear 422; and a vote changes at most 10 times a minute per link (429 with
+`Retry-After`), quick changes making one audit row.
 
 Long threads are written straight into the database, as if posted over the minutes the
 rate limit (20 comments a minute per author) would make a test wait; every comment the
@@ -222,3 +223,41 @@ def test_a_question_takes_at_most_500_comments(portal: PortalProcess) -> None:
                             (reply.status, reply.text[:200]))
         seen.unchanged(before, team_state(portal, iid))
     assert vote(portal, ben, ["a"]).status == 200  # the votes still count
+
+
+def vote_rows(portal: PortalProcess, who: Invitee) -> list[dict[str, object]]:
+    events = portal.client().call("GET", f"/api/interactions/{who.interaction_id}/events")
+    return [e["detail"] for e in events["events"]
+            if e["kind"] == "vote_cast" and e["actor"] == f"participant:{who.participant_id}"]
+
+
+def test_vote_changes_beyond_10_a_minute_get_429_with_retry_after(
+        portal: PortalProcess) -> None:
+    ann, ben = widened(portal, ["Ann", "Ben"])
+    assert send(portal, "GET", ann.api).status == 200
+    for n in range(10):
+        assert vote(portal, ann, ["a" if n % 2 else "b"]).status == 200
+    before = team_state(portal, ann.interaction_id)
+    with attacks("Team: votes") as seen:
+        for option in ("b", "a", "b", "a", "b"):
+            reply = vote(portal, ann, [option])
+            retry_after = reply.headers.get("retry-after", "")
+            error = reply.json()["errors"][0] if reply.status == 429 else {}
+            seen.refused_if(reply.status == 429 and error.get("code") == "rate_limited"
+                            and error.get("field") == "option_ids" and retry_after.isdigit()
+                            and 1 <= int(retry_after) <= 60, (reply.status, retry_after))
+        seen.unchanged(before, team_state(portal, ann.interaction_id))
+    assert vote(portal, ben, ["a"]).status == 200  # per link, not per question
+
+
+def test_a_burst_of_vote_changes_leaves_one_audit_row(portal: PortalProcess) -> None:
+    (ann,) = widened(portal, ["Ann"])
+    assert send(portal, "GET", ann.api).status == 200
+    with attacks("Team: votes") as seen:
+        for n in range(10):
+            assert vote(portal, ann, ["a" if n % 2 else "b"]).status == 200
+            rows = vote_rows(portal, ann)
+            seen.refused_if(len(rows) == 1, (n, rows))
+    assert vote_rows(portal, ann) == [{"option_ids": ["a"], "changes": 10,
+                                       "last_at": vote_rows(portal, ann)[0]["last_at"]}]
+    assert send(portal, "GET", ann.api).json()["you"]["vote"] == ["a"]

@@ -147,7 +147,8 @@ ERRORS = {
     413: f"The body is over {Settings.max_body_bytes // 1024} KiB.",
     415: "The body is not sent as application/json.",
     422: "Invalid request, answer or parameter: every problem at once, each with its fix.",
-    429: "Too many comments in a minute: wait the `Retry-After` seconds.",
+    429: "Too many comments (20) or vote changes (10) in a minute: wait the `Retry-After` "
+         "seconds.",
 }
 BODY_ERRORS = (413, 415, 422)
 

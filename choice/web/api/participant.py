@@ -61,10 +61,12 @@ class ParticipantController(Controller):
         comment = await team.comment(participant.interaction_id, data, participant)
         return comment_reply(comment)
 
-    @put("/vote", before_request=check_json_data, responses=errors(404, 409, *BODY_ERRORS))
+    @put("/vote", before_request=check_json_data,
+         responses=errors(404, 409, 429, *BODY_ERRORS))
     async def vote(self, secret: FromPath[str], data: JSONBody[VoteBody],
                    team: Team) -> dict[str, Any]:
-        """Your vote, replacing any earlier one; `[]` withdraws it. 409 once it has ended."""
+        """Your vote, replacing any earlier one; `[]` withdraws it. 409 once it has ended;
+        429 (with `Retry-After`) after 10 changes in a minute."""
         participant = await participant_using(team, secret)
         chosen = await team.vote(participant, data, via="api")
         return {"option_ids": chosen}

@@ -53,6 +53,8 @@ VOTE_SAVED = N_("Your vote is saved.")
 VOTE_CLEARED = N_("Your vote is withdrawn.")
 DISCUSSION, LIVE = "partials/_discussion.html", "partials/_discussion_live.html"
 RATE_LIMITED = N_("Too many comments in a minute: wait {seconds} s and send it again.")
+VOTES_LIMITED = N_("You changed your vote many times in a minute: wait {seconds} s, then "
+                   "send the vote you settled on.")
 DISCUSSION_FULL = N_("This discussion holds {limit} comments, the most it takes: nothing was "
                      "added. Your vote still counts.")
 LINK_FULL = N_("You have written {limit} comments here, the most one person can: nothing was "
@@ -271,6 +273,9 @@ class ParticipantPages(Controller):
         except InvalidInput as invalid:
             return await reader.again(422, "partials/_vote_form.html",
                                       vote_error=invalid.errors[0].message)
+        except RateLimited as limited:
+            return await reader.again(429, "partials/_vote_form.html", vote_error=VOTES_LIMITED,
+                                      retry_after=limited.retry_after)
         except NotWidened:
             return await reader.closed()
         if not request.htmx:
