@@ -27,6 +27,8 @@ from choice.team.thread import (
 )
 from tests.integration.test_service import Portal, request
 
+pytestmark = pytest.mark.usefixtures("backend")  # on SQLite and on PostgreSQL
+
 
 @pytest.fixture
 async def portal(isolated_env: Path) -> AsyncIterator[Portal]:
