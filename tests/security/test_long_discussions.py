@@ -114,7 +114,7 @@ def items(reply: Reply) -> list[str]:
 
 
 def earlier_link(reply: Reply) -> str | None:
-    found = re.search(r'<a href="([^"]+)"[^>]*data-testid="show-earlier"', reply.text)
+    found = re.search(r'<a [^>]*href="([^"]+)"[^>]*data-testid="show-earlier"', reply.text)
     return unescape(found.group(1)).split("#", 1)[0] if found else None
 
 
