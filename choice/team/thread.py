@@ -31,7 +31,9 @@ agent's DiscussionData does."""
 SHOWN_MAX = 100
 """The most an owner's panel keeps on a refresh after "Show earlier" was used: what it
 showed, back to where it started, up to this many (then the newest of them)."""
-CURSOR_MAX = 2**63 - 1
+CURSOR_MAX = 2**31 - 1
+"""The largest cursor: the ids are `INTEGER` columns, 32 bits on PostgreSQL (a larger value
+in a query is an error there, not an empty page)."""
 
 
 @dataclass(frozen=True)

@@ -298,3 +298,17 @@ def test_quick_vote_changes_over_the_api_are_one_audit_row(client: Client) -> No
     rows = [e["detail"] for e in client.get(f"/api/interactions/{iid}/events").json()["events"]
             if e["kind"] == "vote_cast"]
     assert [(r["option_ids"], r["changes"]) for r in rows] == [(["pg"], 3)]
+
+
+def test_the_largest_cursor_reads_from_the_newest_on_either_store(client: Client) -> None:
+    iid = create(client)
+    secret = secret_of(widen(client, iid, audience=["Alice"])["participants"][0]["link"])
+    client.post(f"/api/d/{secret}/comments", json={"text": "only"})
+    largest = 2**31 - 1  # an INTEGER id on PostgreSQL
+    for path in (f"/api/interactions/{iid}/comments?before={largest}",
+                 f"/api/d/{secret}/comments?before={largest}"):
+        assert [c["text"] for c in client.get(path).json()["comments"]] == ["only"], path
+    assert client.get(f"/api/interactions/{iid}/events?after={largest}").json() == {
+        "events": [], "events_after": None}
+    assert client.get(f"/d/{secret}/live?after={largest}").status_code == 200
+    assert client.get(f"/api/d/{secret}/comments?before={largest + 1}").status_code == 422

@@ -33,7 +33,14 @@ from choice.store.records import Participant
 from choice.team.models import CommentBody, VoteBody
 from choice.team.rate_limit import RateLimited
 from choice.team.service import TeamService, UnknownLink
-from choice.team.thread import NEWEST, PAGE_SHOWN, SHOWN_MAX, Window, page_cursor
+from choice.team.thread import (
+    CURSOR_MAX,
+    NEWEST,
+    PAGE_SHOWN,
+    SHOWN_MAX,
+    Window,
+    page_cursor,
+)
 from choice.web.deps import Service, Team, WebAssets
 from choice.web.pages.forms import first, read_form, typed_text
 from choice.web.pages.routes import VARY_ON_HTMX
@@ -225,7 +232,8 @@ class ParticipantPages(Controller):
         newest = page_cursor(after)
         if newest is None:
             return await reader.show(partial=LIVE, thread_reset=True)
-        return await reader.show(partial=LIVE, window=Window(limit=0, since=newest + 1))
+        since = min(newest + 1, CURSOR_MAX)  # the largest cursor: nothing can be newer
+        return await reader.show(partial=LIVE, window=Window(limit=0, since=since))
 
     @post("/comment")
     async def comment(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
