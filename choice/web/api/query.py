@@ -1,5 +1,6 @@
-"""The query parameters of `/api/interactions`: their bounds, how OpenAPI documents them, and
-the words their errors use, from one set of constants.
+"""The query parameters of `/api/interactions` (and the thread's cursor on `/api/d`): their
+bounds, how OpenAPI documents them, and the words their errors use, from one set of
+constants.
 
 Litestar parses and types them (a `wait=soon` is its `ValidationException`, worded with
 `HINTS` by `errors.py`); the ranges are checked here, so a value out of range gets a message
