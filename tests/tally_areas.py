@@ -98,7 +98,8 @@ AREAS: dict[str, Area] = {
         "writes after the question ended (409, outcome still readable) or the link was "
         "withdrawn (404)"),
     "Team: votes": security(
-        "unknown, duplicate, too many and mistyped option ids; a question with no options"),
+        "unknown, duplicate, too many and mistyped option ids; a question with no options; the "
+        "11th change in a minute (429); a burst of changes kept as one audit row"),
     "Sessions": security(
         "logged-out and run-out sessions; sessions, sign-in codes and the token after "
         "`choice token --rotate`; the plain cookie on the public https host; logout from "
@@ -111,6 +112,11 @@ AREAS: dict[str, Area] = {
         "after an invitation was delivered or given up on, each link and its secret looked "
         "for in the bytes of every file of the data dir, the database's `-wal` and `-shm` "
         "included"),
+    "Team: long discussions": security(
+        "a 230-comment thread read through every cursor of the API (50 a reply) and every "
+        "\"Show earlier\" of both pages (20 a page); 450 audit events (200 a reply); the "
+        "101st comment of a link and the 501st of a question (409); malformed cursors and "
+        "limits (422)"),
 
     "Concurrent submits": reliability(
         "{answers_at_once} answers released at once on one question, in {answer_rounds} "

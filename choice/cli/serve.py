@@ -21,8 +21,8 @@ from choice.core.config import Settings
 from choice.core.i18n import resolve_language, translator
 from choice.core.token import ensure_token
 from choice.store.schema import SchemaError, upgrade_url
-from choice.web.security.auth import issue_code
 from choice.web.live.socket_limits import INBOUND_BYTES
+from choice.web.security.auth import issue_code
 
 GRACEFUL_SHUTDOWN_SECONDS = 3
 BANNER_LINK_SECONDS = 600.0

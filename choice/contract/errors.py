@@ -60,3 +60,13 @@ class NotInReview(AlreadyCompleted):
 
 class NotDeferred(AlreadyCompleted):
     """Taking up again a question that is not deferred."""
+
+
+class TooManyComments(Exception):
+    """A discussion, or one participant's link, holds as many comments as it may: nothing
+    was added. `per` says which cap (`question` or `link`), `limit` how many it allows."""
+
+    def __init__(self, per: str, limit: int) -> None:
+        self.per = per
+        self.limit = limit
+        super().__init__(f"{per}: {limit}")

@@ -133,9 +133,11 @@ class InteractionService:
     async def recent(self, which: Which = "all", limit: int = 50) -> list[Interaction]:
         return await self.store.read(self.store.repo.recent, which, limit)
 
-    async def events(self, interaction_id: str) -> list[AuditEvent]:
+    async def events(self, interaction_id: str, after: int | None = None,
+                     limit: int | None = None) -> list[AuditEvent]:
+        """The audit trail oldest first (after the event `after`, at most `limit`)."""
         await self.get(interaction_id)  # NotFound for an unknown id, not an empty list
-        return await self.store.read(self.store.repo.events, interaction_id)
+        return await self.store.read(self.store.repo.events, interaction_id, after, limit)
 
     async def discussion(self, row: Interaction) -> DiscussionData | None:
         """The discussion `row` was widened to, if an extension keeps one."""

@@ -218,9 +218,14 @@ class Repository:
         with self._write() as conn:
             self.add_events(conn, [event])
 
-    def events(self, interaction_id: str) -> list[AuditEvent]:
-        query = (select(EVENTS).where(EVENTS.c.interaction_id == interaction_id)
-                 .order_by(EVENTS.c.id))
+    def events(self, interaction_id: str, after: int | None = None,
+               limit: int | None = None) -> list[AuditEvent]:
+        """The audit trail oldest first: only the events after the one with id `after`, and
+        at most `limit` of them, if given."""
+        query = select(EVENTS).where(EVENTS.c.interaction_id == interaction_id)
+        if after is not None:
+            query = query.where(EVENTS.c.id > after)
+        query = query.order_by(EVENTS.c.id).limit(limit)
         with self.engine.connect() as conn:
             return [AuditEvent(**m) for m in conn.execute(query).mappings()]
 

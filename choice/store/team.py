@@ -4,17 +4,39 @@ participants, their comments and votes. Runs on the store's threads, writes on i
 Owns the transactions: widening flips the interaction from `pending` to `widened` and adds
 the participants in one transaction, so a question is widened once or not at all; a comment
 or a vote is written only while the discussion is open (`widened`, or `deferred` after it:
-checked in the same transaction), so nothing is added to a discussion that has ended.
+checked in the same transaction), so nothing is added to a discussion that has ended, and a
+comment only while the thread and its author are under the caps the caller names (counted in
+the same transaction). A vote's audit row may be folded into the participant's previous one
+(the caller says how recent it must be and what the merged detail is).
+
+Reads a thread a page at a time (`comments_page`): nothing here reads a whole thread.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
-from sqlalchemy import Connection, Update, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Update,
+    delete,
+    exists,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 
-from choice.contract.errors import AlreadyCompleted, AlreadyWidened, DeadlinePassed, NotWidened
+from choice.contract.errors import (
+    AlreadyCompleted,
+    AlreadyWidened,
+    DeadlinePassed,
+    NotWidened,
+    TooManyComments,
+)
 from choice.store.decisions import upsert_decision
 from choice.store.records import (
     AuditEvent,
@@ -25,7 +47,7 @@ from choice.store.records import (
     Widening,
     values_of,
 )
-from choice.store.repository import INTERACTIONS, Repository
+from choice.store.repository import EVENTS, INTERACTIONS, Repository
 from choice.store.tables import CommentRow, ParticipantRow, VoteRow, WideningRow
 
 WIDENINGS = WideningRow.__table__  # type: ignore[attr-defined]
@@ -79,24 +101,51 @@ class TeamRepository:
         conn.execute(update(WIDENINGS).where(WIDENINGS.c.interaction_id == interaction_id)
                      .values(last_activity_at=at))
 
-    def add_comment(self, comment: Comment, events: Sequence[AuditEvent]) -> Comment:
+    def add_comment(self, comment: Comment, events: Sequence[AuditEvent],
+                    per_question: int, per_link: int) -> Comment:
+        """Add a comment while the discussion is open and holds fewer than `per_question`
+        comments, and its participant (if any) has written fewer than `per_link`:
+        `NotWidened` or `TooManyComments` otherwise, with nothing written."""
         with self.repo.transaction() as conn:
             self._still_widened(conn, comment.interaction_id)
+            mine = COMMENTS.c.interaction_id == comment.interaction_id
+            if self._count(conn, mine) >= per_question:
+                raise TooManyComments("question", per_question)
+            if comment.participant_id is not None and self._count(
+                    conn, mine, COMMENTS.c.participant_id == comment.participant_id) >= per_link:
+                raise TooManyComments("link", per_link)
             written = conn.execute(insert(COMMENTS).values(**values_of(comment)))
             comment.id = int(written.inserted_primary_key[0])  # type: ignore[index]
             self._touch(conn, comment.interaction_id, comment.at)
             self.repo.add_events(conn, events)
             return comment
 
-    def set_vote(self, vote: Vote, events: Sequence[AuditEvent]) -> None:
-        """Replace the participant's vote (an empty list withdraws it)."""
+    @staticmethod
+    def _count(conn: Connection, *where: ColumnElement[bool]) -> int:
+        return int(conn.execute(select(func.count()).select_from(COMMENTS).where(*where))
+                   .scalar_one())
+
+    def set_vote(self, vote: Vote, event: AuditEvent, merge_since: float,
+                 merged: Callable[[str | None], str]) -> None:
+        """Replace the participant's vote (an empty list withdraws it). Its audit `event`
+        is added, unless the same actor's last `vote_cast` of this interaction is at or
+        after `merge_since`: that row's detail becomes `merged(its detail)` instead."""
         with self.repo.transaction() as conn:
             self._still_widened(conn, vote.interaction_id)
             conn.execute(delete(VOTES).where(VOTES.c.participant_id == vote.participant_id))
             if json.loads(vote.option_ids_json):
                 conn.execute(insert(VOTES).values(**values_of(vote)))
             self._touch(conn, vote.interaction_id, vote.at)
-            self.repo.add_events(conn, events)
+            last = conn.execute(
+                select(EVENTS.c.id, EVENTS.c.at, EVENTS.c.detail_json)
+                .where(EVENTS.c.interaction_id == event.interaction_id,
+                       EVENTS.c.kind == event.kind, EVENTS.c.actor == event.actor)
+                .order_by(EVENTS.c.id.desc()).limit(1)).first()
+            if last is not None and last.at >= merge_since:
+                conn.execute(update(EVENTS).where(EVENTS.c.id == last.id)
+                             .values(detail_json=merged(last.detail_json)))
+            else:
+                self.repo.add_events(conn, [event])
 
     def _once(self, change: Update, events: Sequence[AuditEvent]) -> bool:
         """A conditional change of one row, with its audit events when (and only when) the
@@ -174,19 +223,35 @@ class TeamRepository:
                 PARTICIPANTS.c.secret_hash == secret_hash)).mappings().first()
         return Participant(**found) if found is not None else None
 
-    def comments(self, interaction_id: str, newest: int | None = None) -> tuple[list[Comment], int]:
-        """The thread oldest first (only the `newest` N if given), and how many there are."""
-        base = select(COMMENTS).where(COMMENTS.c.interaction_id == interaction_id)
+    def comments(self, interaction_id: str, newest: int) -> tuple[list[Comment], int]:
+        """The newest N comments oldest first, and how many the thread holds."""
+        found, _earlier = self.comments_page(interaction_id, newest)
+        return found, self.comment_count(interaction_id)
+
+    def comment_count(self, interaction_id: str) -> int:
         with self.engine.connect() as conn:
-            if newest is None:
-                found = [Comment(**m) for m in
-                         conn.execute(base.order_by(COMMENTS.c.id)).mappings()]
-                return found, len(found)
-            found = [Comment(**m) for m in
-                     conn.execute(base.order_by(COMMENTS.c.id.desc()).limit(newest)).mappings()]
-            total = int(conn.execute(select(func.count()).select_from(COMMENTS).where(
-                COMMENTS.c.interaction_id == interaction_id)).scalar_one())
-        return list(reversed(found)), total
+            return self._count(conn, COMMENTS.c.interaction_id == interaction_id)
+
+    def comments_page(self, interaction_id: str, limit: int, *, before: int | None = None,
+                      since: int | None = None) -> tuple[list[Comment], bool]:
+        """The newest `limit` comments older than comment `before` (if given) and not older
+        than comment `since` (if given), oldest first; and whether the thread has any
+        earlier than the first of them."""
+        where = [COMMENTS.c.interaction_id == interaction_id]
+        if before is not None:
+            where.append(COMMENTS.c.id < before)
+        if since is not None:
+            where.append(COMMENTS.c.id >= since)
+        query = select(COMMENTS).where(*where).order_by(COMMENTS.c.id.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            found = [Comment(**m) for m in conn.execute(query).mappings()]
+            found.reverse()
+            first = found[0].id if found else before
+            if first is None:  # nothing at all in the thread
+                return found, False
+            earlier = conn.execute(select(exists().where(
+                COMMENTS.c.interaction_id == interaction_id, COMMENTS.c.id < first))).scalar()
+        return found, bool(earlier)
 
     def comments_by_id(self, interaction_id: str, ids: Collection[int]) -> list[Comment]:
         """Only these comments of the thread, oldest first (a live update's new ones)."""

@@ -1,12 +1,13 @@
 """One widened interaction's discussion as read: the question, the people, the thread, the
-votes, and what follows from them (the tally, each person's vote); and the rule a vote must
-follow. Pure: `TeamService` reads the rows and writes the changes.
+votes, and what follows from them (the tally, each person's vote); the rule a vote must
+follow, and how quick changes of one vote make one audit row. Pure: `TeamService` reads the
+rows and writes the changes.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from choice.contract import ChoiceRequest, FieldError
@@ -14,7 +15,7 @@ from choice.contract.clock import iso
 from choice.contract.field_errors import InvalidInput
 from choice.store.records import Comment, Decision, Interaction, Participant, Vote, Widening
 from choice.store.team import DISCUSSION_OPEN
-from choice.team.models import MessageOut, ParticipantOut, TallyOut
+from choice.team.models import ParticipantOut, TallyOut
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,10 @@ class Discussion:
     votes: list[Vote]
     decision: Decision | None = None
     """The write-back's state (a deferral and its rationale, the quorum), if any."""
+    comments_before: int | None = None
+    """`comments` is one page of the thread: the cursor of the page before it, or None."""
+    comment_count: int = 0
+    """How many comments the whole thread holds."""
 
     @property
     def is_open(self) -> bool:
@@ -57,10 +62,6 @@ class Discussion:
                     voters[option_id].append(names[vote.participant_id])
         return [TallyOut(option_id=o.id, label=o.label, votes=len(voters[o.id]),
                          voters=voters[o.id]) for o in self.request.options]
-
-    def messages(self) -> list[MessageOut]:
-        return [MessageOut(id=c.id or 0, author=c.author, participant_id=c.participant_id,
-                           text=c.text, at=iso(c.at)) for c in self.comments]
 
 
 def participant_out(p: Participant, link: str | None = None) -> ParticipantOut:
@@ -99,3 +100,17 @@ def checked_vote(request: ChoiceRequest, option_ids: Sequence[str]) -> list[str]
             field="option_ids", code="no_options",
             message="this question has no options to vote on: say what you think in a comment.")])
     return checked_option_ids(request, option_ids, "option_ids")
+
+
+VOTE_MERGE_SECONDS = 10.0
+"""Changes of one participant's vote within this long of the first make one `vote_cast`
+audit row (its detail holds the vote as it stands and how many changes it took)."""
+
+
+def merged_vote(option_ids: list[str], at: float) -> Callable[[str | None], str]:
+    """The detail of a `vote_cast` row that one more change is folded into."""
+    def merge(detail_json: str | None) -> str:
+        earlier = json.loads(detail_json) if detail_json else {}
+        return json.dumps({"option_ids": option_ids,
+                           "changes": int(earlier.get("changes", 1)) + 1, "last_at": iso(at)})
+    return merge

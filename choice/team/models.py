@@ -75,14 +75,6 @@ class ParticipantOut(BaseModel):
     link: str | None = None
 
 
-class MessageOut(BaseModel):
-    id: int
-    author: str
-    participant_id: str | None
-    text: str
-    at: str
-
-
 TallyOut = OptionVotes
 """One option's votes (the same shape as in a result's `votes`)."""
 

@@ -1,7 +1,8 @@
 """What a discussion looks like as JSON: to a participant (`GET /api/d/<secret>`, and the
 participant page's context) and to the owner (`GET /api/interactions/{id}/team`).
 
-A participant sees the question, the people invited (names only), the thread, the tally,
+A participant sees the question, the people invited (names only), a page of the thread
+(`comments`, oldest first, with `comments_before`: the cursor of the page before), the tally,
 their own vote, a deferral with its rationale, the quorum, and once it is over the outcome
 (status, the chosen labels, who decided, the answer's source and the owner's rationale; not
 the owner's notes). Never a link, an id of another interaction, or anything of the owner's.
@@ -16,12 +17,39 @@ from typing import Any
 from choice.contract.clock import iso
 from choice.store.records import Comment, Decision, Interaction, Participant, Widening
 from choice.team.discussion import Discussion
+from choice.team.thread import ThreadPage
 
 
 def comment_reply(comment: Comment) -> dict[str, Any]:
     """What posting a comment answers (owner or participant): the comment as stored."""
     return {"id": comment.id, "author": comment.author, "text": comment.text,
             "at": iso(comment.at)}
+
+
+def _comment(comment: Comment) -> dict[str, Any]:
+    return {"id": comment.id or 0, "author": comment.author,
+            "participant_id": comment.participant_id, "text": comment.text, "at": iso(comment.at)}
+
+
+def _for_participant(comment: dict[str, Any]) -> dict[str, Any]:
+    """Whose it is, not which participant row."""
+    comment["by_owner"] = comment.pop("participant_id") is None
+    return comment
+
+
+def thread_page(comments: Sequence[Comment], before: int | None, *,
+                participant: bool) -> dict[str, Any]:
+    """A page of the thread: `comments` oldest first, `comments_before` the cursor of the
+    page before it (None: nothing is earlier)."""
+    shaped = [_comment(c) for c in comments]
+    if participant:
+        shaped = [_for_participant(c) for c in shaped]
+    return {"comments": shaped, "comments_before": before}
+
+
+def page_reply(page: ThreadPage, *, participant: bool) -> dict[str, Any]:
+    """`GET /api/d/<secret>/comments`, `GET /api/interactions/{id}/comments`."""
+    return thread_page(page.comments, page.before, participant=participant)
 
 
 def question_of(discussion: Discussion) -> dict[str, Any]:
@@ -72,7 +100,8 @@ def _common(discussion: Discussion) -> dict[str, Any]:
         "note": widening.note if widening else None,
         "widened_at": iso(widening.widened_at) if widening else None,
         "question": question_of(discussion),
-        "messages": [m.model_dump() for m in discussion.messages()],
+        **thread_page(discussion.comments, discussion.comments_before, participant=False),
+        "comment_count": discussion.comment_count,
         "tally": [t.model_dump() for t in discussion.tally()],
         "outcome": outcome_of(discussion),
         "deferred": deferral_of(discussion),
@@ -85,8 +114,7 @@ def _common(discussion: Discussion) -> dict[str, Any]:
 def participant_payload(discussion: Discussion, me: Participant) -> dict[str, Any]:
     body = _common(discussion)
     body.pop("interaction_id")  # the participant needs no handle on the owner's API
-    for message in body["messages"]:  # whose it is, not which participant row
-        message["by_owner"] = message.pop("participant_id") is None
+    body["comments"] = [_for_participant(c) for c in body["comments"]]
     return {**body, "you": {"name": me.name, "vote": discussion.vote_of(me.id)},
             "participants": [p.name for p in discussion.participants if p.revoked_at is None]}
 

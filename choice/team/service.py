@@ -13,13 +13,11 @@ interaction are the core's (an answer from the owner ends the discussion).
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from choice.contract import FieldError
-from choice.contract.clock import iso
 from choice.contract.errors import DeadlinePassed
 from choice.contract.field_errors import InvalidInput
 from choice.contract.result import DISCUSSION_MESSAGES_MAX, DiscussionData
@@ -30,14 +28,29 @@ from choice.core.replies import interaction_url, listing
 from choice.store import Store
 from choice.store.records import Comment, Interaction, Participant, Vote, Widening
 from choice.store.team import TeamRepository
-from choice.team.audience import choose_audience
-from choice.team.discussion import Discussion, checked_vote, participant_out
-from choice.team.links import new_secret, participant_path, same_hash, secret_hash, well_formed
+from choice.team.discussion import (
+    VOTE_MERGE_SECONDS,
+    Discussion,
+    checked_vote,
+    merged_vote,
+    participant_out,
+)
+from choice.team.links import participant_path, same_hash, secret_hash, well_formed
 from choice.team.models import CommentBody, ParticipantOut, VoteBody, WidenRequest
 from choice.team.payloads import widened_reply
-from choice.team.quorum import QuorumKeeper, checked_quorum
-from choice.team.rate_limit import COMMENTS_PER_MINUTE, PerMinute
+from choice.team.quorum import QuorumKeeper
+from choice.team.rate_limit import COMMENTS_PER_MINUTE, VOTES_PER_MINUTE, PerMinute
 from choice.team.reminders import TeamReminders
+from choice.team.thread import (
+    COMMENTS_PER_LINK,
+    COMMENTS_PER_QUESTION,
+    NEWEST,
+    PAGE_API,
+    ThreadPage,
+    Window,
+    read_page,
+)
+from choice.team.widening import plan_widening
 
 if TYPE_CHECKING:
     from choice.core.service import InteractionService
@@ -72,6 +85,7 @@ class TeamService(Extension):
         self.reminders = TeamReminders(interactions, self.repo)
         interactions.scans.add(self.reminders.scan)
         self._comments = PerMinute(COMMENTS_PER_MINUTE)
+        self._votes = PerMinute(VOTES_PER_MINUTE, "votes")
         self.on_widened: list[Callable[[Invited], Awaitable[None]]] = []
         """Told of each widening once stored, with the participants' links (only their
         hashes are stored, so this is the one chance): the webhook outbox queues the
@@ -97,50 +111,19 @@ class TeamService(Extension):
                          "interaction asks several: answer it yourself, or ask the agent to "
                          "send the question to widen on its own.")
         prefs = await self.interactions.preferences()
-        audience = choose_audience(prefs.team, asked.audience)
-        note = asked.note.strip() if asked.note and asked.note.strip() else None
         at = self.interactions.clock()
-        expires_at, warnings = row.expires_at, list(audience.warnings)
-        if asked.timeout_seconds is not None:
-            wanted = at + asked.timeout_seconds
-            if wanted >= row.expires_at:
-                expires_at = wanted
-            else:
-                warnings.append("timeout_seconds would shorten the deadline: it was kept at "
-                                f"{iso(row.expires_at)}.")
-        links: dict[str, str] = {}
-        participants = []
-        for member in audience.members:
-            secret = new_secret()
-            participant = Participant(
-                id=secrets.token_hex(8), interaction_id=row.id, name=member.name,
-                handle=member.handle, email=member.email, secret_hash=secret_hash(secret),
-                invited_at=at)
-            participants.append(participant)
-            links[participant.id] = self.link(secret)
-        quorum = checked_quorum(request_of(row), asked.quorum or request_of(row).quorum,
-                                len(participants), "quorum.min_votes" if asked.quorum else
-                                "request's quorum.min_votes")
-        widening = Widening(interaction_id=row.id, mode=asked.mode, note=note, widened_at=at,
-                            widened_by=actor, last_activity_at=at)
-        events = [audit(row.id, "widened", actor, {
-            "mode": asked.mode, "audience": [p.name for p in participants],
-            "note": note is not None, "expires_at": iso(expires_at), "quorum": quorum}, at)]
-        events += [audit(row.id, "participant_invited", actor,
-                         {"participant_id": p.id, "name": p.name}, at) for p in participants]
-        if expires_at != row.expires_at:
-            events.append(audit(row.id, "deadline_changed", actor,
-                                {"from": row.expires_at, "to": expires_at}, at))
+        plan = plan_widening(row, asked, prefs.team, at, actor, self.link)
         try:
-            row = await self._store.write(self.repo.widen, widening, participants, events,
-                                          expires_at, at, quorum)
+            row = await self._store.write(self.repo.widen, plan.widening, plan.participants,
+                                          plan.events, plan.expires_at, at, plan.quorum)
         except DeadlinePassed:  # as for a late answer: the expiry is what ends it
             raise await self.interactions.expire_late(interaction_id) from None
         self.interactions.deadlines.schedule(row.id, row.expires_at)
         self._publish("interaction.widened", row, mode=asked.mode,
                       wakes_agent=asked.mode == "continue")
-        invited = Invited(row, widening,
-                          [participant_out(p, links[p.id]) for p in participants], warnings)
+        invited = Invited(row, plan.widening,
+                          [participant_out(p, plan.links[p.id]) for p in plan.participants],
+                          plan.warnings)
         for announce in self.on_widened:
             await announce(invited)
         return invited
@@ -158,22 +141,30 @@ class TeamService(Extension):
             raise UnknownLink(participant_id)
         self._publish("discussion.changed", row, change="revoked", participant_id=participant_id)
 
-    async def discussion(self, interaction_id: str,
-                         comment_ids: Collection[int] | None = None) -> Discussion:
-        """The whole discussion; with `comment_ids`, only those comments of the thread (a
-        live update needs the new ones, and a thread may be hundreds long)."""
+    async def discussion(self, interaction_id: str, comment_ids: Collection[int] | None = None,
+                         window: Window = NEWEST) -> Discussion:
+        """The discussion with one page of its thread (`window`: the newest 20 unless it says
+        otherwise); with `comment_ids`, only those comments (a live update's new ones)."""
         row = await self.interactions.get(interaction_id)
         read = self._store.read
         widening = await read(self.repo.widening, row.id)
         participants = await read(self.repo.participants, row.id)
         if comment_ids is None:
-            comments, _count = await read(self.repo.comments, row.id)
+            page = await read(read_page, self.repo, row.id, window)
         else:
-            comments = await read(self.repo.comments_by_id, row.id, comment_ids)
+            page = ThreadPage(await read(self.repo.comments_by_id, row.id, comment_ids))
         votes = await read(self.repo.votes, row.id)
         decision = await read(self.quorum.decisions.decision, row.id)
-        return Discussion(row, request_of(row), widening, participants, comments, votes,
-                          decision)
+        count = await read(self.repo.comment_count, row.id)
+        return Discussion(row, request_of(row), widening, participants, page.comments, votes,
+                          decision, page.before, count)
+
+    async def comments(self, interaction_id: str, before: int | None = None,
+                       limit: int = PAGE_API) -> ThreadPage:
+        """A page of the thread: the newest `limit`, or the `limit` before `before`."""
+        row = await self.interactions.get(interaction_id)
+        return await self._store.read(read_page, self.repo, row.id,
+                                      Window(limit=limit, before=before))
 
     async def discussion_data(self, interaction_id: str) -> DiscussionData:
         """The seed's DiscussionData, for the write-back step (and agents)."""
@@ -242,9 +233,10 @@ class TeamService(Extension):
             raise UnknownLink("")
         return found
 
-    async def open_link(self, participant: Participant) -> Discussion:
-        """What the participant's page shows; the first opening is audited."""
-        discussion = await self.discussion(participant.interaction_id)
+    async def open_link(self, participant: Participant, window: Window = NEWEST) -> Discussion:
+        """What the participant's page shows (`window`: which comments); the first opening
+        is audited."""
+        discussion = await self.discussion(participant.interaction_id, window=window)
         if participant.opened_at is None and discussion.is_open:
             at = self.interactions.clock()
             event = audit(participant.interaction_id, "participant_opened",
@@ -269,7 +261,8 @@ class TeamService(Extension):
         comment = Comment(interaction_id=row.id, author=author, text=text, at=at,
                           participant_id=participant.id if participant else None)
         event = audit(row.id, "comment_added", actor, {"length": len(text)}, at)
-        comment = await self._store.write(self.repo.add_comment, comment, [event])
+        comment = await self._store.write(self.repo.add_comment, comment, [event],
+                                          COMMENTS_PER_QUESTION, COMMENTS_PER_LINK)
         self._publish("discussion.changed", row, change="comment", comment_id=comment.id,
                       author=author)
         return comment
@@ -277,18 +270,21 @@ class TeamService(Extension):
     async def vote(self, participant: Participant, body: VoteBody,
                    via: str = "web") -> list[str]:
         """Replace the participant's vote; the ids come back in option order. A vote that
-        reaches the quorum resolves the question (`via`: the page or the API)."""
+        reaches the quorum resolves the question (`via`: the page or the API). At most
+        `VOTES_PER_MINUTE` changes a minute (`RateLimited`); changes close together make one
+        audit row."""
         row = await self.interactions.get(participant.interaction_id)
         request = request_of(row)
         chosen = checked_vote(request, body.option_ids)
+        self._votes.take(participant.id)
         at = self.interactions.clock()
         vote = Vote(participant_id=participant.id, interaction_id=row.id,
                     option_ids_json=json.dumps(chosen), at=at)
         event = audit(row.id, "vote_cast", f"participant:{participant.id}",
                       {"option_ids": chosen}, at)
-        await self._store.write(self.repo.set_vote, vote, [event])
+        await self._store.write(self.repo.set_vote, vote, event, at - VOTE_MERGE_SECONDS,
+                                merged_vote(chosen, at))
         self._publish("discussion.changed", row, change="vote", participant_id=participant.id)
-        if chosen:
+        if chosen:  # on every change: the quorum may be reached by this one
             await self.quorum.check(row.id, f"human:{via}")
         return chosen
-

@@ -1,5 +1,5 @@
 """A widened question as the terminal shows it: the portal's `GET .../team` reply (who was
-invited, who opened their link, the thread, the votes) and this terminal's own widen reply
+invited, who opened their link, the newest 50 comments, the votes) and this terminal's own widen reply
 (the links, shown only here), made safe to draw.
 
 Names come from the owner's team list or the owner's typing, comments from participants:
@@ -40,8 +40,11 @@ class TeamView:
     expires_at: float | None
     members: list[Member]
     messages: list[Message]
+    """The newest comments (the portal sends the newest 50), oldest first."""
     votes: dict[str, list[str]]
     """Option id -> the names of those who back it, in the order they voted."""
+    message_count: int = 0
+    """How many comments the whole thread holds."""
 
     @classmethod
     def from_team(cls, payload: dict[str, Any]) -> TeamView:
@@ -52,9 +55,10 @@ class TeamView:
             members=[Member(_line(p.get("name")), bool(p.get("opened_at")))
                      for p in payload.get("participants") or [] if not p.get("revoked")],
             messages=[Message(_line(m.get("author")), _line(m.get("text")))
-                      for m in payload.get("messages") or []],
+                      for m in payload.get("comments") or []],
             votes={str(t.get("option_id")): [_line(name) for name in t.get("voters") or []]
                    for t in payload.get("tally") or []},
+            message_count=int(payload.get("comment_count") or 0),
         )
 
 

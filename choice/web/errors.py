@@ -1,5 +1,6 @@
 """Every error leaves the portal as `{"errors": [{field, code, message}]}` with a status a
-client can branch on: 422 bad input, 404 unknown id, 409 already completed, 413 too big.
+client can branch on: 422 bad input, 404 unknown id, 409 already completed (or a discussion
+that takes no more comments), 413 too big, 429 too many in a minute.
 Unexpected failures are logged with their traceback and answered without it.
 """
 
@@ -22,6 +23,7 @@ from choice.contract.errors import (
     NotInReview,
     NotWidened,
     NotWidenedNow,
+    TooManyComments,
 )
 from choice.contract.field_errors import InvalidInput
 from choice.core.replies import listing
@@ -125,12 +127,27 @@ def _unknown_link(_: Request[Any, Any, Any], _exc: UnknownLink) -> Response[Any]
 
 
 def _rate_limited(_: Request[Any, Any, Any], exc: RateLimited) -> Response[Any]:
-    response = error_response(429, [{
-        "field": "text", "code": "rate_limited",
-        "message": f"too many comments in a minute: wait {exc.retry_after} s and send it again.",
-    }])
+    if exc.what == "votes":
+        field, message = "option_ids", (f"too many vote changes in a minute: wait "
+                                        f"{exc.retry_after} s, then send the vote you settled on.")
+    else:
+        field, message = "text", (f"too many comments in a minute: wait {exc.retry_after} s "
+                                  "and send it again.")
+    response = error_response(429, [{"field": field, "code": "rate_limited", "message": message}])
     response.headers["retry-after"] = str(exc.retry_after)
     return response
+
+
+def _too_many_comments(_: Request[Any, Any, Any], exc: TooManyComments) -> Response[Any]:
+    if exc.per == "link":
+        code, message = "too_many_comments", (
+            f"this link has written {exc.limit} comments, the most one person may add to a "
+            "discussion: nothing was added. Your vote still counts (PUT /api/d/<secret>/vote).")
+    else:
+        code, message = "discussion_full", (
+            f"this discussion holds {exc.limit} comments, the most a question keeps: nothing "
+            "was added. Votes are still taken; the person asking decides from here.")
+    return error_response(409, [{"field": "text", "code": code, "message": message}])
 
 
 def _validation(_: Request[Any, Any, Any], exc: ValidationException) -> Response[Any]:
@@ -187,6 +204,7 @@ def exception_handlers(max_body_bytes: int) -> ExceptionHandlersMap:
         NotDeferred: _not_deferred,
         UnknownLink: _unknown_link,
         RateLimited: _rate_limited,
+        TooManyComments: _too_many_comments,
         ValidationException: _validation,
         HTTPException: _http(max_body_bytes),
         Exception: _unexpected,

@@ -122,7 +122,7 @@ def reminder(discussion: Discussion, link_base: str, at: float) -> Event:
                   participants=len(invited),
                   opened=sum(1 for p in invited if p.opened_at is not None),
                   voted=len({v.participant_id for v in discussion.votes} & {p.id for p in invited}),
-                  comments=len(discussion.comments), tally=_tally(discussion))
+                  comments=discussion.comment_count, tally=_tally(discussion))
 
 
 def waiting_reminder(row: Interaction, link_base: str, data: dict[str, Any], at: float) -> Event:

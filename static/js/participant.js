@@ -15,12 +15,13 @@
   }
 
   /* A comment can arrive twice (the poster's own reply and the socket) or out of order (a
-     refetch racing an update): keep one of each, in the order they were written. */
+     refetch racing an update): keep one of each, in the order they were written ("Show
+     earlier", not a comment, stays first). */
   function tidyThread() {
     var list = document.getElementById("thread-list");
     if (!list) return;
     var seen = {}, items = [], sorted = true, last = -1;
-    Array.prototype.forEach.call(list.children, function (item) {
+    Array.prototype.forEach.call(list.querySelectorAll(":scope > [data-comment-id]"), function (item) {
       var id = +item.getAttribute("data-comment-id");
       if (seen[id]) { item.remove(); return; }
       seen[id] = true;
@@ -47,11 +48,18 @@
     window.htmx.ajax("GET", path("/partial"), { target: "#discussion", swap: "outerHTML" });
   }
 
+  function newestShown() {
+    var items = document.querySelectorAll("#thread-list > [data-comment-id]");
+    return items.length ? items[items.length - 1].getAttribute("data-comment-id") : null;
+  }
+
   var catching = false;
   function catchUp() {  // after a (re)connect: what moved while the socket was away
     if (!root() || !window.htmx || catching) return;
     catching = true;
-    window.htmx.ajax("GET", path("/live"), { target: "#discussion", swap: "none" })
+    var live = path("/live"), after = newestShown();
+    if (after) live += (live.indexOf("?") < 0 ? "?" : "&") + "after=" + encodeURIComponent(after);
+    window.htmx.ajax("GET", live, { target: "#discussion", swap: "none" })
       .then(done, done);
     function done() { catching = false; tidyThread(); }
   }

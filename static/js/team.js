@@ -81,6 +81,15 @@
     document.dispatchEvent(new CustomEvent("choice:team-updated"));
     if (again) { again = false; refreshTeam(); }
   }
+  /* The panel comes back from the first comment it shows (the owner may have brought
+     earlier ones in): sent with a refresh, the owner's comment and a withdrawal. */
+  var PANEL = /^\/choice\/[^/]+\/(team|comment|participants\/[^/]+\/withdraw)$/;
+  document.addEventListener("htmx:configRequest", function (event) {
+    var first = document.querySelector("#owner-thread > [data-comment-id]");
+    if (first && PANEL.test(event.detail.path.split("?")[0])) {
+      event.detail.parameters.since = first.getAttribute("data-comment-id");
+    }
+  });
   P.on("team", function (m) {
     var root = P.interaction();
     if (root && root.getAttribute("data-interaction-id") === m.interaction_id) refreshTeam();

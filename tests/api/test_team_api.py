@@ -264,3 +264,51 @@ def test_a_withdrawn_participants_vote_no_longer_counts(client: Client) -> None:
     assert result.status_code == 200, result.text
     assert {v["option_id"]: v["voters"] for v in result.json()["votes"]}["pg"] == ["Alice"]
     assert result.json()["participants"] == ["Alice"]
+
+
+def test_the_thread_and_the_audit_trail_come_a_page_at_a_time(client: Client) -> None:
+    iid = create(client)
+    invited = widen(client, iid, audience=["Alice", "Bob", "Carol"])
+    secrets = [secret_of(p["link"]) for p in invited["participants"]]
+    for n in range(57):  # 19 each: under the per-person limit of 20 a minute
+        reply = client.post(f"/api/d/{secrets[n % 3]}/comments", json={"text": f"c{n}"})
+        assert reply.status_code == 201, reply.text
+    team = client.get(f"/api/interactions/{iid}/team").json()
+    assert [c["text"] for c in team["comments"]] == [f"c{n}" for n in range(7, 57)]
+    assert team["comment_count"] == 57
+    before = client.get(f"/api/interactions/{iid}/comments?before={team['comments_before']}")
+    assert [c["text"] for c in before.json()["comments"]] == [f"c{n}" for n in range(7)]
+    assert before.json()["comments_before"] is None
+    mine = client.get(f"/api/d/{secrets[0]}/comments?before={team['comments_before']}").json()
+    assert [(c["text"], c["by_owner"]) for c in mine["comments"]][:1] == [("c0", False)]
+    assert "participant_id" not in mine["comments"][0]  # theirs: whose, not which row
+
+    first = client.get(f"/api/interactions/{iid}/events?limit=10").json()
+    rest = client.get(f"/api/interactions/{iid}/events?after={first['events_after']}").json()
+    assert len(first["events"]) == 10 and rest["events_after"] is None
+    whole = [e["kind"] for e in first["events"] + rest["events"]]
+    assert whole.count("comment_added") == 57 and whole[:2] == ["created", "widened"]
+
+
+def test_quick_vote_changes_over_the_api_are_one_audit_row(client: Client) -> None:
+    iid = create(client)
+    secret = secret_of(widen(client, iid, audience=["Alice"])["participants"][0]["link"])
+    for option in ("pg", "lite", "pg"):
+        assert client.put(f"/api/d/{secret}/vote", json={"option_ids": [option]}).status_code == 200
+    rows = [e["detail"] for e in client.get(f"/api/interactions/{iid}/events").json()["events"]
+            if e["kind"] == "vote_cast"]
+    assert [(r["option_ids"], r["changes"]) for r in rows] == [(["pg"], 3)]
+
+
+def test_the_largest_cursor_reads_from_the_newest_on_either_store(client: Client) -> None:
+    iid = create(client)
+    secret = secret_of(widen(client, iid, audience=["Alice"])["participants"][0]["link"])
+    client.post(f"/api/d/{secret}/comments", json={"text": "only"})
+    largest = 2**31 - 1  # an INTEGER id on PostgreSQL
+    for path in (f"/api/interactions/{iid}/comments?before={largest}",
+                 f"/api/d/{secret}/comments?before={largest}"):
+        assert [c["text"] for c in client.get(path).json()["comments"]] == ["only"], path
+    assert client.get(f"/api/interactions/{iid}/events?after={largest}").json() == {
+        "events": [], "events_after": None}
+    assert client.get(f"/d/{secret}/live?after={largest}").status_code == 200
+    assert client.get(f"/api/d/{secret}/comments?before={largest + 1}").status_code == 422

@@ -79,7 +79,7 @@ def test_a_participant_form_from_another_site_is_refused(web: Client) -> None:
         refused = web.post(f"/d/{secrets['Bob']}/comment", content="text=forged",
                            headers={**FORM, **headers})
         assert refused.status_code == 403
-    assert web.get(f"/api/interactions/{iid}/team", headers=agent()).json()["messages"] == []
+    assert web.get(f"/api/interactions/{iid}/team", headers=agent()).json()["comments"] == []
 
 
 def test_every_link_that_opens_nothing_gets_the_same_calm_404(web: Client) -> None:
@@ -108,7 +108,7 @@ def test_forms_without_script_post_and_redirect_back(web: Client) -> None:
     voted = web.post(f"{base}/vote", content="option=pg", headers=FORM, follow_redirects=False)
     assert (voted.status_code, voted.headers["location"]) == (303, f"{base}#vote")
     state = web.get(f"/api/d/{secrets['Alice Johnson']}").json()
-    assert state["you"]["vote"] == ["pg"] and state["messages"][0]["text"] == "PG\nplease"
+    assert state["you"]["vote"] == ["pg"] and state["comments"][0]["text"] == "PG\nplease"
     cleared = web.post(f"{base}/vote", content="option=pg&action=clear", headers=FORM,
                        follow_redirects=False)
     assert cleared.status_code == 303
@@ -129,6 +129,12 @@ def test_refused_forms_keep_what_was_typed_and_say_why(web: Client) -> None:
     limited = web.post(f"{base}/comment", content="text=one+too+many", headers=HTMX)
     assert limited.status_code == 429 and "one too many" in limited.text
     assert "Too many comments in a minute" in limited.text
+    for n in range(10):
+        web.post(f"{base}/vote", content=f"option={'pg' if n % 2 else 'lite'}", headers=HTMX)
+    flipped = web.post(f"{base}/vote", content="option=lite", headers=HTMX)
+    assert flipped.status_code == 429 and 'data-testid="vote-error"' in flipped.text
+    assert "changed your vote many times in a minute" in flipped.text
+    assert web.get(f"/api/d/{secrets['Bob']}").json()["you"]["vote"] == ["pg"]
 
 
 def test_an_ended_discussion_is_read_only_and_says_how_it_ended(web: Client) -> None:
@@ -141,7 +147,7 @@ def test_an_ended_discussion_is_read_only_and_says_how_it_ended(web: Client) -> 
     page = web.get(base).text
     assert 'data-testid="team-outcome"' in page and "PostgreSQL" in page
     assert "<form" not in page and 'data-testid="my-vote-badge"' in page
-    assert web.get(f"/api/d/{secrets['Bob']}").json()["messages"] == []
+    assert web.get(f"/api/d/{secrets['Bob']}").json()["comments"] == []
 
 
 def test_the_owner_widens_from_the_plain_form(web: Client) -> None:
@@ -302,3 +308,4 @@ def test_a_chat_apps_link_preview_is_served_but_not_counted_as_opening(web: Clie
     assert opened() == []
     assert web.get(f"/d/{secrets['Bob']}", headers={"user-agent": BROWSER}).status_code == 200
     assert opened() == ["Bob"]
+

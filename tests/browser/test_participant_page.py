@@ -57,7 +57,7 @@ def test_without_javascript_a_participant_comments_and_votes(
     page.wait_for_url(f"**{path}#vote")
     expect(page.locator("[data-testid=vote-input]:checked")).to_have_count(0)
     team = client.call("GET", f"/api/interactions/{iid}/team")
-    assert [m["text"] for m in team["messages"]] == ["Two lines,\nno script."]
+    assert [m["text"] for m in team["comments"]] == ["Two lines,\nno script."]
     assert all(p["vote"] == [] for p in team["participants"])
     assert page.context.cookies() == []
 

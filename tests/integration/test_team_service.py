@@ -4,6 +4,7 @@ waiting call under block and continue, the deadline, restarts and retention."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -180,13 +181,16 @@ async def test_participants_comment_and_vote_and_the_owner_sees_it(portal: Porta
     await service.team.vote(bob, VoteBody(option_ids=["b"]))
     await service.team.vote(bob, VoteBody(option_ids=["a"]))  # changed: one vote per person
     discussion = await service.team.discussion(interaction_id)
-    assert [(m.author, m.text) for m in discussion.messages()] == [
+    assert [(m.author, m.text) for m in discussion.comments] == [
         ("Alice Johnson", "Go with A."), ("Owner", "Owner here.")]
     assert [(t.option_id, t.votes, t.voters) for t in discussion.tally()] == [
         ("a", 2, ["Alice Johnson", "Bob Smith"]), ("b", 1, ["Alice Johnson"])]
     await service.team.vote(bob, VoteBody(option_ids=[]))  # withdrawn
     assert [t.votes for t in (await service.team.discussion(interaction_id)).tally()] == [1, 1]
-    assert (await kinds(service, interaction_id)).count("vote_cast") == 4
+    votes = [e for e in await service.events(interaction_id) if e.kind == "vote_cast"]
+    assert [(e.actor, json.loads(e.detail_json or "{}").get("option_ids")) for e in votes] == [
+        (f"participant:{alice.id}", ["a", "b"]), (f"participant:{bob.id}", [])]
+    assert json.loads(votes[1].detail_json or "{}")["changes"] == 3  # within 10 s: one row
 
 
 async def test_a_vote_names_existing_options_within_the_questions_limit(portal: Portal) -> None:
@@ -265,7 +269,7 @@ async def test_comments_are_rate_limited_per_participant(portal: Portal) -> None
         await service.team.comment(interaction_id, CommentBody(text="one more"), alice)
     assert 1 <= limited.value.retry_after <= 60
     await service.team.comment(interaction_id, CommentBody(text="bob is fine"), bob)
-    _, count = await service.store.read(service.team.repo.comments, interaction_id)
+    count = await service.store.read(service.team.repo.comment_count, interaction_id)
     assert count == COMMENTS_PER_MINUTE + 1
 
 

@@ -100,7 +100,7 @@ def test_a_restart_mid_discussion_loses_no_comment_vote_participant_or_webhook(
                             what="the queued messages")
         team = owner.call("GET", f"/api/interactions/{iid}/team")
         seen.answers(acknowledged, [
-            *(("comment", message["text"]) for message in team["messages"]),
+            *(("comment", message["text"]) for message in team["comments"]),
             *(("vote", p["name"], *p["vote"]) for p in team["participants"]),
             *(("webhook", r.event_type, r.headers["x-choice-delivery"])
               for r in receiver.delivered())])
@@ -111,11 +111,11 @@ def test_a_restart_mid_discussion_loses_no_comment_vote_participant_or_webhook(
 
     assert sorted(p["name"] for p in team["participants"]) == sorted(links)
     assert {p["name"]: p["vote"] for p in team["participants"]} == VOTES
-    assert [m["text"] for m in team["messages"]] == [f"{n} thinks {VOTES[n][0]}" for n in links]
+    assert [m["text"] for m in team["comments"]] == [f"{n} thinks {VOTES[n][0]}" for n in links]
     for name, link in links.items():  # every link still opens, with the thread and the vote
         seen = them.call("GET", api(link))
         assert seen["open"] is True and seen["you"]["vote"] == VOTES[name]
-        assert len(seen["messages"]) == 3
+        assert len(seen["comments"]) == 3
     them.call("POST", f"{api(links['Bob'])}/comments", {"text": "after the restart"})
     owner.call("POST", f"/api/interactions/{iid}/response", {"selected_ids": ["pg"]})
     receiver.wait_until(lambda got: receiver.delivered("interaction.resolved") != [],

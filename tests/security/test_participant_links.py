@@ -170,7 +170,7 @@ def test_a_link_writes_nothing_once_the_question_ends_but_still_shows_the_outcom
         shown = send(portal, "GET", who.api).json()
         assert shown["open"] is False and shown["status"] == "submitted"
         assert shown["outcome"]["selected_ids"] == ["b"]
-    assert [m["text"] for m in before["team"]["messages"]] == ["Ann thinks a"]
+    assert [m["text"] for m in before["team"]["comments"]] == ["Ann thinks a"]
 
 
 def test_a_withdrawn_link_opens_nothing_and_the_others_keep_working(

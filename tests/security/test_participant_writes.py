@@ -78,7 +78,7 @@ def test_hostile_comments_are_stored_verbatim_and_only_ever_sent_as_json(
     team = send(portal, "GET", f"/api/interactions/{who.interaction_id}/team",
                 headers={"Authorization": f"Bearer {portal.token}"})
     assert all(reply.headers.get_content_type() == "application/json" for reply in (thread, team))
-    as_json = [[m["text"] for m in reply.json()["messages"]] for reply in (thread, team)]
+    as_json = [[m["text"] for m in reply.json()["comments"]] for reply in (thread, team)]
     with attacks("Team: comments") as seen:
         for index, (payload, reply) in enumerate(zip(BROWSER, posted, strict=True)):
             verbatim = payload.strip()

@@ -104,16 +104,17 @@ def test_every_other_origin_is_still_refused(portal: PortalProcess) -> None:
     portal's own address, from other sites and from the public origin written as no
     browser writes it."""
     who, _other = widened(portal, ["Ann", "Ben"])
-    credentials = bearer(portal)
+    hosts = (HOST, f"127.0.0.1:{portal.port}")
+    credentials = {host: {**bearer(portal), **signed_in(portal, host)} for host in hosts}
     targets = writes(portal, who)
     before = team_state(portal, who.interaction_id)
     with attacks("Team: public origin") as seen:
         for origin in FOREIGN + MALFORMED:
-            for host in (HOST, f"127.0.0.1:{portal.port}"):
+            for host in hosts:
                 for method, path, body, headers in targets:
                     refused, answer = refused_write(
                         portal, method, path, body,
-                        {**credentials, **signed_in(portal, host), **headers, "Origin": origin, "Host": host})
+                        {**credentials[host], **headers, "Origin": origin, "Host": host})
                     seen.refused_if(refused, (origin, host, method, path, answer))
         seen.unchanged(before, team_state(portal, who.interaction_id))
 

@@ -36,7 +36,7 @@ def team_reply() -> dict[str, Any]:
         "expires_at": iso(now() + 900),
         "participants": [{"name": "Ann", "opened_at": iso(now()), "revoked": False},
                          {"name": "Gone", "opened_at": None, "revoked": True}],
-        "messages": [{"author": "Ann", "text": "Beta\x1b[2J, clearly\u202e"}],
+        "comments": [{"author": "Ann", "text": "Beta\x1b[2J, clearly\u202e"}], "comment_count": 1,
         "tally": [{"option_id": "b", "voters": ["Ann"]}]}
 
 

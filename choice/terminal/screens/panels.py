@@ -144,12 +144,12 @@ def discussion_lines(view: TeamView, _: Translator, cols: int,
                      latest: int = LATEST_MESSAGES, *, whole: bool = False) -> list[str]:
     """A heading and the newest `latest` messages (`[Name] text`): one line each, clipped
     to `cols`, or with `whole` wrapped to as many lines as they take."""
-    count = len(view.messages)
+    count = max(view.message_count, len(view.messages))
     if not count:
         return [_("No messages yet.")]
-    if count > latest:
+    if count > min(latest, len(view.messages)):
         heading = _("Discussion ({n} messages, the latest {latest}):").format(
-            n=count, latest=latest)
+            n=count, latest=min(latest, len(view.messages)))
     else:
         heading = _.ngettext("Discussion ({n} message):", "Discussion ({n} messages):",
                              count).format(n=count)
@@ -211,8 +211,8 @@ def pending_pass(entries: Sequence[tuple[str, str, TeamView]], _: Translator,
     for number, (interaction_id, title, view) in enumerate(entries, start=1):
         head = f"({number}/{count}) "
         indent = " " * len(head)
-        messages = _.ngettext("{n} message", "{n} messages", len(view.messages)).format(
-            n=len(view.messages))
+        shown = max(view.message_count, len(view.messages))
+        messages = _.ngettext("{n} message", "{n} messages", shown).format(n=shown)
         rows = [_("Question:") + " " + title,
                 _("Widened at:") + " " + _utc(view.widened_at),
                 *participants_lines(view, _, max(20, cols - len(head))),

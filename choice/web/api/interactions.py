@@ -45,12 +45,15 @@ from choice.web.api.openapi import (
     interaction_links,
 )
 from choice.web.api.query import (
+    MAX_LIMIT,
+    After,
     Candidates,
     DryRun,
     Limit,
     ShapeName,
     StatusFilter,
     Wait,
+    check_cursor,
     check_limit,
     check_shape,
     check_wait,
@@ -69,7 +72,8 @@ CREATED = {201: described(CreatedHandoff | CreatedWidened,
 LISTED = {200: described(InteractionList, "Newest first."), **errors(422)}
 POLLED = {200: described(Reply, "The result, or the hand-off while pending or widened."),
           **errors(404, 422)}
-EVENTS = {200: described(AuditTrail, "The audit trail, oldest first."), **errors(404)}
+EVENTS = {200: described(AuditTrail, "The audit trail, oldest first, a page at a time."),
+          **errors(404, 422)}
 DETAIL = {200: described(Detail, "The question as validated, and its result once over."),
           **errors(404)}
 CHANGED = {200: described(Reply, "The result, or the hand-off as changed."),
@@ -140,12 +144,19 @@ class InteractionController(Controller):
         return await agent_reply(service, row, agent_turns=candidates)
 
     @get("/{interaction_id:str}/events", operation_id="interactionEvents", responses=EVENTS)
-    async def events(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:
-        """The audit trail, oldest first."""
-        events = await service.events(interaction_id)
+    async def events(self, interaction_id: FromPath[str], service: Service,
+                     after: After = None, limit: Limit = MAX_LIMIT) -> dict[str, Any]:
+        """The audit trail, oldest first, a page at a time: at most `limit` events (200
+        unless fewer are asked for) after the cursor `after`; `events_after` is the cursor
+        of the next page, null once this page reaches the end of the trail."""
+        cursor, most = check_cursor(after, "after"), check_limit(limit)
+        events = await service.events(interaction_id, cursor, most + 1)
+        more = len(events) > most
+        events = events[:most]
         return {"events": [{"kind": e.kind, "actor": e.actor, "at": iso(e.at),
                             "detail": json.loads(e.detail_json) if e.detail_json else None}
-                           for e in events]}
+                           for e in events],
+                "events_after": events[-1].id if more else None}
 
     @get("/{interaction_id:str}/detail", operation_id="interactionDetail", responses=DETAIL)
     async def detail(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:

@@ -122,6 +122,9 @@ class AuditEntry(BaseModel):
 
 class AuditTrail(BaseModel):
     events: list[AuditEntry]
+    events_after: int | None = Field(
+        description="The cursor of the next page (`?after=`); null once this page reaches "
+                    "the end of the trail.")
 
 
 class ErrorBody(BaseModel):
@@ -138,11 +141,14 @@ ERRORS = {
     400: "The request could not be read.",
     401: "Missing or wrong bearer token (`choice token` prints it).",
     404: "No interaction with that id (or it was removed by retention).",
-    409: "Already completed: nothing changed; the standing result is included.",
+    409: "Already completed: nothing changed; the standing result is included. On a "
+         "comment: the discussion has ended, or holds 500 comments (`discussion_full`), or "
+         "the link wrote 100 (`too_many_comments`).",
     413: f"The body is over {Settings.max_body_bytes // 1024} KiB.",
     415: "The body is not sent as application/json.",
     422: "Invalid request, answer or parameter: every problem at once, each with its fix.",
-    429: "Too many comments in a minute: wait the `Retry-After` seconds.",
+    429: "Too many comments (20) or vote changes (10) in a minute: wait the `Retry-After` "
+         "seconds.",
 }
 BODY_ERRORS = (413, 415, 422)
 

@@ -1,5 +1,6 @@
-"""The query parameters of `/api/interactions`: their bounds, how OpenAPI documents them, and
-the words their errors use, from one set of constants.
+"""The query parameters of `/api/interactions` (and the thread's cursor on `/api/d`): their
+bounds, how OpenAPI documents them, and the words their errors use, from one set of
+constants.
 
 Litestar parses and types them (a `wait=soon` is its `ValidationException`, worded with
 `HINTS` by `errors.py`); the ranges are checked here, so a value out of range gets a message
@@ -16,6 +17,7 @@ from choice.contract import FieldError, Shape
 from choice.contract.compat import SHAPES
 from choice.contract.field_errors import InvalidInput
 from choice.store.repository import Which
+from choice.team.thread import PAGE_API, as_cursor
 
 MAX_WAIT = 60.0
 MAX_LIMIT = 200
@@ -31,6 +33,12 @@ Limit: TypeAlias = Annotated[int, QueryParameter(schema_extra={"minimum": 1, "ma
 StatusFilter: TypeAlias = Annotated[Which, QueryParameter(
     description="`active` = pending or widened; `widened`, `deferred` = only those; "
                 "`completed` = answered, cancelled or timed out")]
+Before: TypeAlias = Annotated[str | None, QueryParameter(
+    description=f"the `comments_before` of an earlier reply: the {PAGE_API} comments before "
+                "it (left out: the newest)")]
+After: TypeAlias = Annotated[str | None, QueryParameter(
+    description="the `events_after` of an earlier reply: the events after it (left out: "
+                "from the first)")]
 DryRun: TypeAlias = Annotated[bool, QueryParameter(
     description="1: only check the answer (nothing is stored) and return what it would produce")]
 
@@ -68,3 +76,20 @@ def check_limit(limit: int) -> int:
         raise InvalidInput([FieldError(field="limit", code="out_of_range",
                                        message=f"limit must be between 1 and {MAX_LIMIT}.")])
     return limit
+
+
+_CURSOR_SOURCE = {"before": ("comments_before", "for the newest comments"),
+                  "after": ("events_after", "to start from the first event")}
+
+
+def check_cursor(raw: str | None, name: str) -> int | None:
+    """`before` or `after` as the cursor it must be; a message saying where one comes from."""
+    try:
+        return as_cursor(raw)
+    except ValueError:
+        source, otherwise = _CURSOR_SOURCE[name]
+        raise InvalidInput([FieldError(
+            field=name, code="invalid_cursor",
+            message=f"{name} must be the {source} value of an earlier reply (a positive "
+                    f"whole number): leave it out {otherwise}.")]) from None
+

@@ -1,5 +1,6 @@
 """JSON API for the owner's side of a team decision: widen a pending interaction, read its
-discussion, comment, withdraw a participant's link (`/api/interactions/{id}/...`).
+discussion (the newest 50 comments, and the pages before them), comment, withdraw a
+participant's link (`/api/interactions/{id}/...`).
 
 Thin, like `api/interactions.py`: parse, call `InteractionService.team`, shape the reply. Behind
 the bearer token (or the owner's browser session); a participant's link opens none of it.
@@ -16,9 +17,11 @@ from choice.contract.clock import iso
 from choice.contract.result import DiscussionData
 from choice.core.replies import listing
 from choice.team.models import CommentBody, WidenRequest
-from choice.team.payloads import comment_reply, owner_payload
+from choice.team.payloads import comment_reply, owner_payload, page_reply
+from choice.team.thread import API
 from choice.web.api.body import check_json_data
 from choice.web.api.openapi import BODY_ERRORS, errors
+from choice.web.api.query import Before, check_cursor
 from choice.web.deps import Team
 from choice.web.security.guards import BEARER, bearer_token_guard
 
@@ -45,8 +48,19 @@ class TeamController(Controller):
 
     @get("/team", responses=errors(404))
     async def team(self, interaction_id: FromPath[str], team: Team) -> dict[str, Any]:
-        """Who was invited and who opened their link, the thread, the tally."""
-        return owner_payload(await team.discussion(interaction_id))
+        """Who was invited and who opened their link, the tally, and the newest 50
+        comments (`comments`, oldest first; `comments_before`: the cursor for `GET
+        .../comments?before=`, null when there are none before)."""
+        return owner_payload(await team.discussion(interaction_id, window=API))
+
+    @get("/comments", responses=errors(404, 422))
+    async def comments(self, interaction_id: FromPath[str], team: Team,
+                       before: Before = None) -> dict[str, Any]:
+        """The 50 comments before the cursor `before` (a `comments_before` of an earlier
+        reply; left out, the newest 50), oldest first, and `comments_before` for the page
+        before them (null: this is the start of the thread)."""
+        cursor = check_cursor(before, "before")
+        return page_reply(await team.comments(interaction_id, cursor), participant=False)
 
     @get("/discussion", responses=errors(404))
     async def discussion(self, interaction_id: FromPath[str], team: Team) -> DiscussionData:
@@ -58,7 +72,8 @@ class TeamController(Controller):
           responses=errors(404, 409, 429, *BODY_ERRORS))
     async def comment(self, interaction_id: FromPath[str], data: JSONBody[CommentBody],
                       team: Team) -> dict[str, Any]:
-        """The owner's own message in the discussion (while it is widened)."""
+        """The owner's own message in the discussion (while it is widened). 409 once it has
+        ended, or when it holds 500 comments (`discussion_full`)."""
         comment = await team.comment(interaction_id, data)
         return comment_reply(comment)
 

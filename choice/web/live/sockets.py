@@ -35,7 +35,8 @@ from choice.store.records import Interaction
 from choice.web.deps import OpenTabs, Service
 from choice.web.live.socket_limits import REPLACED, read_until_gone, wake_with_none
 from choice.web.live.tabs import Tabs
-from choice.web.security.auth import COOKIE, has_session
+from choice.web.security.auth import has_session
+from choice.web.security.sessions import COOKIE, SECURE_COOKIE
 from choice.web.views.list_cache import moves_a_line
 
 SYNC_SECONDS = 5.0
@@ -90,8 +91,9 @@ def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] |
 
 
 def session_key(socket: WebSocket[Any, Any, Any]) -> str:
-    """Which signed-in browser this is, for `Tabs.sessions`: its session cookie."""
-    return socket.cookies.get(COOKIE, "")
+    """Which signed-in browser this is, for `Tabs.sessions`: its session's cookie (the
+    guard let it in, so one of the two names holds a live session)."""
+    return socket.cookies.get(SECURE_COOKIE) or socket.cookies.get(COOKIE, "")
 
 
 async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionService,

@@ -3,8 +3,11 @@ a comment box and their vote. The link's secret is the only credential (no sessi
 cookie is set or read); it reaches this one question and nothing else.
 
 Server-rendered and complete without script: the comment and vote forms post here and
-redirect back (post/redirect/get). With HTMX they swap their own form; the live side (other
-people's comments and votes) comes over `WS /ws/d/<secret>` (`participant_socket.py`).
+redirect back (post/redirect/get), and "Show earlier" is a link to the page showing that
+window of the thread (`?before=`). With HTMX the forms swap their own form and "Show earlier"
+brings the page before in place; the live side (other people's comments and votes) comes
+over `WS /ws/d/<secret>` (`participant_socket.py`). A page shows 20 comments at a time:
+what one request renders is bounded however long the thread is.
 Every change goes through `InteractionService.team`, as the JSON API's do. An unknown,
 malformed or withdrawn link is the same calm 404 page, which says nothing of whether it
 ever existed. This page must not link to the owner's pages.
@@ -22,7 +25,7 @@ from litestar.response import Redirect, Template
 from markupsafe import Markup
 
 from choice.contract.clock import now
-from choice.contract.errors import NotFound, NotWidened
+from choice.contract.errors import NotFound, NotWidened, TooManyComments
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.core.i18n import N_, SUPPORTED
 from choice.core.service import InteractionService
@@ -30,6 +33,14 @@ from choice.store.records import Participant
 from choice.team.models import CommentBody, VoteBody
 from choice.team.rate_limit import RateLimited
 from choice.team.service import TeamService, UnknownLink
+from choice.team.thread import (
+    CURSOR_MAX,
+    NEWEST,
+    PAGE_SHOWN,
+    SHOWN_MAX,
+    Window,
+    page_cursor,
+)
 from choice.web.deps import Service, Team, WebAssets
 from choice.web.pages.forms import first, read_form, typed_text
 from choice.web.pages.routes import VARY_ON_HTMX
@@ -37,13 +48,25 @@ from choice.web.security.participant_links import is_link_preview, participant_u
 from choice.web.views.assets import Assets
 from choice.web.views.decision import shared_decision
 from choice.web.views.js_messages import js_catalog
-from choice.web.views.team import chosen_language, participant_view
+from choice.web.views.team import (
+    chosen_language,
+    participant_view,
+    thread_urls_of,
+    thread_view,
+)
 
 CLOSED = N_("The discussion has ended: nothing was added.")
 VOTE_SAVED = N_("Your vote is saved.")
 VOTE_CLEARED = N_("Your vote is withdrawn.")
 DISCUSSION, LIVE = "partials/_discussion.html", "partials/_discussion_live.html"
 RATE_LIMITED = N_("Too many comments in a minute: wait {seconds} s and send it again.")
+VOTES_LIMITED = N_("You changed your vote many times in a minute: wait {seconds} s, then "
+                   "send the vote you settled on.")
+DISCUSSION_FULL = N_("This discussion holds {limit} comments, the most it takes: nothing was "
+                     "added. Your vote still counts.")
+LINK_FULL = N_("You have written {limit} comments here, the most one person can: nothing was "
+               "added. Your vote still counts.")
+EARLIER = "partials/_thread_earlier.html"
 
 
 def link_gone(service: InteractionService, assets: Assets, lang: str | None) -> Template:
@@ -70,28 +93,38 @@ class Reader:
         return f"/d/{self.secret}"  # well-formed: `team.participant` checked its shape
 
     @property
+    def chosen(self) -> str:
+        """`?lang=` when it names a language we have, else empty."""
+        return self.lang if self.lang in SUPPORTED and self.lang else ""
+
+    @property
     def query(self) -> str:
-        return f"?lang={self.lang}" if self.lang in SUPPORTED else ""
+        return f"?lang={self.chosen}" if self.chosen else ""
 
     async def show(self, *, status: int = 200, partial: str | None = None,
                    opening: bool = False, htmx: dict[str, Any] | None = None,
-                   **extra: Any) -> Response[Any]:
+                   window: Window = NEWEST, **extra: Any) -> Response[Any]:
         team, service = self.team, self.service
         try:
             if opening:
-                discussion = await team.open_link(self.participant)
+                discussion = await team.open_link(self.participant, window)
             else:
-                discussion = await team.discussion(self.participant.interaction_id)
+                discussion = await team.discussion(self.participant.interaction_id,
+                                                   window=window)
         except NotFound:  # retention removed the question: the link opens nothing now
             return link_gone(service, self.assets, self.lang)
         locale = chosen_language(service, discussion.row, self.lang)
-        view = participant_view(discussion, self.participant)
+        view = participant_view(discussion, self.participant, base=self.base,
+                                lang=self.chosen, window=window.before is not None)
         shared = shared_decision(discussion.row, discussion.decision, len(view.people))
+        if partial == LIVE and "thread_reset" not in extra:
+            # Caught up from `since`: a full page may have left a gap before it, so it takes
+            # the place of the page's thread (with "Show earlier") instead of joining it.
+            extra["thread_reset"] = len(discussion.comments) >= SHOWN_MAX
         if partial == LIVE and not view.open:  # it ended meanwhile: the page shows how
             partial, htmx = DISCUSSION, {"re_target": "#discussion", "re_swap": "outerHTML"}
         context = {"view": view, "locale": locale, "shared": shared,
-                   "base": self.base, "lang": self.lang if self.lang in SUPPORTED else "",
-                   **extra}
+                   "base": self.base, "lang": self.chosen, **extra}
         if partial is not None:
             return HTMXTemplate(template_name=partial, status_code=status, headers=VARY_ON_HTMX,
                                 context=context, **(htmx or {}))
@@ -104,6 +137,18 @@ class Reader:
         })
         return Template(template_name="participant.html", status_code=status, context=context,
                         headers=VARY_ON_HTMX)
+
+    async def earlier(self, before: int | None) -> Response[Any]:
+        """The 20 comments before `before`, as the list items "Show earlier" swaps in."""
+        try:
+            row = await self.service.get(self.participant.interaction_id)
+            page = await self.team.comments(row.id, before, PAGE_SHOWN)
+        except NotFound:
+            return link_gone(self.service, self.assets, self.lang)
+        thread = thread_view(page, thread_urls_of(base=self.base, lang=self.chosen),
+                             participant=True)
+        return HTMXTemplate(template_name=EARLIER, headers=VARY_ON_HTMX, context={
+            "thread": thread, "locale": chosen_language(self.service, row, self.lang)})
 
     async def again(self, status: int, partial: str, **shown: Any) -> Response[Any]:
         """A form that was refused: the same form with the message and what was typed."""
@@ -144,11 +189,26 @@ class ParticipantPages(Controller):
 
     @get("/")
     async def page(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
-                   secret: FromPath[str], lang: FromQuery[str | None] = None) -> Response[Any]:
+                   secret: FromPath[str], lang: FromQuery[str | None] = None,
+                   before: FromQuery[str | None] = None) -> Response[Any]:
+        """The page; `?before=` (a "Show earlier" followed without script): the 20 comments
+        before that one instead of the newest."""
         reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
             return link_gone(service, assets, lang)
-        return await reader.show(opening=not is_link_preview(request.headers.get("user-agent")))
+        return await reader.show(opening=not is_link_preview(request.headers.get("user-agent")),
+                                 window=Window(before=page_cursor(before)))
+
+    @get("/comments")
+    async def earlier(self, request: HTMXRequest, service: Service, team: Team,
+                      assets: WebAssets, secret: FromPath[str],
+                      lang: FromQuery[str | None] = None,
+                      before: FromQuery[str | None] = None) -> Response[Any]:
+        """"Show earlier" (HTMX): the 20 comments before `before`, as list items."""
+        reader = await self._reader(request, service, team, assets, secret, lang)
+        if reader is None:
+            return link_gone(service, assets, lang)
+        return await reader.earlier(page_cursor(before))
 
     @get("/partial")
     async def partial(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
@@ -161,12 +221,19 @@ class ParticipantPages(Controller):
 
     @get("/live")
     async def live(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
-                   secret: FromPath[str], lang: FromQuery[str | None] = None) -> Response[Any]:
-        """What moves on the page (thread, tally, people), for a page that (re)connected."""
+                   secret: FromPath[str], lang: FromQuery[str | None] = None,
+                   after: FromQuery[str | None] = None) -> Response[Any]:
+        """What moves on the page (thread, tally, people), for a page that (re)connected:
+        the comments after `after` (the newest the page has), or without it, or when more
+        than 100 came meanwhile, the newest page of the thread in place of the page's."""
         reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
             return link_gone(service, assets, lang)
-        return await reader.show(partial=LIVE)
+        newest = page_cursor(after)
+        if newest is None:
+            return await reader.show(partial=LIVE, thread_reset=True)
+        since = min(newest + 1, CURSOR_MAX)  # the largest cursor: nothing can be newer
+        return await reader.show(partial=LIVE, window=Window(limit=0, since=since))
 
     @post("/comment")
     async def comment(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
@@ -187,6 +254,10 @@ class ParticipantPages(Controller):
             return await reader.again(429, "partials/_comment_form.html", comment_text=text,
                                       comment_error=RATE_LIMITED,
                                       retry_after=limited.retry_after)
+        except TooManyComments as full:
+            return await reader.again(409, "partials/_comment_form.html", comment_text=text,
+                                      comment_error=LINK_FULL if full.per == "link"
+                                      else DISCUSSION_FULL, comment_limit=full.limit)
         except NotWidened:
             return await reader.closed()
         if not request.htmx:
@@ -210,6 +281,9 @@ class ParticipantPages(Controller):
         except InvalidInput as invalid:
             return await reader.again(422, "partials/_vote_form.html",
                                       vote_error=invalid.errors[0].message)
+        except RateLimited as limited:
+            return await reader.again(429, "partials/_vote_form.html", vote_error=VOTES_LIMITED,
+                                      retry_after=limited.retry_after)
         except NotWidened:
             return await reader.closed()
         if not request.htmx:

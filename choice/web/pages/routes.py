@@ -13,6 +13,7 @@ from litestar.params import FromPath, FromQuery
 from litestar.plugins.htmx import HTMXTemplate
 from litestar.response import Template
 
+from choice.team.thread import Window, page_cursor
 from choice.web.deps import Owner, QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context
 from choice.web.security.auth import session_guard
@@ -42,10 +43,13 @@ class PageController(Controller):
 
     @get("/choice/{interaction_id:str}")
     async def interaction(self, service: Service, owner: Owner, assets: WebAssets, lists: QuestionLists,
-                          interaction_id: FromPath[str]) -> Template:
+                          interaction_id: FromPath[str],
+                          before: FromQuery[str | None] = None) -> Template:
+        """The question; `?before=` (a "Show earlier" followed without script): its team
+        panel shows the 20 comments before that one instead of the newest."""
         row = await service.get(interaction_id)
         context = await base_context(service, assets, lists, row)
-        context["view"] = await owner.page_view(row)
+        context["view"] = await owner.page_view(row, window=Window(before=page_cursor(before)))
         return page("choice.html", context)
 
     @get("/settings")

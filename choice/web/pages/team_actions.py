@@ -1,6 +1,10 @@
 """The owner's team side of `/choice/{id}`: the widen dialog (a plain page without script,
-`/choice/{id}/widen`), the team panel's refresh, the owner's comment, and withdrawing a
-participant's link.
+`/choice/{id}/widen`), the team panel's refresh, "Show earlier" in its thread, the owner's
+comment, and withdrawing a participant's link.
+
+The panel shows the newest 20 comments; a page that brought earlier ones in sends `since`
+(the first comment it shows) with a refresh, a comment or a withdrawal, and the panel comes
+back from that comment on (at most 100), so what the owner reads does not vanish.
 
 Same shape as `actions.py`: each form post calls `InteractionService.team` (the JSON API's
 path) and answers with the swapped fragment for HTMX, or a whole page / a redirect without
@@ -14,11 +18,11 @@ import contextlib
 from typing import Any
 
 from litestar import Controller, Response, get, post
-from litestar.params import FromPath
+from litestar.params import FromPath, FromQuery
 from litestar.plugins.htmx import HTMXRequest, HTMXTemplate
 from litestar.response import Redirect
 
-from choice.contract.errors import AlreadyCompleted, AlreadyWidened, NotWidened
+from choice.contract.errors import AlreadyCompleted, AlreadyWidened, NotWidened, TooManyComments
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.core.i18n import N_
 from choice.core.service import InteractionService
@@ -26,6 +30,7 @@ from choice.store.records import Interaction
 from choice.team.models import CommentBody, WidenRequest
 from choice.team.rate_limit import RateLimited
 from choice.team.service import Invited, UnknownLink
+from choice.team.thread import PAGE_SHOWN, Window, page_cursor
 from choice.web.deps import Owner, QuestionLists, Service, Team, WebAssets
 from choice.web.pages.actions import Shown
 from choice.web.pages.context import base_context
@@ -34,12 +39,14 @@ from choice.web.pages.routes import VARY_ON_HTMX, page
 from choice.web.security.auth import session_guard
 from choice.web.views.assets import Assets
 from choice.web.views.list_cache import ListCache
-from choice.web.views.team import DiscussionView, WidenForm
+from choice.web.views.team import DiscussionView, WidenForm, thread_urls_of, thread_view
 
 ALREADY_WIDENED = N_("This question is already widened: see who was invited on its page.")
 ALREADY_OVER = N_("This question is already over: there is nothing to widen.")
 NOT_WIDENED = N_("The discussion has ended: nothing was added.")
 RATE_LIMITED = N_("Too many comments in a minute: wait {seconds} s and send it again.")
+DISCUSSION_FULL = N_("This discussion holds {limit} comments, the most it takes: nothing was "
+                     "added. The votes are still coming in; you decide when you are ready.")
 CANCELLED = "choice:widen-cancelled"
 """The event a dialog hears when the owner typed `cancel`: it closes, nothing changed."""
 
@@ -122,17 +129,29 @@ class TeamActions(Controller):
                          team=list(prefs.team), invited=invited)
 
     @get("/team")
-    async def team(self, service: Service, owner: Owner, interaction_id: FromPath[str]) -> HTMXTemplate:
+    async def team(self, service: Service, owner: Owner, interaction_id: FromPath[str],
+                   since: FromQuery[str | None] = None) -> HTMXTemplate:
         """The team panel's live part (people, votes, thread), for a page told it changed."""
         row = await service.get(interaction_id)
-        return _team_live(service, row, await owner.team_view(row))
+        return _team_live(service, row, await owner.team_view(row, _since(since)))
+
+    @get("/comments")
+    async def earlier(self, service: Service, team: Team, interaction_id: FromPath[str],
+                      before: FromQuery[str | None] = None) -> HTMXTemplate:
+        """"Show earlier" (HTMX): the 20 comments before `before`, as list items."""
+        row = await service.get(interaction_id)
+        page = await team.comments(row.id, page_cursor(before), PAGE_SHOWN)
+        thread = thread_view(page, thread_urls_of(interaction_id=row.id), participant=False)
+        return HTMXTemplate(template_name="partials/_thread_earlier.html", headers=VARY_ON_HTMX,
+                            context={"thread": thread, "locale": service.language_for(row)})
 
     @post("/comment")
     async def comment(self, request: HTMXRequest, service: Service, owner: Owner, team: Team,
                       assets: WebAssets,
                       lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
         """The owner's own message in the discussion (`text`)."""
-        text = typed_text(await read_form(request), "text")
+        form = await read_form(request)
+        text, window = typed_text(form, "text"), _since(first(form, "since"))
         row = await service.get(interaction_id)
         shown: dict[str, Any] = {"comment_text": text}
         try:
@@ -143,6 +162,9 @@ class TeamActions(Controller):
         except RateLimited as limited:
             status, shown["comment_error"] = 429, RATE_LIMITED
             shown["retry_after"] = limited.retry_after
+        except TooManyComments as full:
+            status, shown["comment_error"] = 409, DISCUSSION_FULL
+            shown["comment_limit"] = full.limit
         except NotWidened:
             status, shown["comment_error"] = 409, NOT_WIDENED
         if not request.htmx:
@@ -153,7 +175,8 @@ class TeamActions(Controller):
             return await Shown(request, service, owner, assets, lists).show(row, status, **shown)
         return HTMXTemplate(template_name="partials/_owner_comment.html", status_code=status,
                             headers=VARY_ON_HTMX, context={
-                                "team": await owner.team_view(row), "interaction_id": row.id,
+                                "team": await owner.team_view(row, window),
+                                "interaction_id": row.id,
                                 "locale": service.language_for(row), **shown})
 
     @post("/participants/{participant_id:str}/withdraw")
@@ -161,13 +184,19 @@ class TeamActions(Controller):
                        interaction_id: FromPath[str],
                        participant_id: FromPath[str]) -> Response[Any]:
         """Withdraw one participant's link at once (already withdrawn: nothing to do)."""
+        window = _since(first(await read_form(request), "since"))
         row = await service.get(interaction_id)
         with contextlib.suppress(UnknownLink):  # withdrawn already (another tab): the
             await team.revoke(interaction_id, participant_id, actor="human:web")
         if not request.htmx:
             return Redirect(path=f"/choice/{row.id}#team-panel", status_code=303,
                             headers=VARY_ON_HTMX)
-        return _team_live(service, row, await owner.team_view(row))
+        return _team_live(service, row, await owner.team_view(row, window))
+
+
+def _since(raw: str | None) -> Window:
+    """The panel's thread from the comment `raw` on (what the page shows), else the newest."""
+    return Window(since=page_cursor(raw))
 
 
 def _seconds(form: dict[str, list[str]]) -> int:

@@ -13,6 +13,7 @@ from choice.core.service import InteractionService
 from choice.decision.service import DecisionService
 from choice.store.records import Interaction
 from choice.team.service import TeamService
+from choice.team.thread import NEWEST, Window
 from choice.web.views.decision import DecisionForm, DecisionView
 from choice.web.views.interactions import Draft, InteractionView, Stage, interaction_view
 from choice.web.views.team import DiscussionView, owner_view
@@ -23,13 +24,16 @@ class OwnerViews:
                  decision: DecisionService) -> None:
         self.service, self.team, self.decision = service, team, decision
 
-    async def team_view(self, row: Interaction) -> DiscussionView | None:
-        """The team panel of the owner's page, or None for a question never widened (a
-        pending one never was: widening moves it to `widened` in the same transaction)."""
+    async def team_view(self, row: Interaction, window: Window = NEWEST) -> DiscussionView | None:
+        """The team panel of the owner's page (`window`: which comments it shows), or None
+        for a question never widened (a pending one never was: widening moves it to
+        `widened` in the same transaction)."""
         if row.status == "pending":
             return None
-        discussion = await self.team.discussion(row.id)
-        return owner_view(discussion) if discussion.widening is not None else None
+        discussion = await self.team.discussion(row.id, window=window)
+        if discussion.widening is None:
+            return None
+        return owner_view(discussion, window=window.before is not None)
 
     async def decision_view(self, row: Interaction, team: DiscussionView | None,
                             form: DecisionForm | None = None) -> DecisionView | None:
@@ -45,9 +49,9 @@ class OwnerViews:
     async def page_view(self, row: Interaction, *, stage: Stage | None = None,
                         draft: Draft | None = None, errors: list[FieldError] | None = None,
                         notice: str | None = None, form: DecisionForm | None = None,
-                        focus: str | None = None) -> InteractionView:
+                        focus: str | None = None, window: Window = NEWEST) -> InteractionView:
         """The owner's `/choice/{id}`: the question with its team panel and decision panel."""
-        team = await self.team_view(row)
+        team = await self.team_view(row, window)
         return interaction_view(row, await self.service.preferences(), stage=stage,
                                 draft=draft, errors=errors, notice=notice, team=team,
                                 decision=await self.decision_view(row, team, form),

@@ -19,8 +19,9 @@ from choice.core.i18n import SUPPORTED
 from choice.core.service import InteractionService
 from choice.store.records import Interaction, Participant
 from choice.team.discussion import Discussion
-from choice.team.payloads import owner_payload, participant_payload
+from choice.team.payloads import owner_payload, page_reply, participant_payload
 from choice.team.service import Invited
+from choice.team.thread import ThreadPage
 
 EXTRA_TIME_CHOICES = (0, 1800, 3600, 7200, 14400, 28800, 86400)
 """The widen dialog's "give the team more time" choices, in seconds (0: keep the deadline)."""
@@ -85,11 +86,21 @@ class DiscussionView:
     multi: bool
     options: list[OptionTally]
     messages: list[MessageView]
+    """One page of the thread, oldest first (the newest 20 unless asked otherwise)."""
+    comments_before: int | None
+    """The cursor of the page before `messages` ("Show earlier"), None when none is."""
+    comment_count: int
     people: list[str]
     ending: Ending | None
     you: str | None = None
     mode: str | None = None
     invited: list[PersonView] = field(default_factory=list)
+    thread_urls: tuple[str, str, str] = ("", "", "")
+    """Where "Show earlier" goes: the fragment's and the page's URL up to the cursor, and
+    the page's anchor (`thread_urls_of`)."""
+    window: bool = False
+    """The thread shows an earlier window, not the newest comments (a page without script
+    followed "Show earlier"): it offers the way back to the newest."""
 
     @property
     def input_type(self) -> str:
@@ -108,10 +119,28 @@ class DiscussionView:
         return [by_id[i] for i in option_ids if i in by_id]
 
 
-def _messages(payload: dict[str, Any]) -> list[MessageView]:
+@dataclass(frozen=True)
+class ThreadView:
+    """A page of the thread on its own ("Show earlier"): its comments, oldest first, and
+    the cursor of the page before it."""
+
+    messages: list[MessageView]
+    comments_before: int | None
+    thread_urls: tuple[str, str, str]
+
+
+def _messages(comments: list[dict[str, Any]]) -> list[MessageView]:
     return [MessageView(id=m["id"], author=m["author"], text=m["text"], at=parse_iso(m["at"]),
                         by_owner=m["by_owner"] if "by_owner" in m else m["participant_id"] is None)
-            for m in payload["messages"]]
+            for m in comments]
+
+
+def thread_view(page: ThreadPage, urls: tuple[str, str, str], *,
+                participant: bool) -> ThreadView:
+    """A page of the thread as a participant (from what their JSON API gives them) or the
+    owner sees it; `urls` as `thread_urls_of` makes them."""
+    reply = page_reply(page, participant=participant)
+    return ThreadView(_messages(reply["comments"]), reply["comments_before"], urls)
 
 
 def _options(payload: dict[str, Any], mine: list[str]) -> list[OptionTally]:
@@ -138,7 +167,9 @@ def _common(discussion: Discussion, payload: dict[str, Any], mine: list[str]) ->
         "status": payload["status"], "open": payload["open"],
         "expires_at": discussion.row.expires_at,
         "multi": question["selection_mode"] != "single" and (question["max_selections"] or 0) > 1,
-        "options": _options(payload, mine), "messages": _messages(payload),
+        "options": _options(payload, mine), "messages": _messages(payload["comments"]),
+        "comments_before": payload["comments_before"],
+        "comment_count": discussion.comment_count,
         "ending": _ending(discussion, payload),
     }
 
@@ -160,20 +191,35 @@ def chosen_language(service: InteractionService, interaction: Interaction | None
     return lang if lang in SUPPORTED else service.language_for(interaction)
 
 
-def participant_view(discussion: Discussion, me: Participant) -> DiscussionView:
+def thread_urls_of(*, base: str = "", lang: str = "",
+                   interaction_id: str = "") -> tuple[str, str, str]:
+    """"Show earlier"'s URLs on a participant's page (`base`: `/d/<secret>`) or the owner's
+    (`interaction_id`): the fragment's, the page's (up to the cursor), the anchor."""
+    if interaction_id:
+        return (f"/choice/{interaction_id}/comments?before=", f"/choice/{interaction_id}?before=",
+                "team-panel")
+    query = f"lang={lang}&" if lang else ""
+    return f"{base}/comments?{query}before=", f"{base}?{query}before=", "thread-title"
+
+
+def participant_view(discussion: Discussion, me: Participant, *, base: str = "",
+                     lang: str = "", window: bool = False) -> DiscussionView:
     payload = participant_payload(discussion, me)
     return DiscussionView(**_common(discussion, payload, payload["you"]["vote"]),
-                          people=payload["participants"], you=payload["you"]["name"])
+                          people=payload["participants"], you=payload["you"]["name"],
+                          thread_urls=thread_urls_of(base=base, lang=lang), window=window)
 
 
-def owner_view(discussion: Discussion) -> DiscussionView:
+def owner_view(discussion: Discussion, *, window: bool = False) -> DiscussionView:
     payload = owner_payload(discussion)
     invited = [PersonView(id=p["participant_id"], name=p["name"], handle=p["handle"],
                           opened_at=parse_iso(p["opened_at"]) if p["opened_at"] else None,
                           revoked=p["revoked"], vote=p["vote"])
                for p in payload["participants"]]
     return DiscussionView(**_common(discussion, payload, []), mode=payload["mode"],
-                          people=[p.name for p in invited if not p.revoked], invited=invited)
+                          people=[p.name for p in invited if not p.revoked], invited=invited,
+                          thread_urls=thread_urls_of(interaction_id=discussion.row.id),
+                          window=window)
 
 
 @dataclass(frozen=True)

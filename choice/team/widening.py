@@ -1,0 +1,73 @@
+"""What widening a question writes, decided before anything is written: the participants
+with their fresh links (only the hashes are stored), the widening, the deadline it leaves,
+the quorum, the audit events, and the warnings for the owner.
+
+Pure apart from drawing the secrets: `TeamService.widen` reads the row and the team list,
+and writes the plan in one transaction.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from choice.contract import TeamMember
+from choice.contract.clock import iso
+from choice.core.endings import audit, request_of
+from choice.store.records import AuditEvent, Interaction, Participant, Widening
+from choice.team.audience import choose_audience
+from choice.team.links import new_secret, secret_hash
+from choice.team.models import WidenRequest
+from choice.team.quorum import checked_quorum
+
+
+@dataclass(frozen=True)
+class WideningPlan:
+    widening: Widening
+    participants: list[Participant]
+    links: dict[str, str]
+    """Each participant's link, by participant id: shown to the owner once."""
+    events: list[AuditEvent]
+    expires_at: float
+    quorum: int | None
+    warnings: list[str]
+
+
+def plan_widening(row: Interaction, asked: WidenRequest, team: Sequence[TeamMember],
+                  at: float, actor: str, link: Callable[[str], str]) -> WideningPlan:
+    """`InvalidInput` for a bad audience or quorum; `link` makes a secret a link."""
+    audience = choose_audience(team, asked.audience)
+    note = asked.note.strip() if asked.note and asked.note.strip() else None
+    expires_at, warnings = row.expires_at, list(audience.warnings)
+    if asked.timeout_seconds is not None:
+        wanted = at + asked.timeout_seconds
+        if wanted >= row.expires_at:
+            expires_at = wanted
+        else:
+            warnings.append("timeout_seconds would shorten the deadline: it was kept at "
+                            f"{iso(row.expires_at)}.")
+    links: dict[str, str] = {}
+    participants = []
+    for member in audience.members:
+        secret = new_secret()
+        participant = Participant(
+            id=secrets.token_hex(8), interaction_id=row.id, name=member.name,
+            handle=member.handle, email=member.email, secret_hash=secret_hash(secret),
+            invited_at=at)
+        participants.append(participant)
+        links[participant.id] = link(secret)
+    quorum = checked_quorum(request_of(row), asked.quorum or request_of(row).quorum,
+                            len(participants), "quorum.min_votes" if asked.quorum else
+                            "request's quorum.min_votes")
+    widening = Widening(interaction_id=row.id, mode=asked.mode, note=note, widened_at=at,
+                        widened_by=actor, last_activity_at=at)
+    events = [audit(row.id, "widened", actor, {
+        "mode": asked.mode, "audience": [p.name for p in participants],
+        "note": note is not None, "expires_at": iso(expires_at), "quorum": quorum}, at)]
+    events += [audit(row.id, "participant_invited", actor,
+                     {"participant_id": p.id, "name": p.name}, at) for p in participants]
+    if expires_at != row.expires_at:
+        events.append(audit(row.id, "deadline_changed", actor,
+                            {"from": row.expires_at, "to": expires_at}, at))
+    return WideningPlan(widening, participants, links, events, expires_at, quorum, warnings)
