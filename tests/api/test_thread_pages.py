@@ -58,14 +58,14 @@ def test_show_earlier_brings_the_page_before_on_both_sides(web: Client, app: Lit
     ids = posted(web, app, iid, secrets, 45)
     for fragment in (f"/d/{secrets['Bob']}/comments?before={ids[25]}",
                      f"/choice/{iid}/comments?before={ids[25]}"):
-        earlier = web.get(fragment, headers={**HTMX, **owner()})
+        earlier = web.get(fragment, headers={**HTMX, **owner(web)})
         assert earlier.status_code == 200 and items(earlier.text) == ids[5:25], fragment
         assert f"before={ids[5]}" in earlier.text
-        first = web.get(fragment.replace(str(ids[25]), str(ids[5])), headers={**HTMX, **owner()})
+        first = web.get(fragment.replace(str(ids[25]), str(ids[5])), headers={**HTMX, **owner(web)})
         assert items(first.text) == ids[:5] and "show-earlier" not in first.text
     page = web.get(f"/d/{secrets['Bob']}?before={ids[25]}").text  # without script: the window
     assert items(page) == ids[5:25] and 'data-testid="show-newest"' in page
-    panel = web.get(f"/choice/{iid}/team?since={ids[5]}", headers={**HTMX, **owner()}).text
+    panel = web.get(f"/choice/{iid}/team?since={ids[5]}", headers={**HTMX, **owner(web)}).text
     assert items(panel) == ids[5:]  # what the owner brought in stays
-    assert items(web.get(f"/choice/{iid}/team", headers={**HTMX, **owner()}).text) == ids[25:]
-    assert items(web.get(f"/choice/{iid}/team?since=junk", headers=owner()).text) == ids[25:]
+    assert items(web.get(f"/choice/{iid}/team", headers={**HTMX, **owner(web)}).text) == ids[25:]
+    assert items(web.get(f"/choice/{iid}/team?since=junk", headers=owner(web)).text) == ids[25:]

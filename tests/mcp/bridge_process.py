@@ -104,11 +104,20 @@ class BridgeProcess:
 def stop_portal_at(port: int) -> None:
     """SIGINT the portal answering on `port` (one a bridge started detached), if any, and
     wait until it is gone."""
-    client = PortalClient(f"http://127.0.0.1:{port}", None)
+    client = PortalClient(f"http://127.0.0.1:{port}", owner_token())
     if not client.is_portal():
         return
-    pid = int(client.call("GET", "/healthz")["pid"])
+    pid = int(client.call("GET", "/healthz")["pid"])  # the pid is the owner's to see
     os.kill(pid, signal.SIGINT)
     deadline = time.monotonic() + 15
     while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
         time.sleep(0.05)  # another process's exit: nothing to wait on but its /proc entry
+
+
+def owner_token() -> str | None:
+    """The token of the portal in this test's data dir (`CHOICE_DATA_DIR`): `/healthz` shows
+    its pid only to the owner."""
+    from choice.core.config import Settings
+    from choice.core.token import read_token
+
+    return read_token(Settings.from_env().token_path)

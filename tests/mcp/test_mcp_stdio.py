@@ -20,9 +20,20 @@ def stop_portal(port: int) -> None:
     import os
     import signal
 
-    client = PortalClient(f"http://127.0.0.1:{port}", None)
+    from tests.mcp.bridge_process import owner_token
+
+    client = PortalClient(f"http://127.0.0.1:{port}", owner_token())
     if client.is_portal():
         os.kill(client.call("GET", "/healthz")["pid"], signal.SIGINT)
+
+
+def owners_view(port: int) -> dict[str, int]:
+    """`/healthz` as the owner sees it (the counts are not for anyone else)."""
+    from tests.mcp.bridge_process import owner_token
+
+    reply: dict[str, int] = PortalClient(f"http://127.0.0.1:{port}", owner_token()).call(
+        "GET", "/healthz")
+    return reply
 
 
 async def test_two_agents_share_one_auto_started_portal(isolated_env: Path) -> None:
@@ -55,7 +66,7 @@ async def test_a_ping_and_another_call_are_answered_while_a_call_waits(isolated_
             waiting = asyncio.create_task(session.call_tool("provide_choice", request))
             client = PortalClient(f"http://127.0.0.1:{port}", None)
             for _ in range(500):  # until the portal (started by the bridge) holds the call
-                if client.is_portal() and client.call("GET", "/healthz")["waiting"] >= 1:
+                if client.is_portal() and owners_view(port)["waiting"] >= 1:
                     break
                 await asyncio.sleep(0.02)
             await asyncio.wait_for(session.send_ping(), 1.5)

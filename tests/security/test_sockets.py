@@ -21,10 +21,10 @@ from websockets.typing import Origin
 
 from choice.portal import create_app
 from choice.web.live.socket_limits import INBOUND_BYTES, LINK_SOCKETS
-from choice.web.security.auth import COOKIE, session_value
 from tests.portal_process import PortalProcess
 from tests.security.conftest import JSON, bearer, send, signed_in
 from tests.security.team import Invitee, comment, same_origin, widened
+from tests.sign_in import client_cookie
 from tests.tally import attacks
 
 pytestmark = pytest.mark.slow
@@ -172,7 +172,8 @@ def test_a_session_past_its_cap_loses_its_oldest_tab() -> None:
         iid = client.post("/api/interactions", headers={"Authorization": f"Bearer {token}"},
                           json={"title": "T", "prompt": "P.", "interface": "web",
                                 "options": [{"id": "a", "label": "A"}]}).json()["interaction_id"]
-        headers = {"Cookie": f"{COOKIE}={session_value(token)}", "Origin": base}
+        cookie = client_cookie(client, token)
+        headers = {**cookie, "Origin": base}
         with ExitStack() as stack:
             tabs_open = [stack.enter_context(client.websocket_connect(f"/ws/choice/{iid}",
                                                                       headers=headers))
@@ -183,4 +184,4 @@ def test_a_session_past_its_cap_loses_its_oldest_tab() -> None:
             except WebSocketDisconnect as closed:
                 heard = closed.code
             seen.refused_if(heard == 4409, ("oldest tab", heard))
-            assert tabs.sessions.count(session_value(token)) == 3
+            assert tabs.sessions.count(cookie["Cookie"].split("=", 1)[1]) == 3
