@@ -67,10 +67,12 @@ def interaction_links(*operation_ids: str) -> dict[str, Link]:
 
 
 class CheckedAnswer(ChoiceResult):
-    """`?dry_run=1`: what the answer would produce. Nothing was stored; still pending."""
+    """`?dry_run=1`: what the answer would produce. Nothing was stored; still pending, so
+    not completed either (`completed_at` is null)."""
 
     status: Literal["pending"]
     stored: Literal[False]
+    completed_at: None = None  # type: ignore[assignment]
 
 
 class CreatedHandoff(Handoff):
