@@ -6,7 +6,8 @@ How to run (from the repository root, with the test extras installed):
     python bench/abuse_bench.py              # 20 s of abuse
     python bench/abuse_bench.py --seconds 60 --frame-mb 8
 
-It starts a real portal (`python -m uvicorn server:app`, fresh data dir), signs the owner in
+It starts a real portal as a user runs it (`python server.py`, which serves with the portal's
+own uvicorn settings, as `choice serve` does; fresh data dir), signs the owner in
 through `/login?token=…`, widens one question to 25 teammates and fills its thread with
 500 comments (written straight into the SQLite file: a setup shortcut, the abuse itself goes
 through HTTP and WebSockets). Then, for `--seconds`, all at once:
@@ -14,8 +15,8 @@ through HTTP and WebSockets). Then, for `--seconds`, all at once:
 - 100 participant sockets on `/ws/d/<secret>` (4 per link), half of them sending frames of
   `--frame-mb` MB over and over (reconnecting when the portal closes them);
 - 20 links commenting at 20 a minute each;
-- every link changing its vote as fast as the portal answers;
-- 5 participants reloading their page of the 500-comment thread;
+- every link changing its vote as fast as the portal lets it (then waiting as told);
+- 5 participants reloading their page of the 500-comment thread, once a second each;
 
 while the owner loads their question page and answers fresh questions (`POST .../response`)
 in a loop. It prints the owner's latencies (p50, p99, max), the portal's RSS before, at its
@@ -30,7 +31,9 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -44,7 +47,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).parent))
-from core_bench import HOST, Portal, pct, revision, start_portal, wait_healthy
+from core_bench import HOST, ROOT, Portal, free_port, pct, revision, wait_healthy
 
 TEAM = [f"Teammate {n:02d}" for n in range(25)]
 THREAD = 500
@@ -67,6 +70,8 @@ class Abuse:
 class Owner:
     page_ms: list[float] = field(default_factory=list)
     answer_ms: list[float] = field(default_factory=list)
+    slowest: list[tuple[float, float, str]] = field(default_factory=list)
+    """(ms, seconds into the run, which) of every request: the report names the slowest."""
     errors: Counter[str] = field(default_factory=Counter)
 
 
@@ -74,6 +79,20 @@ def question(title: str, **fields: Any) -> dict[str, Any]:
     return {"title": title, "prompt": "Which store should the sync service use?",
             "options": [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"}],
             "timeout_seconds": 3600, **fields}
+
+
+def start_portal(data_dir: Path) -> Portal:
+    """`python server.py` on a free port: the portal's own server settings (frame limits,
+    the slow-client deadlines, where the release has them), not a bare uvicorn."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHOICE_")}
+    env.update(CHOICE_DATA_DIR=str(data_dir), CHOICE_PORT=str(port), CHOICE_OPEN_BROWSER="0",
+               CHOICE_MAX_SESSIONS="100000")
+    log_path = data_dir.parent / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen([sys.executable, "server.py"], cwd=ROOT, env=env,
+                                   stdout=log, stderr=subprocess.STDOUT)
+    return Portal(process, port, data_dir, log_path)
 
 
 async def setup(base: str, token: str, data_dir: Path) -> tuple[httpx.AsyncClient, str, list[str]]:
@@ -144,15 +163,18 @@ async def vote_loop(client: httpx.AsyncClient, secret: str, until: float, abuse:
         reply = await client.put(f"/api/d/{secret}/vote", json={"option_ids": choices[n % 2]})
         abuse.saw(f"vote {reply.status_code}")
         n += 1
-        if reply.status_code == 429:
-            await asyncio.sleep(float(reply.headers.get("retry-after", "1")))
+        if reply.status_code == 429:  # at the limit: wait as told, within the run
+            wait = float(reply.headers.get("retry-after", "1"))
+            await asyncio.sleep(max(0.0, min(wait, until - time.monotonic())))
 
 
 async def reader_loop(client: httpx.AsyncClient, secret: str, until: float,
                       abuse: Abuse) -> None:
+    """A participant reloading their page once a second (a person's fastest)."""
     while time.monotonic() < until:
         reply = await client.get(f"/d/{secret}")
         abuse.saw(f"thread page {reply.status_code} ({len(reply.content) // 1000} KB)")
+        await asyncio.sleep(1.0)
 
 
 async def owner_loop(owner: httpx.AsyncClient, token: str, iid: str, until: float,
@@ -163,6 +185,7 @@ async def owner_loop(owner: httpx.AsyncClient, token: str, iid: str, until: floa
         started = time.perf_counter()
         page = await owner.get(f"/choice/{iid}")
         seen.page_ms.append((time.perf_counter() - started) * 1000)
+        seen.slowest.append((seen.page_ms[-1], time.monotonic() - until, "page"))
         if page.status_code != 200:
             seen.errors[f"page {page.status_code}"] += 1
         created = await owner.post("/api/interactions", headers=agent, json=question(f"Q{n}"))
@@ -171,6 +194,7 @@ async def owner_loop(owner: httpx.AsyncClient, token: str, iid: str, until: floa
         answered = await owner.post(f"/api/interactions/{fresh}/response", headers=agent,
                                     json={"selected_ids": ["pg"]})
         seen.answer_ms.append((time.perf_counter() - started) * 1000)
+        seen.slowest.append((seen.answer_ms[-1], time.monotonic() - until, "answer"))
         if answered.status_code != 200:
             seen.errors[f"response {answered.status_code}"] += 1
         n += 1
@@ -180,9 +204,11 @@ async def owner_loop(owner: httpx.AsyncClient, token: str, iid: str, until: floa
 async def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="abuse-bench-") as tmp:
         data_dir = Path(tmp) / "data"
-        portal: Portal = start_portal(data_dir, 100_000)
+        portal = start_portal(data_dir)
         try:
             await wait_healthy(portal)
+            if os.environ.get("ABUSE_PID_FILE"):  # for a profiler to attach to
+                Path(os.environ["ABUSE_PID_FILE"]).write_text(str(portal.pid))
             portal.token = (data_dir / "token").read_text().strip()
             base, origin = f"http://{HOST}:{portal.port}", f"http://{HOST}:{portal.port}"
             owner, iid, secrets = await setup(base, portal.token, data_dir)
@@ -199,20 +225,23 @@ async def run(args: argparse.Namespace) -> int:
                 *(vote_loop(people[n], secret, until, abuse) for n, secret in enumerate(secrets)),
                 *(reader_loop(people[n], secrets[n], until, abuse) for n in range(READERS)),
                 owner_loop(owner, portal.token, iid, until, seen)]
-            started = time.monotonic()
+            started, client_cpu = time.monotonic(), time.process_time()
+            server_cpu = portal.cpu_ns()
             await asyncio.gather(*tasks, return_exceptions=True)
             elapsed = time.monotonic() - started
+            cpu = ((time.process_time() - client_cpu) / elapsed,
+                   (portal.cpu_ns() - server_cpu) / 1e9 / elapsed)
             rss_after, peak = portal.status_mb("VmRSS"), portal.status_mb("VmHWM")
             for client in (*people, owner):
                 await client.aclose()
         finally:
             portal.stop()
-    report(args, elapsed, rss_before, rss_after, peak, seen, abuse)
+    report(args, elapsed, cpu, rss_before, rss_after, peak, seen, abuse)
     return 0
 
 
-def report(args: argparse.Namespace, elapsed: float, rss_before: float, rss_after: float,
-           peak: float, seen: Owner, abuse: Abuse) -> None:
+def report(args: argparse.Namespace, elapsed: float, cpu: tuple[float, float],
+           rss_before: float, rss_after: float, peak: float, seen: Owner, abuse: Abuse) -> None:
     rows = [
         ("owner's page p50 / p99 / max (ms)",
          f"{pct(seen.page_ms, 50):.1f} / {pct(seen.page_ms, 99):.1f} / {max(seen.page_ms):.1f}",
@@ -225,12 +254,17 @@ def report(args: argparse.Namespace, elapsed: float, rss_before: float, rss_afte
         ("portal RSS before / after / peak (MB)",
          f"{rss_before:.1f} / {rss_after:.1f} / {peak:.1f}", ""),
         ("RSS growth, peak - before (MB)", f"{peak - rss_before:.1f}", "<= 50"),
+        ("CPU used, this bench's client / the portal (cores)", f"{cpu[0]:.2f} / {cpu[1]:.2f}",
+         f"of {os.cpu_count()}"),
     ]
     print(f"\nabuse for {elapsed:.1f} s: {len(TEAM)} links, {SOCKETS_PER_LINK * len(TEAM)} "
           f"sockets (half sending {args.frame_mb:g} MB frames), {COMMENTERS} commenters, "
           f"{len(TEAM)} voters, {READERS} readers of a {THREAD}-comment thread\n")
     for name, value, target in rows:
         print(f"{name:<50} {value:>30}   {target}")
+    worst = sorted(seen.slowest, reverse=True)[:5]
+    print("\nslowest owner requests: " + ", ".join(
+        f"{which} {ms:.0f} ms at {args.seconds + at:.1f} s" for ms, at, which in worst))
     print("\nwhat the abusers got:")
     for what, count in sorted(abuse.replies.items()):
         print(f"  {what:<46} {count:>8}")

@@ -38,7 +38,8 @@ AREAS: dict[str, Area] = {
         "messages over 4 KiB (text, binary, fragmented, multi-byte) on participant and owner "
         "sockets: 1009; {extra_pages} pages of one link beyond 8, a tab beyond a session's "
         "cap: the oldest closed (4409); a participant's socket once its question ended "
-        "(4410) or its link was withdrawn (4404)"),
+        "(4410) or its link was withdrawn (4404); a link's handshake past {handshakes} a "
+        "10 s: refused before it is looked up (403)"),
     "Credentials": security(
         "no, wrong, empty, foreign or query-string token on every `/api` route and `/mcp`; "
         "made-up sessions and the old release's fixed cookie; reused one-time codes"),

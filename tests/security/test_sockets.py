@@ -15,12 +15,16 @@ from typing import Any
 import pytest
 from litestar.exceptions import WebSocketDisconnect
 from litestar.testing import TestClient
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from choice.portal import create_app
-from choice.web.live.socket_limits import INBOUND_BYTES, LINK_SOCKETS
+from choice.web.live.socket_limits import (
+    INBOUND_BYTES,
+    LINK_HANDSHAKES,
+    LINK_SOCKETS,
+)
 from tests.portal_process import PortalProcess
 from tests.security.conftest import JSON, bearer, send, signed_in
 from tests.security.team import Invitee, comment, same_origin, widened
@@ -126,6 +130,29 @@ def test_a_link_keeps_at_most_8_pages_live_and_the_oldest_close_first(
         for page in [*pages[extra:], bens]:  # the newest 8, and another link's page
             message = json.loads(page.recv(timeout=WAIT))
             assert message["type"] == "discussion", message
+
+
+def test_a_link_reconnecting_in_a_loop_is_refused_before_it_is_looked_up(
+        portal: PortalProcess, sockets: ExitStack) -> None:
+    """A script whose oversized message closes its socket reconnects at once, again and
+    again: each handshake used to cost the link's lookup and a page's worth of work. Past
+    `LINK_HANDSHAKES` in 10 s a link's handshakes are refused unread, and another
+    link's page still opens."""
+    ann, ben = widened(portal, ["Ann", "Ben"])
+    url = f"ws://127.0.0.1:{portal.port}/ws/d/{ann.secret}"
+    origin = Origin(f"http://127.0.0.1:{portal.port}")
+    with attacks("Sockets") as seen:
+        seen.fact("handshakes", LINK_HANDSHAKES)
+        for _ in range(LINK_HANDSHAKES):  # within the window: each one opens
+            with connect(url, origin=origin, open_timeout=5) as page:
+                assert json.loads(page.recv(timeout=5))["type"] == "deadline"
+        try:
+            with connect(url, origin=origin, open_timeout=5):
+                refused: object = "opened"
+        except InvalidStatus as refusal:
+            refused = refusal.response.status_code
+        seen.refused_if(refused == 403, ("one handshake too many", refused))
+    participant_page(sockets, portal, ben)  # another link is not held back
 
 
 def test_a_participants_socket_closes_when_its_question_ends(portal: PortalProcess,

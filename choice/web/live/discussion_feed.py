@@ -31,7 +31,13 @@ from choice.contract.errors import NotFound
 from choice.core.notifier import Change
 from choice.team.discussion import Discussion
 from choice.team.service import TeamService
-from choice.web.live.socket_limits import LINK_SOCKETS, SocketLimit
+from choice.web.live.socket_limits import (
+    HANDSHAKE_WINDOW,
+    LINK_HANDSHAKES,
+    LINK_SOCKETS,
+    HandshakeLimit,
+    SocketLimit,
+)
 from choice.web.views.decision import shared_decision
 from choice.web.views.team import everyone_view
 
@@ -103,6 +109,8 @@ class DiscussionFeeds:
         """The app's Jinja environment (the pages' own templates render the fragments)."""
         self._feeds: dict[str, Feed] = {}
         self.links = SocketLimit(LINK_SOCKETS)
+        self.handshakes = HandshakeLimit(LINK_HANDSHAKES, HANDSHAKE_WINDOW)
+        """How often each link may open a socket (`socket_limits`)."""
         """Open pages per participant link (`socket_limits`): the oldest closes first."""
 
     def __call__(self, change: Change) -> None:

@@ -8,8 +8,9 @@ lives no longer than what it shows: when the discussion ends it is told so and c
 `ENDED` (a page that connects after the end hears the status, then `ENDED`); a withdrawn
 link's page is closed with 4404, and the page then shows what the link shows now: nothing.
 A page that falls behind is closed (it reconnects and refetches). One link keeps at most
-`LINK_SOCKETS` open (the oldest closes with `REPLACED`) and a message over `INBOUND_BYTES`
-closes its socket with 1009 (`socket_limits`).
+`LINK_SOCKETS` open (the oldest closes with `REPLACED`), opens at most
+`LINK_HANDSHAKES` in `HANDSHAKE_WINDOW` seconds (then its handshakes are refused unread), and a
+message over `INBOUND_BYTES` closes its socket with 1009 (`socket_limits`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from choice.web.live.sockets import GONE
 from choice.web.views.team import chosen_language
 
 FELL_BEHIND = 4408
+TOO_OFTEN = 4429
+"""The link opened sockets too often (`socket_limits.LINK_HANDSHAKES`)."""
 ENDED = 4410
 """The question is over: nothing more will come (the page does not reconnect)."""
 
@@ -44,11 +47,15 @@ async def refuse(socket: WebSocket[Any, Any, Any]) -> None:
 async def participant_socket(socket: WebSocket[Any, Any, Any], service: Service, team: Team,
                              feeds: Feeds,
                              secret: FromPath[str], lang: FromQuery[str | None] = None) -> None:
+    if not feeds.handshakes.allows(secret):  # a link reconnecting in a loop: refused before
+        await socket.close(code=TOO_OFTEN)   # anything is read for it (a 403 handshake)
+        return
     try:
         participant = await team.participant(secret)
     except UnknownLink:
         await refuse(socket)
         return
+    feeds.handshakes.took(secret)
     # Watching before the handshake completes: a change the page could miss between its
     # socket opening and its catch-up request is already queued here.
     provisional = chosen_language(service, None, lang)  # until the question is read

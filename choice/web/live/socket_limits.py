@@ -8,7 +8,9 @@ ASGI server started another way hands the app whole messages up to its own limit
 default is 16 MiB): the check here then bounds what one socket can keep sending, not the
 first frame, which is why the README asks for `--ws-max-size` there.
 
-`SocketLimit` counts open sockets per key (a participant's link, the owner's session) and,
+`HandshakeLimit` bounds how often one link opens a socket: past the limit a handshake is
+refused before anything is read for it (no lookup of the link). `SocketLimit` counts open
+sockets per key (a participant's link, the owner's session) and,
 past its limit, closes the oldest: a reload or a new tab always gets through, and a link
 shared with a crowd (or a script) holds at most `LINK_SOCKETS`. The closed page hears
 `REPLACED` and does not reconnect.
@@ -20,6 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +42,13 @@ cookie or a runaway script, not for a person (the reliability suite holds 1,000 
 sockets on one session). About 85 KB each when idle (measured with 1,000), so ~90 MB."""
 TOO_BIG = 1009
 """RFC 6455's "message too big"."""
+LINK_HANDSHAKES = 12
+HANDSHAKE_WINDOW = 10.0
+"""New sockets one participant link may open in `HANDSHAKE_WINDOW` seconds: all its pages
+(`LINK_SOCKETS`) reconnecting at once after a restart fit, with room for a few reloads; a script
+reconnecting each time its oversized message is refused does. Measured with
+`bench/abuse_bench.py` (25 links reconnecting in a loop): with 30 a minute the links spent
+their budget in the first seconds and the owner's page waited up to 450 ms then."""
 REPLACED = 4409
 """Closed for a newer page of the same link or session: the page stops, it does not
 reconnect (it would close the next oldest, and so on)."""
@@ -111,3 +122,30 @@ async def read_until_gone(socket: WebSocket[Any, Any, Any], wake: asyncio.Queue[
                                    reason=f"messages are at most {INBOUND_BYTES} bytes")
                 break
     wake_with_none(wake)
+
+
+class HandshakeLimit:
+    """New sockets per key (a participant's link) in a sliding window. Only keys that were
+    let in are counted (a made-up link costs its lookup, and is never remembered), so
+    what this holds is bounded by the links that exist."""
+
+    def __init__(self, most: int, window: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.most, self.window, self.clock = most, window, clock
+        self._recent: dict[str, deque[float]] = {}
+
+    def allows(self, key: str) -> bool:
+        window = self._recent.get(key)
+        if window is None:
+            return True
+        current = self.clock()
+        while window and window[0] <= current - self.window:
+            window.popleft()
+        if not window:
+            del self._recent[key]
+            return True
+        return len(window) < self.most
+
+    def took(self, key: str) -> None:
+        """A socket of `key` was let in."""
+        self._recent.setdefault(key, deque()).append(self.clock())
