@@ -51,6 +51,13 @@ def team_list(client: PortalClient) -> Iterator[None]:
     client.save_settings(before)
 
 
+def wait_until_live(page: Page) -> None:
+    """A page with a socket has it open (or has given it up) before the test goes on: what
+    the test does next is news the page hears, not something it happens to catch up on."""
+    if page.evaluate("() => Boolean(window.ChoicePortal?.config?.ws_path)"):
+        page.locator("html[data-live]").wait_for(state="attached")
+
+
 @pytest.fixture
 def open_page(browser: Browser, portal: PortalProcess) -> Iterator[OpenPage]:
     """`open_page("/choice/<id>")`: a fresh context signed in through `/login?token=…`.
@@ -75,6 +82,7 @@ def open_page(browser: Browser, portal: PortalProcess) -> Iterator[OpenPage]:
             page.goto(f"{portal.base_url}/login?token={portal.token}&next={path}")
         else:
             page.goto(portal.base_url + path)
+        wait_until_live(page)
         return page
 
     yield open_

@@ -33,7 +33,7 @@ from choice.core.notifier import Change, ChangeKind, Subscription
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
 from choice.web.deps import OpenTabs, Service
-from choice.web.live.socket_limits import REPLACED, read_until_gone, wake_with_none
+from choice.web.live.socket_limits import REPLACED, Held, read_until_gone, wake_with_none
 from choice.web.live.tabs import Tabs
 from choice.web.security.auth import has_session
 from choice.web.security.sessions import COOKIE, SECURE_COOKIE
@@ -98,39 +98,46 @@ def session_key(socket: WebSocket[Any, Any, Any]) -> str:
 
 async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionService,
                        tabs: Tabs, interaction_id: str | None) -> None:
-    await socket.accept()  # then close with a code the page can read (a refused
-    if not has_session(socket):  # handshake only shows it 1006)
-        await socket.close(code=UNAUTHORIZED, reason="sign in first")
-        return
-
     def collapse(change: Change) -> bool:  # another question answered: only "refresh the list"
         return change.kind in ENDED_FOR_LIST and change.interaction_id != interaction_id
 
     # A tab showing no question has no team panel: comments need not wake it.
     kinds = ((*SHOWN, "discussion.changed", "decision.changed", "interaction.draft")
              if interaction_id is not None else SHOWN)
-    with tabs.connected(), service.notifier.subscribe(kinds, collapse) as subscription, \
-            tabs.sessions.hold(session_key(socket),
-                               lambda: wake_with_none(subscription.queue)) as held:
-        row: Interaction | None = None
-        if interaction_id is not None:
-            try:
-                row = await service.get(interaction_id)
-            except NotFound:
-                await socket.close(code=GONE, reason="no such interaction")
-                return
-            await socket.send_json(state_message(row))
-            if row.status in OPEN_STATUSES:
-                await service.mark_opened(row.id, "web", "human:web")
-        reader = asyncio.create_task(read_until_gone(socket, subscription.queue))
+    # Listening before the handshake completes: a change made once the page sees its socket
+    # open (and before its catch-up request) is already queued here.
+    with service.notifier.subscribe(kinds, collapse) as subscription:
+        await socket.accept()  # then close with a code the page can read (a refused
+        if not has_session(socket):  # handshake only shows it 1006)
+            await socket.close(code=UNAUTHORIZED, reason="sign in first")
+            return
+        with tabs.connected(), tabs.sessions.hold(
+                session_key(socket), lambda: wake_with_none(subscription.queue)) as held:
+            await _serve(socket, service, subscription, held, interaction_id)
+
+
+async def _serve(socket: WebSocket[Any, Any, Any], service: InteractionService,
+                 subscription: Subscription, held: Held, interaction_id: str | None) -> None:
+    """The tab's first state, then what changes, until it goes away or is replaced."""
+    row: Interaction | None = None
+    if interaction_id is not None:
         try:
-            await _push(socket, subscription, row, interaction_id)
-            if held.replaced:
-                await socket.close(code=REPLACED, reason="opened in too many tabs")
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            pass  # the tab went away mid-send
-        finally:
-            reader.cancel()
+            row = await service.get(interaction_id)
+        except NotFound:
+            await socket.close(code=GONE, reason="no such interaction")
+            return
+        await socket.send_json(state_message(row))
+        if row.status in OPEN_STATUSES:
+            await service.mark_opened(row.id, "web", "human:web")
+    reader = asyncio.create_task(read_until_gone(socket, subscription.queue))
+    try:
+        await _push(socket, subscription, row, interaction_id)
+        if held.replaced:
+            await socket.close(code=REPLACED, reason="opened in too many tabs")
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass  # the tab went away mid-send
+    finally:
+        reader.cancel()
 
 
 async def _push(socket: WebSocket[Any, Any, Any], subscription: Subscription,
