@@ -290,7 +290,8 @@ async def wait_healthy(portal: Portal) -> float:
 
 
 async def healthz(clients: Clients) -> dict[str, Any]:
-    probe = RawSession(clients.port, "")
+    """The portal's health with the token (pid, pending count): without it, only `ok`."""
+    probe = RawSession(clients.port, clients.token)
     try:
         reply = await probe.request("GET", "/healthz")
     finally:
