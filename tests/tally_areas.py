@@ -101,6 +101,10 @@ AREAS: dict[str, Area] = {
     "Team: votes": security(
         "unknown, duplicate, too many and mistyped option ids; a question with no options; the "
         "11th change in a minute (429); a burst of changes kept as one audit row"),
+    "Team: participants' share": security(
+        "participants' pages, API calls, comments and sockets while their queue is full: "
+        "503 with `Retry-After` (a socket: 1013), nothing stored, the owner's page, API and "
+        "socket served as usual"),
     "Sessions": security(
         "logged-out and run-out sessions; sessions, sign-in codes and the token after "
         "`choice token --rotate`; the plain cookie on the public https host; logout from "

@@ -61,7 +61,13 @@ from choice.web.pages.routes import PageController
 from choice.web.pages.team_actions import TeamActions
 from choice.web.pages.time_default_actions import use_time_as_default
 from choice.web.security.auth import Credentials, LoginCodes, LoginRequired
-from choice.web.security.guards import RequestGuard, bearer_token_guard, protective_headers
+from choice.web.security.guards import (
+    RequestGuard,
+    bearer_token_guard,
+    protective_headers,
+    refuse_busy,
+)
+from choice.web.security.guest_budget import GuestBudget
 from choice.web.security.log_redaction import install as keep_secrets_out_of_logs
 from choice.web.security.sessions import Sessions
 from choice.web.views.assets import Assets
@@ -143,7 +149,8 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
                       "codes": _constant(codes), "feeds": _constant(feeds)},
         middleware=[DefineMiddleware(RequestGuard, allowed_hosts=settings.allowed_hosts,
                                      credentials=credentials, activity=activity,
-                                     public_url=settings.public_url)],
+                                     public_url=settings.public_url,
+                                     guests=GuestBudget(refuse_busy))],
         before_send=[protective_headers(assets.content_security_policy()), credentials.renewal()],
         after_request=announced,
         exception_handlers={**exception_handlers(settings.max_body_bytes),

@@ -10,6 +10,7 @@ too, and the only origin that speaks for the public name.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
@@ -24,6 +25,7 @@ from litestar.types import ASGIApp, BeforeMessageSendHookHandler, Message, Recei
 
 from choice.core.config import origin_of
 from choice.web.security.auth import Access, Credentials
+from choice.web.security.guest_budget import BUSY_MESSAGE, RETRY_SECONDS, GuestBudget, is_guest
 from choice.web.security.origins import parse_origin
 from choice.web.security.slow_clients import (
     TIMEOUT_MESSAGE,
@@ -71,11 +73,13 @@ class _Uncounted:
 
 class RequestGuard:
     """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), says what
-    an accepted request proved (`connection.auth`, an `auth.Access`) for the guards, and
-    gives a request's body a deadline (`slow_clients`: 408 past it)."""
+    an accepted request proved (`connection.auth`, an `auth.Access`) for the guards, gives
+    a request's body a deadline (`slow_clients`: 408 past it) and serves participants'
+    requests in turns (`guest_budget`)."""
 
     def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...], credentials: Credentials,
-                 activity: Counter | None = None, public_url: str | None = None) -> None:
+                 activity: Counter | None = None, public_url: str | None = None,
+                 guests: GuestBudget | None = None) -> None:
         self.app = app
         self.allowed = {h.lower() for h in allowed_hosts}
         self.credentials = credentials
@@ -83,7 +87,8 @@ class RequestGuard:
         public = origin_of(public_url) if public_url else None
         self.public_origin = parse_origin(public) if public else None
         self.public_host = (urlsplit(public_url).hostname or None) if public_url else None
-
+        # One budget per app, handed in: Litestar makes this middleware once per route.
+        self.guests = guests or GuestBudget(refuse_busy)
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
@@ -92,13 +97,14 @@ class RequestGuard:
         refusal = self.refusal(scope, headers)
         if refusal is None:
             scope["auth"] = await self.credentials.access(ASGIConnection(scope))  # for the guards
+            app = functools.partial(self.guests.serve, self.app) if is_guest(scope) else self.app
             with self.activity.request():
                 if scope["type"] == ScopeType.HTTP and has_body(scope):
                     deadline = BodyDeadline(receive, send, refuse_slow_body)
                     with contextlib.suppress(BodyTimedOut):  # answered 408 already
-                        await self.app(scope, deadline.receive, deadline.send)
+                        await app(scope, deadline.receive, deadline.send)
                 else:
-                    await self.app(scope, receive, send)
+                    await app(scope, receive, send)
         elif scope["type"] == ScopeType.WEBSOCKET:
             await send({"type": "websocket.close", "code": 1008, "reason": refusal[2]})
         else:
@@ -168,19 +174,26 @@ def protective_headers(page_policy: str) -> BeforeMessageSendHookHandler:
 
 
 async def send_error(send: Send, status: int, code: str, message: str,
-                     field: str = "headers", *, close: bool = False) -> None:
+                     field: str = "headers", *, close: bool = False,
+                     retry_after: int | None = None) -> None:
     """A contract error body sent from plain ASGI code (before Litestar's handlers);
     `close` asks the server to close the connection after it."""
     body = json.dumps({"errors": [{"field": field, "code": code, "message": message}]})
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if close:
         headers.append((b"connection", b"close"))
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body.encode(), "more_body": False})
 
 
 async def refuse_slow_body(send: Send) -> None:
     await send_error(send, 408, "body_timeout", TIMEOUT_MESSAGE, "body", close=True)
+
+
+async def refuse_busy(send: Send) -> None:
+    await send_error(send, 503, "busy", BUSY_MESSAGE, retry_after=RETRY_SECONDS)
 
 
 async def bearer_token_guard(connection: ASGIConnection[Any, Any, Any, Any],
