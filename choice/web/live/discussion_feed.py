@@ -3,12 +3,13 @@ open page of that discussion.
 
 A notifier listener (registered by the app factory). A participant's socket `watch`es its
 question; the first watcher starts a feed task for it, the last one leaving stops it. The
-task takes the changes that arrived (a burst is taken as one batch), reads the discussion
-once, renders what changed once per language being watched (the new comments, the tally,
-the people), and hands every watcher the same message text. Each watcher's queue is
-bounded: a page too slow to keep up is dropped (its socket closes; the page reconnects and
-refetches), never waited on. A change to a question nobody watches costs one dict lookup.
-The feeds also count each link's open pages (`links`, `socket_limits.SocketLimit`).
+task takes the changes that arrived (a burst is taken as one batch, pushed at most every
+`PUSH_GAP`), reads the discussion once, renders what changed once per language being
+watched (the new comments, the tally, the people), and hands every watcher the same
+message text. Each watcher's queue is bounded: a page too slow to keep up is dropped (its
+socket closes; the page reconnects and refetches), never waited on. A change to a question
+nobody watches costs one dict lookup. The feeds also count each link's open pages
+(`links`, `socket_limits.SocketLimit`).
 
 Must not: block the publisher, render per page, or show a participant more than
 `participant_payload` does (the fragments are built from `views.team.everyone_view`).
@@ -48,6 +49,10 @@ KINDS = frozenset({"discussion.changed", "interaction.completed", "interaction.u
 STATE_KINDS = frozenset({"interaction.deferred", "interaction.resumed"})
 """Changes of where the question stands (`_discussion_state.html`): deferred or taken up
 again, and a `decision.changed` of the quorum (the owner's review is not the team's)."""
+PUSH_GAP = 0.25
+"""Seconds between two pushes of one discussion. A change after a quiet spell goes out at
+once; a burst (25 links casting their 10 votes each within seconds) reaches every page as
+four messages a second, not one per vote sent to each of a hundred sockets."""
 WATCHER_QUEUE = 64
 """Messages a page may have waiting before it counts as fallen behind."""
 INBOX = 1024
@@ -100,6 +105,7 @@ class Feed:
     inbox: asyncio.Queue[Change] = field(default_factory=lambda: asyncio.Queue(INBOX))
     overflowed: bool = False
     task: asyncio.Task[None] | None = None
+    pushed_at: float = float("-inf")
 
 
 class DiscussionFeeds:
@@ -144,8 +150,11 @@ class DiscussionFeeds:
                     feed.task.cancel()
 
     async def _run(self, feed: Feed) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             changes = [await feed.inbox.get()]
+            if (wait := feed.pushed_at + PUSH_GAP - loop.time()) > 0:
+                await asyncio.sleep(wait)  # pushed a moment ago: what comes meanwhile joins
             while not feed.inbox.empty():
                 changes.append(feed.inbox.get_nowait())
             locales = {watcher.locale for watcher in feed.watchers}
@@ -158,6 +167,7 @@ class DiscussionFeeds:
                 push = Push(dict.fromkeys(locales, REFRESH))
             if push is None:
                 continue
+            feed.pushed_at = loop.time()
             for watcher in list(feed.watchers):
                 watcher.offer(push)
 
