@@ -94,7 +94,7 @@ class InteractionService:
         self.store.open()  # a migration may wait for another process: nothing serves yet
         await self.prune()
         self._prefs = await self.store.read(load_preferences, self.store.engine)
-        for row in await self.store.read(self.store.repo.pending):
+        for row in await self.store.scan(self.store.repo.pending):
             self.deadlines.schedule(row.id, row.expires_at)
         self.deadlines.start()
         self._retention.start()
@@ -131,13 +131,13 @@ class InteractionService:
         return await self.store.read(self.store.repo.get, interaction_id)
 
     async def recent(self, which: Which = "all", limit: int = 50) -> list[Interaction]:
-        return await self.store.read(self.store.repo.recent, which, limit)
+        return await self.store.scan(self.store.repo.recent, which, limit)
 
     async def events(self, interaction_id: str, after: int | None = None,
                      limit: int | None = None) -> list[AuditEvent]:
         """The audit trail oldest first (after the event `after`, at most `limit`)."""
         await self.get(interaction_id)  # NotFound for an unknown id, not an empty list
-        return await self.store.read(self.store.repo.events, interaction_id, after, limit)
+        return await self.store.scan(self.store.repo.events, interaction_id, after, limit)
 
     async def discussion(self, row: Interaction) -> DiscussionData | None:
         """The discussion `row` was widened to, if an extension keeps one."""

@@ -104,7 +104,7 @@ class DecisionService(Extension):
     async def schedule_open_reviews(self) -> None:
         """Set the fallback timer of every review waiting for a candidate (at start, and
         when another instance may have asked for one unheard)."""
-        for decision in await self.store.read(self.repo.open_reviews):
+        for decision in await self.store.scan(self.repo.open_reviews):
             assert decision.review_requested_at is not None
             self.reviews.schedule(decision.interaction_id,
                                   decision.review_requested_at + self._summary_seconds)

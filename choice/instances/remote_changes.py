@@ -94,7 +94,7 @@ class RemoteChanges(Extension):
             return  # the first connection: nothing here was listening before
         ids = set(service.notifier.waited_on())
         rows = await asyncio.gather(*(self._current(interaction_id) for interaction_id in ids))
-        ended = await service.store.read(service.store.repo.ended_since, since - RESYNC_MARGIN)
+        ended = await service.store.scan(service.store.repo.ended_since, since - RESYNC_MARGIN)
         for row in [*[row for row in rows if row is not None], *ended]:
             if row.status not in OPEN_STATUSES:
                 self._announce(row, kind_of(row), {})
@@ -102,7 +102,7 @@ class RemoteChanges(Extension):
     async def _reconcile(self) -> None:
         """Schedule every open deadline and review as the database has them."""
         service = self._service
-        for row in await service.store.read(service.store.repo.pending):
+        for row in await service.store.scan(service.store.repo.pending):
             service.deadlines.schedule(row.id, row.expires_at)
         await service.extensions.resync()
 

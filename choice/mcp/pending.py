@@ -68,9 +68,9 @@ async def pending_list(service: InteractionService, team: TeamService, decision:
     rows = await service.recent("active" if status == "pending" else status, LIMIT)
     rows = [row for row in rows if status != "pending" or row.status == "pending"]
     widened = [row.id for row in rows if row.status != "pending"]
-    decisions = await service.store.read(decision.repo.decisions,
+    decisions = await service.store.scan(decision.repo.decisions,
                                          [row.id for row in rows if row.status == "deferred"])
-    widenings = await service.store.read(team.repo.widenings, widened)
+    widenings = await service.store.scan(team.repo.widenings, widened)
     names = {}
     for interaction_id in widened:
         participants = await service.store.read(team.repo.participants, interaction_id)

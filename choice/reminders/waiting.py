@@ -84,7 +84,7 @@ class WaitingReminders(Extension):
 
     async def scan(self) -> float | None:
         at, soonest = self.service.clock(), None
-        questions = await self.service.store.read(waiting, self.service.store.repo)
+        questions = await self.service.store.scan(waiting, self.service.store.repo)
         still_waiting = {question.interaction_id for question in questions}
         self._tried = {tried for tried in self._tried if tried[0] in still_waiting}
         for question in questions:

@@ -84,7 +84,7 @@ class QuorumKeeper:
     async def resolve_reached(self) -> None:
         """On start: resolve every widened question whose quorum was reached while the
         portal was down."""
-        for decision in await self.service.store.read(self.decisions.quorums):
+        for decision in await self.service.store.scan(self.decisions.quorums):
             await self.check(decision.interaction_id, "system")
 
     async def set(self, interaction_id: str, quorum: Quorum | None,

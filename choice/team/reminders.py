@@ -46,7 +46,7 @@ class TeamReminders:
         widened question is waiting for one)."""
         store = self.service.store
         at, soonest = self.service.clock(), None
-        for widening in await store.read(self.repo.open_widenings):
+        for widening in await store.scan(self.repo.open_widenings):
             if is_due(widening, self.idle_seconds, at):
                 await self._remind(widening, at)
             elif widening.reminded_at is None or widening.reminded_at < widening.last_activity_at:
