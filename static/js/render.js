@@ -27,8 +27,17 @@
     window.htmx.ajax("GET", "/choice/" + encodeURIComponent(id) + "/partial",
       { target: "#interaction", swap: "outerHTML" });
   };
+  // An action the portal refused without a fragment to show (htmx swaps nothing on these):
+  // say so, or the click seems to do nothing.
   document.addEventListener("htmx:responseError", function (event) {
-    if (event.detail.xhr && event.detail.xhr.status === 401) window.location.reload();
+    var xhr = event.detail.xhr;
+    if (!xhr) return;
+    if (xhr.status === 401) { window.location.reload(); return; }
+    if (xhr.status === 503) {
+      P.toast(P.t("The portal is busy right now. Try again in a moment."));
+    } else if (xhr.status >= 500) {
+      P.toast(P.t("Something went wrong on the portal. Reload the page and try again."));
+    }
   });
   document.addEventListener("choice:settings-saved", function () { P.reloadInteraction(); });
 })();

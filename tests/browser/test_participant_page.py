@@ -206,3 +206,21 @@ def test_a_page_pushed_out_by_newer_pages_of_its_link_says_so(
             expect(page.get_by_test_id("connection")).to_have_text(
                 "Live updates stopped: this page is open in too many tabs. Reload to resume.")
             shoot(page, f"participant-pushed-out-{name}")
+
+
+def test_a_comment_the_busy_portal_turns_away_says_so(open_page: OpenPage,
+                                                      client: PortalClient) -> None:
+    """Past the participants' queue the portal answers 503 (`guest_budget.py`), which htmx
+    swaps nowhere: the page says so instead of looking as if the click did nothing."""
+    iid = client.create(question())["interaction_id"]
+    path = links(widen(client, iid))["Bob Smith"]
+    page = open_page(path, signed_in=False)
+    page.route("**/comment", lambda route: route.fulfill(
+        status=503, headers={"Retry-After": "1"}, content_type="application/json",
+        body=json.dumps({"errors": [{"field": "headers", "code": "busy",
+                                     "message": "the portal is serving many participants"}]})))
+    comment(page, "Kept in the box")
+    expect(page.get_by_test_id("toast")).to_have_text(
+        "The portal is busy right now. Try again in a moment.")
+    expect(page.get_by_test_id("comment-input")).to_have_value("Kept in the box")
+    assert client.call("GET", f"/api/interactions/{iid}/comments")["comments"] == []
