@@ -69,14 +69,12 @@
     var root = P.interaction();
     if (!root || root.getAttribute("data-interaction-id") !== m.interaction_id) return;
     if (!P.isOpen(m.status)) {  // over, or deferred: once, not on every reconnect
-      if (root.getAttribute("data-status") !== m.status) { P.reloadInteraction(); P.emit("list"); }
+      if (root.getAttribute("data-status") !== m.status) P.reloadInteraction();
       return;
     }
     P.followDeadline(m.expires_at_ms, m.server_now_ms);
-    if (root.getAttribute("data-status") !== m.status) {  // just widened or taken up again
-      P.reloadInteraction();
-      P.emit("list");
-    }
+    // just widened or taken up again (the list follows by itself: list.js)
+    if (root.getAttribute("data-status") !== m.status) P.reloadInteraction();
   });
   P.on("status", function (m) {
     var root = P.interaction();

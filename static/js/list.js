@@ -27,8 +27,18 @@
     return !root || !P.isOpen(root.getAttribute("data-status"));
   }
 
+  // The line of a question whose state arrived (this page's own: deferred, widened, over)
+  // refreshes when it shows another status. Not "when the page's question changed": the
+  // page's own action may have swapped it in before the message came, and the line stayed.
+  function stale(m) {
+    var line = document.querySelector('[data-testid=list-item][data-interaction-id="' +
+                                      CSS.escape(m.interaction_id || "") + '"]');
+    return line !== null && line.getAttribute("data-status") !== m.status;
+  }
+
   P.on("list", refresh);
   P.on("status", refresh);  // this page's own question finished: its badge changes too
+  P.on("deadline", function (m) { if (stale(m)) refresh(); });
   P.on("created", function (m) {
     refresh();
     if (m.interface !== "web") return;
