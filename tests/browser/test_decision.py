@@ -155,8 +155,9 @@ def test_defer_needs_a_rationale_keeps_the_discussion_open_and_is_taken_up_again
     send_candidate(client, iid)
     owner.get_by_test_id("accept").click(timeout=LIVE_MS)
     expect(owner.get_by_test_id("provenance-source")).to_have_text("from the discussion")
-    expect(alice.get_by_test_id("team-outcome-source")).to_contain_text(
-        "from the discussion", timeout=LIVE_MS)
+    expect(alice.get_by_test_id("team-outcome-source")).to_have_text(
+        "accepted the agent's summary of the discussion", timeout=LIVE_MS)
+    expect(alice.get_by_test_id("team-outcome-choices")).to_have_text("PostgreSQL")
 
 
 def test_no_summary_in_time_falls_back_to_writing_it_by_hand(

@@ -53,12 +53,23 @@ class OptionTally:
 
 @dataclass(frozen=True)
 class Ending:
-    """How the question ended, as a participant may know it."""
+    """How the question ended, as a participant may know it: what was decided (the options'
+    labels, the answer in words), by whom (`owner`, `quorum`), from where (the result's
+    `summary_json.source`), and why."""
 
     status: str
     labels: list[str]
     timed_out: bool
     on_timeout: str
+    answer: str | None = None
+    summary: str | None = None
+    decided_by: str | None = None
+    source: str | None = None
+    rationale: str | None = None
+
+    @property
+    def decided(self) -> bool:
+        return self.status in ("submitted", "auto_submitted") and not self.timed_out
 
 
 @dataclass(frozen=True)
@@ -157,7 +168,10 @@ def _ending(discussion: Discussion, payload: dict[str, Any]) -> Ending | None:
     if outcome is None:
         return None
     return Ending(status=outcome["status"], labels=outcome["selected_labels"],
-                  timed_out=outcome["timed_out"], on_timeout=discussion.request.on_timeout)
+                  timed_out=outcome["timed_out"], on_timeout=discussion.request.on_timeout,
+                  answer=outcome["answer"], summary=outcome["summary"],
+                  decided_by=outcome["decided_by"], source=outcome["source"],
+                  rationale=outcome["rationale"])
 
 
 def _common(discussion: Discussion, payload: dict[str, Any], mine: list[str]) -> dict[str, Any]:
