@@ -1,7 +1,7 @@
 """What the write-back looks like on a page: the owner's decision panel of a widened or
 deferred question (the review's state, the candidate, the quorum, what the owner typed and
-its field errors), and the part of it a participant may see (deferred and why, the quorum,
-where the final answer came from).
+its field errors), and the part of it a participant may see while it is open (deferred and
+why, the quorum).
 
 Shaping only: the decision feature owns every rule (the review's state, the
 provenance of an answer, who may defer); the templates own the markup.
@@ -9,9 +9,7 @@ provenance of an answer, who may defer); the templates own the markup.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from choice.contract import FieldError
 from choice.contract.clock import now, parse_iso
@@ -99,26 +97,21 @@ class DecisionView:
 
 @dataclass(frozen=True)
 class SharedDecision:
-    """What a participant may know of the write-back: that it is deferred and why (the
-    owner is told the team sees it), the quorum, and how it was decided."""
+    """What a participant may know of the write-back while the question is open: that it
+    is deferred and why (the owner is told the team sees it), and the quorum. How it was
+    decided is the discussion's ending (`views.team.Ending`)."""
 
     deferred: bool
     defer_rationale: str | None
     quorum: int | None
     audience: int
-    source: str | None
-    decided_by: str | None
-    rationale: str | None
 
 
 def shared_decision(row: Interaction, decision: Decision | None, audience: int) -> SharedDecision:
-    result: dict[str, Any] = json.loads(row.result_json) if row.result_json else {}
-    summary = result.get("summary_json") or {}
     return SharedDecision(
         deferred=row.status == "deferred",
         defer_rationale=decision.defer_rationale if decision and row.status == "deferred"
         else None,
         quorum=decision.quorum_min_votes if decision and row.status in PANEL_STATUSES
         else None,
-        audience=audience, source=summary.get("source"), decided_by=result.get("decided_by"),
-        rationale=result.get("rationale"))
+        audience=audience)
