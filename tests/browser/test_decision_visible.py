@@ -1,0 +1,121 @@
+"""What the team sees of the owner's decision, in a real browser: after Accept the
+participant's page names the proposed option (even when the agent named it only in words),
+who decided and how; after Edit it shows the edited answer, in Chinese too; and the review's
+Accept | Edit | Defer buttons keep their places when Edit or Defer opens, with one Defer
+button. Screenshots under tests/artifacts/decision-visible-*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, ViewportSize, expect
+
+from choice.client.portal_client import PortalClient
+from tests.browser.conftest import OpenPage
+from tests.browser.support import question, shoot
+from tests.browser.team import TEAM_DESKTOP, TEAM_PHONE, links, widen
+from tests.portal_process import PortalProcess
+
+pytestmark = pytest.mark.usefixtures("team_list")
+
+LIVE_MS = 8_000
+SUMMARY = "Alice and Bob back PostgreSQL: the team runs it already. Carol asked about backups."
+
+
+@pytest.fixture(scope="module")
+def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
+    process = PortalProcess(tmp_path_factory.mktemp("portal"),
+                            CHOICE_SUMMARY_SECONDS="600").start()
+    yield process
+    process.stop()
+
+
+def in_review(client: PortalClient, answer: str, **body: object) -> tuple[str, dict[str, str]]:
+    """A widened question whose candidate has come: `answer` in words, and the request's
+    `body` fields (a language, a selection mode)."""
+    iid = client.create(question(**body))["interaction_id"]
+    people = links(widen(client, iid))
+    client.call("POST", f"/api/interactions/{iid}/review", {})
+    client.call("POST", f"/api/interactions/{iid}/candidate",
+                {"candidate_summary": SUMMARY, "candidate_answer": answer})
+    return iid, people
+
+
+def test_after_accept_the_team_sees_the_proposed_option_who_decided_and_how(
+        open_page: OpenPage, client: PortalClient) -> None:
+    iid, people = in_review(client, "PostgreSQL")  # named in words only, as agents often do
+    alice = open_page(people["Alice Johnson"], signed_in=False, viewport=TEAM_PHONE)
+    owner = open_page(f"/choice/{iid}", viewport=TEAM_DESKTOP)
+    expect(owner.get_by_test_id("candidate-options")).to_have_text("PostgreSQL")
+    owner.get_by_test_id("accept").click()
+
+    outcome = alice.get_by_test_id("team-outcome")
+    expect(outcome.get_by_test_id("team-outcome-text")).to_have_text(
+        "The person asking decided:", timeout=LIVE_MS)  # over the page's socket
+    expect(outcome.get_by_test_id("team-outcome-choices")).to_have_text("PostgreSQL")
+    expect(outcome.get_by_test_id("team-outcome-decided-by")).to_have_text("the person asking")
+    expect(outcome.get_by_test_id("team-outcome-source")).to_have_text(
+        "accepted the agent's summary of the discussion")
+    expect(outcome.get_by_test_id("team-outcome-summary")).to_have_text(SUMMARY)
+    shoot(alice, "decision-visible-accepted-phone")
+    seen = client.call("GET", "/api/d/" + people["Bob Smith"].rsplit("/", 1)[1])["outcome"]
+    assert (seen["selected_labels"], seen["decided_by"], seen["source"]) == (
+        ["PostgreSQL"], "owner", "discussion_extraction")
+
+
+def test_edit_starts_from_the_proposal_and_the_team_reads_the_edit_in_chinese(
+        open_page: OpenPage, client: PortalClient) -> None:
+    iid, people = in_review(client, "PostgreSQL", language="zh", selection_mode="hybrid",
+                            min_selections=0)
+    owner = open_page(f"/choice/{iid}", viewport=TEAM_DESKTOP)
+    owner.get_by_test_id("edit-open").click()
+    edit = owner.get_by_test_id("edit-form")
+    expect(edit.locator("[data-option-id=pg] [data-testid=option-input]")).to_be_checked()
+    edit.locator("[data-option-id=lite] [data-testid=option-label]").click()
+    edit.get_by_test_id("final-answer").fill("先用 SQLite：一个文件，不需要服务器。")
+    edit.get_by_test_id("save-edit").click()
+    owner.get_by_test_id("rationale-input").fill("这个季度运维没有时间。")
+    owner.get_by_test_id("save-answer").click()
+    expect(owner.get_by_test_id("provenance")).to_be_visible()
+
+    alice = open_page(people["Alice Johnson"], signed_in=False, viewport=TEAM_DESKTOP)
+    outcome = alice.get_by_test_id("team-outcome")
+    expect(outcome.get_by_test_id("team-outcome-text")).to_have_text("提问者的决定：")
+    expect(outcome.get_by_test_id("team-outcome-choices")).to_have_text("SQLite")
+    expect(outcome.get_by_test_id("team-outcome-answer")).to_have_text(
+        "先用 SQLite：一个文件，不需要服务器。")
+    expect(outcome.get_by_test_id("team-outcome-source")).to_have_text("修改过：与智能体的提议不同")
+    expect(outcome.get_by_test_id("team-outcome-rationale")).to_have_text("这个季度运维没有时间。")
+    shoot(alice, "decision-visible-edited-zh-desktop")
+
+
+def _places(page: Page) -> dict[str, tuple[float, float]]:
+    """Where each review button sits on the page (scrolling does not move it here)."""
+    places: dict[str, tuple[float, float]] = page.evaluate(
+        """() => Object.fromEntries(['accept', 'edit-open', 'defer-open'].map(id => {
+             const box = document.querySelector(`[data-testid=${id}]`).getBoundingClientRect();
+             return [id, [Math.round(box.x), Math.round(box.y + window.scrollY)]];
+           }))""")
+    return {name: (x, y) for name, (x, y) in places.items()}
+
+
+@pytest.mark.parametrize("viewport", [TEAM_DESKTOP, TEAM_PHONE], ids=["desktop", "phone"])
+def test_review_buttons_keep_their_places_and_defer_shows_one_defer_button(
+        open_page: OpenPage, client: PortalClient, viewport: ViewportSize) -> None:
+    iid, _ = in_review(client, "PostgreSQL")
+    owner = open_page(f"/choice/{iid}", viewport=viewport)
+    box = owner.get_by_test_id("candidate-review")
+    before = _places(owner)
+    box.get_by_test_id("edit-open").click()
+    expect(box.get_by_test_id("edit-form")).to_be_visible()
+    assert _places(owner) == before
+    box.get_by_test_id("edit-open").click()
+    box.get_by_test_id("defer-open").click()
+    expect(box.get_by_test_id("defer-form")).to_be_visible()
+    assert _places(owner) == before
+    expect(box.get_by_role("button", name="Defer", exact=True)).to_have_count(0)
+    expect(box.get_by_text("Defer", exact=True)).to_have_count(1)  # the row's own
+    expect(box.get_by_test_id("defer-submit")).to_have_text("Confirm the deferral")
+    shoot(owner, f"decision-visible-defer-open-{viewport['width']}")
