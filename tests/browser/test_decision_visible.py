@@ -119,3 +119,36 @@ def test_review_buttons_keep_their_places_and_defer_shows_one_defer_button(
     expect(box.get_by_text("Defer", exact=True)).to_have_count(1)  # the row's own
     expect(box.get_by_test_id("defer-submit")).to_have_text("Confirm the deferral")
     shoot(owner, f"decision-visible-defer-open-{viewport['width']}")
+
+
+def _vote(client: PortalClient, link: str, option_id: str) -> None:
+    """A participant votes through their link's API (what a chat bot holding it does)."""
+    client.call("PUT", f"/api/d/{link.rsplit('/', 1)[1]}/vote", {"option_ids": [option_id]})
+
+
+@pytest.mark.parametrize(("language", "joined", "opened", "never"), [
+    ("en", "Alice Johnson, 王芳", "Opened", "Not opened yet"),
+    ("zh", "Alice Johnson、王芳", "打开", "尚未打开")])
+def test_the_team_panel_says_who_voted_opened_and_joins_names_the_languages_way(
+        open_page: OpenPage, client: PortalClient, language: str, joined: str, opened: str,
+        never: str) -> None:
+    client.save_settings({"team": [{"name": "Alice Johnson"}, {"name": "王芳"},
+                                   {"name": "Bob Smith"}]})
+    iid = client.create(question(language=language))["interaction_id"]
+    people = links(widen(client, iid))
+    _vote(client, people["Alice Johnson"], "pg")
+    _vote(client, people["王芳"], "pg")
+    owner = open_page(f"/choice/{iid}", viewport=TEAM_DESKTOP)
+    row = owner.locator("[data-testid=owner-tally][data-option-id=pg]")
+    expect(row.get_by_test_id("voters")).to_have_text(joined)
+    for name in ("Alice Johnson", "王芳"):
+        person = owner.locator("[data-testid=invited-person]", has_text=name)
+        expect(person).to_have_attribute("data-opened", "true")
+        expect(person.get_by_test_id("invited-state")).to_contain_text(opened)
+        expect(person.get_by_test_id("invited-state")).not_to_contain_text(never)
+    bob = owner.locator("[data-testid=invited-person]", has_text="Bob Smith")
+    expect(bob.get_by_test_id("invited-state")).to_have_text(never)
+    alice = open_page(people["Bob Smith"], signed_in=False, viewport=TEAM_PHONE)
+    expect(alice.locator("[data-testid=tally]").first.get_by_test_id("voters")).to_have_text(
+        joined)
+    shoot(owner, f"decision-visible-team-panel-{language}")
