@@ -152,3 +152,30 @@ def test_the_team_panel_says_who_voted_opened_and_joins_names_the_languages_way(
     expect(alice.locator("[data-testid=tally]").first.get_by_test_id("voters")).to_have_text(
         joined)
     shoot(owner, f"decision-visible-team-panel-{language}")
+
+
+LONG = ("I would go with PostgreSQL: we already run it for billing, the backups are done "
+        "nightly, the on-call people know how to fix it at three in the morning, and the "
+        "second writer the roadmap promises for next quarter would not fit SQLite. ")
+
+
+@pytest.mark.parametrize("viewport", [TEAM_DESKTOP, TEAM_PHONE], ids=["desktop", "phone"])
+def test_the_owners_thread_shows_every_comment_whole_down_to_the_newest(
+        open_page: OpenPage, client: PortalClient, viewport: ViewportSize) -> None:
+    iid = client.create(question())["interaction_id"]
+    people = links(widen(client, iid))
+    secret = people["Alice Johnson"].rsplit("/", 1)[1]
+    for n in range(1, 4):
+        client.call("POST", f"/api/d/{secret}/comments", {"text": f"{n}. {LONG * n}"})
+    owner = open_page(f"/choice/{iid}", viewport=viewport)
+    panel = owner.get_by_test_id("team-panel")
+    expect(panel.get_by_test_id("comment-count")).to_have_text("3 comments")
+    thread = panel.get_by_test_id("thread")
+    expect(thread.get_by_test_id("comment")).to_have_count(3)
+    # The thread is no scroll box of its own: each comment is laid out whole in the page.
+    assert thread.evaluate("t => t.scrollHeight <= t.clientHeight + 1")
+    newest = thread.get_by_test_id("comment").last
+    expect(newest.get_by_test_id("comment-text")).to_have_text(f"3. {LONG * 3}".strip())
+    newest.scroll_into_view_if_needed()
+    expect(newest).to_be_in_viewport(ratio=0.99)
+    shoot(owner, f"decision-visible-thread-{viewport['width']}")
