@@ -15,7 +15,7 @@ from playwright.sync_api import Page, ViewportSize, expect
 from choice.client.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question, shoot
-from tests.browser.team import TEAM_DESKTOP, TEAM_PHONE, links, widen
+from tests.browser.team import TEAM_DESKTOP, TEAM_PHONE, links, shoot_dialog, widen
 from tests.portal_process import PortalProcess
 
 pytestmark = pytest.mark.usefixtures("team_list")
@@ -179,3 +179,25 @@ def test_the_owners_thread_shows_every_comment_whole_down_to_the_newest(
     newest.scroll_into_view_if_needed()
     expect(newest).to_be_in_viewport(ratio=0.99)
     shoot(owner, f"decision-visible-thread-{viewport['width']}")
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_widen_dialog_fits_1280x800_in_web_words_with_the_agents_hint_dimmed(
+        open_page: OpenPage, client: PortalClient, language: str) -> None:
+    iid = client.create(question(
+        language=language, widen_hint="[WIDEN-HINT] Alice runs the databases: ask her."))[
+        "interaction_id"]
+    owner = open_page(f"/choice/{iid}", viewport=TEAM_DESKTOP)
+    expect(owner.get_by_test_id("widen-hint")).to_have_text("Alice runs the databases: ask her.")
+    owner.get_by_test_id("widen-open").click()
+    dialog = owner.get_by_test_id("widen-dialog")
+    expect(dialog.get_by_test_id("widen-form")).to_be_visible()
+    for action in ("widen-submit", "widen-cancel"):  # in sight without scrolling
+        expect(dialog.get_by_test_id(action)).to_be_in_viewport(ratio=1)
+    hint = dialog.get_by_test_id("widen-dialog-hint")
+    expect(hint).to_contain_text("Alice runs the databases: ask her.")
+    expect(hint).not_to_contain_text("WIDEN-HINT")
+    assert hint.evaluate("e => getComputedStyle(e).color") != dialog.evaluate(
+        "e => getComputedStyle(e).color")  # dimmed against the dialog's text
+    expect(dialog).not_to_contain_text("Type cancel")
+    shoot_dialog(owner, f"decision-visible-widen-dialog-{language}-1280")

@@ -24,6 +24,7 @@ from litestar.response import Redirect
 
 from choice.contract.errors import AlreadyCompleted, AlreadyWidened, NotWidened, TooManyComments
 from choice.contract.field_errors import InvalidInput, parse_model
+from choice.core.endings import request_of
 from choice.core.i18n import N_
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
@@ -39,7 +40,13 @@ from choice.web.pages.routes import VARY_ON_HTMX, page
 from choice.web.security.auth import session_guard
 from choice.web.views.assets import Assets
 from choice.web.views.list_cache import ListCache
-from choice.web.views.team import DiscussionView, WidenForm, thread_urls_of, thread_view
+from choice.web.views.team import (
+    DiscussionView,
+    WidenForm,
+    shown_hint,
+    thread_urls_of,
+    thread_view,
+)
 
 ALREADY_WIDENED = N_("This question is already widened: see who was invited on its page.")
 ALREADY_OVER = N_("This question is already over: there is nothing to widen.")
@@ -83,6 +90,7 @@ class TeamActions(Controller):
         elif row.status != "pending":
             notice = ALREADY_OVER
         return WidenForm(interaction_id=row.id, title=row.title, team=list(prefs.team),
+                         hint=shown_hint(request_of(row).widen_hint),
                          notice=values.pop("notice", None) or notice, **values)
 
     @get("/widen")

@@ -25,6 +25,15 @@ from choice.team.thread import ThreadPage
 
 EXTRA_TIME_CHOICES = (0, 1800, 3600, 7200, 14400, 28800, 86400)
 """The widen dialog's "give the team more time" choices, in seconds (0: keep the deadline)."""
+WIDEN_HINT_MARK = "[WIDEN-HINT]"
+"""How an agent may mark its widen hint (seed 003 §1.4): a tag for machines, not for people."""
+
+
+def shown_hint(widen_hint: str | None) -> str:
+    """The agent's widen hint as a person reads it: without a leading `[WIDEN-HINT] `."""
+    text = (widen_hint or "").strip()
+    return text.removeprefix(WIDEN_HINT_MARK).strip() if text.startswith(WIDEN_HINT_MARK) \
+        else text
 
 
 @dataclass(frozen=True)
@@ -248,6 +257,8 @@ class WidenForm:
     note: str = ""
     extra_seconds: int = 0
     quorum: str = ""
+    hint: str = ""
+    """The agent's widen hint (`shown_hint`), shown dimmed under the title."""
     errors: list[FieldError] = field(default_factory=list)
     notice: str | None = None
     invited: Invited | None = None
@@ -264,10 +275,6 @@ class WidenForm:
     @property
     def other_errors(self) -> list[FieldError]:
         return [e for e in self.errors if not e.field.startswith("quorum")]
-
-    @property
-    def team_names(self) -> str:
-        return ", ".join(member.name for member in self.team)
 
 
 
