@@ -145,7 +145,8 @@ def widened_reply(row: Interaction, widening: Widening | None,
         "expires_at": iso(row.expires_at), "review_state": None,
         "quorum_min_votes": decision.quorum_min_votes if decision else None,
         "instructions": (
-            f"The human widened this question to {len(names)} teammate(s) "
+            f"The human widened this question to {len(names)} "
+            f"{'teammate' if len(names) == 1 else 'teammates'} "
             f"({', '.join(names)}); the owner will decide after the discussion. "
             + ("You may carry on with other work meanwhile. " if mode == "continue" else "")
             + f"{poll_hint} An answer given between polls is kept."),

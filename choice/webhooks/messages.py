@@ -55,6 +55,7 @@ def _question(row: Interaction, link_base: str) -> dict[str, Any]:
                     for o in request.options],
         "expires_at": iso(row.expires_at),
         "url": f"{link_base}/choice/{row.id}",
+        "language": row.language,
     }
 
 

@@ -122,7 +122,7 @@ def test_refused_forms_keep_what_was_typed_and_say_why(web: Client) -> None:
     assert blank.status_code == 422 and 'data-testid="comment-error"' in blank.text
     assert 'data-testid="comment-form"' in blank.text
     forged = web.post(f"{base}/vote", content="option=nope", headers=FORM)
-    assert forged.status_code == 422 and "no option has the id" in forged.text
+    assert forged.status_code == 422 and "not one of this question" in forged.text
     assert 'data-testid="discussion"' in forged.text  # the whole page, without script
     for _ in range(20):
         web.post(f"{base}/comment", content="text=again", headers=HTMX)

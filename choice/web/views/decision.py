@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 
 from choice.contract import FieldError
 from choice.contract.clock import now, parse_iso
+from choice.core.i18n import Translator
 from choice.decision.models import CandidateReview
 from choice.store.records import Decision, Interaction
+from choice.web.views.person_errors import person_message
 
 PANEL_STATUSES = ("widened", "deferred")
 """Questions whose page shows the decision panel instead of the plain answer form (a
@@ -42,18 +44,19 @@ class DecisionForm:
         return self.errors.get(name)
 
 
-def form_errors(errors: list[FieldError], defer: bool = False) -> dict[str, str]:
-    """Field errors by the panel's field names: `selected_ids[2]` goes to `selected`, a
-    defer's `rationale` to `defer_rationale` (two rationale boxes may be on the page)."""
+def form_errors(errors: list[FieldError], _: Translator, defer: bool = False) -> dict[str, str]:
+    """Field errors by the panel's field names, as sentences for the owner in `_`'s language
+    (`person_errors.py`): `selected_ids[2]` goes to `selected`, a defer's `rationale` to
+    `defer_rationale` (two rationale boxes may be on the page)."""
     shown: dict[str, str] = {}
     for error in errors:
         name = error.field.split("[", 1)[0]
         if name.startswith("quorum") or name.endswith("min_votes"):
             name = "min_votes"
-        name = {"selected_ids": "selected"}.get(name, name)
+        name = {"selected_ids": "selected", "custom_input": "final_answer"}.get(name, name)
         if defer and name == "rationale":
             name = "defer_rationale"
-        shown.setdefault(name, error.message)
+        shown.setdefault(name, person_message(error, _, name))
     return shown
 
 

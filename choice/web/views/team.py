@@ -1,5 +1,5 @@
 """What the team pages render: a widened question's discussion shaped for one reader (a
-participant, or the owner), and the widen form's state.
+participant, or the owner), and the settings' team rows (the widen dialog: `widen.py`).
 
 A participant's view is built from `choice.team.payloads.participant_payload` only, so the
 page shows exactly what the JSON API gives them and nothing of the owner's. The owner's
@@ -20,20 +20,7 @@ from choice.core.service import InteractionService
 from choice.store.records import Interaction, Participant
 from choice.team.discussion import Discussion
 from choice.team.payloads import owner_payload, page_reply, participant_payload
-from choice.team.service import Invited
 from choice.team.thread import ThreadPage
-
-EXTRA_TIME_CHOICES = (0, 1800, 3600, 7200, 14400, 28800, 86400)
-"""The widen dialog's "give the team more time" choices, in seconds (0: keep the deadline)."""
-WIDEN_HINT_MARK = "[WIDEN-HINT]"
-"""How an agent may mark its widen hint (seed 003 §1.4): a tag for machines, not for people."""
-
-
-def shown_hint(widen_hint: str | None) -> str:
-    """The agent's widen hint as a person reads it: without a leading `[WIDEN-HINT] `."""
-    text = (widen_hint or "").strip()
-    return text.removeprefix(WIDEN_HINT_MARK).strip() if text.startswith(WIDEN_HINT_MARK) \
-        else text
 
 
 @dataclass(frozen=True)
@@ -243,39 +230,6 @@ def owner_view(discussion: Discussion, *, window: bool = False) -> DiscussionVie
                           people=[p.name for p in invited if not p.revoked], invited=invited,
                           thread_urls=thread_urls_of(interaction_id=discussion.row.id),
                           window=window)
-
-
-@dataclass(frozen=True)
-class WidenForm:
-    """The widen dialog: the team list, what the owner typed, and what came of it."""
-
-    interaction_id: str
-    title: str
-    team: list[TeamMember]
-    names: str = ""
-    mode: str = "block"
-    note: str = ""
-    extra_seconds: int = 0
-    quorum: str = ""
-    hint: str = ""
-    """The agent's widen hint (`shown_hint`), shown dimmed under the title."""
-    errors: list[FieldError] = field(default_factory=list)
-    notice: str | None = None
-    invited: Invited | None = None
-
-    @property
-    def extra_choices(self) -> tuple[int, ...]:
-        return EXTRA_TIME_CHOICES
-
-    @property
-    def quorum_error(self) -> str | None:
-        """The quorum's error, shown beside its field."""
-        return next((e.message for e in self.errors if e.field.startswith("quorum")), None)
-
-    @property
-    def other_errors(self) -> list[FieldError]:
-        return [e for e in self.errors if not e.field.startswith("quorum")]
-
 
 
 @dataclass(frozen=True)
