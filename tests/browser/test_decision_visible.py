@@ -16,6 +16,8 @@ from choice.client.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question, shoot
 from tests.browser.team import TEAM_DESKTOP, TEAM_PHONE, links, shoot_dialog, widen
+from tests.browser.test_accessibility import AXE_VERSION, violations
+from tests.npm_cache import npm_package
 from tests.portal_process import PortalProcess
 
 pytestmark = pytest.mark.usefixtures("team_list")
@@ -201,3 +203,38 @@ def test_the_widen_dialog_fits_1280x800_in_web_words_with_the_agents_hint_dimmed
         "e => getComputedStyle(e).color")  # dimmed against the dialog's text
     expect(dialog).not_to_contain_text("Type cancel")
     shoot_dialog(owner, f"decision-visible-widen-dialog-{language}-1280")
+
+
+@pytest.fixture(scope="module")
+def axe_script() -> str:
+    home = npm_package("axe-core", AXE_VERSION, "the accessibility scans")
+    return (home / "node_modules" / "axe-core" / "axe.min.js").read_text()
+
+
+def test_the_new_states_pass_axe_light_and_dark_in_both_languages(
+        open_page: OpenPage, client: PortalClient, axe_script: str) -> None:
+    """The participant's decided page, the review with Edit and Defer open, and the widen
+    dialog with the agent's hint: no serious or critical axe-core finding."""
+    found: dict[str, list[dict[str, object]]] = {}
+    for language in ("en", "zh"):
+        decided, people = in_review(client, "PostgreSQL", language=language)
+        review = client.call("GET", f"/api/interactions/{decided}/review")
+        client.call("POST", f"/api/interactions/{decided}/resolve", {
+            "final_answer": "PostgreSQL", "selected_ids": review["candidate_selected_ids"]})
+        reviewing, _ = in_review(client, "PostgreSQL", language=language)
+        pending = client.create(question(language=language, widen_hint="[WIDEN-HINT] Ask Alice."))
+        for scheme in ("light", "dark"):
+            where = f"{language}, {scheme}"
+            page = open_page(people["Bob Smith"], signed_in=False, bypass_csp=True,
+                             color_scheme=scheme)
+            expect(page.get_by_test_id("team-outcome-choices")).to_be_visible()
+            found[f"decided ({where})"] = violations(page, axe_script)
+            owner = open_page(f"/choice/{reviewing}", bypass_csp=True, color_scheme=scheme)
+            owner.get_by_test_id("edit-open").click()
+            owner.get_by_test_id("defer-open").click()
+            found[f"review ({where})"] = violations(owner, axe_script)
+            owner.goto(owner.url.replace(reviewing, pending["interaction_id"]))
+            owner.get_by_test_id("widen-open").click()
+            expect(owner.get_by_test_id("widen-dialog-hint")).to_be_visible()
+            found[f"widen dialog ({where})"] = violations(owner, axe_script)
+    assert {name: v for name, v in found.items() if v} == {}
