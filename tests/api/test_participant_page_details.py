@@ -51,3 +51,17 @@ def test_an_options_rationale_is_markdown_under_a_label_of_its_own(web: Client) 
     assert '<span class="vote-rationale-label">理由</span>' in page
     assert "Fits the <strong>3-replica</strong> deployment." in page
     assert "理由： " not in page
+
+
+def test_a_hitl_question_is_shown_once_on_the_participants_page(web: Client) -> None:
+    made = web.post("/api/interactions?shape=hitl_request", headers=agent(), json={
+        "question": "Deploy to production now?",
+        "options": [{"id": "deploy", "label": "Deploy"}, {"id": "wait", "label": "Wait"}]})
+    assert made.status_code == 201, made.text
+    iid = made.json()["interaction_id"]
+    reply = web.post(f"/api/interactions/{iid}/widen", json={}, headers=agent())
+    secret = reply.json()["participants"][0]["link"].rsplit("/d/", 1)[1]
+    page = web.get(f"/d/{secret}").text
+    assert page.count("Deploy to production now?") == 2  # the <title> and the heading
+    assert 'data-testid="prompt"' not in page
+    assert 'data-testid="prompt"' in participant_page(web)  # a prompt that says more stays

@@ -110,6 +110,13 @@ class DiscussionView:
     followed "Show earlier"): it offers the way back to the newest."""
 
     @property
+    def shows_prompt(self) -> bool:
+        """The prompt says more than the title (a `hitl_request`'s one-line question is both:
+        it is shown once)."""
+        return bool(self.prompt.strip()) and " ".join(self.prompt.split()) != " ".join(
+            self.title.split())
+
+    @property
     def input_type(self) -> str:
         return "checkbox" if self.multi else "radio"
 
