@@ -4,6 +4,8 @@ options a candidate may propose. Pure: `DecisionService` reads the rows and writ
 
 from __future__ import annotations
 
+import re
+
 from choice.contract import ChoiceRequest, FieldError
 from choice.contract.clock import iso
 from choice.contract.field_errors import InvalidInput
@@ -40,9 +42,40 @@ def review_of(row: Interaction, decision: Decision | None, discussion: Discussio
         defer_rationale=decision.defer_rationale if decision else None)
 
 
-def proposed_ids(request: ChoiceRequest, selected_ids: list[str]) -> list[str]:
-    """The candidate's options in option order; `InvalidInput` for an id the question does
-    not have (the agent may send it again)."""
+_SEPARATORS = re.compile(r"\s*(?:[,;、，；]|\band\b|和)\s*")
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.casefold().split()).strip(" .。!！")
+
+
+def named_ids(request: ChoiceRequest, answer: str) -> list[str]:
+    """The options a candidate's answer names by label or id when it sent no
+    `selected_ids` ("Redis 7", "Redis 7, Memcached"): the whole answer, or each part of
+    it, is an option's name. Anything else (a sentence about an option) names none: the
+    owner picks them in Edit."""
+    if request.several or not request.options or request.selection_mode == "text_input":
+        return []
+    by_name: dict[str, str] = {}
+    for option in request.options:
+        by_name.setdefault(_plain(option.id), option.id)
+        by_name.setdefault(_plain(option.label), option.id)
+    whole = by_name.get(_plain(answer))
+    if whole is not None:
+        return [whole]
+    parts = [_plain(part) for part in _SEPARATORS.split(answer) if _plain(part)]
+    if len(parts) < 2 or not all(part in by_name for part in parts):
+        return []
+    named = {by_name[part] for part in parts}
+    return [option.id for option in request.options if option.id in named]
+
+
+def proposed_ids(request: ChoiceRequest, selected_ids: list[str], answer: str = "") -> list[str]:
+    """The candidate's options in option order (or, when it sent none, those its answer
+    names: `named_ids`); `InvalidInput` for an id the question does not have (the agent
+    may send it again)."""
+    if not selected_ids:
+        selected_ids = named_ids(request, answer)
     options = [option.id for option in request.options] if not request.several else []
     unknown = [option_id for option_id in selected_ids if option_id not in options]
     if unknown:

@@ -196,7 +196,7 @@ class DecisionService(Extension):
             raise _error("candidate_answer", "required",
                          "candidate_answer is empty: write the answer the discussion points "
                          "to, or send source_hint 'manual' if it settled nothing.")
-        proposed = proposed_ids(request_of(row), body.selected_ids)
+        proposed = proposed_ids(request_of(row), body.selected_ids, answer)
         at = self.interactions.clock()
         before = await self.decision(row.id)
         late = bool(before and before.candidate_timed_out_at)

@@ -4,8 +4,9 @@ participant page's context) and to the owner (`GET /api/interactions/{id}/team`)
 A participant sees the question, the people invited (names only), a page of the thread
 (`comments`, oldest first, with `comments_before`: the cursor of the page before), the tally,
 their own vote, a deferral with its rationale, the quorum, and once it is over the outcome
-(status, the chosen labels, who decided, the answer's source and the owner's rationale; not
-the owner's notes). Never a link, an id of another interaction, or anything of the owner's.
+(status, the chosen options' ids and labels, the answer in words, the discussion's summary,
+who decided, the answer's source and the owner's rationale; not the owner's notes). Never a
+link, an id of another interaction, or anything of the owner's.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ def outcome_of(discussion: Discussion) -> dict[str, Any] | None:
             "selected_labels": result.get("selected_labels", []),
             "completed_at": result.get("completed_at"), "timed_out": timed_out,
             "on_timeout": discussion.request.on_timeout if timed_out else None,
+            "answer": result.get("custom_input"), "summary": summary.get("text") or None,
             "decided_by": result.get("decided_by"), "source": summary.get("source"),
             "rationale": result.get("rationale")}
 
@@ -143,7 +145,8 @@ def widened_reply(row: Interaction, widening: Widening | None,
         "expires_at": iso(row.expires_at), "review_state": None,
         "quorum_min_votes": decision.quorum_min_votes if decision else None,
         "instructions": (
-            f"The human widened this question to {len(names)} teammate(s) "
+            f"The human widened this question to {len(names)} "
+            f"{'teammate' if len(names) == 1 else 'teammates'} "
             f"({', '.join(names)}); the owner will decide after the discussion. "
             + ("You may carry on with other work meanwhile. " if mode == "continue" else "")
             + f"{poll_hint} An answer given between polls is kept."),

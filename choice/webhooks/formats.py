@@ -4,7 +4,9 @@ format, signed when a secret is set.
 - `json`: the event itself. With `CHOICE_WEBHOOK_SECRET`, `X-Choice-Signature-256:
   sha256=<hex>` is the HMAC-SHA256 of the exact body bytes under that secret (GitHub's
   scheme): the receiver recomputes it over the raw body before parsing it.
-- `slack`: a Slack incoming-webhook message, `text` (the notification line) + `blocks`.
+- `slack`: a Slack incoming-webhook message, `text` (the notification line) + `blocks`,
+  in the question's language (else the portal's: `render`'s `language`), through the
+  catalogs like every text a person reads.
   Every piece of untrusted text (title, prompt, options, names, comments, notes) goes
   through `mrkdwn()`: Slack treats `&`, `<` and `>` as control characters, so escaping them
   is what stops a model or a participant from writing `<!channel>`, a `<@U…>` mention or a
@@ -25,17 +27,20 @@ from typing import Any
 
 from choice.contract import WAITING_REASONS
 from choice.contract.bidi import closed_bidi
+from choice.core.i18n import N_, Translator
 from choice.webhooks.messages import Event, shortened
 
 SIGNATURE_HEADER = "X-Choice-Signature-256"
 SECTION_CHARS = 2_900
 """Slack refuses a section text over 3,000 characters."""
-OUTCOME_WORDS = {"answered": "Decided", "cancelled": "Cancelled", "timed_out": "Timed out"}
+OUTCOME_WORDS = {"answered": N_("Decided"), "cancelled": N_("Cancelled"),
+                 "timed_out": N_("Timed out")}
 SOURCE_WORDS = {
-    "discussion_extraction": "Decided by the owner, from the summary of this discussion.",
-    "owner_override": "Decided by the owner, who changed the discussion's summary materially.",
-    "manual": "Decided by the owner, in their own words.",
-    "quorum": "Decided by the team's quorum.",
+    "discussion_extraction": N_("Decided by the owner, from the summary of this discussion."),
+    "owner_override": N_("Decided by the owner, who changed the discussion's summary "
+                         "materially."),
+    "manual": N_("Decided by the owner, in their own words."),
+    "quorum": N_("Decided by the team's quorum."),
 }
 """`summary_json.source`, said for people (README: "The result" explains the rule)."""
 
@@ -51,8 +56,9 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-def render(event: Event, fmt: str, secret: str | None) -> Rendered:
-    payload = slack_message(event) if fmt == "slack" else event
+def render(event: Event, fmt: str, secret: str | None, language: str = "en") -> Rendered:
+    """`language`: the portal's, for a Slack message about a question that names none."""
+    payload = slack_message(event, language) if fmt == "slack" else event
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
     headers = {"Content-Type": "application/json; charset=utf-8",
                "User-Agent": "choice-portal",
@@ -98,94 +104,122 @@ def _title(event: Event) -> str:
     return mrkdwn(event["question"]["title"])
 
 
-def _tally(event: Event) -> str:
-    counted = [f"{mrkdwn(t['label'])}: {t['votes']}" for t in event.get("tally", [])]
-    return "Votes: " + ", ".join(counted) if counted else ""
+def _tally(event: Event, _: Translator) -> str:
+    counted = [_("{label}: {votes}").format(label=mrkdwn(t["label"]), votes=t["votes"])
+               for t in event.get("tally", [])]
+    return _("Votes: {votes}").format(votes=_(", ").join(counted)) if counted else ""
 
 
-def _widened(event: Event) -> tuple[str, list[dict[str, Any]]]:
+def _option(option: dict[str, Any], _: Translator) -> str:
+    label = mrkdwn(option["label"])
+    return "• " + (_("{label} (recommended)").format(label=label) if option.get("recommended")
+                   else label)
+
+
+def _said(*parts: str) -> str:
+    """Sentences one after another (a space between English ones, none after "。")."""
+    text = ""
+    for part in (p for p in parts if p):
+        text += part if not text or text.endswith(("。", "：", "）")) else " " + part
+    return text
+
+
+def _widened(event: Event, _: Translator) -> tuple[str, list[dict[str, Any]]]:
     question = event["question"]
     blocks = [_section(f"*{_title(event)}*\n{mrkdwn(shortened(question['prompt'], 500))}")]
     if event.get("note"):
-        blocks.append(_section(f"Note from the owner: {mrkdwn(event['note'])}"))
-    options = [f"• {mrkdwn(o['label'])}" + (" (recommended)" if o.get("recommended") else "")
-               for o in question["options"]]
+        blocks.append(_section(_("Note from the owner: {note}").format(note=mrkdwn(event["note"]))))
+    options = [_option(o, _) for o in question["options"]]
     if options:
         blocks.append(_section("\n".join(options)))
     people = [f"• {_link(p['link'], p['name'])}"
               + (f" ({mrkdwn(p['handle'])})" if p.get("handle") else "")
               for p in event["participants"]]
-    blocks += _packed("Your personal link (read, comment, vote; do not share it):", people)
-    waits = ("The agent waits for the decision." if event["mode"] == "block"
-             else "The agent carries on meanwhile.")
-    blocks.append(_context(f"{waits} Deadline: {question['expires_at']}"))
-    return f"Your input is wanted: {_title(event)}", blocks
+    blocks += _packed(_("Your personal link (read, comment, vote; do not share it):"), people)
+    waits = (_("The agent waits for the decision.") if event["mode"] == "block"
+             else _("The agent carries on meanwhile."))
+    blocks.append(_context(_said(waits, _("Deadline: {deadline}").format(
+        deadline=question["expires_at"]))))
+    return _("Your input is wanted: {title}").format(title=_title(event)), blocks
 
 
-def _comments(event: Event) -> tuple[str, list[dict[str, Any]]]:
+def _comments(event: Event, _: Translator) -> tuple[str, list[dict[str, Any]]]:
     count = event["count"]
-    what = "1 new comment" if count == 1 else f"{count} new comments"
-    blocks = [_section(f"*{what}* on {_title(event)}")]
+    what = _.ngettext("{n} new comment", "{n} new comments", count).format(n=count)
+    blocks = [_section(_("{comments} on {title}").format(comments=f"*{what}*",
+                                                          title=_title(event)))]
     blocks += [_section(f"*{mrkdwn(c['author'])}*: {mrkdwn(c['text'])}")
                for c in event["comments"]]
-    blocks.append(_context("Reply through your personal link from the invitation."))
-    return f"{what} on {_title(event)}", blocks
+    blocks.append(_context(_("Reply through your personal link from the invitation.")))
+    return _("{comments} on {title}").format(comments=what, title=_title(event)), blocks
 
 
-def _reminder(event: Event) -> tuple[str, list[dict[str, Any]]]:
+def _reminder(event: Event, _: Translator) -> tuple[str, list[dict[str, Any]]]:
     if event.get("reason") in WAITING_REASONS:
-        return _waiting(event)
-    line = f"No activity for {event['idle_minutes']} min on {_title(event)}"
-    blocks = [_section(f"*Reminder*: {line}. {_link(event['question']['url'], 'Decide')}"),
-              _context(f"{event['opened']} of {event['participants']} opened their link, "
-                       f"{event['voted']} voted, {event['comments']} comment(s). "
-                       + _tally(event))]
-    return f"Reminder: {line}", blocks
+        return _waiting(event, _)
+    line = _("No activity for {minutes} min on {title}").format(
+        minutes=event["idle_minutes"], title=_title(event))
+    comments = _.ngettext("{n} comment", "{n} comments", event["comments"]).format(
+        n=event["comments"])
+    blocks = [_section(_("*Reminder*: {line}. {link}").format(
+                  line=line, link=_link(event["question"]["url"], _("Decide")))),
+              _context(_said(_("{opened} of {invited} opened their link, {voted} voted, "
+                               "{comments}.").format(
+                  opened=event["opened"], invited=event["participants"],
+                  voted=event["voted"], comments=comments), _tally(event, _)))]
+    return _("Reminder: {line}").format(line=line), blocks
 
 
-def _waiting(event: Event) -> tuple[str, list[dict[str, Any]]]:
+def _waiting(event: Event, _: Translator) -> tuple[str, list[dict[str, Any]]]:
     if event["reason"] == "deadline":
-        line = f"{event['seconds_left']} s left to answer {_title(event)}"
+        line = _("{seconds} s left to answer {title}").format(
+            seconds=event["seconds_left"], title=_title(event))
     else:
-        line = f"Nobody has opened {_title(event)} for {event['waiting_minutes']} min"
-    blocks = [_section(f"*Reminder*: {line}. {_link(event['question']['url'], 'Answer it')}"),
-              _context(f"Deadline: {event['question']['expires_at']}")]
-    return f"Reminder: {line}", blocks
+        line = _("Nobody has opened {title} for {minutes} min").format(
+            title=_title(event), minutes=event["waiting_minutes"])
+    blocks = [_section(_("*Reminder*: {line}. {link}").format(
+                  line=line, link=_link(event["question"]["url"], _("Answer it")))),
+              _context(_("Deadline: {deadline}").format(
+                  deadline=event["question"]["expires_at"]))]
+    return _("Reminder: {line}").format(line=line), blocks
 
 
-def _resolved(event: Event) -> tuple[str, list[dict[str, Any]]]:
-    word = OUTCOME_WORDS.get(event["outcome"], "Closed")
-    labels = ", ".join(mrkdwn(label) for label in event["selected_labels"])
-    line = f"{word}: {_title(event)}" + (f" → {labels}" if labels else "")
+def _resolved(event: Event, _: Translator) -> tuple[str, list[dict[str, Any]]]:
+    word = _(OUTCOME_WORDS.get(event["outcome"], N_("Closed")))
+    labels = _(", ").join(mrkdwn(label) for label in event["selected_labels"])
+    line = _("{outcome}: {title}").format(outcome=word, title=_title(event)) \
+        + (f" → {labels}" if labels else "")
     blocks = [_section(f"*{line}*")]
-    how = SOURCE_WORDS.get(str(event.get("source")), "")
+    how = _(SOURCE_WORDS[str(event["source"])]) if event.get("source") in SOURCE_WORDS else ""
     if not how and event.get("decided_by") == "owner":  # answered without the write-back
-        how = "Decided by the owner."
+        how = _("Decided by the owner.")
     if event.get("tally") or how:
-        said = [how, _tally(event) + "." if event.get("tally") else "", "The discussion is closed."]
-        blocks.append(_context(" ".join(part for part in said if part)))
+        tally = _tally(event, _)
+        blocks.append(_context(_said(how, _("{votes}.").format(votes=tally) if tally else "",
+                                     _("The discussion is closed."))))
     return line, blocks
 
 
-def _deferred(event: Event) -> tuple[str, list[dict[str, Any]]]:
-    line = f"Deferred: {_title(event)}"
-    blocks = [_section(f"*{line}*\nWhy: {mrkdwn(event['rationale'])}"),
-              _context("The owner will take it up again later; the discussion stays open. "
-                       + _tally(event))]
+def _deferred(event: Event, _: Translator) -> tuple[str, list[dict[str, Any]]]:
+    line = _("Deferred: {title}").format(title=_title(event))
+    why = _("Why: {rationale}").format(rationale=mrkdwn(event["rationale"]))
+    blocks = [_section(f"*{line}*\n{why}"),
+              _context(_said(_("The owner will take it up again later; the discussion stays "
+                               "open."), _tally(event, _)))]
     return line, blocks
 
 
-def _created(event: Event) -> tuple[str, list[dict[str, Any]]]:
+def _created(event: Event, _: Translator) -> tuple[str, list[dict[str, Any]]]:
     question, whole = event["question"], event["whole"]
     asked = [q["header"] or q["prompt"] for q in whole["questions"] or []]
     lines = [f"• {mrkdwn(shortened(text, 80))}" for text in asked] or [
-        f"• {mrkdwn(o['label'])}" + (" (recommended)" if o.get("recommended") else "")
-        for o in question["options"]]
+        _option(o, _) for o in question["options"]]
     blocks = [_section(f"*{_title(event)}*\n{mrkdwn(shortened(question['prompt'], 500))}")]
-    blocks += _packed("Asked:" if asked else "Options:", lines)
-    blocks.append(_context(f"{_link(question['url'], 'Answer it')}. Deadline: "
-                           f"{question['expires_at']}"))
-    return f"New question: {_title(event)}", blocks
+    blocks += _packed(_("Asked:") if asked else _("Options:"), lines)
+    blocks.append(_context(_said(_link(question["url"], _("Answer it")) + ".",
+                                 _("Deadline: {deadline}").format(
+                                     deadline=question["expires_at"]))))
+    return _("New question: {title}").format(title=_title(event)), blocks
 
 
 RENDERERS = {"interaction.created": _created, "interaction.widened": _widened,
@@ -193,6 +227,8 @@ RENDERERS = {"interaction.created": _created, "interaction.widened": _widened,
              "interaction.resolved": _resolved, "interaction.deferred": _deferred}
 
 
-def slack_message(event: Event) -> dict[str, Any]:
-    text, blocks = RENDERERS[event["type"]](event)
+def slack_message(event: Event, language: str = "en") -> dict[str, Any]:
+    """The event as a Slack message, in the question's language (else `language`)."""
+    translator = Translator(event["question"].get("language") or language)
+    text, blocks = RENDERERS[event["type"]](event, translator)
     return {"text": text, "blocks": blocks, "unfurl_links": False, "unfurl_media": False}

@@ -150,7 +150,8 @@ def webhooks_for(service: InteractionService, team: TeamService,
         return None
     outbox = Outbox(service.store, settings.webhook_url, settings.webhook_format,
                     settings.webhook_secret, service.clock,
-                    RetryPolicy(base=settings.webhook_retry_seconds))
+                    RetryPolicy(base=settings.webhook_retry_seconds),
+                    language=lambda: service.language_for(None))
     listener = WebhookListener(service, team, outbox, settings)
     service.notifier.listen(listener)
     team.on_widened.append(listener.invited)

@@ -10,7 +10,8 @@ who opened and voted; `unopened` or `deadline`: a question still waiting for its
 where the answer came from) and `interaction.deferred` (set aside, with the owner's
 rationale; the discussion stays open).
 
-Every event has an `id` made once, at enqueue: a receiver that sees it twice (a retry after
+Every event's `question` carries its `language` (null: the portal's, which the Slack format
+then speaks). Every event has an `id` made once, at enqueue: a receiver that sees it twice (a retry after
 a lost reply) can drop the copy; and `schema_version` (1), as every schema of the seed.
 Pure functions: no database, no network, no clock. Everything in an event except our own
 field names is untrusted text (a model's question, a participant's comment); escaping it is
@@ -55,6 +56,7 @@ def _question(row: Interaction, link_base: str) -> dict[str, Any]:
                     for o in request.options],
         "expires_at": iso(row.expires_at),
         "url": f"{link_base}/choice/{row.id}",
+        "language": row.language,
     }
 
 

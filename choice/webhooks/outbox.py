@@ -49,8 +49,11 @@ ERROR_PAUSE = 5.0
 class Outbox:
     def __init__(self, store: Store, url: str, fmt: str, secret: str | None,
                  clock: Callable[[], float], policy: RetryPolicy | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 language: Callable[[], str] = lambda: "en") -> None:
         self.store = store
+        self.language = language
+        """The portal's language now: a Slack message's, when its question names none."""
         self.rows = OutboxRepository(store.repo)
         self.url, self.fmt, self.secret = url, fmt, secret
         self.clock = clock
@@ -110,7 +113,7 @@ class Outbox:
     async def _attempt(self, message: Message) -> None:
         assert message.id is not None
         event = message.event
-        reply = await post_off_loop(self.url, render(event, self.fmt, self.secret),
+        reply = await post_off_loop(self.url, render(event, self.fmt, self.secret, self.language()),
                                     self.policy.timeout)
         at = self.clock()
         detail: dict[str, object] = {"attempt": message.attempts, "event": message.kind,

@@ -123,7 +123,8 @@ def test_defer_needs_a_rationale_keeps_the_discussion_open_and_is_taken_up_again
     box = owner.get_by_test_id("candidate-review")
     box.get_by_test_id("defer-open").click()
     box.get_by_test_id("defer-submit").click()
-    expect(owner.get_by_test_id("defer-error")).to_contain_text("say why")
+    expect(owner.get_by_test_id("defer-error")).to_have_text(
+        "Say why you are deferring it: the agent and the team see this reason.")
     assert source_of(client, iid)["status"] == "widened"
     owner.get_by_test_id("defer-rationale").fill("Wait for the budget review on Friday.")
     owner.get_by_test_id("defer-submit").click()
@@ -155,8 +156,9 @@ def test_defer_needs_a_rationale_keeps_the_discussion_open_and_is_taken_up_again
     send_candidate(client, iid)
     owner.get_by_test_id("accept").click(timeout=LIVE_MS)
     expect(owner.get_by_test_id("provenance-source")).to_have_text("from the discussion")
-    expect(alice.get_by_test_id("team-outcome-source")).to_contain_text(
-        "from the discussion", timeout=LIVE_MS)
+    expect(alice.get_by_test_id("team-outcome-source")).to_have_text(
+        "accepted the agent's summary of the discussion", timeout=LIVE_MS)
+    expect(alice.get_by_test_id("team-outcome-choices")).to_have_text("PostgreSQL")
 
 
 def test_no_summary_in_time_falls_back_to_writing_it_by_hand(

@@ -162,3 +162,34 @@ def test_a_waiting_question_s_reminder_in_slack_says_why_and_links_the_page() ->
     assert "<https://choice.example/choice/abc|Answer it>" in unopened["blocks"][0]["text"]["text"]
     deadline = slack_message(event("interaction.reminder", reason="deadline", seconds_left=59))
     assert deadline["text"].startswith("Reminder: 59 s left to answer ")
+
+
+def _chinese(text: str) -> str:
+    """`text` with our own English-free parts kept: titles, links and labels taken out."""
+    return re.sub(r"<[^>]*>|&[a-z]+;|[\u202a-\u202e\u2066-\u2069]", "", text.replace(
+        mrkdwn(HOSTILE), "")).replace("2026-01-01T01:00:00.000Z", "")
+
+
+def test_slack_speaks_the_questions_language_else_the_portals() -> None:
+    zh = event("interaction.resolved", outcome="answered", selected_labels=["SQLite"],
+               decided_by="owner", source="discussion_extraction",
+               tally=[{"label": "SQLite", "votes": 2}])
+    zh["question"]["language"] = "zh"
+    message = slack_message(zh, "en")
+    assert message["text"].startswith("已决定：")
+    context = message["blocks"][1]["elements"][0]["text"]
+    assert context == "由提问者根据这次讨论的总结决定。投票：SQLite：2。讨论已关闭。"
+    invitation = event()  # no language of its own: the portal's
+    texts = "\n".join(mrkdwn_texts(slack_message(invitation, "zh")))
+    assert "你的个人链接" in texts and "智能体在等待决定。截止时间：" in texts
+    assert not re.search(r"[A-Za-z]{3,}", _chinese(texts).replace("choice.example", ""))
+    english = "\n".join(mrkdwn_texts(slack_message(invitation)))
+    assert "Your personal link" in english and "The agent waits for the decision." in english
+
+
+def test_a_reminder_counts_comments_with_a_plural_not_a_bracketed_s() -> None:
+    one = slack_message(event("interaction.reminder", reason="discussion_idle", idle_minutes=30,
+                              opened=1, participants=2, voted=0, comments=1, tally=[]))
+    said = one["blocks"][1]["elements"][0]["text"]
+    assert said == "1 of 2 opened their link, 0 voted, 1 comment."
+    assert "(s)" not in json.dumps(one)

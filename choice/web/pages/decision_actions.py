@@ -25,9 +25,11 @@ from litestar.response import Redirect
 from choice.contract import UNRESOLVED_STATUSES, FieldError, Quorum
 from choice.contract.errors import AlreadyCompleted, NotDeferred, NotWidenedNow
 from choice.contract.field_errors import InvalidInput, parse_model
-from choice.core.i18n import N_
+from choice.core.i18n import N_, Translator
+from choice.core.service import InteractionService
 from choice.decision.models import DeferBody, ResolveBody
 from choice.decision.outcome import source_of
+from choice.store.records import Interaction
 from choice.web.deps import Decision, Owner, QuestionLists, Service, Team, WebAssets
 from choice.web.pages.actions import ACTOR, ELSEWHERE, Shown
 from choice.web.pages.forms import Form, first, read_form, typed_text
@@ -40,6 +42,11 @@ NOT_DEFERRED = N_("This question is not deferred: it is already taken up again."
 CANDIDATE_CHANGED = N_("The agent's candidate changed meanwhile: read the new one before "
                        "you accept it.")
 QUORUM_NUMBER = N_("Enter a whole number of votes, e.g. 2, or switch the quorum off.")
+
+
+def _said(service: InteractionService, row: Interaction) -> Translator:
+    """The owner's page's language, for the errors it shows."""
+    return Translator(service.language_for(row))
 
 
 def _typed(form: Form, action: str) -> DecisionForm:
@@ -119,7 +126,7 @@ class DecisionActions(Controller):
         except InvalidInput as invalid:
             step = typed.step if first(form, "step") == "rationale" else None
             return await shown.show(row, 422, form=replace(
-                typed, step=step, errors=form_errors(invalid.errors)))
+                typed, step=step, errors=form_errors(invalid.errors, _said(service, row))))
         except AlreadyCompleted as lost:
             return await shown.show(lost.row, 409, notice=ELSEWHERE)
         return await shown.show(row)
@@ -138,7 +145,7 @@ class DecisionActions(Controller):
             row = await decision.defer(interaction_id, body, actor=ACTOR)
         except InvalidInput as invalid:
             return await shown.show(row, 422, form=replace(
-                typed, errors=form_errors(invalid.errors, defer=True)))
+                typed, errors=form_errors(invalid.errors, _said(service, row), defer=True)))
         except AlreadyCompleted as lost:
             return await shown.show(lost.row, 409, notice=ELSEWHERE)
         return self._back(request, row.id) or await shown.show(row)
@@ -175,7 +182,7 @@ class DecisionActions(Controller):
             row = await team.quorum.set(interaction_id, quorum, actor=ACTOR)
         except InvalidInput as invalid:
             return await shown.show(row, 422, form=replace(
-                typed, errors=form_errors(invalid.errors)))
+                typed, errors=form_errors(invalid.errors, _said(service, row))))
         except NotWidenedNow as refused:
             return await shown.show(refused.row, 409, notice=NOT_WIDENED)
         row = await service.get(interaction_id)  # the votes may have decided it just now

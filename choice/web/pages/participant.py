@@ -24,10 +24,11 @@ from litestar.plugins.htmx import HTMXRequest, HTMXTemplate
 from litestar.response import Redirect, Template
 from markupsafe import Markup
 
+from choice.contract import FieldError
 from choice.contract.clock import now
 from choice.contract.errors import NotFound, NotWidened, TooManyComments
 from choice.contract.field_errors import InvalidInput, parse_model
-from choice.core.i18n import N_, SUPPORTED
+from choice.core.i18n import N_, SUPPORTED, Translator
 from choice.core.service import InteractionService
 from choice.store.records import Participant
 from choice.team.models import CommentBody, VoteBody
@@ -48,6 +49,7 @@ from choice.web.security.participant_links import is_link_preview, participant_u
 from choice.web.views.assets import Assets
 from choice.web.views.decision import shared_decision
 from choice.web.views.js_messages import js_catalog
+from choice.web.views.person_errors import person_message
 from choice.web.views.team import (
     chosen_language,
     participant_view,
@@ -150,6 +152,12 @@ class Reader:
         return HTMXTemplate(template_name=EARLIER, headers=VARY_ON_HTMX, context={
             "thread": thread, "locale": chosen_language(self.service, row, self.lang)})
 
+    async def said(self, error: FieldError) -> str:
+        """A refused comment's or vote's error as a sentence for this reader, in the page's
+        language (the domain's message is written for an API client)."""
+        row = await self.service.get(self.participant.interaction_id)
+        return person_message(error, Translator(chosen_language(self.service, row, self.lang)))
+
     async def again(self, status: int, partial: str, **shown: Any) -> Response[Any]:
         """A form that was refused: the same form with the message and what was typed."""
         return await self.show(status=status, partial=partial if self.request.htmx else None,
@@ -249,7 +257,7 @@ class ParticipantPages(Controller):
             posted = await reader.team.comment(participant.interaction_id, body, participant)
         except InvalidInput as invalid:
             return await reader.again(422, "partials/_comment_form.html", comment_text=text,
-                                      comment_error=invalid.errors[0].message)
+                                      comment_error=await reader.said(invalid.errors[0]))
         except RateLimited as limited:
             return await reader.again(429, "partials/_comment_form.html", comment_text=text,
                                       comment_error=RATE_LIMITED,
@@ -280,7 +288,7 @@ class ParticipantPages(Controller):
                                     parse_model(VoteBody, {"option_ids": picked}))
         except InvalidInput as invalid:
             return await reader.again(422, "partials/_vote_form.html",
-                                      vote_error=invalid.errors[0].message)
+                                      vote_error=await reader.said(invalid.errors[0]))
         except RateLimited as limited:
             return await reader.again(429, "partials/_vote_form.html", vote_error=VOTES_LIMITED,
                                       retry_after=limited.retry_after)

@@ -24,7 +24,8 @@ from litestar.response import Redirect
 
 from choice.contract.errors import AlreadyCompleted, AlreadyWidened, NotWidened, TooManyComments
 from choice.contract.field_errors import InvalidInput, parse_model
-from choice.core.i18n import N_
+from choice.core.endings import request_of
+from choice.core.i18n import N_, Translator
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
 from choice.team.models import CommentBody, WidenRequest
@@ -39,7 +40,9 @@ from choice.web.pages.routes import VARY_ON_HTMX, page
 from choice.web.security.auth import session_guard
 from choice.web.views.assets import Assets
 from choice.web.views.list_cache import ListCache
-from choice.web.views.team import DiscussionView, WidenForm, thread_urls_of, thread_view
+from choice.web.views.person_errors import person_errors, person_message
+from choice.web.views.team import DiscussionView, thread_urls_of, thread_view
+from choice.web.views.widen import WidenForm, shown_hint
 
 ALREADY_WIDENED = N_("This question is already widened: see who was invited on its page.")
 ALREADY_OVER = N_("This question is already over: there is nothing to widen.")
@@ -83,6 +86,7 @@ class TeamActions(Controller):
         elif row.status != "pending":
             notice = ALREADY_OVER
         return WidenForm(interaction_id=row.id, title=row.title, team=list(prefs.team),
+                         hint=shown_hint(request_of(row).widen_hint),
                          notice=values.pop("notice", None) or notice, **values)
 
     @get("/widen")
@@ -114,7 +118,9 @@ class TeamActions(Controller):
             invited = await team.widen(interaction_id, parse_model(WidenRequest, values),
                                                actor="human:web")
         except InvalidInput as invalid:
-            shown = await self._form(service, row, errors=invalid.errors, **typed)
+            said = Translator(service.language_for(row))
+            shown = await self._form(service, row, errors=person_errors(invalid.errors, said),
+                                     **typed)
             return await self._widen_shown(request, service, assets, lists, row, shown, 422)
         except (AlreadyWidened, AlreadyCompleted) as refused:
             shown = await self._form(service, refused.row, **typed)
@@ -158,7 +164,9 @@ class TeamActions(Controller):
             await team.comment(interaction_id, parse_model(CommentBody, {"text": text}))
             status, shown = 200, {}
         except InvalidInput as invalid:
-            status, shown["comment_error"] = 422, invalid.errors[0].message
+            status = 422
+            shown["comment_error"] = person_message(invalid.errors[0],
+                                                    Translator(service.language_for(row)))
         except RateLimited as limited:
             status, shown["comment_error"] = 429, RATE_LIMITED
             shown["retry_after"] = limited.retry_after

@@ -1,7 +1,7 @@
 """What the write-back looks like on a page: the owner's decision panel of a widened or
 deferred question (the review's state, the candidate, the quorum, what the owner typed and
-its field errors), and the part of it a participant may see (deferred and why, the quorum,
-where the final answer came from).
+its field errors), and the part of it a participant may see while it is open (deferred and
+why, the quorum).
 
 Shaping only: the decision feature owns every rule (the review's state, the
 provenance of an answer, who may defer); the templates own the markup.
@@ -9,14 +9,14 @@ provenance of an answer, who may defer); the templates own the markup.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from choice.contract import FieldError
 from choice.contract.clock import now, parse_iso
+from choice.core.i18n import Translator
 from choice.decision.models import CandidateReview
 from choice.store.records import Decision, Interaction
+from choice.web.views.person_errors import person_message
 
 PANEL_STATUSES = ("widened", "deferred")
 """Questions whose page shows the decision panel instead of the plain answer form (a
@@ -44,18 +44,19 @@ class DecisionForm:
         return self.errors.get(name)
 
 
-def form_errors(errors: list[FieldError], defer: bool = False) -> dict[str, str]:
-    """Field errors by the panel's field names: `selected_ids[2]` goes to `selected`, a
-    defer's `rationale` to `defer_rationale` (two rationale boxes may be on the page)."""
+def form_errors(errors: list[FieldError], _: Translator, defer: bool = False) -> dict[str, str]:
+    """Field errors by the panel's field names, as sentences for the owner in `_`'s language
+    (`person_errors.py`): `selected_ids[2]` goes to `selected`, a defer's `rationale` to
+    `defer_rationale` (two rationale boxes may be on the page)."""
     shown: dict[str, str] = {}
     for error in errors:
         name = error.field.split("[", 1)[0]
         if name.startswith("quorum") or name.endswith("min_votes"):
             name = "min_votes"
-        name = {"selected_ids": "selected"}.get(name, name)
+        name = {"selected_ids": "selected", "custom_input": "final_answer"}.get(name, name)
         if defer and name == "rationale":
             name = "defer_rationale"
-        shown.setdefault(name, error.message)
+        shown.setdefault(name, person_message(error, _, name))
     return shown
 
 
@@ -99,26 +100,21 @@ class DecisionView:
 
 @dataclass(frozen=True)
 class SharedDecision:
-    """What a participant may know of the write-back: that it is deferred and why (the
-    owner is told the team sees it), the quorum, and how it was decided."""
+    """What a participant may know of the write-back while the question is open: that it
+    is deferred and why (the owner is told the team sees it), and the quorum. How it was
+    decided is the discussion's ending (`views.team.Ending`)."""
 
     deferred: bool
     defer_rationale: str | None
     quorum: int | None
     audience: int
-    source: str | None
-    decided_by: str | None
-    rationale: str | None
 
 
 def shared_decision(row: Interaction, decision: Decision | None, audience: int) -> SharedDecision:
-    result: dict[str, Any] = json.loads(row.result_json) if row.result_json else {}
-    summary = result.get("summary_json") or {}
     return SharedDecision(
         deferred=row.status == "deferred",
         defer_rationale=decision.defer_rationale if decision and row.status == "deferred"
         else None,
         quorum=decision.quorum_min_votes if decision and row.status in PANEL_STATUSES
         else None,
-        audience=audience, source=summary.get("source"), decided_by=result.get("decided_by"),
-        rationale=result.get("rationale"))
+        audience=audience)

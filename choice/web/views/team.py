@@ -1,5 +1,5 @@
 """What the team pages render: a widened question's discussion shaped for one reader (a
-participant, or the owner), and the widen form's state.
+participant, or the owner), and the settings' team rows (the widen dialog: `widen.py`).
 
 A participant's view is built from `choice.team.payloads.participant_payload` only, so the
 page shows exactly what the JSON API gives them and nothing of the owner's. The owner's
@@ -20,11 +20,7 @@ from choice.core.service import InteractionService
 from choice.store.records import Interaction, Participant
 from choice.team.discussion import Discussion
 from choice.team.payloads import owner_payload, page_reply, participant_payload
-from choice.team.service import Invited
 from choice.team.thread import ThreadPage
-
-EXTRA_TIME_CHOICES = (0, 1800, 3600, 7200, 14400, 28800, 86400)
-"""The widen dialog's "give the team more time" choices, in seconds (0: keep the deadline)."""
 
 
 @dataclass(frozen=True)
@@ -53,12 +49,23 @@ class OptionTally:
 
 @dataclass(frozen=True)
 class Ending:
-    """How the question ended, as a participant may know it."""
+    """How the question ended, as a participant may know it: what was decided (the options'
+    labels, the answer in words), by whom (`owner`, `quorum`), from where (the result's
+    `summary_json.source`), and why."""
 
     status: str
     labels: list[str]
     timed_out: bool
     on_timeout: str
+    answer: str | None = None
+    summary: str | None = None
+    decided_by: str | None = None
+    source: str | None = None
+    rationale: str | None = None
+
+    @property
+    def decided(self) -> bool:
+        return self.status in ("submitted", "auto_submitted") and not self.timed_out
 
 
 @dataclass(frozen=True)
@@ -101,6 +108,13 @@ class DiscussionView:
     window: bool = False
     """The thread shows an earlier window, not the newest comments (a page without script
     followed "Show earlier"): it offers the way back to the newest."""
+
+    @property
+    def shows_prompt(self) -> bool:
+        """The prompt says more than the title (a `hitl_request`'s one-line question is both:
+        it is shown once)."""
+        return bool(self.prompt.strip()) and " ".join(self.prompt.split()) != " ".join(
+            self.title.split())
 
     @property
     def input_type(self) -> str:
@@ -157,7 +171,10 @@ def _ending(discussion: Discussion, payload: dict[str, Any]) -> Ending | None:
     if outcome is None:
         return None
     return Ending(status=outcome["status"], labels=outcome["selected_labels"],
-                  timed_out=outcome["timed_out"], on_timeout=discussion.request.on_timeout)
+                  timed_out=outcome["timed_out"], on_timeout=discussion.request.on_timeout,
+                  answer=outcome["answer"], summary=outcome["summary"],
+                  decided_by=outcome["decided_by"], source=outcome["source"],
+                  rationale=outcome["rationale"])
 
 
 def _common(discussion: Discussion, payload: dict[str, Any], mine: list[str]) -> dict[str, Any]:
@@ -220,41 +237,6 @@ def owner_view(discussion: Discussion, *, window: bool = False) -> DiscussionVie
                           people=[p.name for p in invited if not p.revoked], invited=invited,
                           thread_urls=thread_urls_of(interaction_id=discussion.row.id),
                           window=window)
-
-
-@dataclass(frozen=True)
-class WidenForm:
-    """The widen dialog: the team list, what the owner typed, and what came of it."""
-
-    interaction_id: str
-    title: str
-    team: list[TeamMember]
-    names: str = ""
-    mode: str = "block"
-    note: str = ""
-    extra_seconds: int = 0
-    quorum: str = ""
-    errors: list[FieldError] = field(default_factory=list)
-    notice: str | None = None
-    invited: Invited | None = None
-
-    @property
-    def extra_choices(self) -> tuple[int, ...]:
-        return EXTRA_TIME_CHOICES
-
-    @property
-    def quorum_error(self) -> str | None:
-        """The quorum's error, shown beside its field."""
-        return next((e.message for e in self.errors if e.field.startswith("quorum")), None)
-
-    @property
-    def other_errors(self) -> list[FieldError]:
-        return [e for e in self.errors if not e.field.startswith("quorum")]
-
-    @property
-    def team_names(self) -> str:
-        return ", ".join(member.name for member in self.team)
-
 
 
 @dataclass(frozen=True)
