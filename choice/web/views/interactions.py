@@ -7,6 +7,7 @@ the templates own the markup and the service owns every decision about state.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -136,6 +137,24 @@ class InteractionView:
     """Several questions (`request.several`): each one's section; empty for one question."""
     focus: str | None = None
     """Several questions: the id of the question to take the focus (back from the review)."""
+    waiting: list[Interaction] = field(default_factory=list)
+    """The other questions still waiting for this person, oldest deadline first: after
+    deciding, the outcome leads to the first one (`next_waiting`)."""
+
+    @property
+    def next_waiting(self) -> Interaction | None:
+        return self.waiting[0] if self.waiting else None
+
+    @property
+    def waiting_count(self) -> int:
+        return len(self.waiting)
+
+    @property
+    def shown_prompt(self) -> str:
+        """The prompt, unless it only repeats the title (a `hitl_request` asks one question,
+        which becomes both): then the page shows the question once, as the title."""
+        return "" if same_words(self.request.prompt or "", self.request.title) else (
+            self.request.prompt or "")
 
     @property
     def input_type(self) -> str:
@@ -160,12 +179,18 @@ class InteractionView:
             error.field.startswith(f"answers.{q.id}.") for q in self.questions)]
 
 
+def same_words(one: str, other: str) -> bool:
+    """Whether two texts read the same once their spacing is evened out."""
+    return re.sub(r"\s+", " ", one).strip() == re.sub(r"\s+", " ", other).strip()
+
+
 def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | None = None,
                      draft: Draft | None = None, errors: list[FieldError] | None = None,
                      notice: str | None = None,
                      team: DiscussionView | None = None,
                      decision: DecisionView | None = None,
-                     focus: str | None = None) -> InteractionView:
+                     focus: str | None = None,
+                     waiting: list[Interaction] | None = None) -> InteractionView:
     request = request_of(row)
     draft = draft or Draft()
     options = option_views(request.options, draft, request.default_selection_ids)
@@ -177,7 +202,7 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
         show_placeholder=bool(request.placeholder) and prefs.show_placeholder,
         errors=errors or [], result=result, notice=notice, team=team,
         decision=decision, questions=question_views(request, draft, prefs, errors or []),
-        focus=focus,
+        focus=focus, waiting=waiting or [],
     )
 
 

@@ -55,4 +55,13 @@ class OwnerViews:
         return interaction_view(row, await self.service.preferences(), stage=stage,
                                 draft=draft, errors=errors, notice=notice, team=team,
                                 decision=await self.decision_view(row, team, form),
-                                focus=focus)
+                                focus=focus, waiting=await self.others_waiting(row))
+
+    async def others_waiting(self, row: Interaction) -> list[Interaction]:
+        """Once `row` is decided: the other questions still open, soonest deadline first
+        (what "Next question" leads to); nothing while `row` itself is open."""
+        if row.status in UNRESOLVED_STATUSES:
+            return []
+        active = await self.service.recent("active", 100)
+        return sorted((other for other in active if other.id != row.id),
+                      key=lambda other: other.expires_at)
