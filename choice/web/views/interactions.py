@@ -225,6 +225,12 @@ class ListView:
 LIST_FILTERS = ("active", "deferred", "completed")
 
 
+def soonest_first(open_rows: list[Interaction], but: str | None = None) -> list[Interaction]:
+    """The open questions (but `but`) in the order a person should take them: the one whose
+    time runs out first leads ("Next question", the welcome's "Answer the next")."""
+    return sorted((row for row in open_rows if row.id != but), key=lambda row: row.expires_at)
+
+
 def split_for_list(active: list[Interaction], deferred: list[Interaction],
                    completed: list[Interaction], which: str, current_id: str | None) -> ListView:
     """`all`: the open ones, then the deferred (still to decide), then the latest answered."""

@@ -15,7 +15,13 @@ from choice.store.records import Interaction
 from choice.team.service import TeamService
 from choice.team.thread import NEWEST, Window
 from choice.web.views.decision import DecisionForm, DecisionView
-from choice.web.views.interactions import Draft, InteractionView, Stage, interaction_view
+from choice.web.views.interactions import (
+    Draft,
+    InteractionView,
+    Stage,
+    interaction_view,
+    soonest_first,
+)
 from choice.web.views.team import DiscussionView, owner_view
 
 
@@ -62,6 +68,4 @@ class OwnerViews:
         (what "Next question" leads to); nothing while `row` itself is open."""
         if row.status in UNRESOLVED_STATUSES:
             return []
-        active = await self.service.recent("active", 100)
-        return sorted((other for other in active if other.id != row.id),
-                      key=lambda other: other.expires_at)
+        return soonest_first(await self.service.recent("active", 100), but=row.id)
