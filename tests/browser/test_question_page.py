@@ -119,3 +119,15 @@ def test_a_long_prompt_on_a_phone_keeps_the_options_reachable(open_page: OpenPag
     more.click()
     expect(page.get_by_test_id("prompt")).to_contain_text("Paragraph 11")
     assert page.get_by_test_id("prompt").evaluate("p => p.scrollHeight <= p.clientHeight + 1")
+
+
+def test_a_code_block_wider_than_its_box_shows_it_scrolls(open_page: OpenPage,
+                                                          client: PortalClient) -> None:
+    wide = "```\n" + "docker run --rm -e SYNC_URL=https://sync.example.com/v1 " * 4 + "\n```"
+    iid = client.create(question(prompt=f"Run this first:\n\n{wide}"))["interaction_id"]
+    page = open_page(f"/choice/{iid}", phone=True)
+    block = page.get_by_test_id("prompt").locator("pre")
+    assert block.evaluate("b => b.scrollWidth > b.clientWidth")  # it does scroll sideways
+    shadows = block.evaluate("b => getComputedStyle(b).backgroundImage")
+    assert shadows.count("radial-gradient") == 2, shadows  # the edge with more to see
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
