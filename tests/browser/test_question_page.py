@@ -131,3 +131,13 @@ def test_a_code_block_wider_than_its_box_shows_it_scrolls(open_page: OpenPage,
     shadows = block.evaluate("b => getComputedStyle(b).backgroundImage")
     assert shadows.count("radial-gradient") == 2, shadows  # the edge with more to see
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_widen_hint_shows_without_its_tag_and_dim(open_page: OpenPage,
+                                                       client: PortalClient) -> None:
+    iid = client.create(question(widen_hint="[WIDEN-HINT] Two teams run databases here."))
+    page = open_page(f"/choice/{iid['interaction_id']}")
+    hint = page.get_by_test_id("widen-hint")
+    expect(hint).to_have_text("Two teams run databases here.")
+    title_colour = page.get_by_test_id("title").evaluate("t => getComputedStyle(t).color")
+    assert hint.evaluate("h => getComputedStyle(h).color") != title_colour

@@ -27,6 +27,7 @@ from choice.web.views.decision import DecisionView
 from choice.web.views.team import DiscussionView
 
 Stage = Literal["form", "review", "outcome"]
+WIDEN_HINT_TAG = "[WIDEN-HINT] "
 LIST_COMPLETED = 5
 
 
@@ -148,6 +149,12 @@ class InteractionView:
     @property
     def waiting_count(self) -> int:
         return len(self.waiting)
+
+    @property
+    def widen_hint(self) -> str:
+        """The agent's hint to widen, without the `[WIDEN-HINT] ` tag some agents put in
+        front of it (seed 003 §1.4): the page shows it dim, which says as much."""
+        return (self.request.widen_hint or "").removeprefix(WIDEN_HINT_TAG).strip()
 
     @property
     def shown_prompt(self) -> str:
