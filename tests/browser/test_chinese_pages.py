@@ -38,6 +38,11 @@ def zh_question(**overrides: Any) -> dict[str, Any]:
     return body
 
 
+def test_the_check_catches_an_english_sentence_and_lets_commands_and_names_pass() -> None:
+    assert ENGLISH.findall("截止。the human did not choose") == ["the human did not choose"]
+    assert ENGLISH.findall("运行 choice open 或粘贴 PostgreSQL、SQLite") == []
+
+
 def english_in(page: Page) -> list[str]:
     return ENGLISH.findall(page.locator("body").inner_text())
 
@@ -123,3 +128,15 @@ def test_the_forms_errors_without_scripts_are_chinese(
         assert english_in(page) == []
     finally:
         context.close()
+
+
+def test_the_review_step_reads_in_chinese(open_page: OpenPage, client: PortalClient,
+                                          in_chinese: None) -> None:
+    iid = client.create(zh_question(require_confirmation=True, allow_annotations=True))
+    page = open_page(f"/choice/{iid['interaction_id']}")
+    page.locator("[data-option-id=pg] [data-testid=option-label]").click()
+    page.get_by_test_id("global-note").fill("尽快")
+    page.get_by_test_id("submit").click()
+    expect(page.get_by_test_id("review-choice")).to_contain_text("关系数据库")
+    assert english_in(page) == []
+    shoot(page, "zh-review-desktop")
