@@ -140,3 +140,15 @@ def test_the_review_step_reads_in_chinese(open_page: OpenPage, client: PortalCli
     expect(page.get_by_test_id("review-choice")).to_contain_text("关系数据库")
     assert english_in(page) == []
     shoot(page, "zh-review-desktop")
+
+
+def test_chinese_is_never_slanted(open_page: OpenPage, client: PortalClient,
+                                  in_chinese: None) -> None:
+    iid = client.create(zh_question(prompt="这是*重点*，请注意。"))["interaction_id"]
+    page = open_page(f"/choice/{iid}")
+    emphasis = page.get_by_test_id("prompt").locator("em")
+    expect(emphasis).to_have_text("重点")
+    style = emphasis.evaluate("e => [getComputedStyle(e).fontStyle, getComputedStyle(e).fontWeight,"
+                              " getComputedStyle(e).fontSynthesis]")
+    assert style[0] == "normal" and int(style[1]) >= 600, style  # by weight, not a fake italic
+    assert "none" in style[2], style
