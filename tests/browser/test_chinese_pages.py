@@ -20,6 +20,8 @@ from tests.portal_process import PortalProcess
 
 ENGLISH = re.compile(r"[A-Za-z][A-Za-z'’]*(?:[ \t]+[A-Za-z][A-Za-z'’]*){2,}")
 """Three Latin words in a row: a sentence (or most of one) that was not translated."""
+DOUBLED_GAP = re.compile(r"[：，。；！？、] +\S")
+"""A space after full-width punctuation, which carries its own gap ("理由：  适合")."""
 
 OPTIONS = [
     {"id": "pg", "label": "关系数据库", "description": "作为**独立服务**运行。",
@@ -41,10 +43,13 @@ def zh_question(**overrides: Any) -> dict[str, Any]:
 def test_the_check_catches_an_english_sentence_and_lets_commands_and_names_pass() -> None:
     assert ENGLISH.findall("截止。the human did not choose") == ["the human did not choose"]
     assert ENGLISH.findall("运行 choice open 或粘贴 PostgreSQL、SQLite") == []
+    assert DOUBLED_GAP.findall("你选择了 甲。 你的备注：乙") == ["。 你"]
 
 
 def english_in(page: Page) -> list[str]:
-    return ENGLISH.findall(page.locator("body").inner_text())
+    """The English sentences on the page, and any doubled gap after Chinese punctuation."""
+    text = page.locator("body").inner_text()
+    return ENGLISH.findall(text) + DOUBLED_GAP.findall(text)
 
 
 @pytest.fixture
@@ -82,8 +87,8 @@ def test_several_questions_read_in_chinese(open_page: OpenPage, client: PortalCl
 
 def test_every_ending_reads_in_chinese_and_speaks_to_the_person(
         open_page: OpenPage, client: PortalClient, in_chinese: None) -> None:
-    answered = client.create(zh_question())["interaction_id"]
-    client.respond(answered, {"selected_ids": ["pg"]})
+    answered = client.create(zh_question(allow_annotations=True))["interaction_id"]
+    client.respond(answered, {"selected_ids": ["pg"], "global_annotation": "尽快上线"})
     cancelled = client.create(zh_question())["interaction_id"]
     client.cancel(cancelled, "不需要了")
     timed_out = client.create(zh_question(timeout_seconds=10))["interaction_id"]
