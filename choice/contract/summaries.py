@@ -38,9 +38,19 @@ def decided_sentence(answer: str, source: SummarySource, teammates: int,
         return _("Decided by quorum: {text}").format(text=answer)
     if not teammates:
         return _("Decided by the owner: {answer}").format(answer=answer)
-    return _("Decided by the owner after discussing it with {count} teammate(s), "
-             "{how}: {answer}").format(count=teammates, how=_(SOURCE_WORDS[source]),
-                                       answer=answer)
+    ngettext = plural_of(_)
+    return ngettext("Decided by the owner after discussing it with {count} teammate, "
+                    "{how}: {answer}",
+                    "Decided by the owner after discussing it with {count} teammates, "
+                    "{how}: {answer}", teammates).format(
+                        count=teammates, how=_(SOURCE_WORDS[source]), answer=answer)
+
+
+def plural_of(_: Callable[[str], str]) -> Callable[[str, str, int], str]:
+    """The translator's `ngettext` (`core.i18n.Translator` has one), or English's rule for
+    a plain `str` translator."""
+    found: Callable[[str, str, int], str] | None = getattr(_, "ngettext", None)
+    return found or (lambda singular, plural, n: singular if n == 1 else plural)
 
 
 def summary_of(request: ChoiceRequest, answers: dict[str, QuestionAnswer],

@@ -16,6 +16,7 @@
     var mm = (h ? ("0" + m).slice(-2) : String(m)) + ":" + ("0" + s).slice(-2);
     return h ? h + ":" + mm : mm;
   }
+  P.clock = format;  // the list's time left reads the same (list.js)
 
   function announce(el, seconds) {
     var text = seconds === 60 || seconds > 60 && seconds % 300 === 0

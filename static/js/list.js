@@ -36,6 +36,20 @@
     return line !== null && line.getAttribute("data-status") !== m.status;
   }
 
+  // Each open line's time left ticks here; it turns urgent in its last minute. The list is
+  // swapped whole on refresh, so every tick looks the lines up again.
+  var skew = P.config && P.config.server_now_ms ? P.config.server_now_ms - Date.now() : 0;
+  function tickLines() {
+    var lines = document.querySelectorAll("#interaction-list [data-expires-at]");
+    for (var i = 0; i < lines.length; i++) {
+      var left = Math.max(0, Math.ceil((+lines[i].getAttribute("data-expires-at") - Date.now() - skew) / 1000));
+      if (P.clock) P.setText(lines[i].querySelector("[data-list-clock]"), P.clock(left));
+      lines[i].classList.toggle("urgent", left <= 60);
+    }
+  }
+  setInterval(tickLines, 1000);
+  tickLines();
+
   P.on("list", refresh);
   P.on("status", refresh);  // this page's own question finished: its badge changes too
   P.on("deadline", function (m) { if (stale(m)) refresh(); });

@@ -40,4 +40,28 @@
     }
   });
   document.addEventListener("choice:settings-saved", function () { P.reloadInteraction(); });
+
+  // A long prompt on a phone pushes the options off the first screen: fold it (CSS clamps
+  // `.prompt.folded`) and show its "Show more", which unfolds it for good.
+  var narrow = window.matchMedia ? window.matchMedia("(max-width: 760px)") : null;
+  function fold() {
+    var more = document.querySelector("[data-prompt-more]");
+    var prompt = more && document.getElementById(more.getAttribute("aria-controls"));
+    if (!prompt || !narrow || !narrow.matches || prompt.classList.contains("unfolded")) return;
+    prompt.classList.add("folded");
+    more.hidden = prompt.scrollHeight <= prompt.clientHeight + 1;
+    if (more.hidden) prompt.classList.remove("folded");
+  }
+  document.addEventListener("click", function (event) {
+    var more = event.target.closest && event.target.closest("[data-prompt-more]");
+    if (!more) return;
+    var prompt = document.getElementById(more.getAttribute("aria-controls"));
+    if (prompt) { prompt.classList.remove("folded"); prompt.classList.add("unfolded"); }
+    more.setAttribute("aria-expanded", "true");
+    more.hidden = true;
+    if (prompt) { prompt.setAttribute("tabindex", "-1"); prompt.focus(); }
+  });
+  document.addEventListener("htmx:afterSettle", fold);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fold);
+  else fold();
 })();

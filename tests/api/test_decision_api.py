@@ -78,7 +78,7 @@ def test_review_candidate_accept_is_discussion_extraction(client: Client) -> Non
         "owner", "api", 1)
     assert result["participants"] == ["Alice", "Bob"]
     assert [v["option_id"] for v in result["votes"]] == ["pg", "lite"]
-    assert "Decided by the owner after discussing it with 2 teammate(s)" in result["summary"]
+    assert "Decided by the owner after discussing it with 2 teammates" in result["summary"]
     assert kinds(client, iid)[-3:] == ["review_requested", "candidate_submitted", "resolved"]
 
 

@@ -36,7 +36,7 @@ def test_use_as_default_saves_and_swaps_only_the_panel_parts(browser: Client,
     assert saved.status_code == 200
     assert default_time(browser, app) == 1800
     assert 'id="interaction"' not in saved.text  # the question's form is left alone
-    assert re.search(r'id="pref-timeout"[^>]*value="1800"[^>]*hx-swap-oob="true"', saved.text)
+    assert re.search(r'id="pref-timeout"[^>]*value="30"[^>]*hx-swap-oob="true"', saved.text)
     assert 'data-testid="use-as-default"' not in saved.text
     assert "30 minutes is your default time now" in saved.text
 
@@ -51,7 +51,7 @@ def test_without_script_the_post_redirects_to_the_section(browser: Client, app: 
     assert default_time(browser, app) == 2700
     page = browser.get(f"/choice/{iid}")
     assert "45 minutes is your default time now" in page.text
-    assert re.search(r'id="pref-timeout"[^>]*value="2700"', page.text)
+    assert re.search(r'id="pref-timeout"[^>]*value="45"', page.text)
 
 
 def test_a_time_below_the_bounds_is_saved_as_the_shortest_and_says_so(browser: Client,

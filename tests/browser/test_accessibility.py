@@ -20,7 +20,7 @@ from playwright.sync_api import Page
 
 from choice.client.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
-from tests.browser.support import question, shoot
+from tests.browser.support import iso_in, question, shoot
 from tests.browser.team import links, widen
 from tests.npm_cache import npm_package
 
@@ -74,11 +74,20 @@ def test_every_page_passes_axe_in_both_languages_at_both_widths(
         pages[f"question {language}"] = f"/choice/{one['interaction_id']}"
         pages[f"questions {language}"] = f"/choice/{several['interaction_id']}"
         pages[f"outcome {language}"] = f"/choice/{done['interaction_id']}"
+        cancelled = client.create(question(language=language))["interaction_id"]
+        client.cancel(cancelled, "Not needed")
+        pages[f"cancelled {language}"] = f"/choice/{cancelled}"
+        late = client.create(question(language=language, timeout_seconds=10))["interaction_id"]
+        client.call("PATCH", f"/api/interactions/{late}", {"expires_at": iso_in(3)})
+        pages[f"timed out {language}"] = f"/choice/{late}"
+        long = client.create(question(language=language, prompt="A long prompt. " * 80))
+        pages[f"long prompt {language}"] = f"/choice/{long['interaction_id']}"
     widened = client.create(question(title="Widened"))["interaction_id"]
     pages["participant"] = links(widen(client, widened, audience=["Alice Johnson"]))[
         "Alice Johnson"]
     pages["team owner"] = f"/choice/{widened}"
     pages["list"], pages["settings"] = "/", "/settings"
+    assert client.poll(late, 15)["action_status"] == "timeout"
     found: dict[str, list[dict[str, Any]]] = {}
     for phone, scheme in ((False, "light"), (True, "dark")):  # each width, each scheme
         for name, path in pages.items():

@@ -1,7 +1,10 @@
-"""The question list: filters swapped in place, live changes, re-entry from `/`, and two
-questions answered side by side in two tabs without leaking into each other."""
+"""The question list: filters swapped in place, live changes, re-entry from `/`, time left
+and two-line titles, and two questions answered side by side in two tabs without leaking
+into each other."""
 
 from __future__ import annotations
+
+import re
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -129,3 +132,48 @@ def test_a_second_tab_on_the_same_question_shows_the_outcome_not_a_form(
     expect(watching.get_by_test_id("outcome")).to_have_attribute("data-status", "submitted")
     expect(watching.get_by_test_id("choice-form")).to_have_count(0)
     expect(watching.get_by_test_id("countdown")).to_have_count(0)
+
+
+def test_lines_show_time_left_wrap_their_titles_and_badge_only_where_answered(
+        open_page: OpenPage, client: PortalClient) -> None:
+    for old in client.list("active", 100)["interactions"]:  # earlier tests' questions
+        client.cancel(old["interaction_id"])
+    long_title = "Pick a database for the sync service in the EU region, with backups"
+    soon = client.create(question(title=long_title, timeout_seconds=50))["interaction_id"]
+    day = client.create(question(title="A day to answer", timeout_seconds=86400))["interaction_id"]
+    done = client.create(question(title="Answered already"))["interaction_id"]
+    client.respond(done, {"selected_ids": ["pg"]})
+    page = open_page("/")
+    urgent, soon_left = re.compile(r"\burgent\b"), item(page, soon).get_by_test_id("time-left")
+    expect(soon_left).to_have_class(urgent)
+    expect(soon_left).to_contain_text(re.compile(r"0:[0-5]\d left"))
+    day_left = item(page, day).get_by_test_id("time-left")
+    expect(day_left).to_contain_text(re.compile(r"2[34]:\d\d:\d\d left"))
+    expect(day_left).not_to_have_class(urgent)
+    title = item(page, soon).locator(".item-title")
+    expect(title).to_have_text(long_title)
+    line_height = float(title.evaluate("t => parseFloat(getComputedStyle(t).lineHeight)"))
+    assert title.evaluate("t => t.scrollWidth <= t.clientWidth")  # not cut sideways
+    assert title.bounding_box()["height"] >= 1.9 * line_height  # type: ignore[index]
+    expect(item(page, soon).get_by_test_id("interface-badge")).to_have_count(0)
+    expect(item(page, done).get_by_test_id("interface-badge")).to_have_text("Web")
+    expect(item(page, done).get_by_test_id("time-left")).to_have_count(0)
+    filters = page.locator(".list-filter")
+    for name in ("all", "active", "deferred", "completed"):  # each label on one line
+        link = page.get_by_test_id(f"filter-{name}")
+        assert link.evaluate("a => a.getClientRects().length") == 1
+    assert filters.bounding_box() is not None
+    page.get_by_test_id("welcome-next").click()  # the one whose time runs out first
+    expect(page.get_by_test_id("title")).to_have_text(long_title)
+    shoot(page, "list-time-left-desktop")
+
+
+def test_the_waiting_card_stays_compact_on_a_phone(open_page: OpenPage,
+                                                    client: PortalClient) -> None:
+    client.create(question(title="Waiting on a phone"))
+    page = open_page("/", phone=True)
+    card = page.get_by_test_id("welcome").bounding_box()
+    assert card is not None and card["height"] <= 200, card
+    first_line = page.get_by_test_id("list-item").first.bounding_box()
+    assert first_line is not None and first_line["y"] < 320, first_line  # was ~360
+    shoot(page, "list-phone")

@@ -79,7 +79,7 @@ def test_use_as_default_saves_the_minutes_typed_and_keeps_what_is_typed(
     assert saved.value.status == 200
     expect(page.get_by_test_id("time-default-saved")).to_contain_text(
         "30 minutes is your default time now")
-    expect(page.get_by_test_id("pref-timeout")).to_have_value("1800")  # Defaults, at once
+    expect(page.get_by_test_id("pref-timeout")).to_have_value("30")  # Defaults, at once
     assert client.settings()["timeout_seconds"] == 1800
     assert_restored(page)  # the question's form, and what was typed in it, left alone
     page.get_by_test_id("custom-input").press("End")
@@ -88,7 +88,7 @@ def test_use_as_default_saves_the_minutes_typed_and_keeps_what_is_typed(
     page.reload()
     page.get_by_test_id("settings-open").click()
     expect(page.get_by_test_id("time-default-saved")).to_be_visible()  # read back on reload
-    expect(page.get_by_test_id("pref-timeout")).to_have_value("1800")
+    expect(page.get_by_test_id("pref-timeout")).to_have_value("30")
 
 
 def test_the_offer_survives_a_reload_and_works_without_script(
@@ -114,3 +114,26 @@ def test_the_offer_survives_a_reload_and_works_without_script(
     assert page.url.endswith(f"/choice/{iid}#time-section")
     expect(page.get_by_test_id("time-default-saved")).to_be_visible()
     assert client.settings()["timeout_seconds"] == 2700
+
+
+@pytest.mark.parametrize("phone", [False, True])
+def test_the_settings_page_takes_the_default_time_in_minutes(
+        open_page: OpenPage, client: PortalClient, phone: bool) -> None:
+    client.save_settings({"timeout_seconds": 1800, "language": "en"})
+    page = open_page("/settings", phone=phone)
+    field = page.get_by_test_id("pref-timeout")
+    expect(field).to_have_value("30")
+    expect(page.locator("label[for=pref-timeout]")).to_have_text("Default time to answer (minutes)")
+    field.fill("45")
+    page.get_by_test_id("save-settings").click()
+    expect(page.get_by_test_id("settings-saved")).to_have_text("Saved.")
+    assert client.settings()["timeout_seconds"] == 2700
+    field.fill("0.01")  # a browser would stop this at min="1": the server says it plainly too
+    page.evaluate("document.getElementById('pref-timeout').removeAttribute('min')")
+    page.get_by_test_id("save-settings").click()
+    refused = page.get_by_test_id("settings-saved")
+    expect(refused).to_have_text("Not saved: the default time must be between 1 minute and "
+                                 "24 hours.")
+    expect(refused).to_have_class("error")
+    assert client.settings()["timeout_seconds"] == 2700
+    shoot(page, f"settings-minutes-{'phone' if phone else 'desktop'}")

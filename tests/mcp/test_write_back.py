@@ -150,7 +150,7 @@ async def test_summary_requested_candidate_then_the_owners_resolution(
         assert decided["participants"] == ["Alice", "Bob"]
         tally = {v["option_id"]: (v["votes"], v["voters"]) for v in decided["votes"]}
         assert tally == {"pg": (1, ["Alice"]), "lite": (1, ["Bob"])}
-        assert "Decided by the owner after discussing it with 2 teammate(s)" in text_of(final)
+        assert "Decided by the owner after discussing it with 2 teammates" in text_of(final)
 
 
 

@@ -354,7 +354,7 @@ def test_hostile_text_in_every_field_and_mode_renders_as_inert_text(
             inert(page, baseline, seen)
             shows_as_text(page, iid, expected, seen)
             shows_as_text(page, iid, {"title": hostile_request(mode, turn)[1]["title"]}, seen)
-            seen.refused_if(reads_left_to_right(page, "[data-testid=summary]", "Note"), "Note")
+            seen.refused_if(reads_left_to_right(page, "[data-testid=summary]", "Your"), "Your")
 
         cancelled = ask(page, client, hostile_request("single", 0)[0])
         client.cancel(cancelled, joined(ITEMS))

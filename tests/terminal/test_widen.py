@@ -102,7 +102,7 @@ def test_w_widens_to_trimmed_names_shows_links_follows_the_thread_and_a_local_an
     pane.press("Space", "Enter")  # the focused option (SQLite), answered here
     assert pane.exit_code() == 0
     assert pane.output() == [  # seed §4.2: resolved by hand, `manual`
-        'Resolved locally: Decided by the owner after discussing it with 3 teammate(s), '
+        'Resolved locally: Decided by the owner after discussing it with 3 teammates, '
         'in their own words: Selected "SQLite" (lite). The discussion is closed.']
     assert finished(client, iid)["selected_ids"] == ["lite"]
     closed = participant.call("GET", carol)

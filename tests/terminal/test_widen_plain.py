@@ -61,7 +61,7 @@ def test_a_script_widens_in_continue_mode_then_answers(
     assert "Waiting > f" in lines and "Waiting > 2" in lines
     assert out.count("╭─ Waiting for widened discussion ") == 1  # the fetch; not after widening
     assert lines[-1] == ('Resolved locally: Decided by the owner after discussing it with 2 '
-                         'teammate(s), in their own words: Selected "SQLite" (lite). The '
+                         'teammates, in their own words: Selected "SQLite" (lite). The '
                          'discussion is closed.')
     assert {len(line) for line in lines if line.startswith(("╭", "│", "╰"))} == {76}
     result = finished(client, iid)
@@ -82,7 +82,7 @@ def test_cancel_at_the_audience_prompt_changes_nothing_and_the_answer_still_coun
     assert "Audience confirmed: Bob Smith (1 member)" in lines
     # Enter meant b: widened in block mode, then answered here with 3
     assert lines[-1] == ('Resolved locally: Decided by the owner after discussing it with 1 '
-                         'teammate(s), in their own words: Selected "DuckDB" (duck). The '
+                         'teammate, in their own words: Selected "DuckDB" (duck). The '
                          'discussion is closed.')
     assert [kind for kind, _ in events(client, iid)].count("widened") == 1
     widened = next(e for e in client.call("GET", f"/api/interactions/{iid}/events")["events"]

@@ -67,7 +67,7 @@ def test_f_then_the_agent_s_candidate_and_a_accepts_it(
     assert pane.exit_code() == 0
     [line] = pane.output()
     assert line.startswith("Decision resolved: Decided by the owner after discussing it with "
-                           "2 teammate(s), taking the agent's summary of the discussion")
+                           "2 teammates, taking the agent's summary of the discussion")
     assert line.endswith("The discussion is closed.")
     result = finished(client, iid)
     assert result["summary_json"] == {"text": CANDIDATE["candidate_summary"],

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from choice.web.views.templating import make_environment
+from choice.web.views.templating import (
+    countdown_clock,
+    inline_code,
+    make_environment,
+    render_markdown,
+)
 
 COUNT = '{{ ngettext("Choose {n} option", "Choose {n} options", n) }}'
 
@@ -30,3 +35,28 @@ def test_other_values_are_filled_besides_the_count() -> None:
         '{{ ngettext("Choose {low} to {n} option", "Choose {low} to {n} options", 3, low=1) }}')
     assert template.render(locale="en") == "Choose 1 to 3 options"
     assert template.render(locale="zh") == "选择 1 到 3 项"
+
+
+@pytest.mark.parametrize(("seconds", "shown"), [
+    (0, "0:00"), (-5, "0:00"), (59.4, "0:59"), (600, "10:00"), (3599, "59:59"),
+    (3600, "1:00:00"), (86390, "23:59:50"), (86400, "24:00:00"),
+])
+def test_the_countdown_reads_h_mm_ss_from_an_hour_up(seconds: float, shown: str) -> None:
+    assert countdown_clock(seconds) == shown
+
+
+def test_backticks_show_as_code_and_nothing_else_becomes_markup() -> None:
+    shown = inline_code("Use `redis:7` **not** <b>x</b> [link](javascript:alert(1)) ``")
+    assert shown == ('Use <code class="inline">redis:7</code> **not** &lt;b&gt;x&lt;/b&gt; '
+                     "[link](javascript:alert(1)) ``")
+
+
+def test_a_bidi_override_inside_a_code_span_is_closed_inside_it() -> None:
+    shown = inline_code("a `\u202eb` c")
+    assert shown == 'a <code class="inline">\u202eb\u202c</code> c'
+
+
+def test_markdown_renders_emphasis_and_quotes_but_no_html() -> None:
+    shown = render_markdown("Fits the **3-replica** deployment\n\n> quoted <script>x</script>")
+    assert "<strong>3-replica</strong>" in shown and "<blockquote>" in shown
+    assert "<script>" not in shown

@@ -51,6 +51,9 @@ from choice.web.views.team import team_context
 
 ACTOR = "human:web"
 ELSEWHERE = N_("This question was already answered elsewhere.")
+TIMEOUT_REFUSED = N_("Not saved: the default time must be between 1 minute and 24 hours.")
+SETTINGS_REFUSED = N_("Not saved: a setting has a value the portal does not take. Check it "
+                      "and save again.")
 
 
 @dataclass(frozen=True)
@@ -179,8 +182,10 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
     message, status = N_("Saved."), 200
     try:
         await service.update_preferences(with_elicitation(preferences_from(form), form))
-    except InvalidInput as invalid:
-        message, status = invalid.errors[0].message, 422
+    except InvalidInput as invalid:  # the model's message is for an API caller: say it plainly
+        fields = {error.field for error in invalid.errors}
+        message, status = (TIMEOUT_REFUSED if "timeout_seconds" in fields else
+                           SETTINGS_REFUSED), 422
     if not request.htmx:
         return Redirect(path=safe_next(first(form, "next", "/settings")), status_code=303,
                         headers=VARY_ON_HTMX)
@@ -192,7 +197,7 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
                         trigger_event="choice:settings-saved", after="receive",
                         headers=VARY_ON_HTMX,
                         context={"prefs": await service.preferences(), "saved_message": message,
-                                 "locale": service.language_for(None)})
+                                 "refused": status == 422, "locale": service.language_for(None)})
 
 
 def with_elicitation(patch: PreferencesPatch, form: Form) -> PreferencesPatch:

@@ -6,6 +6,7 @@ Only the portal's pages post forms, with the session cookie and a same-origin `O
 
 from __future__ import annotations
 
+import math
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -114,10 +115,23 @@ def preferences_from(form: Form) -> PreferencesPatch:
     volume = first(form, "sound_volume").strip()
     if volume:
         values["sound_volume"] = int(volume) if volume.isdigit() else volume
-    timeout = first(form, "timeout_seconds").strip()
-    if timeout:
+    minutes = first(form, "timeout_minutes").strip()
+    timeout = first(form, "timeout_seconds").strip()  # an older page's field
+    if minutes:
+        values["timeout_seconds"] = seconds_of(minutes)
+    elif timeout:
         values["timeout_seconds"] = int(timeout) if timeout.isdigit() else timeout
     return parse_model(PreferencesPatch, values)
+
+
+def seconds_of(minutes: str) -> int | str:
+    """The settings' default time as typed in minutes (`30`, `1.5`, `2,5`) in whole seconds;
+    anything else as typed, for the model's own error."""
+    try:
+        value = float(minutes.replace(",", "."))
+    except ValueError:
+        return minutes
+    return round(value * 60) if math.isfinite(value) and abs(value) < 1e9 else minutes
 
 
 def widen_from(form: Form) -> tuple[dict[str, Any], bool]:

@@ -17,6 +17,7 @@ from choice.team.thread import Window, page_cursor
 from choice.web.deps import Owner, QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context
 from choice.web.security.auth import session_guard
+from choice.web.views.interactions import soonest_first
 from choice.web.views.team import team_context
 
 VARY_ON_HTMX = {"Vary": "HX-Request"}
@@ -37,9 +38,12 @@ class PageController(Controller):
     @get("/")
     async def index(self, service: Service, assets: WebAssets, lists: QuestionLists,
                     filter: FromQuery[str] = "all") -> Template:
-        """The interaction list: where a closed tab comes back to."""
-        return page("index.html", await base_context(service, assets, lists,
-                                                             which=filter))
+        """The interaction list: where a closed tab comes back to, with the way to the
+        question whose time runs out first."""
+        context = await base_context(service, assets, lists, which=filter)
+        waiting = soonest_first(await service.recent("active", 100))
+        context["next_waiting"] = waiting[0] if waiting else None
+        return page("index.html", context)
 
     @get("/choice/{interaction_id:str}")
     async def interaction(self, service: Service, owner: Owner, assets: WebAssets, lists: QuestionLists,

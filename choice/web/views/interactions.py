@@ -7,6 +7,7 @@ the templates own the markup and the service owns every decision about state.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -26,6 +27,7 @@ from choice.web.views.decision import DecisionView
 from choice.web.views.team import DiscussionView
 
 Stage = Literal["form", "review", "outcome"]
+WIDEN_HINT_TAG = "[WIDEN-HINT] "
 LIST_COMPLETED = 5
 
 
@@ -136,6 +138,30 @@ class InteractionView:
     """Several questions (`request.several`): each one's section; empty for one question."""
     focus: str | None = None
     """Several questions: the id of the question to take the focus (back from the review)."""
+    waiting: list[Interaction] = field(default_factory=list)
+    """The other questions still waiting for this person, oldest deadline first: after
+    deciding, the outcome leads to the first one (`next_waiting`)."""
+
+    @property
+    def next_waiting(self) -> Interaction | None:
+        return self.waiting[0] if self.waiting else None
+
+    @property
+    def waiting_count(self) -> int:
+        return len(self.waiting)
+
+    @property
+    def widen_hint(self) -> str:
+        """The agent's hint to widen, without the `[WIDEN-HINT] ` tag some agents put in
+        front of it (seed 003 §1.4): the page shows it dim, which says as much."""
+        return (self.request.widen_hint or "").removeprefix(WIDEN_HINT_TAG).strip()
+
+    @property
+    def shown_prompt(self) -> str:
+        """The prompt, unless it only repeats the title (a `hitl_request` asks one question,
+        which becomes both): then the page shows the question once, as the title."""
+        return "" if same_words(self.request.prompt or "", self.request.title) else (
+            self.request.prompt or "")
 
     @property
     def input_type(self) -> str:
@@ -160,12 +186,18 @@ class InteractionView:
             error.field.startswith(f"answers.{q.id}.") for q in self.questions)]
 
 
+def same_words(one: str, other: str) -> bool:
+    """Whether two texts read the same once their spacing is evened out."""
+    return re.sub(r"\s+", " ", one).strip() == re.sub(r"\s+", " ", other).strip()
+
+
 def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | None = None,
                      draft: Draft | None = None, errors: list[FieldError] | None = None,
                      notice: str | None = None,
                      team: DiscussionView | None = None,
                      decision: DecisionView | None = None,
-                     focus: str | None = None) -> InteractionView:
+                     focus: str | None = None,
+                     waiting: list[Interaction] | None = None) -> InteractionView:
     request = request_of(row)
     draft = draft or Draft()
     options = option_views(request.options, draft, request.default_selection_ids)
@@ -177,7 +209,7 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
         show_placeholder=bool(request.placeholder) and prefs.show_placeholder,
         errors=errors or [], result=result, notice=notice, team=team,
         decision=decision, questions=question_views(request, draft, prefs, errors or []),
-        focus=focus,
+        focus=focus, waiting=waiting or [],
     )
 
 
@@ -198,6 +230,12 @@ class ListView:
 
 
 LIST_FILTERS = ("active", "deferred", "completed")
+
+
+def soonest_first(open_rows: list[Interaction], but: str | None = None) -> list[Interaction]:
+    """The open questions (but `but`) in the order a person should take them: the one whose
+    time runs out first leads ("Next question", the welcome's "Answer the next")."""
+    return sorted((row for row in open_rows if row.id != but), key=lambda row: row.expires_at)
 
 
 def split_for_list(active: list[Interaction], deferred: list[Interaction],

@@ -15,7 +15,13 @@ from choice.store.records import Interaction
 from choice.team.service import TeamService
 from choice.team.thread import NEWEST, Window
 from choice.web.views.decision import DecisionForm, DecisionView
-from choice.web.views.interactions import Draft, InteractionView, Stage, interaction_view
+from choice.web.views.interactions import (
+    Draft,
+    InteractionView,
+    Stage,
+    interaction_view,
+    soonest_first,
+)
 from choice.web.views.team import DiscussionView, owner_view
 
 
@@ -55,4 +61,11 @@ class OwnerViews:
         return interaction_view(row, await self.service.preferences(), stage=stage,
                                 draft=draft, errors=errors, notice=notice, team=team,
                                 decision=await self.decision_view(row, team, form),
-                                focus=focus)
+                                focus=focus, waiting=await self.others_waiting(row))
+
+    async def others_waiting(self, row: Interaction) -> list[Interaction]:
+        """Once `row` is decided: the other questions still open, soonest deadline first
+        (what "Next question" leads to); nothing while `row` itself is open."""
+        if row.status in UNRESOLVED_STATUSES:
+            return []
+        return soonest_first(await self.service.recent("active", 100), but=row.id)

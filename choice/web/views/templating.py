@@ -9,6 +9,7 @@ HTML we emit from it is markdown-it output with raw HTML and images turned off.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from functools import lru_cache
 from typing import Any
@@ -22,6 +23,7 @@ from markupsafe import Markup
 
 from choice.contract.bidi import closed_bidi
 from choice.contract.clock import iso, now
+from choice.contract.vocabulary import CUSTOM_INPUT_MAX, NOTE_MAX
 from choice.core.i18n import translator
 from choice.core.replies import question_count
 from choice.core.resources import RESOURCES
@@ -36,6 +38,19 @@ def render_markdown(text: str) -> Markup:
     markdown-it refuses `javascript:` and other unsafe link schemes itself. Cached: a
     question's text never changes, and rendering it was most of a page's cost."""
     return Markup(_markdown.render(text))
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def inline_code(text: str) -> Markup:
+    """A title, a label or help text: plain text but for `code` spans, which show as code.
+    Nothing else is markup there (no emphasis, no links); each piece has its own bidi
+    controls closed, so an override inside a code span cannot leak out of it."""
+    pieces = _CODE_SPAN.split(text)  # even: plain text; odd: a code span's content
+    return Markup("").join(
+        Markup('<code class="inline">{}</code>').format(closed_bidi(piece)) if index % 2
+        else Markup.escape(closed_bidi(piece)) for index, piece in enumerate(pieces))
 
 
 @pass_context
@@ -75,6 +90,14 @@ def babel_locale(language: str) -> Locale:
     return Locale.parse(language)
 
 
+def countdown_clock(seconds: float) -> str:
+    """Time left as the page's countdown script writes it: `m:ss` under an hour, `h:mm:ss`
+    from an hour up (a 24-hour deadline reads 23:59:59, not 1439:59). Never negative."""
+    left = max(0, round(seconds))
+    hours, minutes, secs = left // 3600, left % 3600 // 60, left % 60
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
 def finalize(value: Any) -> Any:
     """Every `{{ ... }}` output: plain text (what a model wrote among it) gets its open bidi
     controls closed before it is escaped; Markup is ours and passes as it is."""
@@ -95,8 +118,11 @@ def make_environment() -> Environment:
     env.globals["ngettext"] = ngettext
     env.globals["now"] = now
     env.globals["duration"] = duration_text
+    env.globals["text_limits"] = {"answer": CUSTOM_INPUT_MAX, "note": NOTE_MAX}
     env.filters["markdown"] = render_markdown
+    env.filters["code"] = inline_code
     env.filters["age"] = relative_age
     env.filters["iso"] = iso
+    env.filters["clock"] = countdown_clock
     env.filters["question_count"] = question_count
     return env
