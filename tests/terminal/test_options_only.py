@@ -71,7 +71,7 @@ def test_cancelling_a_hitl_request_asks_whether_not_why(
 def test_a_provide_choice_question_keeps_its_notes_and_cancel_reason(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
     iid = ask("Pick a store, notes kept")
-    pane = answer(iid)
+    pane = answer(iid, width=120)  # every hint on the bar
     pane.wait_for("tab note", "g note to agent")
     pane.press("q")
     pane.wait_for("Why cancel? (optional): ▏")

@@ -122,11 +122,17 @@ def test_the_key_hints_fit_an_80_column_terminal(ask: Ask, answer: Answer) -> No
     pane = answer(iid, width=80, height=24)
     hints = pane.line_with("enter submit").strip()
     assert "…" not in hints
-    for hint in ("space pick", "enter submit", "w widen", "d defer", "s settings",
-                 "q cancel"):
+    for hint in ("space pick", "enter submit", "w widen", "d defer", "q cancel"):
         assert hint in hints
-    # the notes give way first to widening (seed §1.2) and deferring (seed §1.1)
+    # the notes and the settings give way first to widening (seed §1.2) and deferring
+    # (seed §1.1); the bar says how many keys it left out, and `?` lists them all
     assert "g note to agent" not in hints and "tab note" not in hints
+    assert hints.endswith("· ? help (+4)")
+    pane.press("?")
+    screen = pane.wait_for("Keys on this screen (↑↓ scroll, any other key closes this help):")
+    for hint in ("↑↓/jk move", "1-9 pick by number", "tab note", "g note to agent", "h hide",
+                 "s settings", "? help"):
+        assert f"  {hint}  " in screen
 
 
 def test_hostile_text_is_drawn_without_reaching_the_terminal(

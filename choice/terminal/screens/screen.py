@@ -14,6 +14,14 @@ from collections.abc import Callable
 from typing import Any
 
 from choice.contract.clock import now
+from choice.terminal.key_table import (
+    Key,
+    editor_keys,
+    fit,
+    help_key,
+    help_lines,
+    question_keys,
+)
 from choice.terminal.screens.panels import LATEST_MESSAGES, votes_text
 from choice.terminal.screens.review_panels import deferral_box
 from choice.terminal.screens.review_screen import review_hints, review_lines, reviewing
@@ -24,7 +32,8 @@ from choice.terminal.text import cell_width, clip, safe_text, width, wrap
 
 NAMED_KEYS = {curses.KEY_UP: "up", curses.KEY_DOWN: "down", curses.KEY_ENTER: "enter",
               curses.KEY_BACKSPACE: "backspace", curses.KEY_RESIZE: "resize",
-              curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right", curses.KEY_BTAB: "btab"}
+              curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right", curses.KEY_BTAB: "btab",
+              curses.KEY_F1: "f1"}
 CHAR_KEYS = {"\n": "enter", "\r": "enter", " ": "space", "\t": "tab", "\x1b": "esc",
              "\x7f": "backspace", "\x08": "backspace", "\x07": "^G", "\x0f": "^O", "\x17": "^W",
              "\x04": "^D", "\x06": "^F", "\x12": "^R", "\x15": "^U"}
@@ -80,6 +89,9 @@ class Screen:
 
     def _body(self, cols: int, latest: int) -> tuple[list[tuple[str, int]], int]:
         _, q = self.state.translate, self.state.question
+        if self.state.help_open:
+            return [(line, curses.A_BOLD if index == 0 else 0) for index, line in enumerate(
+                help_lines(self.hint_parts(), help_key(self.state), _, cols - 2))], 0
         if self.state.stage in ("settings", "edit_setting"):
             return self.settings_lines(), self.state.setting_cursor + 1
         if self.state.stage == "widen":
@@ -108,8 +120,9 @@ class Screen:
         if q.multi:
             lines.append((self.bounds(), curses.A_DIM))
         recommended = _("recommended")  # outside the f-string: Babel reads no f-strings
-        for index, option in enumerate(q.options):
+        for index, option in enumerate(self.state.options):
             here = index == self.state.cursor
+            number = f"{index + 1} " if index < 9 else "  "  # 1-9 pick it
             mark = ("[x]" if option.id in self.state.picked else "[ ]") if q.multi else (
                 "(•)" if option.id in self.state.picked else "( )")
             badge = f"  [{recommended}]" if option.recommended else ""
@@ -117,17 +130,22 @@ class Screen:
                 badge += "  · " + votes_text(self.state.team.votes[option.id], _)
             if here:
                 focus = len(lines)
-            lines.append((f"{'›' if here else ' '} {mark} {option.label}{badge}",
+            lines.append((f"{number}{'›' if here else ' '} {mark} {option.label}{badge}",
                           curses.A_REVERSE if here else curses.A_BOLD))
             if widened:
                 continue  # the discussion takes the descriptions' room: the owner has read them
-            for extra in wrap(option.description, cols - 8) if option.description else []:
-                lines.append(("      " + extra, curses.A_DIM))
+            for extra in wrap(option.description, cols - 10) if option.description else []:
+                lines.append(("        " + extra, curses.A_DIM))
             if option.rationale:
-                lines.append(("      " + _("Why:") + " " + option.rationale, curses.A_DIM))
+                lines.append(("        " + _("Why:") + " " + option.rationale, curses.A_DIM))
             if option.id in self.state.notes:
                 note = safe_text(self.state.notes[option.id], keep_newlines=False)
-                lines.append(("      " + _("Note:") + " " + note, 0))
+                lines.append(("        " + _("Note:") + " " + note, 0))
+        if self.state.hidden:
+            count = len(self.state.hidden)
+            lines.append(("  " + _.ngettext("{n} option hidden (H shows it)",
+                                            "{n} options hidden (H shows them)",
+                                            count).format(n=count), curses.A_DIM))
         if q.has_text:
             here = self.state.on_text_row
             if here:
@@ -135,10 +153,10 @@ class Screen:
             label = _("Or write your own answer:") if q.options else _("Your answer:")
             shown = safe_text(self.state.text, keep_newlines=False)
             lines.append(("", 0))
-            lines.append((f"{'›' if here else ' '} {label} {shown}{'▏' if here else ''}",
+            lines.append((f"  {'›' if here else ' '} {label} {shown}{'▏' if here else ''}",
                           curses.A_REVERSE if here else 0))
             if not self.state.text and q.placeholder:
-                lines.append(("    " + q.placeholder, curses.A_DIM))
+                lines.append(("      " + q.placeholder, curses.A_DIM))
         if self.state.global_note:
             lines.append(("", 0))
             lines.append((_("Note for the agent:") + " " +
@@ -175,7 +193,9 @@ class Screen:
         bottom = height - (2 if hints else 1) - max(1, editing + len(message))
         visible = bottom - top
         lines, focus = self.body(cols, visible)
-        if reviewing(state) and state.write_back is not None:  # scrolled with ↑↓, no focus
+        if state.help_open:  # scrolled with ↑↓, no focus
+            self.scroll = state.help_scroll = max(0, min(state.help_scroll, len(lines) - visible))
+        elif reviewing(state) and state.write_back is not None:  # scrolled with ↑↓, no focus
             self.scroll = state.write_back.scroll = max(0, min(state.write_back.scroll,
                                                                len(lines) - visible))
         elif focus < self.scroll:
@@ -196,8 +216,12 @@ class Screen:
             self.put(bottom + 1, 1, head + tail(typed, cols - 4 - width(head)) + "▏")
         for row, text in enumerate(message):
             self.put(bottom + 1 + editing + row, 1, text, curses.A_BOLD)
-        if hints:
-            self.put(height - 1, 1, fit(self.hint_parts(), cols - 2), curses.A_DIM)
+        if hints and state.help_open:
+            self.put(height - 1, 1, clip(_("↑↓ scroll · any other key closes the help"),
+                                         cols - 2), curses.A_DIM)
+        elif hints:
+            self.put(height - 1, 1, fit(self.hint_parts(), cols - 2, help_key(state)),
+                     curses.A_DIM)
         self.window.refresh()
 
     def head(self, cols: int) -> int:
@@ -220,49 +244,24 @@ class Screen:
     def title(self) -> str:
         return self.state.question.title
 
-    def hint_parts(self) -> list[tuple[str, int]]:
-        """The key hints for this stage in display order, each with its rank: when the line
-        is too narrow the highest ranks go first."""
+    def hint_parts(self) -> list[Key]:
+        """Every key of this stage (`key_table.py`), in display order, with its rank."""
         _, stage = self.state.translate, self.state.stage
         if stage == "widen":
             return widen_hints(self.state)
         if reviewing(self.state) and self.state.editor is None:
             return review_hints(self.state)
-        if self.state.editor is not None and self.state.editor.text and stage == "review":
-            return [(_("Enter save · ^U clear · Esc back"), 0)]  # the pre-filled answer
-        if self.state.editor is not None and not self.state.editor.typing:
-            return [(_("Enter yes · Esc back"), 0)]
         if self.state.editor is not None:
-            return [(_("Enter save · Esc back"), 0)]
+            return editor_keys(self.state)
         if stage == "confirm":
-            return [(_("y confirm · b back · c cancel"), 0)]
+            return [Key(_("y confirm · b back · c cancel"), 0,
+                        _("y or Enter sends the answer; b goes back to change it; c cancels "
+                          "the question."))]
         if stage == "settings":
-            return [(_("↑↓ move · Enter change · Esc back"), 0)]
-        leave = [(_("^C leave"), 3)] if self.state.team is not None else []
-        if self.state.on_text_row:  # letters type here: only keys that do not type
-            move = [(_("↑↓ move"), 4)] if self.state.rows > 1 else []
-            notes = [(_("^G note to agent"), 3)] if self.state.annotations else []
-            widen = [(_("^W widen"), 2)] if self.state.can_widen else []
-            return [*move, (_("enter submit"), 0), *widen, *self.decide(typing=True), *notes,
-                    (_("^O settings"), 2), (_("esc cancel"), 1), *leave]
-        pick = [(_("space pick"), 1)] if self.state.question.options else []
-        notes = [(_("tab note"), 4), (_("g note to agent"), 5)] if self.state.annotations else []
-        widen = [(_("w widen"), 3)] if self.state.can_widen else []
-        return [(_("↑↓/jk move"), 6), *pick, (_("enter submit"), 0), *widen, *self.decide(),
-                *notes, (_("s settings"), 3), (_("q cancel"), 2), *leave]
-
-    def decide(self, typing: bool = False) -> list[tuple[str, int]]:
-        """The write-back keys the question offers now (Ctrl and the letter on the text line)."""
-        _, state = self.state.translate, self.state
-        if typing:
-            return [*([(_("^F fetch & review"), 1)] if state.can_review else []),
-                    *([(_("^R take up again"), 1)] if state.deferral is not None else []),
-                    *([(_("^D defer"), 2 if state.team is not None else 3)]
-                      if state.can_defer else [])]
-        defer = 2 if state.team is not None else 3  # widened, it is one of the ways on
-        return [*([(_("f fetch & review"), 1)] if state.can_review else []),
-                *([(_("r take up again"), 1)] if state.deferral is not None else []),
-                *([(_("d defer"), defer)] if state.can_defer else [])]
+            return [Key(_("↑↓ move · Enter change · Esc back"), 0,
+                        _("Move between the settings; Enter or space changes one (←/→ the "
+                          "chime volume); Esc goes back to the question."))]
+        return question_keys(self.state)
 
 
 def tail(text: str, cells: int) -> str:
@@ -277,11 +276,3 @@ def tail(text: str, cells: int) -> str:
             break
         kept.append(char)
     return "…" + "".join(reversed(kept))
-
-
-def fit(parts: list[tuple[str, int]], cells: int) -> str:
-    """Join the hints with ` · `, leaving out the highest-ranked ones until the line fits."""
-    kept = list(parts)
-    while len(kept) > 1 and width(" · ".join(text for text, _ in kept)) > cells:
-        kept.remove(max(kept, key=lambda part: part[1]))
-    return clip(" · ".join(text for text, _ in kept), cells)
