@@ -29,7 +29,11 @@ def settings_lines(state: AnswerState) -> list[tuple[str, int]]:
                               on_off[bool(values.get("allow_annotations"))]),
         "show_placeholder": (_("Show the agent's placeholder text"),
                              on_off[bool(values.get("show_placeholder"))]),
-        "terminal_hints": (_("Key hints"), on_off[bool(values.get("terminal_hints"))]),
+        "terminal_hints": (_("Navigation hints (the key bar)"),
+                           on_off[bool(values.get("terminal_hints"))]),
+        "note_focus": (_("Note field focus"), {
+            "tab": _("Tab opens a note"), "pick": _("a pick opens its note"),
+        }.get(values.get("note_focus") or "tab", "")),
         "notifications": (_("Browser notifications and the chime"), {
             "always": _("always"), "unfocused": _("when the window is not focused"),
             "hidden": _("when the tab is hidden"), "never": _("never"),

@@ -18,7 +18,7 @@ from choice.terminal.keys import MOVES, Effect
 from choice.terminal.state import AnswerState
 
 SETTING_ROWS = ("interface", "elicitation", "timeout_seconds", "language", "allow_annotations",
-                "show_placeholder", "terminal_hints", "notifications", "sound", "sound_volume",
+                "show_placeholder", "terminal_hints", "note_focus", "notifications", "sound", "sound_volume",
                 "time_left", "time_default", "switch_to_web", "web_default", "back")
 """Every row, in order; `setting_rows` leaves out the ones that offer nothing now."""
 ELICITATION_CYCLE = {"off": "form", "form": "url", "url": "off"}
@@ -81,6 +81,8 @@ def _change(state: AnswerState, row: str) -> None:
         _save(state, row, "terminal" if state.settings.get(row) == "web" else "web")
     elif row == "elicitation":
         _save(state, row, ELICITATION_CYCLE.get(str(state.settings.get(row) or "off"), "off"))
+    elif row == "note_focus":
+        _save(state, row, "tab" if state.settings.get(row) == "pick" else "pick")
     elif row == "notifications":
         _save(state, row, NOTIFY_CYCLE.get(str(state.settings.get(row) or ""), "unfocused"))
     elif row == "language":
