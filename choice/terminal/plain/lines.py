@@ -73,7 +73,8 @@ def show(question: Question, out: IO[str], _: Callable[[str], str]) -> None:
     _print(out, question.title)
     if question.widen_hint:  # the agent's suggestion, marked as such: never an action
         _print(out, _("Agent's hint:") + " " + question.widen_hint)
-    _print(out, question.prompt)
+    if question.beyond_title:  # a hitl_request's question is its title: shown once
+        _print(out, question.beyond_title)
     recommended = _("recommended")  # outside the f-string: Babel reads no f-strings
     for number, option in enumerate(question.options, start=1):
         badge = f" ({recommended})" if option.recommended else ""

@@ -60,6 +60,8 @@ class Screen:
     def __init__(self, window: Any, state: AnswerState, hints: Callable[[], bool]) -> None:
         self.window, self.state, self.hints = window, state, hints
         self.scroll = 0
+        self.title_cut = False
+        """The head could not show the whole title (set as it is drawn)."""
 
     @property
     def expires_at(self) -> float:
@@ -106,8 +108,10 @@ class Screen:
             lines = [(line, curses.A_DIM) for line in hint]  # the agent's, never an action
             if self.state.deferral is not None:
                 lines += [(line, 0) for line in deferral_box(self.state.deferral, _, cols - 2)]
-            lines += [(line, 0) for line in wrap(q.prompt, cols - 2)]
-            lines.append(("", 0))
+            # the title is the prompt (a hitl_request): once, unless the head had to cut it
+            prompt = q.prompt if self.title_cut else q.beyond_title
+            if prompt:
+                lines += [*((line, 0) for line in wrap(prompt, cols - 2)), ("", 0)]
         focus = 0
         if self.state.stage == "confirm":
             lines.append((_("Please confirm:"), curses.A_BOLD))
@@ -230,6 +234,7 @@ class Screen:
         # a deferred question has no deadline running: no countdown to show
         clock = _("deferred") if state.deferral is not None else \
             f"{remaining(self.expires_at)} {_('left')}"
+        self.title_cut = width(self.title) > cols - width(clock) - 4
         self.put(0, 1, clip(self.title, cols - width(clock) - 4), curses.A_BOLD)
         self.put(0, cols - width(clock) - 2, clock,
                  curses.A_BOLD if self.expires_at - now() <= 10 and state.deferral is None else 0)

@@ -18,8 +18,8 @@ from choice.terminal.keys import MOVES, Effect
 from choice.terminal.state import AnswerState
 
 SETTING_ROWS = ("interface", "elicitation", "timeout_seconds", "language", "allow_annotations",
-                "show_placeholder", "terminal_hints", "note_focus", "notifications", "sound", "sound_volume",
-                "time_left", "time_default", "switch_to_web", "web_default", "back")
+                "show_placeholder", "terminal_hints", "note_focus", "notifications", "sound",
+                "sound_volume", "time_left", "time_default", "switch_to_web", "web_default", "back")
 """Every row, in order; `setting_rows` leaves out the ones that offer nothing now."""
 ELICITATION_CYCLE = {"off": "form", "form": "url", "url": "off"}
 """Enter on the elicitation row: never -> the client's form -> the client opens the page."""
