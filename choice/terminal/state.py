@@ -58,6 +58,8 @@ class AnswerState:
     widen: WidenDialog | None = None
     team: TeamView | None = None
     """Set once the question is widened (here or elsewhere): the discussion so far."""
+    discussion_url: str = ""
+    """The owner's page of the widened question (seed §4's thread link), once known."""
     invitation: Invitation | None = None
     """Set when this terminal widened it: the links, shown only in this window."""
     just_widened: bool = False

@@ -188,7 +188,8 @@ def test_a_question_widened_in_the_browser_shows_as_widened_and_still_answers(
                   "╭─ Waiting for widened discussion ", "Participants: Bob Smith",
                   "f fetch & review")  # issue 25, bug 4: as if it had been opened widened
     screen = pane.screen()
-    assert "http://" not in screen  # the links went to the other window, not this one
+    assert "/d/" not in screen  # the links went to the other window, not this one
+    assert f"/choice/{iid}" in screen  # the owner's page (seed §4's thread link) is no secret
     secret = invited["participants"][0]["link"].rsplit("/", 1)[1]
     for n in range(5):
         participant.call("POST", f"/api/d/{secret}/comments", {"text": f"thought {n}"})

@@ -279,7 +279,9 @@ def show_team(state: AnswerState, out: IO[str], *, boxed: bool = True) -> None:
     _, view = state.translate, state.team
     if view is None:
         return
-    lines = waiting_box(state.question.title, view, _, _cols()) if boxed else []
+    lines = waiting_box(state.question.title, view, _, _cols(), state.discussion_url) \
+        if boxed else [_("Discussion:") + " " + state.discussion_url] if state.discussion_url \
+        else []
     lines += discussion_lines(view, _, _cols(), PLAIN_MESSAGES, whole=True)
     for number, option in enumerate(state.question.options, start=1):
         if view.votes.get(option.id):

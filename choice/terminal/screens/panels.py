@@ -63,11 +63,16 @@ def box(title: str, body: Sequence[str], cols: int, *, grow: bool = False) -> li
     return [top, *middle, "╰" + "─" * (inner + 2) + "╯"]
 
 
+def joined(names: Sequence[str], _: Translator) -> str:
+    """Names in a list as the reader's language writes one: `Alice, Bob` or `王芳、李雷`."""
+    return ("、" if _.language == "zh" else ", ").join(names)
+
+
 def names_and(names: Sequence[str], _: Translator) -> str:
     """`Alice`, `Alice and Bob`, `Alice, Bob and Carol` (in the reader's language)."""
     if len(names) < 2:
         return "".join(names)
-    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+    return _("{names} and {last}").format(names=joined(names[:-1], _), last=names[-1])
 
 
 # -- seed §2: the audience --------------------------------------------------------------------
@@ -134,10 +139,14 @@ def participants_lines(view: TeamView, _: Translator, cells: int) -> list[str]:
     return listed(head, entries, cells)
 
 
-def waiting_box(title: str, view: TeamView, _: Translator, cols: int) -> list[str]:
-    return box(_("Waiting for widened discussion"), [
+def waiting_box(title: str, view: TeamView, _: Translator, cols: int,
+                url: str = "") -> list[str]:
+    """Seed §4's box and, under it, the discussion's page (unboxed: a terminal selects a
+    URL whole only when no border touches it; the owner's page, never a participant's)."""
+    boxed = box(_("Waiting for widened discussion"), [
         _("Question:") + " " + title, *participants_lines(view, _, box_inner(cols)),
         agent_line(view.mode, _)], cols, grow=True)
+    return [*boxed, *([_("Discussion:") + " " + url] if url else [])]
 
 
 def discussion_lines(view: TeamView, _: Translator, cols: int,
@@ -165,13 +174,24 @@ def votes_text(voters: Sequence[str], _: Translator) -> str:
     if not voters:
         return ""
     return _.ngettext("{n} vote", "{n} votes", len(voters)).format(n=len(voters)) + \
-        ": " + ", ".join(voters)
+        ": " + joined(voters, _)
 
 
-def reminder_lines(_: Translator) -> list[str]:
-    """Seed §4.1, for `interaction.reminder`: nothing has happened for a while."""
-    return [_("Still waiting on widened discussion."),
-            _("Send the links again, answer here to decide now, or keep waiting.")]
+def reminder_lines(view: TeamView, interaction_id: str, _: Translator, *,
+                   plain: bool = False) -> list[str]:
+    """Seed §4.1, for `interaction.reminder`: nothing has happened for a while. Only what
+    the owner can do: the links cannot be shown again (the portal keeps their hashes), so
+    it says who has not opened theirs, and where the discussion is."""
+    unopened = [m.name for m in view.members if not m.opened]
+    lines = [_("Still waiting on widened discussion.")]
+    if unopened:
+        lines.append(_.ngettext("Not opened their link yet: {names}.",
+                                "Not opened their links yet: {names}.",
+                                len(unopened)).format(names=joined(unopened, _)))
+    ways = _("Check the discussion (choice open {id}), type an answer, or type d to defer.") \
+        if plain else _("Check the discussion (choice open {id}), answer here, or press d to "
+                        "defer.")
+    return [*lines, ways.format(id=interaction_id)]
 
 
 def waiting_reminder(event: LiveEvent, _: Translator) -> str:

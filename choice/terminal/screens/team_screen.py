@@ -62,15 +62,15 @@ def team_lines(state: AnswerState, cols: int, latest: int = LATEST_MESSAGES) -> 
         heading, *links = link_lines(invitation, _)
         lines += [(heading, curses.A_DIM), *_plain(links)]
     if not fresh:
-        lines += _plain(waiting_box(state.question.title, view, _, cols))
+        lines += _plain(waiting_box(state.question.title, view, _, cols, state.discussion_url))
     heading, *messages = discussion_lines(view, _, cols, latest)
     lines += [(heading, curses.A_DIM), *_plain(messages)]
     if state.reminder:
-        first, second = reminder_lines(_)
-        lines += [("", 0), (first, curses.A_BOLD), (second, curses.A_DIM)]
-    lines += [("", 0), (_("Answer here to decide now; that closes the discussion."),
-                        curses.A_DIM)]
-    return lines
+        first, *rest = reminder_lines(view, state.question.id, _)
+        return [*lines, ("", 0), (first, curses.A_BOLD),  # it says "answer here" too
+                *((piece, curses.A_DIM) for line in rest for piece in wrap(line, cols))]
+    return [*lines, ("", 0), (_("Answer here to decide now; that closes the discussion."),
+                              curses.A_DIM)]
 
 
 def widen_hints(state: AnswerState) -> list[Key]:
