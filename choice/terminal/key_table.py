@@ -136,7 +136,8 @@ def help_lines(keys: list[Key], help_hint: Key, _: Translator, cells: int) -> li
     """The help screen: every key of the screen below, its hint and its sentence."""
     rows = [*keys, help_hint]
     column = min(max(width(key.hint) for key in rows), max(8, cells // 3))
-    lines = [_("Keys on this screen (↑↓ scroll, any other key closes this help):"), ""]
+    lines = [*wrap(_("Keys on this screen (↑↓ scroll, any other key closes this help):"),
+                   cells), ""]
     for key in rows:
         pad = " " * max(1, column - width(key.hint) + 2)
         room = max(10, cells - column - 4)

@@ -157,10 +157,12 @@ def test_hostile_text_is_drawn_without_reaching_the_terminal(
 
 def only_tmux_attributes(pane: Pane) -> None:
     """With `-e`, capture-pane shows attributes as SGR sequences: only the UI's own (bold,
-    dim, reverse, the default colours) may be there, never a colour the text asked for."""
+    dim, reverse, Markdown's italic and underline, the default colours) may be there,
+    never a colour the text asked for."""
     screen = pane.screen(escapes=True)
     sequences = re.findall(r"\x1b[^a-zA-Z]*[a-zA-Z]", screen)
     assert all(s.endswith("m") for s in sequences), sequences
     codes = {code for s in sequences for code in s[2:-1].split(";") if code}
-    assert codes <= {"0", "1", "2", "7", "22", "27", "37", "39", "40", "49"}, codes
+    assert codes <= {"0", "1", "2", "3", "4", "7", "22", "23", "24", "27", "37", "39", "40",
+                     "49"}, codes
     assert "\x00" not in screen and "\x07" not in screen

@@ -22,7 +22,7 @@ def test_the_bar_keeps_the_help_key_and_says_how_many_keys_it_left_out() -> None
 
 
 def test_the_help_lists_every_key_of_the_table_with_its_sentence_even_those_off_the_bar() -> None:
-    lines = help_lines(PARTS, HELP, translator("en"), 60)
+    lines = help_lines(PARTS, HELP, translator("en"), 80)
     assert lines[0] == "Keys on this screen (↑↓ scroll, any other key closes this help):"
     for key in [*PARTS, HELP]:
         [line] = [line for line in lines if line.lstrip().startswith(key.hint + " ")]

@@ -14,7 +14,7 @@ from typing import Any
 from choice.terminal.key_table import Key
 from choice.terminal.questions import QuestionsState
 from choice.terminal.questions_review import note_line, reviewed
-from choice.terminal.screens.screen import Screen
+from choice.terminal.screens.screen import Row, Screen
 from choice.terminal.screens.tabs import Kind, Tab, tab_bar
 from choice.terminal.text import width
 
@@ -64,14 +64,14 @@ class QuestionsScreen(Screen):
         self.put(3, 0, "─" * (cols - 1), curses.A_DIM)
         return 4
 
-    def body(self, cols: int, rows: int = 0) -> tuple[list[tuple[str, int]], int]:
+    def body(self, cols: int, rows: int = 0) -> tuple[list[Row], int]:
         if self.in_review:
             return self.review_lines()
         return super().body(cols, rows)
 
-    def review_lines(self) -> tuple[list[tuple[str, int]], int]:
+    def review_lines(self) -> tuple[list[Row], int]:
         _, multi = self.state.translate, self.multi
-        lines: list[tuple[str, int]] = [(_("Review your answers"), curses.A_BOLD), ("", 0)]
+        lines: list[Row] = [(_("Review your answers"), curses.A_BOLD), ("", 0)]
         rows = [reviewed(multi, index, _) for index in range(len(multi.states))]
         column = max(width(row.header) for row in rows)
         focus, digits = 0, len(str(len(rows)))

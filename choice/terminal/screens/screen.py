@@ -22,13 +22,15 @@ from choice.terminal.key_table import (
     help_lines,
     question_keys,
 )
+from choice.terminal.markdown import BOLD, CODE, Line, styled_lines
+from choice.terminal.markdown import ITALIC as EMPHASIS
 from choice.terminal.screens.panels import LATEST_MESSAGES, votes_text
 from choice.terminal.screens.review_panels import deferral_box
 from choice.terminal.screens.review_screen import review_hints, review_lines, reviewing
 from choice.terminal.screens.settings_screen import settings_lines
 from choice.terminal.screens.team_screen import team_lines, widen_hints, widen_lines
 from choice.terminal.state import AnswerState
-from choice.terminal.text import cell_width, clip, safe_text, width, wrap
+from choice.terminal.text import cell_width, clip, labelled, no_gap, safe_text, width, wrap
 
 NAMED_KEYS = {curses.KEY_UP: "up", curses.KEY_DOWN: "down", curses.KEY_ENTER: "enter",
               curses.KEY_BACKSPACE: "backspace", curses.KEY_RESIZE: "resize",
@@ -39,6 +41,18 @@ CHAR_KEYS = {"\n": "enter", "\r": "enter", " ": "space", "\t": "tab", "\x1b": "e
              "\x04": "^D", "\x06": "^F", "\x12": "^R", "\x15": "^U"}
 HINTS_MIN_HEIGHT = 10  # below this the key hints give their line to the question
 MESSAGE_LINES = 3  # a long message (a portal error) wraps to this many lines at most
+
+
+Row = tuple[str | Line, int]
+"""A body line: text (or styled spans) and the curses attribute of the whole line."""
+ITALIC = getattr(curses, "A_ITALIC", curses.A_UNDERLINE)  # older curses: underlined
+
+
+def style_attr(style: int) -> int:
+    """Markdown's style flags as curses attributes: code underlined, italic where the
+    terminal has it."""
+    return ((curses.A_BOLD if style & BOLD else 0) | (ITALIC if style & EMPHASIS else 0)
+            | (curses.A_UNDERLINE if style & CODE else 0))
 
 
 def key_name(key: int | str) -> str | None:
@@ -76,10 +90,19 @@ class Screen:
         if 0 <= row < height and col < cols - 1:
             # the last cell of the screen, or a resize mid-draw, raises: skip that text
             with contextlib.suppress(curses.error):
-                self.window.addstr(row, col, clip(text, cols - 1 - col), attr)
+                self.window.addstr(row, col, clip(no_gap(text), cols - 1 - col), attr)
+
+    def put_spans(self, row: int, col: int, spans: Line, attr: int) -> None:
+        """Styled text (`markdown.py`): each span with the line's attribute and its own."""
+        cols = self.window.getmaxyx()[1]
+        for text, style in spans:
+            if col >= cols - 1:
+                return
+            self.put(row, col, text, attr | style_attr(style))
+            col += width(text)
 
     # -- the body: prompt, options, free text, the agent note ------------------------------
-    def body(self, cols: int, rows: int = 0) -> tuple[list[tuple[str, int]], int]:
+    def body(self, cols: int, rows: int = 0) -> tuple[list[Row], int]:
         """Lines to show and the index of the focused one. Widened, fewer messages are
         shown when all of it would not fit in `rows`: the options must stay in view."""
         lines, focus = self._body(cols, LATEST_MESSAGES)
@@ -89,29 +112,30 @@ class Screen:
             lines, focus = self._body(cols, latest)
         return lines, focus
 
-    def _body(self, cols: int, latest: int) -> tuple[list[tuple[str, int]], int]:
+    def _body(self, cols: int, latest: int) -> tuple[list[Row], int]:
         _, q = self.state.translate, self.state.question
         if self.state.help_open:
             return [(line, curses.A_BOLD if index == 0 else 0) for index, line in enumerate(
                 help_lines(self.hint_parts(), help_key(self.state), _, cols - 2))], 0
         if self.state.stage in ("settings", "edit_setting"):
-            return self.settings_lines(), self.state.setting_cursor + 1
+            return [*self.settings_lines()], self.state.setting_cursor + 1
         if self.state.stage == "widen":
-            return widen_lines(self.state, cols - 2), 0
+            return [*widen_lines(self.state, cols - 2)], 0
         if reviewing(self.state):
-            return review_lines(self.state, cols - 2), 0
+            return [*review_lines(self.state, cols - 2)], 0
         widened = self.state.team is not None
+        lines: list[Row] = []
         if widened:
-            lines = team_lines(self.state, cols - 2, latest)
+            lines += team_lines(self.state, cols - 2, latest)
         else:
             hint = wrap(q.widen_hint, cols - 2) if q.widen_hint else []
-            lines = [(line, curses.A_DIM) for line in hint]  # the agent's, never an action
+            lines += [(line, curses.A_DIM) for line in hint]  # the agent's, never an action
             if self.state.deferral is not None:
                 lines += [(line, 0) for line in deferral_box(self.state.deferral, _, cols - 2)]
             # the title is the prompt (a hitl_request): once, unless the head had to cut it
             prompt = q.prompt if self.title_cut else q.beyond_title
             if prompt:
-                lines += [*((line, 0) for line in wrap(prompt, cols - 2)), ("", 0)]
+                lines += [*((line, 0) for line in styled_lines(prompt, cols - 2)), ("", 0)]
         focus = 0
         if self.state.stage == "confirm":
             lines.append((_("Please confirm:"), curses.A_BOLD))
@@ -138,10 +162,11 @@ class Screen:
                           curses.A_REVERSE if here else curses.A_BOLD))
             if widened:
                 continue  # the discussion takes the descriptions' room: the owner has read them
-            for extra in wrap(option.description, cols - 10) if option.description else []:
-                lines.append(("        " + extra, curses.A_DIM))
-            if option.rationale:
-                lines.append(("        " + _("Why:") + " " + option.rationale, curses.A_DIM))
+            for extra in styled_lines(option.description, cols - 10):
+                lines.append(((("        ", 0), *extra), curses.A_DIM))
+            if option.rationale:  # markdown too: `Fits the **3-replica** deployment`
+                why = styled_lines(labelled(_("Why:"), option.rationale), cols - 10)
+                lines += [((("        ", 0), *extra), curses.A_DIM) for extra in why]
             if option.id in self.state.notes:
                 note = safe_text(self.state.notes[option.id], keep_newlines=False)
                 lines.append(("        " + _("Note:") + " " + note, 0))
@@ -208,7 +233,10 @@ class Screen:
             self.scroll = focus - visible + 1
         self.scroll = max(0, min(self.scroll, max(0, len(lines) - visible)))
         for row, (text, attr) in enumerate(lines[self.scroll:self.scroll + visible]):
-            self.put(top + row, 1, text, attr)
+            if isinstance(text, str):
+                self.put(top + row, 1, text, attr)
+            else:
+                self.put_spans(top + row, 1, text, attr)
         self.put(bottom, 0, "─" * (cols - 1), curses.A_DIM)
         if state.editor is not None and not state.editor.typing:  # a yes/no line
             self.put(bottom + 1, 1, state.editor.label, curses.A_BOLD)
@@ -233,7 +261,7 @@ class Screen:
         _, state = self.state.translate, self.state
         # a deferred question has no deadline running: no countdown to show
         clock = _("deferred") if state.deferral is not None else \
-            f"{remaining(self.expires_at)} {_('left')}"
+            _("{time} left").format(time=remaining(self.expires_at))  # zh: 剩余 9:47
         self.title_cut = width(self.title) > cols - width(clock) - 4
         self.put(0, 1, clip(self.title, cols - width(clock) - 4), curses.A_BOLD)
         self.put(0, cols - width(clock) - 2, clock,

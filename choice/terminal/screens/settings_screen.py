@@ -52,7 +52,8 @@ def settings_lines(state: AnswerState) -> list[tuple[str, int]]:
     for index, row in enumerate(setting_rows(state)):
         label, value = labels[row]
         here = index == state.setting_cursor
-        text = f"{'›' if here else ' '} {label}" + (f": {value}" if value else "")
+        colon = "：" if state.translate.language == "zh" else ": "
+        text = f"{'›' if here else ' '} {label}" + (f"{colon}{value}" if value else "")
         lines.append((text, curses.A_REVERSE if here else 0))
     return lines
 
