@@ -22,7 +22,7 @@ from tests.terminal.tmux import Pane
 
 pytestmark = pytest.mark.slow
 ROWS = ["Answer questions in", "Ask inside the agent's MCP client",
-        "Default time to answer (seconds)", "Language",
+        "Default time to answer", "Language",
         "Offer notes on options", "Show the agent's placeholder text",
         "Navigation hints (the key bar)", "Note field focus",
         "Browser notifications and the chime", "Chime with each notification",
@@ -93,24 +93,26 @@ def test_the_notification_trigger_cycles_and_the_chime_toggles(
     assert finished(client, iid)["selected_ids"] == ["pg"]
 
 
-def test_the_default_time_to_answer_is_typed_and_checked_by_the_portal(
+def test_the_default_time_to_answer_is_typed_in_minutes_and_checked(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
     iid = ask("Pick a store, new timeout")
     pane = answer(iid)
-    open_settings(pane, "Default time to answer (seconds)")
+    open_settings(pane, "Default time to answer")
+    pane.wait_for("› Default time to answer: 5 minutes")
     pane.press("Enter")
-    pane.wait_for("Default time to answer (seconds): 300▏", "Enter save · Esc back")
-    pane.press("BSpace", "BSpace", "BSpace")
-    pane.type("5")
+    pane.wait_for("Default time to answer (minutes): 5▏", "Enter save · Esc back")
+    pane.press("BSpace")
+    pane.type("2000")
     pane.press("Enter")
-    pane.wait_for("must be at least 10; got 5.", "› Default time to answer (seconds): 300")
+    pane.wait_for("Enter the minutes, up to 1440 (24 hours), e.g. 5.",
+                  "› Default time to answer: 5 minutes")
     assert client.settings()["timeout_seconds"] == 300
     pane.press("Enter")
-    pane.wait_for("Default time to answer (seconds): 300▏")
-    pane.press("BSpace", "BSpace", "BSpace")
-    pane.type("540")
+    pane.wait_for("Default time to answer (minutes): 5▏")
+    pane.press("BSpace")
+    pane.type("9")
     pane.press("Enter")
-    pane.wait_for("› Default time to answer (seconds): 540", "Saved.")
+    pane.wait_for("› Default time to answer: 9 minutes", "Saved.")
     assert client.settings()["timeout_seconds"] == 540
     pane.press("q")
     pane.wait_for("› ( ) PostgreSQL")

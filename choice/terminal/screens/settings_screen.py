@@ -22,8 +22,9 @@ def settings_lines(state: AnswerState) -> list[tuple[str, int]]:
             "off": _("never"), "form": _("with the client's own form, when it supports one"),
             "url": _("by having the client open the question's page, when it can"),
         }.get(values.get("elicitation") or "off", "")),
-        "timeout_seconds": (_("Default time to answer (seconds)"),
-                            str(values.get("timeout_seconds", ""))),
+        "timeout_seconds": (_("Default time to answer"), duration(
+            values["timeout_seconds"], _) if isinstance(values.get("timeout_seconds"), int)
+            else ""),
         "language": (_("Language"), values.get("language") or state.question.language),
         "allow_annotations": (_("Offer notes on options"),
                               on_off[bool(values.get("allow_annotations"))]),
