@@ -132,7 +132,14 @@ def styled_lines(text: str, cells: int) -> list[Line]:
     return lines
 
 
+def _narrowed(prefix: str, cells: int) -> str:
+    """A prefix (deep quotes and lists) takes at most half the line: the text keeps room."""
+    most = cells // 2
+    return prefix if width(prefix) <= most else prefix[len(prefix) - most:] if most else ""
+
+
 def _wrap_block(block: Block, cells: int) -> list[Line]:
+    block = Block(_narrowed(block.first, cells), _narrowed(block.rest, cells), block.spans)
     if not block.spans:
         return [((block.first.rstrip(), 0),)] if block.first.strip() else [()]
     lines: list[Line] = []

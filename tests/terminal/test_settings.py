@@ -60,9 +60,9 @@ def test_toggling_a_setting_saves_the_preference_and_takes_effect(
     screen = pane.wait_gone("Saved.")
     assert "enter submit" not in screen  # the hint line is gone
     open_settings(pane, "Answer questions in")
-    pane.wait_for("› Answer questions in: web")
+    pane.wait_for("› Answer questions in: the browser")
     pane.press("Space")  # space changes a setting like Enter
-    pane.wait_for("› Answer questions in: terminal")
+    pane.wait_for("› Answer questions in: the terminal")
     assert client.settings()["interface"] == "terminal"
     pane.press("j")
     pane.wait_for("› Ask inside the agent's MCP client: never")

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from choice.core.i18n import Translator
 from choice.terminal.live import LiveEvent
 from choice.terminal.team_view import Invitation, TeamView
-from choice.terminal.text import clip, safe_text, width, wrap
+from choice.terminal.text import clip, labelled, safe_text, width, wrap
 
 BOX_WIDTH = 76
 """The seed's boxes are about 70 cells: wide enough for a sentence, calm on a wide screen."""
@@ -29,14 +29,16 @@ def box_inner(cols: int) -> int:
     return max(10, min(cols, BOX_MAX) - 4)
 
 
-def listed(head: str, entries: Sequence[str], cells: int) -> list[str]:
-    """`head` then the entries, comma-separated, broken between entries (never inside one,
-    unless it is wider than a line alone) to fit `cells`; later lines indented by two."""
+def listed(head: str, entries: Sequence[str], cells: int, sep: str = ", ") -> list[str]:
+    """`head` then the entries, `sep`-separated (`、` in Chinese), broken between entries
+    (never inside one, unless it is wider than a line alone) to fit `cells`; later lines
+    indented by two."""
     lines: list[str] = []
     line = head
     for index, entry in enumerate(entries):
-        piece = entry + ("," if index < len(entries) - 1 else "")
-        joined = f"{line} {piece}" if line.strip() else line + piece
+        piece = entry + (sep.rstrip() if index < len(entries) - 1 else "")
+        gap = " " if sep.endswith(" ") or (not lines and line == head) else ""
+        joined = f"{line}{gap}{piece}" if line.strip() else line + piece
         if width(joined) <= cells or not line.strip():
             line = joined
         else:
@@ -136,7 +138,7 @@ def participants_lines(view: TeamView, _: Translator, cells: int) -> list[str]:
     entries = [m.name + (" ✓" if m.opened else "") for m in view.members]
     head = _("Participants (✓ opened their link):") if any(m.opened for m in view.members) \
         else _("Participants:")
-    return listed(head, entries, cells)
+    return listed(head, entries, cells, "、" if _.language == "zh" else ", ")
 
 
 def waiting_box(title: str, view: TeamView, _: Translator, cols: int,
@@ -173,8 +175,8 @@ def votes_text(voters: Sequence[str], _: Translator) -> str:
     """`2 votes: Alice, Carol`, or nothing when nobody backs the option."""
     if not voters:
         return ""
-    return _.ngettext("{n} vote", "{n} votes", len(voters)).format(n=len(voters)) + \
-        ": " + joined(voters, _)
+    return labelled(_.ngettext("{n} vote", "{n} votes", len(voters)).format(n=len(voters))
+                    + ("：" if _.language == "zh" else ":"), joined(voters, _))
 
 
 def reminder_lines(view: TeamView, interaction_id: str, _: Translator, *,

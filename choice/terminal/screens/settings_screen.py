@@ -17,7 +17,9 @@ def settings_lines(state: AnswerState) -> list[tuple[str, int]]:
     _, values = state.translate, state.settings
     on_off = {True: _("on"), False: _("off")}
     labels = {
-        "interface": (_("Answer questions in"), values.get("interface", "")),
+        "interface": (_("Answer questions in"), {
+            "web": _("the browser"), "terminal": _("the terminal"),
+        }.get(str(values.get("interface")), "")),
         "elicitation": (_("Ask inside the agent's MCP client"), {
             "off": _("never"), "form": _("with the client's own form, when it supports one"),
             "url": _("by having the client open the question's page, when it can"),
