@@ -90,3 +90,34 @@ def test_a_hidden_option_stays_hidden_next_time_until_shown_again(
     assert again.exit_code() == 0
     assert finished(client, second)["selected_ids"] == ["lite"]
     assert client.settings()["hidden_options"] == []
+
+
+def test_several_questions_take_numbers_and_the_review_has_its_own_help(
+        answer: Answer, client: PortalClient) -> None:
+    created = client.create({"title": "Two questions by number", "interface": "terminal",
+                             "timeout_seconds": 300, "questions": [
+                                 {"id": "db", "header": "Database", "prompt": "Which database?",
+                                  "options": [{"id": "pg", "label": "PostgreSQL"},
+                                              {"id": "lite", "label": "SQLite"}]},
+                                 {"id": "cache", "header": "Cache", "prompt": "Which cache?",
+                                  "options": [{"id": "redis", "label": "Redis"},
+                                              {"id": "none", "label": "None"}]}]})
+    iid = str(created["interaction_id"])
+    pane = answer(iid, width=80, height=24)
+    pane.wait_for("Which database?")
+    pane.press("2")  # picks SQLite on this question's screen
+    pane.wait_for("2 › (•) SQLite")
+    pane.press("Enter")
+    pane.wait_for("Which cache?")
+    pane.press("1", "Enter")
+    pane.wait_for("Review your answers", "1. Database   SQLite", "2. Cache      Redis")
+    pane.press("?")
+    screen = pane.wait_for("Keys on this screen", "1-9 open by number", "enter open/submit")
+    assert "Submit answers" not in screen  # the help fills the body
+    pane.press("Escape")
+    pane.wait_for("Submit answers")
+    pane.press("Enter")
+    assert pane.exit_code() == 0
+    answers = finished(client, iid)["answers"]
+    assert (answers["db"]["selected_ids"], answers["cache"]["selected_ids"]) == (
+        ["lite"], ["redis"])

@@ -99,3 +99,12 @@ def test_with_note_focus_pick_a_pick_opens_its_note_and_enter_gives_the_focus_ba
     assert answer.stage == "choose" and answer.cursor == 1 and answer.notes == {"lite": "fast"}
     plain = press(state({"note_focus": "tab"}), "space")
     assert plain.stage == "choose"
+
+
+def test_preferences_saved_before_these_fields_load_with_their_defaults() -> None:
+    from choice.contract import Preferences, PreferencesPatch
+
+    old = Preferences.model_validate({"terminal_hints": False, "notifications": True})
+    assert (old.note_focus, old.hidden_options) == ("tab", [])
+    patch = PreferencesPatch.model_validate({"hidden_options": ["SQLite"], "note_focus": "pick"})
+    assert patch.hidden_options == ["SQLite"] and patch.note_focus == "pick"

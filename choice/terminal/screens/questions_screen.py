@@ -65,7 +65,7 @@ class QuestionsScreen(Screen):
         return 4
 
     def body(self, cols: int, rows: int = 0) -> tuple[list[Row], int]:
-        if self.in_review:
+        if self.in_review and not self.state.help_open:  # the help lists the review's keys
             return self.review_lines()
         return super().body(cols, rows)
 
