@@ -182,6 +182,31 @@ def _wrap_block(block: Block, cells: int) -> list[Line]:
     return lines
 
 
+@lru_cache(maxsize=256)
+def inline_spans(text: str) -> Line:
+    """One line's inline Markdown only (a title: `Use `uv` here?`), never lists or
+    headings: a title that starts with `1.` or `#` stays as written."""
+    tokens = _markdown.parseInline(text)
+    return tuple(_inline(tokens[0].children or [], 0)) if tokens else ((_safe(text), 0),)
+
+
+def clip_spans(spans: Line, cells: int) -> Line:
+    """The longest start of `spans` that fits in `cells`, with `…` when something was cut."""
+    if sum(width(text) for text, _style in spans) <= cells:
+        return spans
+    out: list[Span] = []
+    used = 0
+    for text, style in spans:
+        kept: list[str] = []
+        for char in text:
+            if used + cell_width(char) > cells - 1:
+                return (*out, ("".join(kept), style), ("…", 0))
+            kept.append(char)
+            used += cell_width(char)
+        out.append((text, style))
+    return tuple(out)
+
+
 def plain(text: str, *, one_line: bool = False) -> str:
     """The text with the Markdown marks taken off (for plain lines): list markers kept,
     emphasis and code as plain words. `one_line`: blocks joined with spaces."""

@@ -24,8 +24,11 @@ BOLD, ITALIC, UNDERLINE = "\x1b[1m", "\x1b[3m", "\x1b[4m"
 
 def test_markdown_is_drawn_with_attributes_and_no_marks(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
-    iid = ask("Pick a store, in Markdown", prompt=PROMPT, options=OPTIONS)
+    iid = ask("Pick a store for `make db`, in Markdown", prompt=PROMPT, options=OPTIONS)
     pane = answer(iid, width=80, height=24)
+    head = pane.wait_for("Pick a store for make db, in Markdown").splitlines()[0]
+    assert "`" not in head  # inline code in a title shows as code
+    assert f"{UNDERLINE}make" in pane.screen(escapes=True).splitlines()[0]
     screen = pane.wait_for("Pick one store; run make db after.", "• fast to set up",
                            "• easy to back up", "A server: pg_ctl starts it",
                            "Why: Fits the 3-replica deployment")
@@ -43,13 +46,14 @@ def test_markdown_is_drawn_with_attributes_and_no_marks(
 
 def test_plain_lines_print_the_markdown_clean(portal: PortalProcess, ask: Ask,
                                               client: PortalClient) -> None:
-    iid = ask("Pick a store, Markdown in plain lines", prompt=PROMPT, options=OPTIONS)
+    iid = ask("Pick a store, `Markdown` in plain lines", prompt=PROMPT, options=OPTIONS)
     env = {name: value for name, value in os.environ.items() if not name.startswith("CHOICE_")}
     done = subprocess.run([sys.executable, "-m", "choice.cli", "answer", iid, "--plain"],
                           input="2\n", env={**env, **terminal_env(portal)}, capture_output=True,
                           text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
+    assert lines[0] == "Pick a store, Markdown in plain lines"
     assert lines[1:5] == ["Pick one store; run make db after.", "", "• fast to set up",
                           "• easy to back up"]
     assert "  1) PostgreSQL — A server: pg_ctl starts it  Why: Fits the 3-replica deployment" \

@@ -18,7 +18,7 @@ from typing import IO, Protocol
 from choice.contract.field_errors import InvalidInput
 from choice.core.i18n import Translator
 from choice.terminal.keys import Effect
-from choice.terminal.markdown import plain
+from choice.terminal.markdown import inline_spans, plain
 from choice.terminal.question import Question
 from choice.terminal.screens.panels import (
     audience_box,
@@ -71,7 +71,7 @@ def _cols() -> int:
 
 
 def show(question: Question, out: IO[str], _: Callable[[str], str]) -> None:
-    _print(out, question.title)
+    _print(out, "".join(text for text, _style in inline_spans(question.title)))
     if question.widen_hint:  # the agent's suggestion, marked as such: never an action
         _print(out, _("Agent's hint:") + " " + question.widen_hint)
     if question.beyond_title:  # a hitl_request's question is its title: shown once

@@ -22,7 +22,7 @@ from choice.terminal.key_table import (
     help_lines,
     question_keys,
 )
-from choice.terminal.markdown import BOLD, CODE, Line, styled_lines
+from choice.terminal.markdown import BOLD, CODE, Line, clip_spans, inline_spans, styled_lines
 from choice.terminal.markdown import ITALIC as EMPHASIS
 from choice.terminal.screens.panels import LATEST_MESSAGES, votes_text
 from choice.terminal.screens.review_panels import deferral_box
@@ -262,8 +262,9 @@ class Screen:
         # a deferred question has no deadline running: no countdown to show
         clock = _("deferred") if state.deferral is not None else \
             _("{time} left").format(time=remaining(self.expires_at))  # zh: 剩余 9:47
-        self.title_cut = width(self.title) > cols - width(clock) - 4
-        self.put(0, 1, clip(self.title, cols - width(clock) - 4), curses.A_BOLD)
+        title = inline_spans(self.title)  # `code` in a title shows as code, without marks
+        self.title_cut = sum(width(text) for text, _style in title) > cols - width(clock) - 4
+        self.put_spans(0, 1, clip_spans(title, cols - width(clock) - 4), curses.A_BOLD)
         self.put(0, cols - width(clock) - 2, clock,
                  curses.A_BOLD if self.expires_at - now() <= 10 and state.deferral is None else 0)
         asked = _("asked at {time}").format(time=state.question.asked_at)
