@@ -206,14 +206,14 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
         if exc.status == 422:
             _print_errors(exc.errors)
             return EXIT_INVALID
-        _say(f"choice ask: the portal refused the request (HTTP {exc.status}): "
-             + "; ".join(str(e.get("message")) for e in exc.errors))
+        _say("choice ask: " + _("the portal refused the request (HTTP {status}): {why}").format(
+            status=exc.status, why="; ".join(str(e.get("message")) for e in exc.errors)))
         return EXIT_FAILED
     except PortalNotRunning as exc:  # it went away since `connect` found it
         _say(f"choice ask: {exc}")
         return EXIT_FAILED
     for warning in created.get("warnings", []):
-        _say(f"choice ask: warning: {warning}")
+        _say("choice ask: " + _("warning: {warning}").format(warning=warning))
     interaction_id = created["interaction_id"]
     if created.get("interface") == "terminal" and sys.stdin.isatty():
         from choice.terminal.answer_command import answer

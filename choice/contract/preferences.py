@@ -4,11 +4,14 @@ list the owner widens questions to.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from choice.contract.vocabulary import (
     DEFAULT_TIMEOUT,
+    LABEL_MAX,
     NAME_MAX,
     SOUND_VOLUME_MAX,
     TEAM_MAX,
@@ -16,10 +19,15 @@ from choice.contract.vocabulary import (
     TIMEOUT_MIN,
     ElicitationSetting,
     Language,
+    NoteFocus,
     NotifyWhen,
     PortalInterface,
     Strict,
 )
+
+HIDDEN_OPTIONS_MAX = 100
+"""How many hidden option labels are remembered (the terminal keeps the newest)."""
+HiddenLabel = Annotated[str, Field(min_length=1, max_length=LABEL_MAX)]
 
 
 def _notify_when(value: object) -> object:
@@ -88,6 +96,14 @@ class Preferences(Strict):
     sound: bool = True
     sound_volume: int = Field(default=50, ge=0, le=SOUND_VOLUME_MAX)
     terminal_hints: bool = True
+    note_focus: NoteFocus = Field(
+        default="tab", description="The terminal's annotation focus (seed 001): tab (a note "
+                                   "opens with Tab only) or pick (picking an option opens its "
+                                   "note; Enter or Esc gives the focus back to the options).")
+    hidden_options: list[HiddenLabel] = Field(
+        default_factory=list, max_length=HIDDEN_OPTIONS_MAX,
+        description="Seed 000's option visibility: labels of options the person hid; an "
+                    "option with one of these labels starts hidden (never one that is picked).")
     team: list[TeamMember] = Field(default_factory=list, max_length=TEAM_MAX)
     _team_names = field_validator("team")(_unique_names)
     _notify_when = field_validator("notifications", mode="before")(_notify_when)
@@ -107,6 +123,8 @@ class PreferencesPatch(Strict):
     sound: bool | None = None
     sound_volume: int | None = Field(default=None, ge=0, le=SOUND_VOLUME_MAX)
     terminal_hints: bool | None = None
+    note_focus: NoteFocus | None = None
+    hidden_options: list[HiddenLabel] | None = Field(default=None, max_length=HIDDEN_OPTIONS_MAX)
     team: list[TeamMember] | None = Field(default=None, max_length=TEAM_MAX)
     _team_names = field_validator("team")(_unique_names)
     _notify_when = field_validator("notifications", mode="before")(_notify_when)

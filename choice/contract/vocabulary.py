@@ -23,6 +23,9 @@ ElicitationSetting = Literal["off", "form", "url"]
 NotifyWhen = Literal["always", "unfocused", "hidden", "never"]
 """When the page shows a browser notification (and plays the chime): always, when the window
 is not focused, when the tab is hidden, or never."""
+NoteFocus = Literal["tab", "pick"]
+"""The terminal's annotation focus (seed 001): a note opens with Tab only, or picking an
+option opens its note at once."""
 SOUND_VOLUME_MAX = 100
 Language = Literal["en", "zh"]
 Shape = Literal["provide_choice", "hitl_request", "request_user_choice", "ask_user_question"]

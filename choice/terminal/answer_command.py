@@ -74,15 +74,15 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
         print(f"choice answer: {message}", file=sys.stderr)
         return 1
     ending = None
+    live = Live(client.host, client.port, client.token, interaction_id)
     if use_curses(plain):
         os.environ.setdefault("ESCDELAY", "25")  # Esc cancels at once, not after a second
-        live = Live(client.host, client.port, client.token, interaction_id)
         try:
             ending = session.run_curses(live)
         except curses.error:
             ending = None  # a terminal curses cannot drive: fall back to plain lines
-    if ending is None:
-        ending = session.run_plain(out)  # prompts where the summary goes: stdout stays clean
+    if ending is None:  # prompts where the summary goes: stdout stays clean
+        ending = session.run_plain(out, live)
     # model text: made safe; several questions' summary has a line for each
     for line in ending.line.split("\n") if question.request.several else [ending.line]:
         print(safe_text(line, keep_newlines=False), file=out)

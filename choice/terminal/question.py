@@ -41,6 +41,16 @@ class Question:
     """The agent's one-line suggestion to consult the team (shown dimmed; never an action)."""
 
     @property
+    def beyond_title(self) -> str:
+        """The prompt without what the title already says: a `hitl_request` (and any
+        question whose title is its prompt's first line) is shown once, not twice."""
+        title = " ".join(self.title.split())
+        if " ".join(self.prompt.split()) == title:
+            return ""
+        first, _, rest = self.prompt.strip().partition("\n")
+        return rest.strip() if " ".join(first.split()) == title else self.prompt
+
+    @property
     def mode(self) -> str:
         return self.request.selection_mode
 
@@ -75,8 +85,17 @@ class Question:
             expires_at=parse_iso(detail["expires_at"] or detail["created_at"]),
             status=detail["status"], language=detail.get("language") or "en",
             agent=safe_text(request.context.agent or "", keep_newlines=False),
-            widen_hint=safe_text(request.widen_hint or "", keep_newlines=False),
+            widen_hint=safe_text(widen_hint(request.widen_hint or ""), keep_newlines=False),
         )
+
+
+WIDEN_HINT_PREFIX = "[WIDEN-HINT] "
+"""Seed 003 §1.4: an agent may mark its hint so (case-sensitive, with the space); the
+terminal strips the mark and shows the rest dimmed."""
+
+
+def widen_hint(hint: str) -> str:
+    return hint[len(WIDEN_HINT_PREFIX):] if hint.startswith(WIDEN_HINT_PREFIX) else hint
 
 
 def choices(options: list[Option]) -> list[Choice]:

@@ -23,6 +23,7 @@ from choice.contract import Answer, FieldError, Submission
 from choice.contract import Question as Asked
 from choice.contract.field_errors import InvalidInput
 from choice.core.i18n import Translator, translator
+from choice.terminal.key_table import typing
 from choice.terminal.keys import Effect
 from choice.terminal.question import Question, choices
 from choice.terminal.stages.press import press
@@ -240,7 +241,13 @@ class QuestionsState:
     # -- keys -------------------------------------------------------------------------------------
     def key(self, key: str) -> None:
         state = self.current
-        if state.stage != "choose":  # an editor, the settings: the question's own keys
+        asks_help = key == "f1" or (key == "?" and (self.reviewing or not typing(state)))
+        if state.help_open or asks_help:  # the help of the screen shown
+            if asks_help and not state.help_open:
+                state.help_open, state.help_scroll = True, 0
+            else:
+                press(state, key)  # scrolls or closes it
+        elif state.stage != "choose":  # an editor, the settings: the question's own keys
             self._forward(key)
         elif self.reviewing:
             self._review_key(key)

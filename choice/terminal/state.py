@@ -24,7 +24,7 @@ from choice.contract.field_errors import InvalidInput
 from choice.core.i18n import Translator, translator
 from choice.core.time_defaults import TimeDefault, clamp
 from choice.terminal.keys import Effect, LineEditor
-from choice.terminal.question import Question
+from choice.terminal.question import Choice, Question
 from choice.terminal.team_view import Invitation, TeamView
 from choice.terminal.widening import WidenDialog
 from choice.terminal.write_back import Deferral, WriteBack
@@ -58,6 +58,8 @@ class AnswerState:
     widen: WidenDialog | None = None
     team: TeamView | None = None
     """Set once the question is widened (here or elsewhere): the discussion so far."""
+    discussion_url: str = ""
+    """The owner's page of the widened question (seed §4's thread link), once known."""
     invitation: Invitation | None = None
     """Set when this terminal widened it: the links, shown only in this window."""
     just_widened: bool = False
@@ -72,11 +74,18 @@ class AnswerState:
     """The settings row whose editor is open (`edit_setting`)."""
     time_given: int | None = None
     """Seconds this question's time was last set to here: "Use as default" offers them."""
+    hidden: set[str] = field(default_factory=set)
+    """Options the person hid (seed 000's option visibility): not drawn, not numbered, not
+    picked. An option in the answer is never hidden: nothing is sent that is not shown."""
+    help_open: bool = False
+    """`?` (or F1 where letters type): the help screen lists every key of the stage below."""
+    help_scroll: int = 0
 
     def __post_init__(self) -> None:
         self.picked = set(self.question.request.default_selection_ids)
         self.expires_at = self.question.expires_at
         self.status = self.status or self.question.status
+        self.hidden = hidden_by(self.settings, self.question) - self.picked
 
     def _(self, message: str) -> str:
         """Translate in the question's (or the saved) language."""
@@ -84,12 +93,23 @@ class AnswerState:
 
     # -- what the screen asks -------------------------------------------------------------
     @property
+    def options(self) -> list[Choice]:
+        """The options shown, in the question's order (the hidden ones left out)."""
+        return [o for o in self.question.options if o.id not in self.hidden]
+
+    @property
+    def focused(self) -> Choice | None:
+        """The option under the cursor (None on the text row, or with no options)."""
+        shown = self.options
+        return shown[self.cursor] if self.cursor < len(shown) else None
+
+    @property
     def rows(self) -> int:
-        return len(self.question.options) + (1 if self.question.has_text else 0)
+        return len(self.options) + (1 if self.question.has_text else 0)
 
     @property
     def on_text_row(self) -> bool:
-        return self.question.has_text and self.cursor == len(self.question.options)
+        return self.question.has_text and self.cursor == len(self.options)
 
     @property
     def annotations(self) -> bool:
@@ -188,3 +208,27 @@ class AnswerState:
     def minutes_left(self) -> int:
         """This question's time left, in whole minutes (at least 1), as the web panel says."""
         return max(1, round((self.expires_at - now()) / 60))
+
+
+HIDDEN_MAX = 100
+"""How many option labels `hidden_options` remembers (the preference's own bound)."""
+
+
+def hidden_by(settings: dict[str, Any], question: Question) -> set[str]:
+    """The ids of this question's options whose labels the person hid before (seed 000:
+    the last-used option visibility pre-populates the next prompt)."""
+    saved = {str(label).casefold() for label in settings.get("hidden_options") or []}
+    hidden = {o.id for o in question.options if o.label.casefold() in saved}
+    if len(hidden) >= len(question.options):  # never hide every option: show them all
+        return set()
+    return hidden
+
+
+def remembered(settings: dict[str, Any], question: Question, hidden: set[str]) -> list[str]:
+    """`hidden_options` after a change here: this question's hidden labels, and the
+    earlier ones that name none of its options (newest last, at most `HIDDEN_MAX`)."""
+    own = {o.label.casefold() for o in question.options}
+    kept = [str(label) for label in settings.get("hidden_options") or []
+            if str(label).casefold() not in own]
+    kept += [o.label for o in question.options if o.id in hidden]
+    return kept[-HIDDEN_MAX:]

@@ -15,7 +15,22 @@ from functools import lru_cache
 
 from choice.contract.safe_text import safe_text
 
-__all__ = ["clip", "json_for_terminal", "safe_text", "width", "wrap"]
+__all__ = ["clip", "json_for_terminal", "labelled", "no_gap", "safe_text", "width", "wrap"]
+
+_GAP_AFTER_FULL_WIDTH = re.compile(
+    "([\uff1a\uff0c\u3002\uff1b\uff01\uff1f\u3001\uff09]) +(?=[^\\s\u2502])")
+"""A space after full-width punctuation, before more text (not a box's padding and `│`)."""
+
+
+def no_gap(text: str) -> str:
+    """No space after full-width punctuation (`理由：Fits`, not `理由： Fits`): the mark
+    has its own room, and our English `label + " " + text` joins would double it."""
+    return _GAP_AFTER_FULL_WIDTH.sub(r"\1", text)
+
+
+def labelled(label: str, text: str) -> str:
+    """`Why: text`, or `理由：text` after a full-width colon."""
+    return no_gap(f"{label} {text}")
 
 _ACTIVE_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 

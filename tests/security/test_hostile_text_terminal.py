@@ -32,8 +32,9 @@ ITEMS = marked(TERMINAL)
 TITLES = packed(ITEMS, contract.TITLE_MAX)  # two groups: title and agent swap between questions
 WIDTH, HEIGHT = 200, 80
 # With -e, capture-pane writes the cells' attributes as SGR: only the UI's own may be there
-# (bold, dim, reverse and the default colours), never a colour the text asked for.
-UI_ATTRIBUTES = {"0", "1", "2", "7", "22", "27", "37", "39", "40", "49"}
+# (bold, dim, reverse, and the italic and underline Markdown's emphasis and code are drawn
+# with, and the default colours), never a colour the text asked for.
+UI_ATTRIBUTES = {"0", "1", "2", "3", "4", "7", "22", "23", "24", "27", "37", "39", "40", "49"}
 DRAW_SECONDS = 10.0
 
 Run = Callable[..., Pane]
@@ -164,8 +165,10 @@ def test_plain_lines_and_the_list_show_escapes_as_text(run: Run, client: PortalC
     assert pane.exit_code() == 0
     output = "\n".join(pane.output())
     with attacks("Hostile text in the terminal") as seen:
-        # title, prompt, label and description (one line each option), placeholder, the summary
-        shown_safely(output, counts(second, ITEMS, ITEMS, ITEMS, ITEMS, [ITEMS[0]]), seen)
+        # title, prompt, label, description and rationale (one line each option),
+        # placeholder, the summary
+        shown_safely(output, counts(second, ITEMS, ITEMS, ITEMS, ITEMS, ITEMS, [ITEMS[0]]),
+                     seen)
         terminal_untouched(pane, title, seen)
         assert client.poll(iid, 0)["selected_ids"] == ["o1"]
 

@@ -94,7 +94,7 @@ def test_a_multi_choice_outside_its_bounds_explains_itself_and_waits_for_a_fix(
 def test_tab_notes_the_focused_option_and_g_writes_a_note_for_the_agent(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
     iid = ask("Pick a store, with notes", selection_mode="multi", max_selections=3)
-    pane = answer(iid)
+    pane = answer(iid, width=120)  # every hint on the bar
     pane.wait_for("tab note", "g note to agent")
     pane.press("Tab")
     pane.wait_for("Note on PostgreSQL: ▏", "Enter save · Esc back")

@@ -71,7 +71,7 @@ def test_cancelling_a_hitl_request_asks_whether_not_why(
 def test_a_provide_choice_question_keeps_its_notes_and_cancel_reason(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
     iid = ask("Pick a store, notes kept")
-    pane = answer(iid)
+    pane = answer(iid, width=120)  # every hint on the bar
     pane.wait_for("tab note", "g note to agent")
     pane.press("q")
     pane.wait_for("Why cancel? (optional): ▏")
@@ -108,3 +108,28 @@ def test_the_plain_lines_confirm_a_hitl_request(portal: PortalProcess,
     assert "Please confirm: PostgreSQL" in done.stdout.splitlines()
     result = finished(client, iid)
     assert (result["selected_ids"], result["confirmed"]) == (["1"], True)
+
+
+def test_a_hitl_question_is_shown_once_in_the_full_screen_ui(
+        answer: Answer, client: PortalClient) -> None:
+    """Issue 27: a hitl_request's question is its title and its prompt; the head shows it,
+    the body does not repeat it (at 50 columns the head cuts it, so the body shows it)."""
+    iid = hitl(client, "Ship the hotfix to production tonight?")
+    pane = answer(iid, width=80, height=24)
+    screen = pane.wait_for("1 › ( ) PostgreSQL")
+    assert screen.count("Ship the hotfix to production tonight?") == 1
+    narrow = answer(iid, width=50, height=24)
+    screen = narrow.wait_for("1 › ( ) PostgreSQL")
+    assert "Ship the hotfix to production tonight?" in screen  # wrapped whole in the body
+    assert screen.count("Ship the hotfix") == 2  # and cut short in the head
+    pane.press("Enter")
+    assert pane.exit_code() == 0
+
+
+def test_a_hitl_question_is_printed_once_in_plain_lines(
+        portal: PortalProcess, client: PortalClient) -> None:
+    iid = hitl(client, "Tag the release as 2.0?")
+    done = through_a_pipe(portal, iid, "1\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("Tag the release as 2.0?") == 1
+    assert done.stdout.splitlines()[0] == "Tag the release as 2.0?"

@@ -122,11 +122,17 @@ def test_the_key_hints_fit_an_80_column_terminal(ask: Ask, answer: Answer) -> No
     pane = answer(iid, width=80, height=24)
     hints = pane.line_with("enter submit").strip()
     assert "…" not in hints
-    for hint in ("space pick", "enter submit", "w widen", "d defer", "s settings",
-                 "q cancel"):
+    for hint in ("space pick", "enter submit", "w widen", "d defer", "q cancel"):
         assert hint in hints
-    # the notes give way first to widening (seed §1.2) and deferring (seed §1.1)
+    # the notes and the settings give way first to widening (seed §1.2) and deferring
+    # (seed §1.1); the bar says how many keys it left out, and `?` lists them all
     assert "g note to agent" not in hints and "tab note" not in hints
+    assert hints.endswith("· ? help (+4)")
+    pane.press("?")
+    screen = pane.wait_for("Keys on this screen (↑↓ scroll, any other key closes this help):")
+    for hint in ("↑↓/jk move", "1-9 pick by number", "tab note", "g note to agent", "h hide",
+                 "s settings", "? help"):
+        assert f"  {hint}  " in screen
 
 
 def test_hostile_text_is_drawn_without_reaching_the_terminal(
@@ -151,10 +157,12 @@ def test_hostile_text_is_drawn_without_reaching_the_terminal(
 
 def only_tmux_attributes(pane: Pane) -> None:
     """With `-e`, capture-pane shows attributes as SGR sequences: only the UI's own (bold,
-    dim, reverse, the default colours) may be there, never a colour the text asked for."""
+    dim, reverse, Markdown's italic and underline, the default colours) may be there,
+    never a colour the text asked for."""
     screen = pane.screen(escapes=True)
     sequences = re.findall(r"\x1b[^a-zA-Z]*[a-zA-Z]", screen)
     assert all(s.endswith("m") for s in sequences), sequences
     codes = {code for s in sequences for code in s[2:-1].split(";") if code}
-    assert codes <= {"0", "1", "2", "7", "22", "27", "37", "39", "40", "49"}, codes
+    assert codes <= {"0", "1", "2", "3", "4", "7", "22", "23", "24", "27", "37", "39", "40",
+                     "49"}, codes
     assert "\x00" not in screen and "\x07" not in screen

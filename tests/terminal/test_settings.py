@@ -22,8 +22,9 @@ from tests.terminal.tmux import Pane
 
 pytestmark = pytest.mark.slow
 ROWS = ["Answer questions in", "Ask inside the agent's MCP client",
-        "Default time to answer (seconds)", "Language",
-        "Offer notes on options", "Show the agent's placeholder text", "Key hints",
+        "Default time to answer", "Language",
+        "Offer notes on options", "Show the agent's placeholder text",
+        "Navigation hints (the key bar)", "Note field focus",
         "Browser notifications and the chime", "Chime with each notification",
         "Chime volume (←/→ or Enter)", "Minutes left on this question",
         "Switch this question to the web", "Back to the question"]
@@ -49,19 +50,19 @@ def test_toggling_a_setting_saves_the_preference_and_takes_effect(
     iid = ask("Pick a store, hints off")
     pane = answer(iid)
     pane.wait_for("enter submit")
-    open_settings(pane, "Key hints")
-    pane.wait_for("› Key hints: on")
+    open_settings(pane, "Navigation hints (the key bar)")
+    pane.wait_for("› Navigation hints (the key bar): on")
     pane.press("Enter")
-    pane.wait_for("› Key hints: off", "Saved.")
+    pane.wait_for("› Navigation hints (the key bar): off", "Saved.")
     assert client.settings()["terminal_hints"] is False
     pane.press("Escape")
     pane.wait_for("› ( ) PostgreSQL")
     screen = pane.wait_gone("Saved.")
     assert "enter submit" not in screen  # the hint line is gone
     open_settings(pane, "Answer questions in")
-    pane.wait_for("› Answer questions in: web")
+    pane.wait_for("› Answer questions in: the browser")
     pane.press("Space")  # space changes a setting like Enter
-    pane.wait_for("› Answer questions in: terminal")
+    pane.wait_for("› Answer questions in: the terminal")
     assert client.settings()["interface"] == "terminal"
     pane.press("j")
     pane.wait_for("› Ask inside the agent's MCP client: never")
@@ -92,24 +93,26 @@ def test_the_notification_trigger_cycles_and_the_chime_toggles(
     assert finished(client, iid)["selected_ids"] == ["pg"]
 
 
-def test_the_default_time_to_answer_is_typed_and_checked_by_the_portal(
+def test_the_default_time_to_answer_is_typed_in_minutes_and_checked(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
     iid = ask("Pick a store, new timeout")
     pane = answer(iid)
-    open_settings(pane, "Default time to answer (seconds)")
+    open_settings(pane, "Default time to answer")
+    pane.wait_for("› Default time to answer: 5 minutes")
     pane.press("Enter")
-    pane.wait_for("Default time to answer (seconds): 300▏", "Enter save · Esc back")
-    pane.press("BSpace", "BSpace", "BSpace")
-    pane.type("5")
+    pane.wait_for("Default time to answer (minutes): 5▏", "Enter save · Esc back")
+    pane.press("BSpace")
+    pane.type("2000")
     pane.press("Enter")
-    pane.wait_for("must be at least 10; got 5.", "› Default time to answer (seconds): 300")
+    pane.wait_for("Enter the minutes, up to 1440 (24 hours), e.g. 5.",
+                  "› Default time to answer: 5 minutes")
     assert client.settings()["timeout_seconds"] == 300
     pane.press("Enter")
-    pane.wait_for("Default time to answer (seconds): 300▏")
-    pane.press("BSpace", "BSpace", "BSpace")
-    pane.type("540")
+    pane.wait_for("Default time to answer (minutes): 5▏")
+    pane.press("BSpace")
+    pane.type("9")
     pane.press("Enter")
-    pane.wait_for("› Default time to answer (seconds): 540", "Saved.")
+    pane.wait_for("› Default time to answer: 9 minutes", "Saved.")
     assert client.settings()["timeout_seconds"] == 540
     pane.press("q")
     pane.wait_for("› ( ) PostgreSQL")
@@ -328,3 +331,30 @@ def test_the_chime_volume_row_steps_types_and_refuses_what_is_out_of_range(
     assert client.settings()["sound_volume"] == 15
     pane.press("Escape", "Enter")
     assert pane.exit_code() == 0
+
+
+def test_the_note_focus_row_persists_and_a_pick_then_opens_its_note_in_the_next_run(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    """Seed 001: the terminal's settings have the annotation focus behaviour, saved."""
+    client.save_settings({"note_focus": "tab", "allow_annotations": True})
+    first = ask("Pick a store, note focus")
+    pane = answer(first, width=80, height=24)
+    open_settings(pane, "Note field focus")
+    pane.wait_for("› Note field focus: Tab opens a note")
+    pane.press("Enter")
+    pane.wait_for("› Note field focus: a pick opens its note", "Saved.")
+    assert client.settings()["note_focus"] == "pick"
+    pane.press("q")
+    pane.press("q", "Enter")  # cancel this one: the setting is what counts
+    assert pane.exit_code() == 3
+
+    second = ask("Pick a store, the note opens")
+    again = answer(second, width=80, height=24)
+    again.press("2")
+    again.wait_for("Note on SQLite: ▏")
+    again.type("small")
+    again.press("Enter")
+    again.wait_for("2 › (•) SQLite", "Note: small")  # the focus is back on the option
+    again.press("Enter")
+    assert again.exit_code() == 0
+    assert finished(client, second)["option_annotations"] == {"lite": "small"}

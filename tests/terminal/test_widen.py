@@ -54,9 +54,14 @@ def open_widen(pane: Pane, title: str) -> str:
 def test_w_widens_to_trimmed_names_shows_links_follows_the_thread_and_a_local_answer_closes_it(
         ask: Ask, answer: Answer, client: PortalClient, participant: PortalClient,
         team: list[dict[str, Any]]) -> None:
-    iid = ask("Pick the billing store", widen_hint="Worth a second opinion: press w.")
+    iid = ask("Pick the billing store",
+              widen_hint="[WIDEN-HINT] Worth a second opinion: press w.")
     pane = answer(iid)
     screen = pane.wait_for("Worth a second opinion: press w.", "w widen")
+    assert "[WIDEN-HINT]" not in screen  # seed 003 §1.4: the mark is stripped, the rest dim
+    dim = next(line for line in pane.screen(escapes=True).splitlines()
+               if "Worth a second opinion" in line)
+    assert "\x1b[2m" in dim
     lines = screen.splitlines()
     hint_row = next(i for i, line in enumerate(lines) if "Worth a second opinion" in line)
     assert "The service needs a store." in lines[hint_row + 1]  # dimmed, above the prompt
@@ -183,7 +188,8 @@ def test_a_question_widened_in_the_browser_shows_as_widened_and_still_answers(
                   "╭─ Waiting for widened discussion ", "Participants: Bob Smith",
                   "f fetch & review")  # issue 25, bug 4: as if it had been opened widened
     screen = pane.screen()
-    assert "http://" not in screen  # the links went to the other window, not this one
+    assert "/d/" not in screen  # the links went to the other window, not this one
+    assert f"/choice/{iid}" in screen  # the owner's page (seed §4's thread link) is no secret
     secret = invited["participants"][0]["link"].rsplit("/", 1)[1]
     for n in range(5):
         participant.call("POST", f"/api/d/{secret}/comments", {"text": f"thought {n}"})

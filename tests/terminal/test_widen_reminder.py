@@ -11,7 +11,7 @@ import pytest
 
 from choice.client.portal_client import PortalClient
 from tests.portal_process import PortalProcess
-from tests.terminal.conftest import Answer, Ask, events, finished
+from tests.terminal.conftest import Answer, Ask, Run, events, finished
 
 pytestmark = pytest.mark.slow
 REMINDER = "Still waiting on widened discussion."
@@ -26,7 +26,7 @@ def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
 
 
 def test_an_idle_widened_question_shows_the_reminder_line_until_a_key(
-        ask: Ask, answer: Answer, client: PortalClient) -> None:
+        ask: Ask, answer: Answer, client: PortalClient, portal: PortalProcess) -> None:
     client.save_settings({"team": [{"name": "Alice Johnson"}]})
     iid = ask("Pick a store, then wait for the team", timeout_seconds=900)
     pane = answer(iid, width=80, height=24)
@@ -40,11 +40,16 @@ def test_an_idle_widened_question_shows_the_reminder_line_until_a_key(
 
     screen = pane.wait_for(REMINDER, timeout=IDLE_BOUND)
     assert screen.count(REMINDER) == 1
-    assert "Send the links again, answer here to decide now, or keep waiting." in screen
+    # only what is possible: the links cannot be sent again (the portal keeps hashes)
+    assert "Send the links again" not in screen
+    assert "Not opened their link yet: Alice Johnson." in screen
+    assert f"Check the discussion (choice open {iid}), answer here, or press d" in screen
+    assert f"Discussion: http://127.0.0.1:{portal.port}/choice/{iid}" in screen  # seed §4
     assert ("reminder_sent", "system") in events(client, iid)
     lines = screen.splitlines()
     at = next(i for i, line in enumerate(lines) if REMINDER in line)
-    assert "Answer here to decide now" in lines[at + 3]  # right above the options
+    options = next(i for i, line in enumerate(lines) if "( ) PostgreSQL" in line)
+    assert at < options <= at + 5  # right above the options
     assert "( ) DuckDB" in screen  # the options stay in view at 80x24
 
     pane.press("Up")  # seen: it goes until the next idle period
@@ -79,3 +84,28 @@ def reasons(client: PortalClient, interaction_id: str) -> list[str]:
     reply = client.call("GET", f"/api/interactions/{interaction_id}/events")
     return [event["detail"]["reason"] for event in reply["events"]
             if event["kind"] == "reminder_sent"]
+
+
+def test_plain_lines_print_the_reminder_while_waiting_and_still_take_an_answer(
+        ask: Ask, run: Run, client: PortalClient, portal: PortalProcess) -> None:
+    """Seed 003 §4.1: `--plain` reminds too, at `Waiting >`, and prompts again."""
+    client.save_settings({"team": [{"name": "Bob Stone"}]})
+    iid = ask("Pick a store in plain lines, then wait", timeout_seconds=900)
+    pane = run("answer", iid, "--plain", width=80, height=30)
+    pane.wait_for("[w]iden")
+    pane.type("w")
+    pane.press("Enter")
+    pane.wait_for("Audience >")
+    pane.press("Enter")
+    pane.wait_for("[b/c] (default: b)")
+    pane.type("b")
+    pane.press("Enter")
+    pane.wait_for("Waiting >", f"Discussion: http://127.0.0.1:{portal.port}/choice/{iid}")
+    screen = pane.wait_for(REMINDER, timeout=IDLE_BOUND)
+    assert "Not opened their link yet: Bob Stone." in screen
+    assert f"Check the discussion (choice open {iid}), type an answer, or type d" in screen
+    assert pane.screen().rstrip().endswith("Waiting >")  # the prompt again, below it
+    pane.type("2")
+    pane.press("Enter")
+    assert pane.exit_code() == 0
+    assert finished(client, iid)["selected_ids"] == ["lite"]

@@ -60,6 +60,10 @@ class StandIn:
     def team(self, interaction_id: str) -> dict[str, Any]:
         return team_reply()
 
+    def call(self, method: str, path: str) -> dict[str, Any]:
+        assert (method, path) == ("GET", "/api/interactions/i-1/discussion")
+        return {"thread_url": "http://127.0.0.1:8765/choice/i-1"}
+
 
 def session(client: StandIn) -> Session:
     question = Question.from_detail({
@@ -107,6 +111,7 @@ def test_b_and_c_become_the_widen_call_s_mode_and_the_view_comes_from_the_portal
     assert state.team.votes == {"b": ["Ann"]}
     assert state.team.messages[0].text == "Beta␛, clearly"  # safe before any drawing
     assert not state.can_widen and state.expires_at > now() + 600
+    assert state.discussion_url == "http://127.0.0.1:8765/choice/i-1"  # read once, for §4
 
 
 def test_a_reminder_shows_once_until_a_key_or_new_activity() -> None:
@@ -119,7 +124,8 @@ def test_a_reminder_shows_once_until_a_key_or_new_activity() -> None:
     answering.follow(LiveEvent("reminder"), answering.state)  # type: ignore[arg-type]
     shown = [text for text, _attr in team_lines(answering.state, 78)]
     assert shown.count("Still waiting on widened discussion.") == 1
-    assert "Send the links again, answer here to decide now, or keep waiting." in shown
+    assert not any("Send the links again" in line for line in shown)  # the portal cannot
+    assert "Check the discussion (choice open i-1), answer here, or press d to defer." in shown
     answering.follow(LiveEvent("team", change="comment"), answering.state)  # type: ignore[arg-type]
     assert "Still waiting on widened discussion." not in [t for t, _ in team_lines(
         answering.state, 78)]

@@ -268,14 +268,15 @@ def test_each_setting_row_saves_its_new_value() -> None:
         assert answer.effects == [Effect("save_settings", {"elicitation": following})], saved
 
 
-def test_the_time_to_answer_is_typed_in_an_editor() -> None:
+def test_the_time_to_answer_is_typed_in_minutes_in_an_editor() -> None:
     answer = press(to_row(state({"timeout_seconds": 300}), "timeout_seconds"), "enter")
-    assert answer.editor is not None and answer.editor.text == "300"
-    press(answer, "backspace", "backspace", "backspace", "9", "0", "enter")
+    assert answer.editor is not None and answer.editor.text == "5"
+    press(answer, "backspace", "1", ".", "5", "enter")
     assert answer.effects == [Effect("save_settings", {"timeout_seconds": 90})]
     assert answer.stage == "settings"
-    press(answer, "enter", "x", "enter")  # not a number: the portal explains the range
-    assert answer.effects[-1] == Effect("save_settings", {"timeout_seconds": "300x"})
+    press(answer, "enter", "x", "enter")  # not a number: said in minutes, nothing saved
+    assert len(answer.effects) == 1
+    assert answer.message == "Enter the minutes, up to 1440 (24 hours), e.g. 5."
 
 
 def test_switching_to_the_web_is_an_effect() -> None:

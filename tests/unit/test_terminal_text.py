@@ -1,5 +1,5 @@
 """choice/terminal/text.py: model text made safe for a terminal and measured in cells (and
-the screen's pure helpers: the countdown and fitting the key hints)."""
+the screen's pure helper: the countdown; the key hints are `test_terminal_key_table.py`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from choice.terminal.screens import screen
-from choice.terminal.screens.screen import fit, remaining
+from choice.terminal.screens.screen import remaining
 from choice.terminal.text import clip, json_for_terminal, safe_text, width, wrap
 
 PROPERTY = settings(max_examples=300, deadline=None)
@@ -113,15 +113,6 @@ def test_the_countdown_reads_minutes_or_hours(monkeypatch: pytest.MonkeyPatch) -
     assert remaining(1000.0 + 7200) == "2:00:00"
     assert remaining(1000.0 + 3723) == "1:02:03"
     assert remaining(990.0) == "0:00"  # past the deadline: zero, not negative
-
-
-def test_the_key_hints_drop_the_least_needed_first_until_they_fit() -> None:
-    parts = [("move", 3), ("pick", 1), ("submit", 0), ("cancel", 2)]
-    assert fit(parts, 80) == "move · pick · submit · cancel"
-    assert fit(parts, 24) == "pick · submit · cancel"
-    assert fit(parts, 15) == "pick · submit"
-    assert fit(parts, 6) == "submit"
-    assert fit(parts, 4) == "sub…"
 
 
 @PROPERTY

@@ -31,8 +31,8 @@ States = Sequence[AnswerState]
 
 def _answer(state: AnswerState) -> dict[str, Any]:
     notes = dict(state.notes)
-    if state.stage == "note" and state.editor is not None and state.question.options:
-        notes[state.question.options[state.cursor].id] = state.editor.text
+    if state.stage == "note" and state.editor is not None and state.focused is not None:
+        notes[state.focused.id] = state.editor.text
     answer: dict[str, Any] = {"selected_ids": state.selected_ids()} if state.question.options \
         else {}
     if state.text:
@@ -65,6 +65,7 @@ def _restore_one(state: AnswerState, answer: dict[str, Any]) -> None:
         state.text = str(answer.get("custom_input") or "")
     notes = answer.get("option_annotations") or {}
     state.notes = {k: str(v) for k, v in notes.items() if k in known}
+    state.hidden -= state.picked  # a drafted pick is shown, whatever was hidden
 
 
 def restore(states: States, ids: Sequence[str] | None, draft: dict[str, Any]) -> None:

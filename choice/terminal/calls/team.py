@@ -67,6 +67,15 @@ class TeamCalls:
                 messages=[], votes={})
         return True
 
+    def thread_url(self) -> str:
+        """The owner's page of the discussion (`thread_url`: the public one under
+        `CHOICE_PUBLIC_URL`); it never changes, so it is read once."""
+        try:
+            reply = self.client.call("GET", f"/api/interactions/{self.interaction_id}/discussion")
+        except (PortalError, PortalUnreachable):
+            return ""
+        return safe_text(str(reply.get("thread_url") or ""), keep_newlines=False)
+
     def refresh(self) -> bool:
         """Read the discussion again (participants, thread, votes); False if it could not."""
         try:
@@ -76,6 +85,8 @@ class TeamCalls:
         if payload.get("status") != "widened":
             return False  # over (the stream says how) or never widened
         view = TeamView.from_team(payload)
+        if not self.state.discussion_url:
+            self.state.discussion_url = self.thread_url()
         if self.state.team is None and self.state.stage == "widen":
             # widened in another window while the dialog was open here: nothing to send now
             _ = self.state.translate

@@ -18,6 +18,7 @@ from typing import IO, Protocol
 from choice.contract.field_errors import InvalidInput
 from choice.core.i18n import Translator
 from choice.terminal.keys import Effect
+from choice.terminal.markdown import inline_spans, plain
 from choice.terminal.question import Question
 from choice.terminal.screens.panels import (
     audience_box,
@@ -33,7 +34,7 @@ from choice.terminal.screens.panels import (
 from choice.terminal.screens.review_panels import deferral_box
 from choice.terminal.stages.press import press
 from choice.terminal.state import AnswerState
-from choice.terminal.text import safe_text
+from choice.terminal.text import no_gap, safe_text
 
 MAX_ATTEMPTS = 5
 PLAIN_MESSAGES = 10  # the newest messages `f` prints (the full-screen UI shows fewer)
@@ -49,7 +50,7 @@ class Lines(Protocol):
 
 
 def _print(out: IO[str], text: str = "") -> None:
-    out.write(text + "\n")
+    out.write(no_gap(text) + "\n")
     out.flush()
 
 
@@ -70,15 +71,18 @@ def _cols() -> int:
 
 
 def show(question: Question, out: IO[str], _: Callable[[str], str]) -> None:
-    _print(out, question.title)
+    _print(out, "".join(text for text, _style in inline_spans(question.title)))
     if question.widen_hint:  # the agent's suggestion, marked as such: never an action
         _print(out, _("Agent's hint:") + " " + question.widen_hint)
-    _print(out, question.prompt)
+    if question.beyond_title:  # a hitl_request's question is its title: shown once
+        _print(out, plain(question.beyond_title))  # Markdown read, its marks taken off
     recommended = _("recommended")  # outside the f-string: Babel reads no f-strings
     for number, option in enumerate(question.options, start=1):
         badge = f" ({recommended})" if option.recommended else ""
-        about = f" — {option.description}" if option.description else ""
-        _print(out, f"  {number}) {option.label}{badge}{about}".replace("\n", " "))
+        about = f" — {plain(option.description, one_line=True)}" if option.description else ""
+        why = "  " + _("Why:") + " " + plain(option.rationale, one_line=True) \
+            if option.rationale else ""
+        _print(out, f"  {number}) {option.label}{badge}{about}{why}".replace("\n", " "))
 
 
 def prompt_line(question: Question, _: Translator, *, widen: bool = False,
@@ -278,7 +282,9 @@ def show_team(state: AnswerState, out: IO[str], *, boxed: bool = True) -> None:
     _, view = state.translate, state.team
     if view is None:
         return
-    lines = waiting_box(state.question.title, view, _, _cols()) if boxed else []
+    lines = waiting_box(state.question.title, view, _, _cols(), state.discussion_url) \
+        if boxed else [_("Discussion:") + " " + state.discussion_url] if state.discussion_url \
+        else []
     lines += discussion_lines(view, _, _cols(), PLAIN_MESSAGES, whole=True)
     for number, option in enumerate(state.question.options, start=1):
         if view.votes.get(option.id):

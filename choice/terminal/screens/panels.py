@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from choice.core.i18n import Translator
 from choice.terminal.live import LiveEvent
 from choice.terminal.team_view import Invitation, TeamView
-from choice.terminal.text import clip, safe_text, width, wrap
+from choice.terminal.text import clip, labelled, safe_text, width, wrap
 
 BOX_WIDTH = 76
 """The seed's boxes are about 70 cells: wide enough for a sentence, calm on a wide screen."""
@@ -29,14 +29,16 @@ def box_inner(cols: int) -> int:
     return max(10, min(cols, BOX_MAX) - 4)
 
 
-def listed(head: str, entries: Sequence[str], cells: int) -> list[str]:
-    """`head` then the entries, comma-separated, broken between entries (never inside one,
-    unless it is wider than a line alone) to fit `cells`; later lines indented by two."""
+def listed(head: str, entries: Sequence[str], cells: int, sep: str = ", ") -> list[str]:
+    """`head` then the entries, `sep`-separated (`、` in Chinese), broken between entries
+    (never inside one, unless it is wider than a line alone) to fit `cells`; later lines
+    indented by two."""
     lines: list[str] = []
     line = head
     for index, entry in enumerate(entries):
-        piece = entry + ("," if index < len(entries) - 1 else "")
-        joined = f"{line} {piece}" if line.strip() else line + piece
+        piece = entry + (sep.rstrip() if index < len(entries) - 1 else "")
+        gap = " " if sep.endswith(" ") or (not lines and line == head) else ""
+        joined = f"{line}{gap}{piece}" if line.strip() else line + piece
         if width(joined) <= cells or not line.strip():
             line = joined
         else:
@@ -63,11 +65,16 @@ def box(title: str, body: Sequence[str], cols: int, *, grow: bool = False) -> li
     return [top, *middle, "╰" + "─" * (inner + 2) + "╯"]
 
 
+def joined(names: Sequence[str], _: Translator) -> str:
+    """Names in a list as the reader's language writes one: `Alice, Bob` or `王芳、李雷`."""
+    return ("、" if _.language == "zh" else ", ").join(names)
+
+
 def names_and(names: Sequence[str], _: Translator) -> str:
     """`Alice`, `Alice and Bob`, `Alice, Bob and Carol` (in the reader's language)."""
     if len(names) < 2:
         return "".join(names)
-    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+    return _("{names} and {last}").format(names=joined(names[:-1], _), last=names[-1])
 
 
 # -- seed §2: the audience --------------------------------------------------------------------
@@ -131,13 +138,17 @@ def participants_lines(view: TeamView, _: Translator, cells: int) -> list[str]:
     entries = [m.name + (" ✓" if m.opened else "") for m in view.members]
     head = _("Participants (✓ opened their link):") if any(m.opened for m in view.members) \
         else _("Participants:")
-    return listed(head, entries, cells)
+    return listed(head, entries, cells, "、" if _.language == "zh" else ", ")
 
 
-def waiting_box(title: str, view: TeamView, _: Translator, cols: int) -> list[str]:
-    return box(_("Waiting for widened discussion"), [
+def waiting_box(title: str, view: TeamView, _: Translator, cols: int,
+                url: str = "") -> list[str]:
+    """Seed §4's box and, under it, the discussion's page (unboxed: a terminal selects a
+    URL whole only when no border touches it; the owner's page, never a participant's)."""
+    boxed = box(_("Waiting for widened discussion"), [
         _("Question:") + " " + title, *participants_lines(view, _, box_inner(cols)),
         agent_line(view.mode, _)], cols, grow=True)
+    return [*boxed, *([_("Discussion:") + " " + url] if url else [])]
 
 
 def discussion_lines(view: TeamView, _: Translator, cols: int,
@@ -164,14 +175,25 @@ def votes_text(voters: Sequence[str], _: Translator) -> str:
     """`2 votes: Alice, Carol`, or nothing when nobody backs the option."""
     if not voters:
         return ""
-    return _.ngettext("{n} vote", "{n} votes", len(voters)).format(n=len(voters)) + \
-        ": " + ", ".join(voters)
+    return labelled(_.ngettext("{n} vote", "{n} votes", len(voters)).format(n=len(voters))
+                    + ("：" if _.language == "zh" else ":"), joined(voters, _))
 
 
-def reminder_lines(_: Translator) -> list[str]:
-    """Seed §4.1, for `interaction.reminder`: nothing has happened for a while."""
-    return [_("Still waiting on widened discussion."),
-            _("Send the links again, answer here to decide now, or keep waiting.")]
+def reminder_lines(view: TeamView, interaction_id: str, _: Translator, *,
+                   plain: bool = False) -> list[str]:
+    """Seed §4.1, for `interaction.reminder`: nothing has happened for a while. Only what
+    the owner can do: the links cannot be shown again (the portal keeps their hashes), so
+    it says who has not opened theirs, and where the discussion is."""
+    unopened = [m.name for m in view.members if not m.opened]
+    lines = [_("Still waiting on widened discussion.")]
+    if unopened:
+        lines.append(_.ngettext("Not opened their link yet: {names}.",
+                                "Not opened their links yet: {names}.",
+                                len(unopened)).format(names=joined(unopened, _)))
+    ways = _("Check the discussion (choice open {id}), type an answer, or type d to defer.") \
+        if plain else _("Check the discussion (choice open {id}), answer here, or press d to "
+                        "defer.")
+    return [*lines, ways.format(id=interaction_id)]
 
 
 def waiting_reminder(event: LiveEvent, _: Translator) -> str:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import curses
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
+from choice.terminal.key_table import Key
 from choice.terminal.questions import QuestionsState
 from choice.terminal.questions_review import note_line, reviewed
-from choice.terminal.screens.screen import Screen
+from choice.terminal.screens.screen import Row, Screen
 from choice.terminal.screens.tabs import Kind, Tab, tab_bar
 from choice.terminal.text import width
 
@@ -62,14 +64,14 @@ class QuestionsScreen(Screen):
         self.put(3, 0, "─" * (cols - 1), curses.A_DIM)
         return 4
 
-    def body(self, cols: int, rows: int = 0) -> tuple[list[tuple[str, int]], int]:
-        if self.in_review:
+    def body(self, cols: int, rows: int = 0) -> tuple[list[Row], int]:
+        if self.in_review and not self.state.help_open:  # the help lists the review's keys
             return self.review_lines()
         return super().body(cols, rows)
 
-    def review_lines(self) -> tuple[list[tuple[str, int]], int]:
+    def review_lines(self) -> tuple[list[Row], int]:
         _, multi = self.state.translate, self.multi
-        lines: list[tuple[str, int]] = [(_("Review your answers"), curses.A_BOLD), ("", 0)]
+        lines: list[Row] = [(_("Review your answers"), curses.A_BOLD), ("", 0)]
         rows = [reviewed(multi, index, _) for index in range(len(multi.states))]
         column = max(width(row.header) for row in rows)
         focus, digits = 0, len(str(len(rows)))
@@ -93,15 +95,28 @@ class QuestionsScreen(Screen):
                             curses.A_REVERSE if here else curses.A_BOLD)]
         return lines, focus
 
-    def hint_parts(self) -> list[tuple[str, int]]:
+    def hint_parts(self) -> list[Key]:
         _, state = self.state.translate, self.state
         if self.in_review and state.editor is None:
-            notes = [(_("g note to agent"), 5)] if state.annotations else []
-            return [(_("↑↓ move"), 4), (_("enter open/submit"), 0), (_("←→ questions"), 1),
-                    *notes, (_("s settings"), 3), (_("q cancel"), 2)]
+            notes = [Key(_("g note to agent"), 5, _("Write a note for the agent with the "
+                                                    "answers."))] if state.annotations else []
+            return [Key(_("↑↓ move"), 4, _("Move between the questions and Submit.")),
+                    Key(_("enter open/submit"), 0, _("Open the question under the cursor, "
+                                                     "or send every answer from Submit.")),
+                    Key(_("←→ questions"), 1, _("Go to the previous or the next question.")),
+                    Key(_("1-9 open by number"), 9, _("Open the question with that number."),
+                        bar=False),
+                    *notes, Key(_("s settings"), 3, _("Open the settings.")),
+                    Key(_("q cancel"), 2, _("Cancel the questions (you may say why)."))]
         parts = super().hint_parts()
         if state.stage != "choose":
             return parts
-        renamed = {_("enter submit"): _("enter next"), _("tab note"): _("n note")}
-        parts = [(renamed.get(text, text), rank) for text, rank in parts]
-        return [parts[0], (_("←→/tab questions"), 0), *parts[1:]]
+        renamed = {_("enter submit"): (_("enter next"), _("Keep this answer and go to the "
+                                                          "next question.")),
+                   _("tab note"): (_("n note"), _("Write a note on the option under the "
+                                                  "cursor."))}
+        parts = [replace(key, hint=renamed[key.hint][0], help=renamed[key.hint][1])
+                 if key.hint in renamed else key for key in parts]
+        return [parts[0], Key(_("←→/tab questions"), 0, _("Go to the previous or the next "
+                                                          "question (or the review).")),
+                *parts[1:]]

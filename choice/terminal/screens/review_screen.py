@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import curses
 
+from choice.terminal.key_table import Key
 from choice.terminal.screens.review_panels import (
     proposed_labels,
     raw_discussion,
@@ -56,15 +57,24 @@ def review_lines(state: AnswerState, cols: int) -> Lines:
     return [*lines, (heading, curses.A_DIM), *[(line, 0) for line in messages]]
 
 
-def review_hints(state: AnswerState) -> list[tuple[str, int]]:
+def review_hints(state: AnswerState) -> list[Key]:
     _, write_back = state.translate, state.write_back
     assert write_back is not None and write_back.candidate is not None
     candidate = write_back.candidate
-    leave = [(_("^C leave"), 5)] if state.team is not None else []
-    back = [(_("↑↓ scroll"), 4), (_("Esc back"), 3), *leave]
+    leave = [Key(_("^C leave"), 5, _("Leave it to the team: the question stays widened; "
+                                    "come back with choice answer."))] \
+        if state.team is not None else []
+    back = [Key(_("↑↓ scroll"), 4, _("Scroll the review and the discussion.")),
+            Key(_("Esc back"), 3, _("Back to the question.")), *leave]
+    defer = Key(_("d defer"), 1, _("Set the question aside for later, with a reason."))
     if candidate.ready:
-        return [(_("a accept"), 0), (_("e edit"), 0), (_("d defer"), 1), *back]
+        return [Key(_("a accept"), 0, _("Accept the agent's proposed answer: it decides the "
+                                        "question.")),
+                Key(_("e edit"), 0, _("Edit the proposed answer before it decides.")),
+                defer, *back]
     if candidate.waiting:
-        return [(_("e write it yourself"), 0), (_("d defer"), 1), *back]
-    return [(_("e write the answer"), 0), (_("f ask the agent again"), 2), (_("d defer"), 1),
-            *back]
+        return [Key(_("e write it yourself"), 0, _("Write the answer yourself instead of "
+                                                   "waiting for the agent.")), defer, *back]
+    return [Key(_("e write the answer"), 0, _("Write the answer yourself.")),
+            Key(_("f ask the agent again"), 2, _("Ask the agent for its summary again.")),
+            defer, *back]

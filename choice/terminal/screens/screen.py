@@ -14,22 +14,45 @@ from collections.abc import Callable
 from typing import Any
 
 from choice.contract.clock import now
+from choice.terminal.key_table import (
+    Key,
+    editor_keys,
+    fit,
+    help_key,
+    help_lines,
+    question_keys,
+)
+from choice.terminal.markdown import BOLD, CODE, Line, clip_spans, inline_spans, styled_lines
+from choice.terminal.markdown import ITALIC as EMPHASIS
 from choice.terminal.screens.panels import LATEST_MESSAGES, votes_text
 from choice.terminal.screens.review_panels import deferral_box
 from choice.terminal.screens.review_screen import review_hints, review_lines, reviewing
 from choice.terminal.screens.settings_screen import settings_lines
 from choice.terminal.screens.team_screen import team_lines, widen_hints, widen_lines
 from choice.terminal.state import AnswerState
-from choice.terminal.text import cell_width, clip, safe_text, width, wrap
+from choice.terminal.text import cell_width, clip, labelled, no_gap, safe_text, width, wrap
 
 NAMED_KEYS = {curses.KEY_UP: "up", curses.KEY_DOWN: "down", curses.KEY_ENTER: "enter",
               curses.KEY_BACKSPACE: "backspace", curses.KEY_RESIZE: "resize",
-              curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right", curses.KEY_BTAB: "btab"}
+              curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right", curses.KEY_BTAB: "btab",
+              curses.KEY_F1: "f1"}
 CHAR_KEYS = {"\n": "enter", "\r": "enter", " ": "space", "\t": "tab", "\x1b": "esc",
              "\x7f": "backspace", "\x08": "backspace", "\x07": "^G", "\x0f": "^O", "\x17": "^W",
              "\x04": "^D", "\x06": "^F", "\x12": "^R", "\x15": "^U"}
 HINTS_MIN_HEIGHT = 10  # below this the key hints give their line to the question
 MESSAGE_LINES = 3  # a long message (a portal error) wraps to this many lines at most
+
+
+Row = tuple[str | Line, int]
+"""A body line: text (or styled spans) and the curses attribute of the whole line."""
+ITALIC = getattr(curses, "A_ITALIC", curses.A_UNDERLINE)  # older curses: underlined
+
+
+def style_attr(style: int) -> int:
+    """Markdown's style flags as curses attributes: code underlined, italic where the
+    terminal has it."""
+    return ((curses.A_BOLD if style & BOLD else 0) | (ITALIC if style & EMPHASIS else 0)
+            | (curses.A_UNDERLINE if style & CODE else 0))
 
 
 def key_name(key: int | str) -> str | None:
@@ -51,6 +74,8 @@ class Screen:
     def __init__(self, window: Any, state: AnswerState, hints: Callable[[], bool]) -> None:
         self.window, self.state, self.hints = window, state, hints
         self.scroll = 0
+        self.title_cut = False
+        """The head could not show the whole title (set as it is drawn)."""
 
     @property
     def expires_at(self) -> float:
@@ -65,10 +90,19 @@ class Screen:
         if 0 <= row < height and col < cols - 1:
             # the last cell of the screen, or a resize mid-draw, raises: skip that text
             with contextlib.suppress(curses.error):
-                self.window.addstr(row, col, clip(text, cols - 1 - col), attr)
+                self.window.addstr(row, col, clip(no_gap(text), cols - 1 - col), attr)
+
+    def put_spans(self, row: int, col: int, spans: Line, attr: int) -> None:
+        """Styled text (`markdown.py`): each span with the line's attribute and its own."""
+        cols = self.window.getmaxyx()[1]
+        for text, style in spans:
+            if col >= cols - 1:
+                return
+            self.put(row, col, text, attr | style_attr(style))
+            col += width(text)
 
     # -- the body: prompt, options, free text, the agent note ------------------------------
-    def body(self, cols: int, rows: int = 0) -> tuple[list[tuple[str, int]], int]:
+    def body(self, cols: int, rows: int = 0) -> tuple[list[Row], int]:
         """Lines to show and the index of the focused one. Widened, fewer messages are
         shown when all of it would not fit in `rows`: the options must stay in view."""
         lines, focus = self._body(cols, LATEST_MESSAGES)
@@ -78,24 +112,30 @@ class Screen:
             lines, focus = self._body(cols, latest)
         return lines, focus
 
-    def _body(self, cols: int, latest: int) -> tuple[list[tuple[str, int]], int]:
+    def _body(self, cols: int, latest: int) -> tuple[list[Row], int]:
         _, q = self.state.translate, self.state.question
+        if self.state.help_open:
+            return [(line, curses.A_BOLD if index == 0 else 0) for index, line in enumerate(
+                help_lines(self.hint_parts(), help_key(self.state), _, cols - 2))], 0
         if self.state.stage in ("settings", "edit_setting"):
-            return self.settings_lines(), self.state.setting_cursor + 1
+            return [*self.settings_lines()], self.state.setting_cursor + 1
         if self.state.stage == "widen":
-            return widen_lines(self.state, cols - 2), 0
+            return [*widen_lines(self.state, cols - 2)], 0
         if reviewing(self.state):
-            return review_lines(self.state, cols - 2), 0
+            return [*review_lines(self.state, cols - 2)], 0
         widened = self.state.team is not None
+        lines: list[Row] = []
         if widened:
-            lines = team_lines(self.state, cols - 2, latest)
+            lines += team_lines(self.state, cols - 2, latest)
         else:
             hint = wrap(q.widen_hint, cols - 2) if q.widen_hint else []
-            lines = [(line, curses.A_DIM) for line in hint]  # the agent's, never an action
+            lines += [(line, curses.A_DIM) for line in hint]  # the agent's, never an action
             if self.state.deferral is not None:
                 lines += [(line, 0) for line in deferral_box(self.state.deferral, _, cols - 2)]
-            lines += [(line, 0) for line in wrap(q.prompt, cols - 2)]
-            lines.append(("", 0))
+            # the title is the prompt (a hitl_request): once, unless the head had to cut it
+            prompt = q.prompt if self.title_cut else q.beyond_title
+            if prompt:
+                lines += [*((line, 0) for line in styled_lines(prompt, cols - 2)), ("", 0)]
         focus = 0
         if self.state.stage == "confirm":
             lines.append((_("Please confirm:"), curses.A_BOLD))
@@ -108,8 +148,9 @@ class Screen:
         if q.multi:
             lines.append((self.bounds(), curses.A_DIM))
         recommended = _("recommended")  # outside the f-string: Babel reads no f-strings
-        for index, option in enumerate(q.options):
+        for index, option in enumerate(self.state.options):
             here = index == self.state.cursor
+            number = f"{index + 1} " if index < 9 else "  "  # 1-9 pick it
             mark = ("[x]" if option.id in self.state.picked else "[ ]") if q.multi else (
                 "(•)" if option.id in self.state.picked else "( )")
             badge = f"  [{recommended}]" if option.recommended else ""
@@ -117,17 +158,23 @@ class Screen:
                 badge += "  · " + votes_text(self.state.team.votes[option.id], _)
             if here:
                 focus = len(lines)
-            lines.append((f"{'›' if here else ' '} {mark} {option.label}{badge}",
+            lines.append((f"{number}{'›' if here else ' '} {mark} {option.label}{badge}",
                           curses.A_REVERSE if here else curses.A_BOLD))
             if widened:
                 continue  # the discussion takes the descriptions' room: the owner has read them
-            for extra in wrap(option.description, cols - 8) if option.description else []:
-                lines.append(("      " + extra, curses.A_DIM))
-            if option.rationale:
-                lines.append(("      " + _("Why:") + " " + option.rationale, curses.A_DIM))
+            for extra in styled_lines(option.description, cols - 10):
+                lines.append(((("        ", 0), *extra), curses.A_DIM))
+            if option.rationale:  # markdown too: `Fits the **3-replica** deployment`
+                why = styled_lines(labelled(_("Why:"), option.rationale), cols - 10)
+                lines += [((("        ", 0), *extra), curses.A_DIM) for extra in why]
             if option.id in self.state.notes:
                 note = safe_text(self.state.notes[option.id], keep_newlines=False)
-                lines.append(("      " + _("Note:") + " " + note, 0))
+                lines.append(("        " + _("Note:") + " " + note, 0))
+        if self.state.hidden:
+            count = len(self.state.hidden)
+            lines.append(("  " + _.ngettext("{n} option hidden (H shows it)",
+                                            "{n} options hidden (H shows them)",
+                                            count).format(n=count), curses.A_DIM))
         if q.has_text:
             here = self.state.on_text_row
             if here:
@@ -135,10 +182,10 @@ class Screen:
             label = _("Or write your own answer:") if q.options else _("Your answer:")
             shown = safe_text(self.state.text, keep_newlines=False)
             lines.append(("", 0))
-            lines.append((f"{'›' if here else ' '} {label} {shown}{'▏' if here else ''}",
+            lines.append((f"  {'›' if here else ' '} {label} {shown}{'▏' if here else ''}",
                           curses.A_REVERSE if here else 0))
             if not self.state.text and q.placeholder:
-                lines.append(("    " + q.placeholder, curses.A_DIM))
+                lines.append(("      " + q.placeholder, curses.A_DIM))
         if self.state.global_note:
             lines.append(("", 0))
             lines.append((_("Note for the agent:") + " " +
@@ -175,7 +222,9 @@ class Screen:
         bottom = height - (2 if hints else 1) - max(1, editing + len(message))
         visible = bottom - top
         lines, focus = self.body(cols, visible)
-        if reviewing(state) and state.write_back is not None:  # scrolled with ↑↓, no focus
+        if state.help_open:  # scrolled with ↑↓, no focus
+            self.scroll = state.help_scroll = max(0, min(state.help_scroll, len(lines) - visible))
+        elif reviewing(state) and state.write_back is not None:  # scrolled with ↑↓, no focus
             self.scroll = state.write_back.scroll = max(0, min(state.write_back.scroll,
                                                                len(lines) - visible))
         elif focus < self.scroll:
@@ -184,7 +233,10 @@ class Screen:
             self.scroll = focus - visible + 1
         self.scroll = max(0, min(self.scroll, max(0, len(lines) - visible)))
         for row, (text, attr) in enumerate(lines[self.scroll:self.scroll + visible]):
-            self.put(top + row, 1, text, attr)
+            if isinstance(text, str):
+                self.put(top + row, 1, text, attr)
+            else:
+                self.put_spans(top + row, 1, text, attr)
         self.put(bottom, 0, "─" * (cols - 1), curses.A_DIM)
         if state.editor is not None and not state.editor.typing:  # a yes/no line
             self.put(bottom + 1, 1, state.editor.label, curses.A_BOLD)
@@ -196,8 +248,12 @@ class Screen:
             self.put(bottom + 1, 1, head + tail(typed, cols - 4 - width(head)) + "▏")
         for row, text in enumerate(message):
             self.put(bottom + 1 + editing + row, 1, text, curses.A_BOLD)
-        if hints:
-            self.put(height - 1, 1, fit(self.hint_parts(), cols - 2), curses.A_DIM)
+        if hints and state.help_open:
+            self.put(height - 1, 1, clip(_("↑↓ scroll · any other key closes the help"),
+                                         cols - 2), curses.A_DIM)
+        elif hints:
+            self.put(height - 1, 1, fit(self.hint_parts(), cols - 2, help_key(state)),
+                     curses.A_DIM)
         self.window.refresh()
 
     def head(self, cols: int) -> int:
@@ -205,8 +261,10 @@ class Screen:
         _, state = self.state.translate, self.state
         # a deferred question has no deadline running: no countdown to show
         clock = _("deferred") if state.deferral is not None else \
-            f"{remaining(self.expires_at)} {_('left')}"
-        self.put(0, 1, clip(self.title, cols - width(clock) - 4), curses.A_BOLD)
+            _("{time} left").format(time=remaining(self.expires_at))  # zh: 剩余 9:47
+        title = inline_spans(self.title)  # `code` in a title shows as code, without marks
+        self.title_cut = sum(width(text) for text, _style in title) > cols - width(clock) - 4
+        self.put_spans(0, 1, clip_spans(title, cols - width(clock) - 4), curses.A_BOLD)
         self.put(0, cols - width(clock) - 2, clock,
                  curses.A_BOLD if self.expires_at - now() <= 10 and state.deferral is None else 0)
         asked = _("asked at {time}").format(time=state.question.asked_at)
@@ -220,49 +278,24 @@ class Screen:
     def title(self) -> str:
         return self.state.question.title
 
-    def hint_parts(self) -> list[tuple[str, int]]:
-        """The key hints for this stage in display order, each with its rank: when the line
-        is too narrow the highest ranks go first."""
+    def hint_parts(self) -> list[Key]:
+        """Every key of this stage (`key_table.py`), in display order, with its rank."""
         _, stage = self.state.translate, self.state.stage
         if stage == "widen":
             return widen_hints(self.state)
         if reviewing(self.state) and self.state.editor is None:
             return review_hints(self.state)
-        if self.state.editor is not None and self.state.editor.text and stage == "review":
-            return [(_("Enter save · ^U clear · Esc back"), 0)]  # the pre-filled answer
-        if self.state.editor is not None and not self.state.editor.typing:
-            return [(_("Enter yes · Esc back"), 0)]
         if self.state.editor is not None:
-            return [(_("Enter save · Esc back"), 0)]
+            return editor_keys(self.state)
         if stage == "confirm":
-            return [(_("y confirm · b back · c cancel"), 0)]
+            return [Key(_("y confirm · b back · c cancel"), 0,
+                        _("y or Enter sends the answer; b goes back to change it; c cancels "
+                          "the question."))]
         if stage == "settings":
-            return [(_("↑↓ move · Enter change · Esc back"), 0)]
-        leave = [(_("^C leave"), 3)] if self.state.team is not None else []
-        if self.state.on_text_row:  # letters type here: only keys that do not type
-            move = [(_("↑↓ move"), 4)] if self.state.rows > 1 else []
-            notes = [(_("^G note to agent"), 3)] if self.state.annotations else []
-            widen = [(_("^W widen"), 2)] if self.state.can_widen else []
-            return [*move, (_("enter submit"), 0), *widen, *self.decide(typing=True), *notes,
-                    (_("^O settings"), 2), (_("esc cancel"), 1), *leave]
-        pick = [(_("space pick"), 1)] if self.state.question.options else []
-        notes = [(_("tab note"), 4), (_("g note to agent"), 5)] if self.state.annotations else []
-        widen = [(_("w widen"), 3)] if self.state.can_widen else []
-        return [(_("↑↓/jk move"), 6), *pick, (_("enter submit"), 0), *widen, *self.decide(),
-                *notes, (_("s settings"), 3), (_("q cancel"), 2), *leave]
-
-    def decide(self, typing: bool = False) -> list[tuple[str, int]]:
-        """The write-back keys the question offers now (Ctrl and the letter on the text line)."""
-        _, state = self.state.translate, self.state
-        if typing:
-            return [*([(_("^F fetch & review"), 1)] if state.can_review else []),
-                    *([(_("^R take up again"), 1)] if state.deferral is not None else []),
-                    *([(_("^D defer"), 2 if state.team is not None else 3)]
-                      if state.can_defer else [])]
-        defer = 2 if state.team is not None else 3  # widened, it is one of the ways on
-        return [*([(_("f fetch & review"), 1)] if state.can_review else []),
-                *([(_("r take up again"), 1)] if state.deferral is not None else []),
-                *([(_("d defer"), defer)] if state.can_defer else [])]
+            return [Key(_("↑↓ move · Enter change · Esc back"), 0,
+                        _("Move between the settings; Enter or space changes one (←/→ the "
+                          "chime volume); Esc goes back to the question."))]
+        return question_keys(self.state)
 
 
 def tail(text: str, cells: int) -> str:
@@ -277,11 +310,3 @@ def tail(text: str, cells: int) -> str:
             break
         kept.append(char)
     return "…" + "".join(reversed(kept))
-
-
-def fit(parts: list[tuple[str, int]], cells: int) -> str:
-    """Join the hints with ` · `, leaving out the highest-ranked ones until the line fits."""
-    kept = list(parts)
-    while len(kept) > 1 and width(" · ".join(text for text, _ in kept)) > cells:
-        kept.remove(max(kept, key=lambda part: part[1]))
-    return clip(" · ".join(text for text, _ in kept), cells)

@@ -17,19 +17,26 @@ def settings_lines(state: AnswerState) -> list[tuple[str, int]]:
     _, values = state.translate, state.settings
     on_off = {True: _("on"), False: _("off")}
     labels = {
-        "interface": (_("Answer questions in"), values.get("interface", "")),
+        "interface": (_("Answer questions in"), {
+            "web": _("the browser"), "terminal": _("the terminal"),
+        }.get(str(values.get("interface")), "")),
         "elicitation": (_("Ask inside the agent's MCP client"), {
             "off": _("never"), "form": _("with the client's own form, when it supports one"),
             "url": _("by having the client open the question's page, when it can"),
         }.get(values.get("elicitation") or "off", "")),
-        "timeout_seconds": (_("Default time to answer (seconds)"),
-                            str(values.get("timeout_seconds", ""))),
+        "timeout_seconds": (_("Default time to answer"), duration(
+            values["timeout_seconds"], _) if isinstance(values.get("timeout_seconds"), int)
+            else ""),
         "language": (_("Language"), values.get("language") or state.question.language),
         "allow_annotations": (_("Offer notes on options"),
                               on_off[bool(values.get("allow_annotations"))]),
         "show_placeholder": (_("Show the agent's placeholder text"),
                              on_off[bool(values.get("show_placeholder"))]),
-        "terminal_hints": (_("Key hints"), on_off[bool(values.get("terminal_hints"))]),
+        "terminal_hints": (_("Navigation hints (the key bar)"),
+                           on_off[bool(values.get("terminal_hints"))]),
+        "note_focus": (_("Note field focus"), {
+            "tab": _("Tab opens a note"), "pick": _("a pick opens its note"),
+        }.get(values.get("note_focus") or "tab", "")),
         "notifications": (_("Browser notifications and the chime"), {
             "always": _("always"), "unfocused": _("when the window is not focused"),
             "hidden": _("when the tab is hidden"), "never": _("never"),
@@ -48,7 +55,8 @@ def settings_lines(state: AnswerState) -> list[tuple[str, int]]:
     for index, row in enumerate(setting_rows(state)):
         label, value = labels[row]
         here = index == state.setting_cursor
-        text = f"{'›' if here else ' '} {label}" + (f": {value}" if value else "")
+        colon = "：" if state.translate.language == "zh" else ": "
+        text = f"{'›' if here else ' '} {label}" + (f"{colon}{value}" if value else "")
         lines.append((text, curses.A_REVERSE if here else 0))
     return lines
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import curses
 
+from choice.terminal.key_table import Key
 from choice.terminal.screens.panels import (
     LATEST_MESSAGES,
     audience_box,
@@ -61,19 +62,23 @@ def team_lines(state: AnswerState, cols: int, latest: int = LATEST_MESSAGES) -> 
         heading, *links = link_lines(invitation, _)
         lines += [(heading, curses.A_DIM), *_plain(links)]
     if not fresh:
-        lines += _plain(waiting_box(state.question.title, view, _, cols))
+        lines += _plain(waiting_box(state.question.title, view, _, cols, state.discussion_url))
     heading, *messages = discussion_lines(view, _, cols, latest)
     lines += [(heading, curses.A_DIM), *_plain(messages)]
     if state.reminder:
-        first, second = reminder_lines(_)
-        lines += [("", 0), (first, curses.A_BOLD), (second, curses.A_DIM)]
-    lines += [("", 0), (_("Answer here to decide now; that closes the discussion."),
-                        curses.A_DIM)]
-    return lines
+        first, *rest = reminder_lines(view, state.question.id, _)
+        return [*lines, ("", 0), (first, curses.A_BOLD),  # it says "answer here" too
+                *((piece, curses.A_DIM) for line in rest for piece in wrap(line, cols))]
+    return [*lines, ("", 0), (_("Answer here to decide now; that closes the discussion."),
+                              curses.A_DIM)]
 
 
-def widen_hints(state: AnswerState) -> list[tuple[str, int]]:
+def widen_hints(state: AnswerState) -> list[Key]:
     _, dialog = state.translate, state.widen
     if dialog is not None and dialog.step == "mode":
-        return [(_("b block · c continue · Enter = b · Esc abort"), 0)]
-    return [(_("Enter confirm · Esc abort"), 0)]
+        return [Key(_("b block · c continue · Enter = b · Esc abort"), 0,
+                    _("b: the agent keeps waiting; c: the agent carries on and collects the "
+                      "decision later; Esc: nothing changes."))]
+    return [Key(_("Enter confirm · Esc abort"), 0,
+                _("Enter takes the audience (type names, comma-separated, to trim it); Esc "
+                  "or Ctrl+C leaves the question as it was."))]

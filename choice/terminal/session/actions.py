@@ -108,7 +108,7 @@ class Actions:
                 return None
             if effect.kind == "save_settings":
                 self.state.settings = self.client.save_settings(effect.payload)
-                self._apply_settings()
+                self._apply_settings(quiet="hidden_options" in effect.payload)
                 return None
             if effect.payload:  # "... and make the browser my default": saved first
                 self.state.settings = self.client.save_settings(effect.payload)
@@ -178,10 +178,12 @@ class Actions:
         self.state.time_given = round(minutes * 60)  # offered as the default time
         self.state.message = self._("Saved.")
 
-    def _apply_settings(self) -> None:
+    def _apply_settings(self, *, quiet: bool = False) -> None:
+        """The saved settings in force; `quiet`: the key already said what changed."""
         language = self.state.settings.get("language") or self.question.language
         self.state.translate = translator(language)
-        self.state.message = self._("Saved.")
+        if not quiet:
+            self.state.message = self._("Saved.")
 
     def _switch_to_web(self) -> Ending:
         self.client.switch_interface(self.question.id, "web")

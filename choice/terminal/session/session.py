@@ -25,6 +25,7 @@ from choice.terminal.external_editor import suspended
 from choice.terminal.keys import Effect
 from choice.terminal.live import Live, LiveEvent
 from choice.terminal.plain.lines import Lines, run_plain, run_widen, show_team, show_widened
+from choice.terminal.plain.reminders import PlainReminders
 from choice.terminal.plain.review import read_defer, run_review
 from choice.terminal.question import Question
 from choice.terminal.screens.screen import Screen, key_name
@@ -116,11 +117,16 @@ class Session(Actions):
         self.drafts.start(*self.drafted())
         return DraftedLines(sys.stdin, lambda: self.drafts.save(*self.drafted()))
 
-    def run_plain(self, out: TextIO) -> Ending:
+    def run_plain(self, out: TextIO, live: Live | None = None) -> Ending:
+        """Line prompts; with `live`, an idle discussion's reminder prints while a widened
+        question waits (seed 003 §4.1)."""
+        reminders = PlainReminders(live, self.state, out) if live is not None else None
         try:
             return self._plain(self.lines(), out)
         finally:
             self.drafts.stop()
+            if reminders is not None:
+                reminders.stop()
 
     def _plain(self, lines: Lines, out: TextIO) -> Ending:
         first = True

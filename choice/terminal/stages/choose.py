@@ -1,7 +1,8 @@
-"""The question's own keys: move (arrows, j/k), pick (space), type on the text row, submit
-(Enter), notes (Tab, `g`), cancel (`q`, Esc), and the keys that open the other stages:
-settings (`s`), widen (`w`), defer (`d`), fetch & review (`f`), take up again (`r`);
-and the confirmation step (`y`, `b`, `c`).
+"""The question's own keys: move (arrows, j/k), pick (space, or an option's number 1-9 as
+AskUserQuestion and questionary take it), type on the text row, submit (Enter), notes (Tab,
+`g`), hide the option under the cursor (`h`) or show the hidden ones again (`H`), cancel
+(`q`, Esc), and the keys that open the other stages: settings (`s`), widen (`w`), defer
+(`d`), fetch & review (`f`), take up again (`r`); and the confirmation step (`y`, `b`, `c`).
 
 On the text row letters type, so Ctrl-G (the note for the agent), Ctrl-O (the settings),
 Ctrl-W (widen), Ctrl-D (defer), Ctrl-F (fetch & review) and Ctrl-R (take a deferred
@@ -13,7 +14,10 @@ from __future__ import annotations
 
 from choice.terminal.keys import MOVES, Effect
 from choice.terminal.stages.review import open_defer
-from choice.terminal.state import AnswerState
+from choice.terminal.state import AnswerState, remembered
+
+NUMBERS = "123456789"
+"""An option's number picks it: the first nine options shown."""
 
 
 def choose_key(state: AnswerState, key: str) -> None:
@@ -27,15 +31,23 @@ def choose_key(state: AnswerState, key: str) -> None:
             " " if key == "space" else key)
     elif key == "space":
         _pick(state)
+    elif key in NUMBERS:
+        if NUMBERS.index(key) < len(state.options):
+            state.cursor = NUMBERS.index(key)
+            _pick(state)
     elif key == "enter":
-        if not question.multi and not state.picked and not state.on_text_row \
-                and question.options:
-            state.picked = {question.options[state.cursor].id}
+        if not question.multi and not state.picked and state.focused is not None:
+            state.picked = {state.focused.id}
         state.submit()
-    elif key == "tab" and state.annotations and not state.on_text_row and question.options:
-        option = question.options[state.cursor]
-        state.open_editor("note", _("Note on {label}").format(label=option.label),
-                          state.notes.get(option.id, ""))
+    elif key == "tab" and state.annotations and state.focused is not None:
+        open_note(state)
+    elif key == "h":
+        hide(state)
+    elif key == "H" and state.hidden:
+        state.hidden = set()
+        state.message = _("Every option is shown again.")
+        state.effects.append(Effect("save_settings", {"hidden_options": remembered(
+            state.settings, question, state.hidden)}))
     elif key in ("g", "^G") and state.annotations:
         state.open_editor("global", _("Note for the agent"), state.global_note)
     elif key in ("q", "esc"):
@@ -56,17 +68,54 @@ def choose_key(state: AnswerState, key: str) -> None:
 
 def _pick(state: AnswerState) -> None:
     question, _ = state.question, state.translate
-    if not question.options or state.on_text_row:
+    option = state.focused
+    if option is None:
         return
-    option_id = question.options[state.cursor].id
     if question.multi:
-        state.picked ^= {option_id}
+        state.picked ^= {option.id}
+        if option.id in state.picked:
+            _note_after_pick(state)
         return
-    state.picked = {option_id}
+    state.picked = {option.id}
     if question.request.single_submit_mode and not state.typed_anything():
         state.submit(auto=True)
     elif question.request.single_submit_mode:
         state.message = _("You have typed something: press Enter when ready")
+    else:
+        _note_after_pick(state)
+
+
+def _note_after_pick(state: AnswerState) -> None:
+    """Seed 001's annotation focus: with `note_focus: pick` a pick opens its note (Enter
+    or Esc gives the focus back to the options, on the same option)."""
+    if state.annotations and state.settings.get("note_focus") == "pick":
+        open_note(state)
+
+
+def open_note(state: AnswerState) -> None:
+    _, option = state.translate, state.focused
+    assert option is not None
+    state.open_editor("note", _("Note on {label}").format(label=option.label),
+                      state.notes.get(option.id, ""))
+
+
+def hide(state: AnswerState) -> None:
+    """`h`: hide the option under the cursor (never the last one shown); remembered by
+    its label for the next questions."""
+    _, option = state.translate, state.focused
+    if option is None:
+        return
+    if len(state.options) == 1:
+        state.message = _("This is the last option shown: it cannot be hidden.")
+        return
+    state.hidden.add(option.id)
+    state.picked.discard(option.id)  # nothing is sent that is not shown
+    state.notes.pop(option.id, None)
+    state.cursor = min(state.cursor, state.rows - 1)
+    state.message = _("Hidden: {label}. H shows the hidden options again.").format(
+        label=option.label)
+    state.effects.append(Effect("save_settings", {"hidden_options": remembered(
+        state.settings, state.question, state.hidden)}))
 
 
 def confirm_key(state: AnswerState, key: str) -> None:

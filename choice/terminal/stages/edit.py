@@ -22,7 +22,8 @@ def edit_key(state: AnswerState, key: str) -> None:
     if verdict == "abort":
         return
     if stage == "note":
-        option_id = state.question.options[state.cursor].id
+        assert state.focused is not None
+        option_id = state.focused.id
         if value:
             state.notes[option_id] = value
         else:

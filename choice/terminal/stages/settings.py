@@ -13,13 +13,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from choice.contract import SOUND_VOLUME_MAX
+from choice.contract import SOUND_VOLUME_MAX, TIMEOUT_MAX, TIMEOUT_MIN
 from choice.terminal.keys import MOVES, Effect
 from choice.terminal.state import AnswerState
 
 SETTING_ROWS = ("interface", "elicitation", "timeout_seconds", "language", "allow_annotations",
-                "show_placeholder", "terminal_hints", "notifications", "sound", "sound_volume",
-                "time_left", "time_default", "switch_to_web", "web_default", "back")
+                "show_placeholder", "terminal_hints", "note_focus", "notifications", "sound",
+                "sound_volume", "time_left", "time_default", "switch_to_web", "web_default", "back")
 """Every row, in order; `setting_rows` leaves out the ones that offer nothing now."""
 ELICITATION_CYCLE = {"off": "form", "form": "url", "url": "off"}
 """Enter on the elicitation row: never -> the client's form -> the client opens the page."""
@@ -72,15 +72,18 @@ def _change(state: AnswerState, row: str) -> None:
         offered = state.time_default()
         if offered is not None:
             _save(state, "timeout_seconds", offered.saved)
-    elif row == "timeout_seconds":
-        _open_editor(state, row, _("Default time to answer (seconds)"),
-                     str(state.settings.get(row, "")))
+    elif row == "timeout_seconds":  # typed in minutes, as the web panel takes it
+        seconds = state.settings.get(row)
+        minutes = f"{seconds / 60:g}" if isinstance(seconds, int) else ""
+        _open_editor(state, row, _("Default time to answer (minutes)"), minutes)
     elif row == "sound_volume":
         _open_editor(state, row, _("Chime volume (0 to 100)"), str(_volume(state)))
     elif row == "interface":
         _save(state, row, "terminal" if state.settings.get(row) == "web" else "web")
     elif row == "elicitation":
         _save(state, row, ELICITATION_CYCLE.get(str(state.settings.get(row) or "off"), "off"))
+    elif row == "note_focus":
+        _save(state, row, "tab" if state.settings.get(row) == "pick" else "pick")
     elif row == "notifications":
         _save(state, row, NOTIFY_CYCLE.get(str(state.settings.get(row) or ""), "unfocused"))
     elif row == "language":
@@ -101,8 +104,22 @@ def typed_setting(state: AnswerState, name: str, typed: str) -> None:
         else:
             _ = state.translate
             state.message = _("Enter a volume from 0 (silent) to 100, e.g. 50.")
-    else:  # the default time: the portal explains its range
-        _save(state, name, int(typed) if typed.isdigit() else typed)
+    else:  # the default time, typed in minutes
+        _set_default_time(state, typed)
+
+
+def _set_default_time(state: AnswerState, typed: str) -> None:
+    """Minutes, as the web panel takes them; saved as `timeout_seconds` within its bounds."""
+    try:
+        seconds = round(float(typed) * 60)
+    except ValueError:
+        seconds = -1
+    if not TIMEOUT_MIN <= seconds <= TIMEOUT_MAX:
+        _ = state.translate
+        state.message = _("Enter the minutes, up to {most} (24 hours), e.g. 5.").format(
+            most=TIMEOUT_MAX // 60)
+        return
+    _save(state, "timeout_seconds", seconds)
 
 
 def _volume(state: AnswerState) -> int:

@@ -1,0 +1,151 @@
+"""Every key each screen of the terminal UI takes, as one table: the short hint the bottom
+bar shows (`space pick`), how soon the bar drops it when it is narrow (`rank`: the highest
+first), and the sentence the help screen (`?`, or F1 where letters type) says about it.
+
+The hint bar (`fit`) and the help screen (`help_lines`) both read this table, so the help
+can never list keys the bar does not know, nor the other way round. What a key does is
+`stages/`; this module only says it. No curses, no network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from choice.core.i18n import Translator
+from choice.terminal.state import AnswerState
+from choice.terminal.text import clip, width, wrap
+
+
+@dataclass(frozen=True)
+class Key:
+    hint: str
+    """As the bar shows it: the key and a word (`space pick`)."""
+    rank: int
+    """When the bar is too narrow the highest ranks go first; 0 stays."""
+    help: str
+    """The help screen's sentence about it."""
+    bar: bool = True
+    """False: only the help screen lists it (the number keys, hiding an option)."""
+
+
+def typing(state: AnswerState) -> bool:
+    """Letters type here (the text row, a line being written): `?` is a question mark, so
+    the help opens with F1."""
+    if state.editor is not None:
+        return state.editor.typing
+    return state.stage == "choose" and state.on_text_row
+
+
+def help_key(state: AnswerState) -> Key:
+    _ = state.translate
+    if typing(state):
+        return Key(_("F1 help"), 0, _("Show this list of keys (? types a question mark here)."))
+    return Key(_("? help"), 0, _("Show this list of keys."))
+
+
+def question_keys(state: AnswerState) -> list[Key]:
+    """The question's own keys (`stages/choose.py`)."""
+    _ = state.translate
+    leave = [Key(_("^C leave"), 3, _("Leave it to the team: the question stays widened; "
+                                    "come back with choice answer."))] \
+        if state.team is not None else []
+    submit = Key(_("enter submit"), 0, _("Send the answer (on a single choice with nothing "
+                                         "picked: the option under the cursor)."))
+    if state.on_text_row:  # letters type here: only keys that do not type
+        move = [Key(_("↑↓ move"), 4, _("Move between the options and this line."))] \
+            if state.rows > 1 else []
+        notes = [Key(_("^G note to agent"), 3, _("Write a note for the agent with the "
+                                                 "answer."))] if state.annotations else []
+        widen = [Key(_("^W widen"), 2, _("Ask your team to discuss it (widen)."))] \
+            if state.can_widen else []
+        return [*move, submit, *widen, *decide_keys(state, typing=True), *notes,
+                Key(_("^O settings"), 2, _("Open the settings.")),
+                Key(_("esc cancel"), 1, _("Cancel the question (you may say why).")), *leave]
+    options = state.question.options
+    pick = [Key(_("space pick"), 1, _("Pick the option under the cursor (with several "
+                                      "options: tick or untick it)."))] if options else []
+    numbers = [Key(_("1-9 pick by number"), 9, _("Pick the option with that number (with "
+                                                 "several options: tick or untick it)."),
+                   bar=False)] if options else []
+    notes = [Key(_("tab note"), 4, _("Write a note on the option under the cursor.")),
+             Key(_("g note to agent"), 5, _("Write a note for the agent with the answer."))] \
+        if state.annotations else []
+    widen = [Key(_("w widen"), 3, _("Ask your team to discuss it (widen)."))] \
+        if state.can_widen else []
+    hide = [Key(_("h hide"), 9, _("Hide the option under the cursor (remembered for the "
+                                  "next questions)."), bar=False)] if options else []
+    show = [Key(_("H show hidden"), 2, _("Show the hidden options again."))] \
+        if state.hidden else []
+    return [Key(_("↑↓/jk move"), 6, _("Move between the options.")), *pick, *numbers, submit,
+            *widen, *decide_keys(state), *notes, *hide, *show,
+            Key(_("s settings"), 4, _("Open the settings.")),  # after widen and defer
+            Key(_("q cancel"), 2, _("Cancel the question (you may say why).")), *leave]
+
+
+def decide_keys(state: AnswerState, typing: bool = False) -> list[Key]:
+    """The write-back keys the question offers now (Ctrl and the letter on the text line)."""
+    _ = state.translate
+    review = _("Ask the agent to summarise the discussion, then accept, edit or defer it.")
+    resume = _("Take the deferred question up again.")
+    defer = _("Set the question aside for later, with a reason.")
+    if typing:
+        return [*([Key(_("^F fetch & review"), 1, review)] if state.can_review else []),
+                *([Key(_("^R take up again"), 1, resume)] if state.deferral is not None else []),
+                *([Key(_("^D defer"), 2 if state.team is not None else 3, defer)]
+                  if state.can_defer else [])]
+    rank = 2 if state.team is not None else 3  # widened, it is one of the ways on
+    return [*([Key(_("f fetch & review"), 1, review)] if state.can_review else []),
+            *([Key(_("r take up again"), 1, resume)] if state.deferral is not None else []),
+            *([Key(_("d defer"), rank, defer)] if state.can_defer else [])]
+
+
+def editor_keys(state: AnswerState) -> list[Key]:
+    """A line being written (a note, a reason, a setting, the final answer)."""
+    _, editor = state.translate, state.editor
+    assert editor is not None
+    if not editor.typing:
+        return [Key(_("Enter yes · Esc back"), 0, _("Enter says yes; Esc goes back."))]
+    if editor.text and state.stage == "review":
+        return [Key(_("Enter save · ^U clear · Esc back"), 0,
+                    _("Enter keeps the line; Ctrl-U clears it; Esc goes back."))]
+    keep = Key(_("Enter save · Esc back"), 0, _("Enter keeps the line (empty: no note); "
+                                                "Esc goes back."))
+    return [keep, Key(_("^U clear"), 9, _("Clear the line."), bar=False)]
+
+
+def fit(keys: list[Key], cells: int, help_hint: Key | None = None) -> str:
+    """The bar: the keys joined with ` · `, the highest-ranked left out until it fits, and
+    the help key last. It never drops keys silently: when some are left out the help key
+    says how many (`? help (+3)`)."""
+    shown = [key for key in keys if key.bar]
+    kept = list(shown)
+    help_text = help_hint.hint if help_hint is not None else ""
+
+    def line(parts: list[Key]) -> str:
+        dropped = len(shown) - len(parts)
+        last = f"{help_text} (+{dropped})" if dropped and help_text else help_text
+        return " · ".join([*(part.hint for part in parts), *([last] if last else [])])
+
+    while len(kept) > 1 and width(line(kept)) > cells:
+        kept.remove(max(kept, key=lambda part: part.rank))
+    text = line(kept)
+    return text if width(text) <= cells else clip(text, cells)
+
+
+def help_lines(keys: list[Key], help_hint: Key, _: Translator, cells: int) -> list[str]:
+    """The help screen: every key of the screen below, its hint and its sentence."""
+    rows = [*keys, help_hint]
+    column = min(max(width(key.hint) for key in rows), max(8, cells // 3))
+    lines = [*wrap(_("Keys on this screen (↑↓ scroll, any other key closes this help):"),
+                   cells), ""]
+    for key in rows:
+        pad = " " * max(1, column - width(key.hint) + 2)
+        room = max(10, cells - column - 4)
+        first, *rest = wrap(key.help, room) or [""]
+        if width(key.hint) > column:
+            lines.append("  " + key.hint)
+            lines += ["  " + " " * (column + 2) + piece for piece in [first, *rest]]
+            continue
+        lines.append(f"  {key.hint}{pad}{first}")
+        lines += ["  " + " " * (column + 2) + piece for piece in rest]
+    return lines
