@@ -69,7 +69,8 @@ def test_script_and_img_in_model_text_render_as_text(open_page: OpenPage,
     expect(page.get_by_test_id("review-choice")).to_contain_text(f"Label {SCRIPT}{IMG}")
     assert_nothing_ran(page)
     page.get_by_test_id("confirm").click()
-    expect(page.get_by_test_id("outcome-choices")).to_have_text(f"Label {SCRIPT}{IMG}")
+    expect(page.get_by_test_id("outcome-choices")).to_contain_text(f"Label {SCRIPT}{IMG}")
+    expect(page.get_by_test_id("outcome-option-note")).to_have_text(f"note {IMG}")
     assert_nothing_ran(page)
     result = client.poll(iid, 10)
     assert result["option_annotations"] == {"x": f"note {IMG}"}  # the note survived review

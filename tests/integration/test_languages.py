@@ -101,8 +101,11 @@ def test_the_plain_terminal_speaks_chinese_under_choice_lang_zh(isolated_env: Pa
 def test_status_and_interface_badges_are_translated_too(isolated_env: Path) -> None:
     portal = PortalProcess(isolated_env, CHOICE_LANG="zh").start()
     try:
-        portal.client().create(question())
-        with browser(portal) as page:
+        client = portal.client()
+        client.create(question())
+        answered = client.create(question())["interaction_id"]  # where it was answered shows
+        client.call("POST", f"/api/interactions/{answered}/response", {"selected_ids": ["a"]})
+        with browser(portal) as page:  # on answered lines only
             html = page.get("/").text
         assert ">等待中<" in html and ">网页<" in html and ">Pending<" not in html
     finally:
