@@ -38,12 +38,14 @@ def test_a_day_long_deadline_is_shown_in_hours_minutes_and_seconds(web: Client) 
     page = participant_page(web)
     shown = re.search(r'data-testid="countdown-text">([^<]*)<', page)
     assert shown is not None and re.fullmatch(r"2[34]:\d\d:\d\d", shown[1]), shown
-    assert page.index('data-testid="countdown-text"') < page.index('class="countdown-label"')
+    assert re.search(r'class="countdown-label"><span [^>]*data-testid="countdown-text">'
+                     r'[\d:]+</span> left</span>', page)  # the time, then "left"
 
 
 def test_chinese_says_time_left_before_the_time(web: Client) -> None:
     page = participant_page(web, "zh")
-    assert page.index('class="countdown-label">剩余<') < page.index('data-testid="countdown-text"')
+    assert re.search(r'class="countdown-label">剩余 <span [^>]*data-testid="countdown-text">',
+                     page)  # 剩余, then the time
 
 
 def test_an_options_rationale_is_markdown_under_a_label_of_its_own(web: Client) -> None:
