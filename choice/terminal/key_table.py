@@ -62,11 +62,13 @@ def question_keys(state: AnswerState) -> list[Key]:
                 Key(_("^O settings"), 2, _("Open the settings.")),
                 Key(_("esc cancel"), 1, _("Cancel the question (you may say why).")), *leave]
     options = state.question.options
-    pick = [Key(_("space pick"), 1, _("Pick the option under the cursor (with several "
-                                      "options: tick or untick it)."))] if options else []
-    numbers = [Key(_("1-9 pick by number"), 9, _("Pick the option with that number (with "
-                                                 "several options: tick or untick it)."),
-                   bar=False)] if options else []
+    ticks = state.question.multi  # several may be picked: a key ticks or unticks
+    pick = [Key(_("space pick"), 1,
+                _("Tick or untick the option under the cursor.") if ticks
+                else _("Pick the option under the cursor."))] if options else []
+    numbers = [Key(_("1-9 pick by number"), 9,
+                   _("Tick or untick the option with that number.") if ticks
+                   else _("Pick the option with that number."), bar=False)] if options else []
     notes = [Key(_("tab note"), 4, _("Write a note on the option under the cursor.")),
              Key(_("g note to agent"), 5, _("Write a note for the agent with the answer."))] \
         if state.annotations else []
