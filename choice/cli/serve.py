@@ -17,9 +17,9 @@ from typing import Any
 import uvicorn
 
 from choice.cli.http_protocol import PROTOCOL as HTTP_PROTOCOL
+from choice.cli.language import cli_translator
 from choice.client.portal_client import PortalClient
 from choice.core.config import Settings
-from choice.core.i18n import resolve_language, translator
 from choice.core.token import ensure_token
 from choice.store.schema import SchemaError, upgrade_url
 from choice.web.live.socket_limits import INBOUND_BYTES
@@ -110,7 +110,7 @@ def serve(app: Any = None, settings: Settings | None = None) -> None:
         raise SystemExit(f"port {settings.port} on {settings.host} is taken by another program: "
                          "set CHOICE_PORT to a free port.")
     token = ensure_token(settings.token_path)
-    _ = translator(resolve_language(None, None, settings.language))
+    _ = cli_translator(settings)
     print(_("choice portal on {url}  (data: {path})").format(
         url=settings.base_url, path=settings.data_dir), flush=True)
     # A one-time link, never the token: this line may end up in a log (`portal.log`).

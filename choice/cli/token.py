@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from choice.cli.commands import cli_translator
+from choice.cli.language import cli_translator
 
 
 def run(args: argparse.Namespace) -> int:
