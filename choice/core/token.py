@@ -25,22 +25,34 @@ class TokenFileError(RuntimeError):
     """The token file exists but holds no token: the message says how to fix it."""
 
 
-def ensure_token(path: Path) -> str:
-    """Read the token, creating it (mode 0600, never world-readable) if it does not exist."""
-    existing = read_token(path)
-    if existing:
-        return existing
+def _written_token(path: Path) -> tuple[str, str]:
+    """A new token, written whole and synced to a private (0600) temporary file beside
+    `path`: (the token, that file's path). The caller links or renames it into place."""
     import secrets
     import tempfile
 
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     token = secrets.token_urlsafe(32)
-    fd, written = tempfile.mkstemp(prefix=".token-", dir=path.parent)  # 0600
+    fd, written = tempfile.mkstemp(prefix=".token-", dir=path.parent)
     try:
         with os.fdopen(fd, "w") as handle:
             handle.write(token + "\n")
             handle.flush()
             os.fsync(handle.fileno())  # never a named but empty token after a power cut
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(written)
+        raise
+    return token, written
+
+
+def ensure_token(path: Path) -> str:
+    """Read the token, creating it (mode 0600, never world-readable) if it does not exist."""
+    existing = read_token(path)
+    if existing:
+        return existing
+    token, written = _written_token(path)
+    try:
         try:
             os.link(written, path)
         except FileExistsError:
@@ -60,17 +72,8 @@ def rotate_token(path: Path) -> str:
     """Replace the token with a new one and return it. The new file is written whole and
     private, then renamed over the old one: a reader sees the old token or the new one,
     never half of either."""
-    import secrets
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    token = secrets.token_urlsafe(32)
-    fd, written = tempfile.mkstemp(prefix=".token-", dir=path.parent)  # 0600
+    token, written = _written_token(path)
     try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(token + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
         os.replace(written, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
