@@ -39,19 +39,6 @@
     var root = P.interaction();
     if (root && root.getAttribute("data-interaction-id") === m.interaction_id) refresh();
   });
-  /* The owner's own form post changed where the question stands (deferred, taken up again,
-     decided): its line in the list changes too. The socket's word of it may come before
-     the swap (then the page sees no change left to follow), so the swap says it itself. */
-  var before = null;
-  document.addEventListener("htmx:beforeSwap", function () {
-    var root = P.interaction();
-    before = root ? root.getAttribute("data-status") : null;
-  });
-  document.addEventListener("htmx:afterSwap", function () {
-    var root = P.interaction();
-    if (root && before !== null && root.getAttribute("data-status") !== before) P.emit("list");
-    before = null;
-  });
   var connections = 0;  // the first is the page's own load: it is already up to date
   P.on("connected", function () { if (connections++ && panel()) refresh(); });  // while away
 
