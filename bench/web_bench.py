@@ -6,7 +6,7 @@ Debian's Chromium at /usr/bin/chromium: `playwright install` cannot download bro
     python bench/web_bench.py            # full: 500 renders each way, 1,000 sockets for 30 s
     python bench/web_bench.py --quick    # sanity: 100 renders each way, 100 sockets for 10 s
     python bench/web_bench.py --py-spy /tmp/prof   # also sample the server with py-spy
-    python bench/web_bench.py --questions 4  # page weight only: 1 question vs 4 questions
+    python bench/web_bench.py --weights  # page weights only: the four pages issue 27 budgets
 
 Needs Linux (/proc) and, beyond the project's own dependencies, playwright (the [test] extra)
 and websockets (comes with uvicorn[standard]). It reuses core_bench.py's portal handling: a
@@ -62,6 +62,7 @@ from core_bench import (
     start_portal,
     wait_healthy,
 )
+from realistic import OPTIONS, TEAM, realistic_ask, realistic_questions
 
 from choice.web.live.sockets import SYNC_SECONDS
 from choice.web.security.sessions import COOKIE
@@ -77,101 +78,14 @@ SETTLE_S = 1.0  # after the page's first socket message: late requests would sho
 KB = 1000
 
 TARGETS = {
-    "page_kb": 35.0,
-    "questions_page_kb": 40.0,  # issue 14 §1: a 4-question interaction's first load
+    "page_kb": 30.0,  # issue 27 §6, also checked by tests/browser/test_page_weight.py
+    "questions_page_kb": 34.0,  # a 4-question interaction's first load
+    "widened_page_kb": 36.0,  # the owner's page of a question widened to the team
+    "list_page_kb": 30.0,
     "page_requests": 5,
     "render_p50_ms": 5.0,
     "sockets_cpu_pct": 10.0,
 }
-
-
-# -- realistic interactions --------------------------------------------------------------------
-PROMPT = """\
-The test suite takes **11 minutes** on CI, and most of that is `tests/test_server.py`: every
-test there starts its own uvicorn process, waits for `/healthz`, and kills it afterwards. On
-the 2-core runners a start costs about 1.4 s, and there are 212 such tests.
-
-I see three ways to make it faster, and they are not exclusive:
-
-1. One portal per test *session* (a `session`-scoped fixture), with a fresh data directory
-   per test through a new `CHOICE_DATA_DIR` reload endpoint that only exists in test builds.
-2. Run the module with `pytest-xdist -n auto`, which keeps the isolation but only helps on
-   runners with more cores; the free ones have 2.
-3. Move most of these tests to `TestClient` (in-process, no socket) and keep ~20 real-server
-   tests for what only a real process shows: signals, the lifespan, ports in use.
-
-Trade-offs I can see:
-
-- (1) is the fastest, but a test that leaks a pending interaction can break the next one,
-  and a test-only endpoint is one more thing that must never ship enabled.
-- (3) is the most work (about 150 tests to port) but the result is the simplest to keep.
-
-See the [pytest fixture scopes](https://docs.pytest.org/en/stable/how-to/fixtures.html) for
-(1). Whatever you pick, I will not touch `tests/test_cli.py`, and I will run the full suite
-twice to check for flakiness before I push.
-"""
-
-OPTIONS = [
-    {"id": "session-fixture", "label": "One portal per session",
-     "description": "A `session`-scoped fixture and a test-only reset endpoint. Fastest: "
-                    "about **2 minutes** in total, at the cost of isolation between tests."},
-    {"id": "xdist", "label": "pytest-xdist",
-     "description": "`-n auto` on the existing tests. No code changes, but on 2 cores it "
-                    "saves at most half: about 6 minutes."},
-    {"id": "testclient", "label": "Port most tests to TestClient",
-     "description": "In-process tests for routing, validation and pages; ~20 real-server tests "
-                    "stay. About **3 minutes**, and the simplest suite to maintain.",
-     "recommended": True,
-     "rationale": "Keeps every test isolated and removes the slowest part for good."},
-    {"id": "both", "label": "TestClient, then xdist",
-     "description": "Option 3 first, then `-n auto` for what is left. Most work, ~2 minutes."},
-    {"id": "nightly", "label": "Move real-server tests to a nightly job",
-     "description": "Pull requests would run in ~1 minute, but a broken start-up would only "
-                    "be caught the next morning."},
-    {"id": "nothing", "label": "Leave it as it is",
-     "description": "11 minutes is slow but it works; spend the time on the web side instead."},
-]
-
-TITLES = [
-    "How should I speed up the test suite?", "Which database for the staging copy?",
-    "Rename the `Interaction.opened` event?", "Drop Python 3.10 support?",
-    "Where should the SQLite file live on macOS?", "Retry failed webhooks how often?",
-    "Keep the old /api/v0 routes?", "Which licence for the vendored htmx?",
-    "Split the service module?", "Default timeout for new questions",
-    "Log format for production", "Which branch should I rebase onto?",
-    "Publish the Docker image?", "Bump litestar to 2.26?", "Delete the unused fixtures?",
-    "Translate the settings page now?", "Which icon set?", "Cache the rendered Markdown?",
-    "Open the browser on every question?", "Keep the terminal UI's colours?",
-]
-AGENTS = ["claude-code", "codex", "cursor-agent", "aider"]
-PROJECTS = ["choice-portal", "billing", "infra", "docs-site"]
-
-
-def realistic_ask(i: int, timeout_s: int = 3600) -> dict[str, Any]:
-    return {"title": TITLES[i % len(TITLES)], "prompt": PROMPT, "options": OPTIONS,
-            "timeout_seconds": timeout_s, "interface": "web",
-            "context": {"agent": AGENTS[i % len(AGENTS)], "project": PROJECTS[i % len(PROJECTS)]}}
-
-
-def realistic_questions(n: int) -> dict[str, Any]:
-    """An interaction with `n` questions (`--questions`), cycling through the modes a real
-    agent mixes: a one-pick with descriptions, a multi-pick, a typed answer, a hybrid."""
-    modes: list[dict[str, Any]] = [
-        {"header": "Approach", "prompt": "Which way should I speed up the suite?",
-         "options": OPTIONS},
-        {"header": "Runners", "prompt": "Where should the faster suite run?",
-         "selection_mode": "multi", "options": [
-             {"id": "ci", "label": "Every pull request"}, {"id": "main", "label": "Pushes to main"},
-             {"id": "nightly", "label": "A nightly job", "description": "With the slow tests."}]},
-        {"header": "Budget", "prompt": "How long may the suite take on CI, at most?",
-         "selection_mode": "text_input", "placeholder": "e.g. 4 minutes"},
-        {"header": "Owner", "prompt": "Who should review the change?", "selection_mode": "hybrid",
-         "options": [{"id": "me", "label": "Me"}, {"id": "ops", "label": "The ops team"}]},
-    ]
-    questions = [{"id": f"q{i}", **modes[i % len(modes)]} for i in range(n)]
-    return {"title": "Speed up the test suite", "prompt": PROMPT.split("\n\n")[0],
-            "questions": questions, "timeout_seconds": 3600, "interface": "web",
-            "context": {"agent": "claude-code", "project": "choice-portal"}}
 
 
 async def create_interactions(portal: Portal, n: int, start: int = 0) -> list[str]:
@@ -529,10 +443,12 @@ class Browser:
 
 
 async def load_page(page: Any, cdp_log: NetworkLog, url: str, errors: list[str]) -> Load:
+    """A question's page is loaded once its socket spoke (the list's says nothing at first)."""
     errors.clear()
     await page.goto(url, wait_until="load", timeout=30_000)
     try:
-        await asyncio.wait_for(cdp_log.first_message.wait(), 15)
+        if "/choice/" in url:
+            await asyncio.wait_for(cdp_log.first_message.wait(), 15)
     except TimeoutError:
         errors.append("no WebSocket message within 15 s of the load event")
     await asyncio.sleep(SETTLE_S)
@@ -551,7 +467,7 @@ async def load_page(page: Any, cdp_log: NetworkLog, url: str, errors: list[str])
     return Load(cdp_log, timing, list(errors), checks)
 
 
-async def bench_browser(portal: Portal, iid: str, chromium: str) -> Browser:
+async def bench_browser(portal: Portal, path: str, chromium: str) -> Browser:
     from playwright.async_api import async_playwright
 
     base = f"http://{HOST}:{portal.port}"
@@ -570,8 +486,7 @@ async def bench_browser(portal: Portal, iid: str, chromium: str) -> Browser:
                 cdp.on(f"Network.{event}",
                        lambda e, handler=handler: getattr(logs[-1], handler)(e) if logs else None)
             loads = []
-            for url in (f"{base}/login?token={quote(portal.token)}&next=/choice/{iid}",
-                        f"{base}/choice/{iid}"):
+            for url in (f"{base}/login?token={quote(portal.token)}&next={path}", base + path):
                 logs.append(NetworkLog())
                 loads.append(await load_page(page, logs[-1], url, errors))
             return Browser(browser.version, loads[0], loads[1])
@@ -579,28 +494,38 @@ async def bench_browser(portal: Portal, iid: str, chromium: str) -> Browser:
             await browser.close()
 
 
-async def bench_questions(args: argparse.Namespace, portal: Portal, single_id: str) -> str:
-    """`--questions N`: the first load of one question and of N questions, side by side."""
+async def bench_weights(args: argparse.Namespace, portal: Portal, single_id: str) -> str:
+    """`--weights`: the first load of the four pages issue 27 budgets: one question, N
+    questions (`--questions`, 4 by default), a question widened to the team (its owner's
+    page), and the list."""
     session = RawSession(portal.port, portal.token)
     try:
-        reply = await session.request("POST", "/api/interactions",
-                                      realistic_questions(args.questions))
+        await session.request("PUT", "/api/settings", {"team": TEAM})
+        created = []
+        for body in (realistic_questions(args.questions or 4), realistic_ask(LIST_SIZE)):
+            reply = await session.request("POST", "/api/interactions", body)
+            if reply.status != 201:
+                raise RuntimeError(f"create: HTTP {reply.status} {reply.body[:300]!r}")
+            created.append(reply.json()["interaction_id"])
+        several_id, widened_id = created
+        reply = await session.request("POST", f"/api/interactions/{widened_id}/widen", {})
         if reply.status != 201:
-            raise RuntimeError(f"create: HTTP {reply.status} {reply.body[:300]!r}")
-        several_id = reply.json()["interaction_id"]
+            raise RuntimeError(f"widen: HTTP {reply.status} {reply.body[:300]!r}")
     finally:
         await session.aclose()
     t = Table()
     base = f"http://{HOST}:{portal.port}"
     lines: list[str] = []
-    for label, iid in (("1 question", single_id), (f"{args.questions} questions", several_id)):
+    pages = (("1 question", f"/choice/{single_id}", "page_kb"),
+             (f"{args.questions or 4} questions", f"/choice/{several_id}", "questions_page_kb"),
+             ("widened, the owner's page", f"/choice/{widened_id}", "widened_page_kb"),
+             ("the list", "/", "list_page_kb"))
+    for label, path, target in pages:
         print(f"first load of {label} in headless Chromium ...", flush=True)
-        cold = (await bench_browser(portal, iid, args.chromium)).cold
+        cold = (await bench_browser(portal, path, args.chromium)).cold
         kb = cold.log.transferred / KB
-        several = iid == several_id
         t.row(f"{label}: first load, bytes on the wire, headers included (KB)", f"{kb:.1f}",
-              f"<= {TARGETS['questions_page_kb']:.0f}" if several else "",
-              kb <= TARGETS["questions_page_kb"] if several else None)
+              f"<= {TARGETS[target]:.0f}", kb <= TARGETS[target])
         t.row("  bodies only, compressed (KB) / decoded (KB)",
               f"{sum(r.transferred - r.header_bytes for r in cold.log.resources.values()) / KB:.1f}"
               f" / {sum(r.decoded for r in cold.log.resources.values()) / KB:.1f}")
@@ -938,15 +863,15 @@ async def run(args: argparse.Namespace) -> int:
             ids = await create_interactions(portal, LIST_SIZE)
             await answer(portal, ids[:COMPLETED_IN_LIST])
             iid = ids[LIST_SIZE // 2]
-            if args.questions:
+            if args.weights or args.questions:
                 print()
-                print(await bench_questions(args, portal, iid))
+                print(await bench_weights(args, portal, iid))
                 return 0
 
             browser = None
             if not args.skip_browser:
                 print("[1/3] first and second load in headless Chromium ...", flush=True)
-                browser = await bench_browser(portal, iid, args.chromium)
+                browser = await bench_browser(portal, f"/choice/{iid}", args.chromium)
 
             cookie = await sign_in(portal, f"/choice/{iid}")
             renders = []
@@ -985,9 +910,11 @@ def main() -> int:
     parser.add_argument("--py-spy", metavar="DIR",
                         help="sample the server with py-spy during the gzip renders and the socket "
                              "window; raw stacks go to DIR, a summary is printed")
+    parser.add_argument("--weights", action="store_true",
+                        help="only the page weights: the first load of one question, of several "
+                             "questions, of a widened question's owner page and of the list")
     parser.add_argument("--questions", type=int, metavar="N", default=0,
-                        help="only the page weight: the first load of one question and of an "
-                             "interaction with N questions (issue 14: N=4, <= 40 KB)")
+                        help="with --weights: how many questions the second page asks (4)")
     args = parser.parse_args()
     try:
         import uvloop

@@ -21,13 +21,13 @@
   var loading = false, again = false;
   function refresh() {
     var box = panel(), root = P.interaction();
-    if (!box || !root || !window.htmx) return;
+    if (!box || !root) return;
     if (loading) { again = true; return; }
     loading = true;
     var path = "/choice/" + encodeURIComponent(root.getAttribute("data-interaction-id")) + "/decision";
     var request = busy(box)
-      ? window.htmx.ajax("GET", path + "?keep=true", { target: "#decision-late", swap: "none" })
-      : window.htmx.ajax("GET", path, { target: "#decision-panel", swap: "outerHTML" });
+      ? P.load(path + "?keep=true", { target: box, swap: "none" })
+      : P.load(path, { target: box });
     request.then(settled, settled);
   }
   function settled() {

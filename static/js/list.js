@@ -10,12 +10,12 @@
   // triggered on a list that is being swapped (or queued on the one swapped out) is lost.
   function refresh() {
     var list = document.getElementById("interaction-list");
-    if (!list || !window.htmx) return;
+    if (!list) return;
     if (loading) { again = true; return; }
     loading = true;
-    window.htmx.ajax("GET", list.getAttribute("hx-get"),
-      { source: list, target: list, swap: "outerHTML" }).then(settled, settled);
+    P.load(list.getAttribute("data-refresh-url"), { target: list }).then(settled, settled);
   }
+  setInterval(refresh, 60000);  // what no message moves: the "answered … ago" of the recent
 
   function settled() {
     loading = false;

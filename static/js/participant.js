@@ -1,5 +1,5 @@
 /* A participant's page (/d/<secret>), live: the socket brings the same update to every open
-   page (new comments, the tally, the people) as server-rendered fragments that htmx swaps in
+   page (new comments, the tally, the people) as server-rendered fragments swapped in
    by id; the comment being typed and the vote being chosen are never touched. When the
    question ends the whole discussion is refetched, read-only; a withdrawn link reloads
    (and shows what the link opens now: nothing). Without script the forms still post. */
@@ -37,15 +37,14 @@
 
   function apply(html) {
     var el = root();
-    if (!el || !window.htmx || !html) return;
-    window.htmx.swap(el, html, { swapStyle: "none", settleDelay: 0, ignoreTitle: true });
+    if (!el || !html) return;
+    P.placeOutOfBand(html);
     tidyThread();
     document.dispatchEvent(new CustomEvent("choice:discussion-updated"));
   }
 
   function reloadAll() {
-    if (!root() || !window.htmx) return;
-    window.htmx.ajax("GET", path("/partial"), { target: "#discussion", swap: "outerHTML" });
+    if (root()) P.load(path("/partial"), { target: root() });
   }
 
   function newestShown() {
@@ -55,12 +54,11 @@
 
   var catching = false;
   function catchUp() {  // after a (re)connect: what moved while the socket was away
-    if (!root() || !window.htmx || catching) return;
+    if (!root() || catching) return;
     catching = true;
     var live = path("/live"), after = newestShown();
     if (after) live += (live.indexOf("?") < 0 ? "?" : "&") + "after=" + encodeURIComponent(after);
-    window.htmx.ajax("GET", live, { target: "#discussion", swap: "none" })
-      .then(done, done);
+    P.load(live, { target: root(), swap: "none" }).then(done, done);
     function done() { catching = false; tidyThread(); }
   }
 
@@ -79,5 +77,5 @@
   P.on("refresh", function () { if (isOpenHere()) catchUp(); });
   P.on("connected", function () { if (isOpenHere()) catchUp(); });
   P.on("gone", function () { if (root()) window.location.reload(); });
-  document.addEventListener("htmx:afterSwap", function () { if (root()) tidyThread(); });
+  document.addEventListener("hx:swapped", function () { if (root()) tidyThread(); });
 })();

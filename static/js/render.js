@@ -22,20 +22,18 @@
   };
   P.reloadInteraction = function () {
     var root = P.interaction();
-    if (!root || !window.htmx) return;
-    var id = root.getAttribute("data-interaction-id");
-    window.htmx.ajax("GET", "/choice/" + encodeURIComponent(id) + "/partial",
-      { target: "#interaction", swap: "outerHTML" });
+    if (!root) return;
+    P.load("/choice/" + encodeURIComponent(root.getAttribute("data-interaction-id")) + "/partial",
+      { target: root });
   };
-  // An action the portal refused without a fragment to show (htmx swaps nothing on these):
+  // An action the portal refused without a fragment to show (hx.js swaps nothing on these):
   // say so, or the click seems to do nothing.
-  document.addEventListener("htmx:responseError", function (event) {
-    var xhr = event.detail.xhr;
-    if (!xhr) return;
-    if (xhr.status === 401) { window.location.reload(); return; }
-    if (xhr.status === 503) {
+  document.addEventListener("hx:error", function (event) {
+    var status = event.detail.status;
+    if (status === 401) { window.location.reload(); return; }
+    if (status === 503) {
       P.toast(P.t("The portal is busy right now. Try again in a moment."));
-    } else if (xhr.status >= 500) {
+    } else if (status >= 500) {
       P.toast(P.t("Something went wrong on the portal. Reload the page and try again."));
     }
   });
@@ -61,7 +59,7 @@
     more.hidden = true;
     if (prompt) { prompt.setAttribute("tabindex", "-1"); prompt.focus(); }
   });
-  document.addEventListener("htmx:afterSettle", fold);
+  document.addEventListener("hx:swapped", fold);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fold);
   else fold();
 })();

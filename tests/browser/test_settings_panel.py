@@ -107,8 +107,6 @@ def test_the_offer_survives_a_reload_and_works_without_script(
     expect(offer).to_have_text("Use 45 minutes as my default time")
     # the plain form post, as a page without script sends it: a redirect to the section,
     # which opens the panel there
-    page.evaluate("document.querySelector('form.time-default').removeAttribute('hx-post')")
-    page.evaluate("htmx.process(document.body)")
     with page.expect_navigation():
         page.evaluate("document.querySelector('form.time-default').submit()")
     assert page.url.endswith(f"/choice/{iid}#time-section")

@@ -79,13 +79,13 @@ def traversals(bundle: str) -> list[str]:
         "/static/bundle.%2e%2e.js", "/static/bundle..%2f..%2fpyproject.toml",
         "/static/%c0%ae%c0%ae/pyproject.toml", "/static/..;/pyproject.toml",
         "/static/....//....//pyproject.toml", "/static/./pyproject.toml",
-        "/static/vendor/htmx.min.js", "/static/js/config.js", "/static/fallback.js",
+        "/static/js/hx.js", "/static/js/config.js", "/static/fallback.js",
         "/static/../manifest.toml", "/static/%2e%2e/manifest.toml", "/%2e%2e/pyproject.toml",
         "/../pyproject.toml", "//etc/passwd", "/static/pyproject.toml", "/static/",
     ]
 
 
-FILE_TEXT = ["[project]", "[tool.ruff]", "root:x:0:0", "htmx", "[js]", "function"]
+FILE_TEXT = ["[project]", "[tool.ruff]", "root:x:0:0", "HX-Request", "[js]", "function"]
 
 
 def test_static_serves_no_file_by_path(portal: PortalProcess, bundle: str) -> None:
@@ -101,7 +101,7 @@ def test_static_serves_no_file_by_path(portal: PortalProcess, bundle: str) -> No
 def test_the_bundle_itself_is_served(portal: PortalProcess, bundle: str) -> None:
     """The control: the hashed bundle is there, as JavaScript, immutable."""
     reply = send(portal, "GET", f"/static/{bundle}")
-    assert reply.status == 200 and "htmx" in reply.text
+    assert reply.status == 200 and "hx-swap-oob" in reply.text
     assert reply.headers.get_content_type() == "text/javascript"
     assert "immutable" in reply.headers["Cache-Control"]
 
