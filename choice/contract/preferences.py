@@ -4,7 +4,8 @@ list the owner widens questions to.
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Iterable, Sequence
+from typing import Annotated, Protocol
 
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
@@ -129,3 +130,30 @@ class PreferencesPatch(Strict):
     _team_names = field_validator("team")(_unique_names)
     _notify_when = field_validator("notifications", mode="before")(_notify_when)
 
+
+class Labelled(Protocol):
+    """An option as both transports hold it: its id and the label a person sees."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+
+
+def hidden_option_ids(saved: Iterable[str], options: Sequence[Labelled]) -> set[str]:
+    """The ids of the options whose labels the person hid before (seed 000: the last-used
+    option visibility pre-populates the next prompt), compared without case; never every
+    option (then all are shown)."""
+    labels = {str(label).casefold() for label in saved}
+    hidden = {o.id for o in options if o.label.casefold() in labels}
+    return set() if len(hidden) >= len(options) else hidden
+
+
+def remember_hidden(saved: Iterable[str], options: Sequence[Labelled],
+                    hidden: set[str]) -> list[str]:
+    """`hidden_options` after a change on one question: its hidden labels, and the earlier
+    ones that name none of its options (newest last, at most `HIDDEN_OPTIONS_MAX`)."""
+    own = {o.label.casefold() for o in options}
+    kept = [str(label) for label in saved if str(label).casefold() not in own]
+    kept += [o.label for o in options if o.id in hidden]
+    return kept[-HIDDEN_OPTIONS_MAX:]

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from choice.contract import FieldError, Submission
 from choice.contract.clock import now
 from choice.contract.field_errors import InvalidInput
+from choice.contract.preferences import hidden_option_ids, remember_hidden
 from choice.core.i18n import Translator, translator
 from choice.core.time_defaults import TimeDefault, clamp
 from choice.terminal.keys import Effect, LineEditor
@@ -210,25 +211,11 @@ class AnswerState:
         return max(1, round((self.expires_at - now()) / 60))
 
 
-HIDDEN_MAX = 100
-"""How many option labels `hidden_options` remembers (the preference's own bound)."""
-
-
 def hidden_by(settings: dict[str, Any], question: Question) -> set[str]:
-    """The ids of this question's options whose labels the person hid before (seed 000:
-    the last-used option visibility pre-populates the next prompt)."""
-    saved = {str(label).casefold() for label in settings.get("hidden_options") or []}
-    hidden = {o.id for o in question.options if o.label.casefold() in saved}
-    if len(hidden) >= len(question.options):  # never hide every option: show them all
-        return set()
-    return hidden
+    """The ids of this question's options the saved `hidden_options` hide."""
+    return hidden_option_ids(settings.get("hidden_options") or [], question.options)
 
 
 def remembered(settings: dict[str, Any], question: Question, hidden: set[str]) -> list[str]:
-    """`hidden_options` after a change here: this question's hidden labels, and the
-    earlier ones that name none of its options (newest last, at most `HIDDEN_MAX`)."""
-    own = {o.label.casefold() for o in question.options}
-    kept = [str(label) for label in settings.get("hidden_options") or []
-            if str(label).casefold() not in own]
-    kept += [o.label for o in question.options if o.id in hidden]
-    return kept[-HIDDEN_MAX:]
+    """`hidden_options` to save after a change of what this question hides."""
+    return remember_hidden(settings.get("hidden_options") or [], question.options, hidden)

@@ -56,6 +56,7 @@ from choice.web.pages.actions import InteractionActions, save_settings, save_tea
 from choice.web.pages.bundles import SKIP_COMPRESSION, bundle
 from choice.web.pages.decision_actions import DecisionActions
 from choice.web.pages.login import login, login_form, login_required_handler, logout
+from choice.web.pages.option_visibility import save_hidden_options
 from choice.web.pages.participant import ParticipantPages
 from choice.web.pages.routes import PageController
 from choice.web.pages.team_actions import TeamActions
@@ -134,7 +135,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
             SettingsController, DraftController,
             create_login_link, stream, healthz,
             PageController, InteractionActions, TeamActions, DecisionActions, save_settings, save_team,
-            use_time_as_default,
+            use_time_as_default, save_hidden_options,
             login, login_form, logout, ParticipantPages,
             choice_socket, portal_socket, participant_socket, bundle,
             asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp_mount),

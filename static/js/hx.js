@@ -1,5 +1,5 @@
 /* The pages' hypermedia, in place of htmx: the part of it these templates use and nothing
-   more (htmx 2 was 16.8 KB of a 41 KB first load; this is about 1.5 KB).
+   more (htmx 2 was 16.8 KB of a 41 KB first load; this is 1.9 KB, gzipped).
    - A form with `hx-post` (or `hx-get`) is sent by fetch with the button that sent it, and
      `hx-confirm` asks first; a link or button with `hx-get` loads on click.
    - `hx-target`: `this`, `closest <selector>` or a selector (the element itself without it);

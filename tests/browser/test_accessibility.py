@@ -100,6 +100,15 @@ def test_every_page_passes_axe_in_both_languages_at_both_widths(
             page.context.close()
     login = open_page("/login", signed_in=False, bypass_csp=True)
     found["sign-in"] = violations(login, axe_source)
+    client.save_settings({"hidden_options": ["SQLite"]})  # seed 000: a folded option, shown
+    folded = client.create(question(language="zh"))["interaction_id"]
+    for scheme in ("light", "dark"):
+        page = open_page(f"/choice/{folded}", bypass_csp=True, color_scheme=scheme)
+        page.get_by_test_id("hidden-options-toggle").click()
+        page.locator("[data-option-id=pg]").hover()
+        found[f"hidden options open ({scheme})"] = violations(page, axe_source)
+        page.context.close()
+    client.save_settings({"hidden_options": []})
     assert {name: v for name, v in found.items() if v} == {}
 
 

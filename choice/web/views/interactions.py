@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -20,6 +21,7 @@ from choice.contract import (
     Preferences,
     Question,
 )
+from choice.contract.preferences import hidden_option_ids
 from choice.core.endings import request_of
 from choice.core.replies import answered_in
 from choice.store.records import Interaction
@@ -53,6 +55,9 @@ class OptionView:
     rationale: str | None
     checked: bool
     note: str
+    hidden: bool = False
+    """Its label is among the labels the person hid (seed 000): the form shows it under
+    "N hidden options". Never a picked one: nothing is sent that is not shown."""
 
 
 @dataclass(frozen=True)
@@ -92,11 +97,13 @@ class QuestionView:
             and not self.draft.custom_input.strip()
 
 
-def option_views(options: list[Option], draft: Draft, defaults: list[str]) -> list[OptionView]:
+def option_views(options: list[Option], draft: Draft, defaults: list[str],
+                 hidden_labels: Sequence[str] = ()) -> list[OptionView]:
     chosen = set(draft.selected if draft.selected is not None else defaults)
+    hidden = hidden_option_ids(hidden_labels, options) - chosen
     return [OptionView(index=index, id=o.id, label=o.label, description=o.description,
                        recommended=o.recommended, rationale=o.rationale, checked=o.id in chosen,
-                       note=draft.notes.get(o.id, ""))
+                       note=draft.notes.get(o.id, ""), hidden=o.id in hidden)
             for index, o in enumerate(options, start=1)]
 
 
@@ -112,7 +119,8 @@ def question_views(request: ChoiceRequest, draft: Draft, prefs: Preferences,
         at = f"answers.{question.id}."
         views.append(QuestionView(
             number=number, question=question,
-            options=option_views(question.options, mine, question.default_selection_ids),
+            options=option_views(question.options, mine, question.default_selection_ids,
+                                 prefs.hidden_options),
             draft=mine, show_placeholder=bool(question.placeholder) and prefs.show_placeholder,
             errors=[error.model_copy(update={"field": error.field.removeprefix(at)})
                     for error in errors if error.field.startswith(at)]))
@@ -200,7 +208,8 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
                      waiting: list[Interaction] | None = None) -> InteractionView:
     request = request_of(row)
     draft = draft or Draft()
-    options = option_views(request.options, draft, request.default_selection_ids)
+    options = option_views(request.options, draft, request.default_selection_ids,
+                           prefs.hidden_options)
     result = json.loads(row.result_json) if row.result_json else None
     if row.status not in UNRESOLVED_STATUSES:  # a deferred one is still to be decided
         stage = "outcome"
