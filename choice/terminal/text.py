@@ -84,6 +84,15 @@ def _wrapped(text: str, cells: int) -> tuple[str, ...]:
             if used + w <= cells:
                 line, used = line + word, used + w
                 continue
+            if line.strip() and any(cell_width(char) > 1 for char in word):
+                # CJK breaks between any two characters: fill this line first
+                head, *rest = pieces(word, cells, room=cells - used)
+                if head:
+                    lines.append((line + head).rstrip())
+                    *full, last = rest
+                    lines.extend(full)
+                    line, used = last, width(last)
+                    continue
             if line.strip():
                 lines.append(line.rstrip())
             line, used = "", 0
@@ -96,18 +105,30 @@ def _wrapped(text: str, cells: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def pieces(word: str, cells: int) -> list[str]:
+NO_LINE_START = frozenset("。，、；：？！）」』】》〉”’…,.;:!?)")
+"""Closing punctuation never starts a line (Chinese line breaking): it takes the character
+before it along."""
+
+
+def pieces(word: str, cells: int, room: int | None = None) -> list[str]:
     """A word wider than `cells` cut into pieces that fit, in one pass: a model's
     20,000-character word must not cost a scan of the rest per piece (that made every
-    redraw take seconds). A wide character that cannot fit stands alone."""
+    redraw take seconds). A wide character that cannot fit stands alone. `room`: the first
+    piece fits in that much (the rest of a line; `""` when not even one character does)."""
     out: list[str] = []
     piece: list[str] = []
-    used = 0
+    used, limit = 0, cells if room is None else room
     for char in word:
         w = cell_width(char)
-        if used + w > cells and piece:
+        if used + w > limit and (piece or limit < cells):
+            carried: list[str] = []
+            while char in NO_LINE_START and len(piece) > 1 and (
+                    not carried or carried[0] in NO_LINE_START):
+                carried.insert(0, piece.pop())
+            if sum(cell_width(c) for c in carried) + w > cells:  # a run too long to carry
+                piece, carried = piece + carried, []
             out.append("".join(piece))
-            piece, used = [], 0
+            piece, used, limit = carried, sum(cell_width(c) for c in carried), cells
         piece.append(char)
         used += w
     out.append("".join(piece))

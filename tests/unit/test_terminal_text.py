@@ -96,6 +96,12 @@ def test_wrap_breaks_long_words_and_cjk_runs_by_cells() -> None:
     assert wrap("选择 PostgreSQL 还是 SQLite", 12) == ["选择", "PostgreSQL", "还是 SQLite"]
 
 
+def test_closing_punctuation_never_starts_a_line_it_takes_a_character_along() -> None:
+    assert wrap("取消这个问题（可以说明原因）。", 28) == ["取消这个问题（可以说明原", "因）。"]
+    assert wrap("一二三四。", 8) == ["一二三", "四。"]
+    assert all(width(line) <= 4 for line in wrap("a。。。。。。。", 4))  # too long a run: cut
+
+
 @PROPERTY
 @given(st.text(alphabet=st.sampled_from("ab 数据\nxyé"), max_size=80),
        st.integers(min_value=2, max_value=30))

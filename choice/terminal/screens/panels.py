@@ -2,7 +2,9 @@
 once for the full-screen UI, the plain lines and `choice list --status widened`.
 
 Everything here takes text already made safe (`team_view`, `widening`, `question`) and a
-width in cells; it returns lines that fit it. No curses, no printing, no network.
+width in cells; it returns lines that fit it. No curses, no printing, no network. A
+question's title is shown without its Markdown marks (`shown_title`): these lines have no
+bold or code to draw them with.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from datetime import UTC, datetime
 
 from choice.core.i18n import Translator
 from choice.terminal.live import LiveEvent
+from choice.terminal.markdown import inline_spans
 from choice.terminal.team_view import Invitation, TeamView
 from choice.terminal.text import clip, labelled, safe_text, width, wrap
 
@@ -22,6 +25,12 @@ BOX_MAX = 96
 TITLE_CELLS = 60
 """`Widen: <question text (truncated to 60 chars)>` (seed §2.1)."""
 LATEST_MESSAGES = 3
+
+
+def shown_title(title: str) -> str:
+    """A title as these plain lines show it: `Use **uv**?` reads `Use uv?` (inline marks
+    only, as the screen's own title: `# 12` or `1.` at its start stays as written)."""
+    return "".join(text for text, _style in inline_spans(title)).replace("\n", " ")
 
 
 def box_inner(cols: int) -> int:
@@ -80,7 +89,7 @@ def names_and(names: Sequence[str], _: Translator) -> str:
 # -- seed §2: the audience --------------------------------------------------------------------
 def audience_box(title: str, team: Sequence[str], _: Translator, cols: int) -> list[str]:
     listed = ", ".join(team) if team else _("(nobody yet: your team list is empty; type names)")
-    return box(_("Widen: {question}").format(question=clip(title, TITLE_CELLS)), [
+    return box(_("Widen: {question}").format(question=clip(shown_title(title), TITLE_CELLS)), [
         _("Default audience for this decision:"), "  " + listed, "",
         _("[Enter] to confirm, or type comma-separated names to trim."),
         _('Type "cancel" or press Ctrl+C to abort.')], cols)
@@ -114,7 +123,8 @@ def invited_box(invitation: Invitation, title: str, mode: str, _: Translator,
     count = len(invitation.names)
     said = _.ngettext('{names} has been invited to discuss: "{question}"',
                       '{names} have been invited to discuss: "{question}"', count)
-    body = [said.format(names=names_and(invitation.names, _), question=clip(title, TITLE_CELLS)),
+    question = clip(shown_title(title), TITLE_CELLS)
+    body = [said.format(names=names_and(invitation.names, _), question=question),
             agent_line(mode, _), *warning_lines(invitation.warnings, _)]
     return box(_("Widened ✓"), body, cols)
 
@@ -146,7 +156,7 @@ def waiting_box(title: str, view: TeamView, _: Translator, cols: int,
     """Seed §4's box and, under it, the discussion's page (unboxed: a terminal selects a
     URL whole only when no border touches it; the owner's page, never a participant's)."""
     boxed = box(_("Waiting for widened discussion"), [
-        _("Question:") + " " + title, *participants_lines(view, _, box_inner(cols)),
+        _("Question:") + " " + shown_title(title), *participants_lines(view, _, box_inner(cols)),
         agent_line(view.mode, _)], cols, grow=True)
     return [*boxed, *([_("Discussion:") + " " + url] if url else [])]
 
@@ -209,7 +219,7 @@ def waiting_reminder(event: LiveEvent, _: Translator) -> str:
                           "{n} seconds left on another question: {title}", seconds)
     else:
         line = _("Another question still waits: {title}")
-    return line.format(n=seconds, title=safe_text(title, keep_newlines=False)) + " " + \
+    return line.format(n=seconds, title=shown_title(safe_text(title, keep_newlines=False))) + " " + \
         _("(choice answer {id})").format(id=interaction_id)
 
 
@@ -235,7 +245,7 @@ def pending_pass(entries: Sequence[tuple[str, str, TeamView]], _: Translator,
         indent = " " * len(head)
         shown = max(view.message_count, len(view.messages))
         messages = _.ngettext("{n} message", "{n} messages", shown).format(n=shown)
-        rows = [_("Question:") + " " + title,
+        rows = [_("Question:") + " " + shown_title(title),
                 _("Widened at:") + " " + _utc(view.widened_at),
                 *participants_lines(view, _, max(20, cols - len(head))),
                 _("Discussion:") + f" {messages}", agent_line(view.mode, _),
