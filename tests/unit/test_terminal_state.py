@@ -13,7 +13,7 @@ from choice.contract.validation import validate_request
 from choice.core.i18n import translator
 from choice.terminal.keys import Effect
 from choice.terminal.question import Question
-from choice.terminal.screens.screen import key_name
+from choice.terminal.screens.key_names import key_name
 from choice.terminal.stages.press import press as press_key
 from choice.terminal.stages.review import open_final, open_review
 from choice.terminal.stages.settings import setting_rows

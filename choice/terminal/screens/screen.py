@@ -3,7 +3,7 @@ in one scrolling body (or the widen dialog, or the widened view above the option
 `team_screen.py`; or the review of the agent's candidate: `review_screen.py`), an editor
 or message line, and the key hints.
 
-Only drawing and key translation live here; what a key does is `stages/`.
+Only drawing lives here; `key_names.py` names the keys, and what a key does is `stages/`.
 """
 
 from __future__ import annotations
@@ -32,13 +32,6 @@ from choice.terminal.screens.team_screen import team_lines, widen_hints, widen_l
 from choice.terminal.state import AnswerState
 from choice.terminal.text import cell_width, clip, labelled, no_gap, safe_text, width, wrap
 
-NAMED_KEYS = {curses.KEY_UP: "up", curses.KEY_DOWN: "down", curses.KEY_ENTER: "enter",
-              curses.KEY_BACKSPACE: "backspace", curses.KEY_RESIZE: "resize",
-              curses.KEY_LEFT: "left", curses.KEY_RIGHT: "right", curses.KEY_BTAB: "btab",
-              curses.KEY_F1: "f1"}
-CHAR_KEYS = {"\n": "enter", "\r": "enter", " ": "space", "\t": "tab", "\x1b": "esc",
-             "\x7f": "backspace", "\x08": "backspace", "\x07": "^G", "\x0f": "^O", "\x17": "^W",
-             "\x04": "^D", "\x06": "^F", "\x12": "^R", "\x15": "^U"}
 HINTS_MIN_HEIGHT = 10  # below this the key hints give their line to the question
 MESSAGE_LINES = 3  # a long message (a portal error) wraps to this many lines at most
 
@@ -53,14 +46,6 @@ def style_attr(style: int) -> int:
     terminal has it."""
     return ((curses.A_BOLD if style & BOLD else 0) | (ITALIC if style & EMPHASIS else 0)
             | (curses.A_UNDERLINE if style & CODE else 0))
-
-
-def key_name(key: int | str) -> str | None:
-    if isinstance(key, int):
-        return NAMED_KEYS.get(key)
-    if key in CHAR_KEYS:
-        return CHAR_KEYS[key]
-    return key if key.isprintable() else None
 
 
 def remaining(expires_at: float) -> str:

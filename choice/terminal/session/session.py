@@ -28,7 +28,8 @@ from choice.terminal.plain.lines import Lines, run_plain, run_widen, show_team, 
 from choice.terminal.plain.reminders import PlainReminders
 from choice.terminal.plain.review import read_defer, run_review
 from choice.terminal.question import Question
-from choice.terminal.screens.screen import Screen, key_name
+from choice.terminal.screens.key_names import key_name
+from choice.terminal.screens.screen import Screen
 from choice.terminal.session import endings
 from choice.terminal.session.actions import Actions
 from choice.terminal.session.endings import Ending
