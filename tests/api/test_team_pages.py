@@ -73,6 +73,17 @@ def test_a_participant_page_needs_only_the_link_and_sets_no_cookie(web: Client) 
     assert kinds.count("participant_opened") == 1
 
 
+def test_a_title_s_code_spans_show_as_code_on_every_page_that_names_the_question(
+        web: Client) -> None:
+    iid = web.post("/api/interactions", json=ask(title="Rename `Interaction.opened`?"),
+                   headers=agent()).json()["interaction_id"]
+    secret = web.post(f"/api/interactions/{iid}/widen", json={}, headers=agent()).json()[
+        "participants"][0]["link"].rsplit("/d/", 1)[1]
+    shown = '<code class="inline">Interaction.opened</code>'
+    for page in (web.get(f"/d/{secret}").text, web.get(f"/choice/{iid}", headers=owner(web)).text):
+        assert shown in page and "`" not in page.split("<title>")[1].split("</title>")[0]
+
+
 def test_a_participant_form_from_another_site_is_refused(web: Client) -> None:
     iid, secrets = widened(web)
     for headers in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}):

@@ -53,6 +53,11 @@ def inline_code(text: str) -> Markup:
         else Markup.escape(closed_bidi(piece)) for index, piece in enumerate(pieces))
 
 
+def without_code_marks(text: str) -> str:
+    """A title where no markup can show (the tab's <title>): its code spans as plain words."""
+    return _CODE_SPAN.sub(r"\1", text)
+
+
 @pass_context
 def gettext(context: Context, message: str, **values: Any) -> str:
     """`_("If none comes within {time}, ...", time=...)`. A value that is our own markup
@@ -121,6 +126,7 @@ def make_environment() -> Environment:
     env.globals["text_limits"] = {"answer": CUSTOM_INPUT_MAX, "note": NOTE_MAX}
     env.filters["markdown"] = render_markdown
     env.filters["code"] = inline_code
+    env.filters["unmarked"] = without_code_marks
     env.filters["age"] = relative_age
     env.filters["iso"] = iso
     env.filters["clock"] = countdown_clock
