@@ -1,4 +1,5 @@
-"""The `choice` command: serve | ask | answer | list | open | token | mcp | mcp-config | db.
+"""The `choice` command: serve | ask | answer | list | open | token | mcp | mcp-config | hook |
+hook-config | db.
 
 Each subcommand imports only what it needs, so `choice ask` and `choice token` start fast
 (no Litestar, no pydantic unless a portal has to be started here).
@@ -172,6 +173,22 @@ def _mcp_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def _hook(agent: str | None) -> int:
+    # Every permission prompt of the agent runs it: plain HTTP to this machine, so keep
+    # `http.client` from loading `ssl` (as `choice mcp` does).
+    sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
+    from choice.hooks.command import run
+
+    return run(agent)
+
+
+def _hook_config(args: argparse.Namespace) -> int:
+    from choice.hooks.config import render
+
+    print(render(args.agent))
+    return 0
+
+
 def _db(args: argparse.Namespace) -> int:
     """Operators: where the database's schema stands, and bring it to head now (the portal
     also does this at start, so this is for checking, or before a planned restart)."""
@@ -243,6 +260,14 @@ def build_parser() -> argparse.ArgumentParser:
     config.add_argument("client", nargs="?", default="json",
                         choices=["claude", "claude-desktop", "cursor", "vscode", "json"])
     config.set_defaults(run=_mcp_config)
+    hook = commands.add_parser("hook", help="answer a coding agent's own prompt (its "
+                               "PermissionRequest hook) in the portal")
+    hook.add_argument("agent", nargs="?", choices=["claude", "codex"],
+                      help="who sends the payload (detected when left out)")
+    hook.set_defaults(run=lambda args: _hook(args.agent))
+    hook_config = commands.add_parser("hook-config", help="print the agent's hook settings")
+    hook_config.add_argument("agent", choices=["claude", "codex"])
+    hook_config.set_defaults(run=_hook_config)
     token = commands.add_parser("token", help="print the API bearer token")
     token.add_argument("--rotate", action="store_true",
                        help="replace it with a new one: the old token, its sign-in links and "
@@ -257,9 +282,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    if (sys.argv[1:] if argv is None else argv) == ["mcp"]:
+    given = sys.argv[1:] if argv is None else argv
+    if given == ["mcp"]:
         # Every agent session starts one: skip the other commands' imports (~1 MB).
         return _mcp(argparse.Namespace())
+    if given[:1] == ["hook"] and (given[1:] in ([], ["claude"], ["codex"])):
+        return _hook(given[1] if len(given) > 1 else None)  # before every prompt: as fast
     from choice.core.resources import MissingResource
 
     args = build_parser().parse_args(argv)

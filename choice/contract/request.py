@@ -74,6 +74,12 @@ class RequestContext(Strict):
     conversation_id: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
     tool_call_id: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
     project: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
+    tool: str | None = Field(
+        default=None, max_length=CONTEXT_VALUE_MAX,
+        description="The agent's own tool the question is about (`choice hook`: Bash, Edit, …).")
+    tool_input_sha256: str | None = Field(
+        default=None, max_length=CONTEXT_VALUE_MAX,
+        description="A hash of that tool's input (the command, the edit), for the audit trail.")
 
 
 class Quorum(Strict):

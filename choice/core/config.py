@@ -8,6 +8,7 @@ database (`store/preferences.py`) so they survive restarts and reach every inter
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -125,6 +126,15 @@ class Settings:
     """`CHOICE_OPEN_BROWSER=0` never opens a browser (always off under CI)."""
     mcp_wait_seconds: int = 50
     """`CHOICE_MCP_WAIT_SECONDS`: how long one MCP call blocks before answering `pending`."""
+    hook_wait_seconds: int = 50
+    """`CHOICE_HOOK_WAIT_SECONDS`: how long `choice hook` waits for a person before the agent
+    shows its own dialog (below the agents' hook timeout; `choice hook-config` adds 10 s)."""
+    hook_tools: tuple[str, ...] = ()
+    """`CHOICE_HOOK_TOOLS` (comma-separated tool names, e.g. `Bash,Edit`): only these go to
+    the portal; the others show the agent's own dialog. Empty: every tool that would ask."""
+    hook_start_portal: bool = True
+    """`CHOICE_HOOK_START_PORTAL=0`: `choice hook` never starts a portal (no portal: the
+    agent's own dialog)."""
     language: str | None = None
     """`CHOICE_LANG`: en or zh, the default language when neither request nor settings say."""
     allowed_hosts: tuple[str, ...] = field(default=("127.0.0.1", "localhost", "::1"))
@@ -214,6 +224,10 @@ class Settings:
             max_sessions=_int(env, "CHOICE_MAX_SESSIONS", 1000, 10, 10_000_000),
             open_browser=_flag(env, "CHOICE_OPEN_BROWSER", True) and not env.get("CI"),
             mcp_wait_seconds=_int(env, "CHOICE_MCP_WAIT_SECONDS", 50, 1, 300),
+            hook_wait_seconds=_int(env, "CHOICE_HOOK_WAIT_SECONDS", 50, 5, 3600),
+            hook_tools=tuple(t.strip() for t in env.get("CHOICE_HOOK_TOOLS", "").split(",")
+                             if t.strip()),
+            hook_start_portal=_flag(env, "CHOICE_HOOK_START_PORTAL", True),
             mcp_progress_seconds=_seconds(env, "CHOICE_MCP_PROGRESS_SECONDS", 15.0),
             idle_exit_seconds=_int(env, "CHOICE_IDLE_EXIT", 0, 0, 10_000_000),
             language=language_from_env(env.get("CHOICE_LANG")),
@@ -239,3 +253,13 @@ class Settings:
 def _unconfigured() -> Settings:
     """What `choice` uses with no `CHOICE_*` environment."""
     return Settings.from_env({})
+
+
+def choice_command() -> list[str]:
+    """The command that runs this very installation's `choice`, by absolute path (what the
+    MCP and hook configurations name: desktop clients and agents do not start from the
+    user's shell and often lack `~/.local/bin` or the venv on their PATH)."""
+    beside = Path(sys.executable).parent / ("choice.exe" if os.name == "nt" else "choice")
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return [str(beside)]
+    return [sys.executable, "-m", "choice.cli"]  # e.g. run from a checkout without installing

@@ -10,22 +10,11 @@ lack `~/.local/bin` or the venv on their PATH.
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import sys
-from pathlib import Path
 from typing import Any
 
-from choice.core.config import Settings
+from choice.core.config import Settings, choice_command
 from choice.core.token import ensure_token
-
-
-def choice_command() -> list[str]:
-    """The command that runs this very installation's `choice`."""
-    beside = Path(sys.executable).parent / ("choice.exe" if os.name == "nt" else "choice")
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return [str(beside)]
-    return [sys.executable, "-m", "choice.cli"]  # e.g. run from a checkout without installing
 
 
 def render(client: str, settings: Settings | None = None) -> str:

@@ -1,0 +1,80 @@
+"""What a coding agent's hook sends on stdin, read without trusting it: which agent (Claude
+Code or Codex: a Codex payload carries `turn_id`), which event, which tool and its input,
+the session and the working directory, and Claude Code's `permission_suggestions` (the rule
+"Always allow" would add). Anything else is a `BadPayload` whose message says what is wrong.
+Plain dicts: `choice hook` runs before every prompt and must start fast.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+AGENTS = ("claude", "codex")
+AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex"}
+PERMISSION_REQUEST = "PermissionRequest"
+
+SHELL_TOOLS = frozenset({"Bash", "NetworkAccess", "WebFetch", "WebSearch"})
+EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+PLAN_TOOL = "ExitPlanMode"
+QUESTIONS_TOOL = "AskUserQuestion"
+
+
+class BadPayload(ValueError):
+    """The payload is not one `choice hook` answers; the message says which field and why."""
+
+
+@dataclass(frozen=True)
+class HookPayload:
+    agent: str
+    """`claude` or `codex`."""
+    tool: str
+    tool_input: dict[str, Any]
+    session_id: str = ""
+    cwd: str = ""
+    suggestions: list[dict[str, Any]] = field(default_factory=list)
+    """Claude Code's `permission_suggestions`: sent back whole as `updatedPermissions` when
+    the person picks "Always allow this"."""
+
+    @property
+    def kind(self) -> str:
+        """shell, edit, plan, questions or other: how the question shows the request."""
+        if self.tool in SHELL_TOOLS:
+            return "shell"
+        if self.tool in EDIT_TOOLS:
+            return "edit"
+        return {PLAN_TOOL: "plan", QUESTIONS_TOOL: "questions"}.get(self.tool, "other")
+
+    @property
+    def agent_name(self) -> str:
+        return AGENT_NAMES[self.agent]
+
+
+def read_payload(text: str, agent: str | None = None) -> HookPayload:
+    """The payload in `text` (the hook's stdin), for `agent` (detected when None)."""
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise BadPayload(f"stdin is not JSON ({error}): run `choice hook` as the agent's "
+                         "PermissionRequest hook, which sends one JSON object") from None
+    if not isinstance(data, dict):
+        raise BadPayload("stdin holds JSON but not an object: the agent sends one object")
+    if agent is not None and agent not in AGENTS:
+        raise BadPayload(f"agent {agent!r}: say claude or codex, or nothing to detect it")
+    agent = agent or ("codex" if "turn_id" in data else "claude")
+    event = data.get("hook_event_name")
+    if event != PERMISSION_REQUEST:
+        raise BadPayload(f"hook_event_name {event!r}: `choice hook` answers "
+                         f"{PERMISSION_REQUEST}; point only that event at it")
+    tool, tool_input = data.get("tool_name"), data.get("tool_input")
+    if not isinstance(tool, str) or not tool.strip():
+        raise BadPayload("tool_name: missing or not text")
+    if not isinstance(tool_input, dict):
+        raise BadPayload(f"tool_input of {tool}: missing or not an object")
+    suggestions = data.get("permission_suggestions")
+    return HookPayload(
+        agent=agent, tool=tool.strip(), tool_input=tool_input,
+        session_id=str(data.get("session_id") or ""), cwd=str(data.get("cwd") or ""),
+        suggestions=[s for s in suggestions if isinstance(s, dict)]
+        if isinstance(suggestions, list) and agent == "claude" else [])
