@@ -58,28 +58,34 @@ def context_of(payload: HookPayload) -> dict[str, Any]:
 
 def _permission_options(payload: HookPayload, _: Translator) -> list[dict[str, Any]]:
     options = [{"id": ALLOW, "label": _("Allow once")}]
-    rules = _rules(payload.suggestions)
-    if rules:
-        options.append({"id": ALWAYS, "label": _("Always allow this"),
-                        "description": _("Adds the rule {rules} to the agent's settings.").format(
-                            rules=", ".join(_code_span(rule) for rule in rules))})
+    said = _what_always_does(payload.suggestions, _)
+    if said:
+        options.append({"id": ALWAYS, "label": _("Always allow this"), "description": " ".join(said)})
     options.append({"id": DENY, "label": _("Deny")})
     return options
 
 
-def _rules(suggestions: list[dict[str, Any]]) -> list[str]:
-    """The rules "Always allow" would save, as Claude Code writes them: `Bash(npm test:*)`."""
-    shown = []
+def _what_always_does(suggestions: list[dict[str, Any]], _: Translator) -> list[str]:
+    """What "Always allow this" changes, from Claude Code's own suggestions: the rules it
+    saves (as Claude Code writes them: `Bash(npm test:*)`), the mode it switches to, the
+    directories it adds. Nothing readable in them: no such option."""
+    rules, said = [], []
     for suggestion in suggestions:
         for rule in suggestion.get("rules") or []:
             if isinstance(rule, dict) and rule.get("toolName"):
                 content = rule.get("ruleContent")
-                shown.append(f"{rule['toolName']}({content})" if content else str(rule["toolName"]))
-        if suggestion.get("type") == "addDirectories":
-            shown += [str(d) for d in suggestion.get("directories") or []]
-        elif suggestion.get("type") == "setMode" and suggestion.get("mode"):
-            shown.append(str(suggestion["mode"]))
-    return shown
+                rules.append(f"{rule['toolName']}({content})" if content else str(rule["toolName"]))
+        if suggestion.get("type") == "setMode" and suggestion.get("mode"):
+            said.append(_("Switches the agent to its {mode} mode.").format(
+                mode=_code_span(str(suggestion["mode"]))))
+        directories = [str(d) for d in suggestion.get("directories") or []]
+        if suggestion.get("type") == "addDirectories" and directories:
+            said.append(_("Lets the agent work in {directories}.").format(
+                directories=", ".join(_code_span(d) for d in directories)))
+    if rules:
+        said.insert(0, _("Adds the rule {rules} to the agent's settings.").format(
+            rules=", ".join(_code_span(rule) for rule in rules)))
+    return said
 
 
 def _where(payload: HookPayload, _: Translator) -> str:

@@ -70,6 +70,15 @@ def test_a_command_shows_as_code_with_where_it_runs_and_three_options() -> None:
     validate_request(request)  # what the portal will accept
 
 
+def test_always_says_what_it_changes_mode_and_directories_too() -> None:
+    request = asked(claude("Edit", {"file_path": "/a", "old_string": "", "new_string": "x"},
+                           permission_suggestions=[
+                               {"type": "setMode", "mode": "acceptEdits", "destination": "session"},
+                               {"type": "addDirectories", "directories": ["/srv/data"]}]))
+    assert request["options"][1]["description"] == (
+        "Switches the agent to its `acceptEdits` mode. Lets the agent work in `/srv/data`.")
+
+
 def test_always_is_offered_only_with_a_rule_to_save_and_never_to_codex() -> None:
     assert [o["id"] for o in asked(claude("Bash", {"command": "ls"}))["options"]] == ["allow", "deny"]
     assert [o["id"] for o in asked(codex("ls"))["options"]] == ["allow", "deny"]

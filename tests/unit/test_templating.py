@@ -60,3 +60,11 @@ def test_markdown_renders_emphasis_and_quotes_but_no_html() -> None:
     shown = render_markdown("Fits the **3-replica** deployment\n\n> quoted <script>x</script>")
     assert "<strong>3-replica</strong>" in shown and "<blockquote>" in shown
     assert "<script>" not in shown
+
+
+def test_a_diff_block_marks_its_lines_and_escapes_them() -> None:
+    shown = render_markdown("```diff\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-<b>old</b>\n+new\n same\n```")
+    assert '<span class="diff-del">-&lt;b&gt;old&lt;/b&gt;</span>' in shown
+    assert '<span class="diff-add">+new</span>' in shown and '<span class="diff-hunk">' in shown
+    assert "--- a/x\n+++ b/x" in shown and "<b>" not in shown  # file names unmarked
+    assert "<span" not in render_markdown("```sh\n+not a diff\n```")

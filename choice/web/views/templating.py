@@ -29,7 +29,23 @@ from choice.core.replies import question_count
 from choice.core.resources import RESOURCES
 from choice.core.time_defaults import duration
 
-_markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
+def _highlight(code: str, language: str, _attrs: str) -> str:
+    """A ```diff block (what `choice hook` shows for an edit) with its added, removed and
+    hunk lines marked for the stylesheet; any other block is left to markdown-it, which
+    escapes it. Every line is escaped here too: the text is the model's."""
+    if language != "diff":
+        return ""
+    marked = []
+    for line in code.split("\n"):
+        kind = ("hunk" if line.startswith("@@") else "" if line.startswith(("+++", "---"))
+                else "add" if line.startswith("+") else "del" if line.startswith("-") else "")
+        text = Markup.escape(closed_bidi(line))
+        marked.append(Markup('<span class="diff-{}">{}</span>').format(kind, text) if kind else text)
+    return str(Markup("\n").join(marked))
+
+
+_markdown = MarkdownIt("commonmark", {"html": False, "linkify": False,
+                                      "highlight": _highlight}).disable("image")
 
 
 @lru_cache(maxsize=1024)
