@@ -30,6 +30,8 @@ WITHDRAWN = "answered at the terminal"
 TIMEOUT_SLACK = 2
 """The question's own deadline is this much later than the hook's wait: the hook withdraws
 it first, with the reason above, instead of the question timing out on its own."""
+QUESTION_MIN_SECONDS = 10
+"""The shortest deadline the portal takes (`TIMEOUT_MIN`): a shorter wait still asks."""
 
 
 def run(agent: str | None, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
@@ -71,7 +73,8 @@ def ask(client: PortalClient, payload: HookPayload, settings: Settings) -> dict[
     deadline = time.monotonic() + settings.hook_wait_seconds
     saved = client.settings().get("language")
     _ = translator(resolve_language(None, saved, settings.language))
-    request = question_for(payload, _, settings.hook_wait_seconds + TIMEOUT_SLACK)
+    request = question_for(payload, _, max(QUESTION_MIN_SECONDS,
+                                           settings.hook_wait_seconds + TIMEOUT_SLACK))
     interaction_id = client.create(request)["interaction_id"]
     reply: dict[str, Any] = {"status": "pending"}
     while reply.get("status") in OPEN_STATUSES and (left := deadline - time.monotonic()) > 0:

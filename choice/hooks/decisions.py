@@ -37,7 +37,9 @@ def decision_for(payload: HookPayload, result: dict[str, Any]) -> dict[str, Any]
         return _output({"behavior": "allow", "updatedInput": {
             **payload.tool_input, "answers": answers}})
     picked = (result.get("selected_ids") or [None])[0]
-    note = str(result.get("global_annotation") or "").strip()
+    notes = [str((result.get("option_annotations") or {}).get(picked) or "").strip(),
+             str(result.get("global_annotation") or "").strip()]
+    note = "\n\n".join(note for note in notes if note)  # on the option, for the agent, or both
     if picked in (ALLOW, APPROVE):
         return _output({"behavior": "allow"})
     if picked == ALWAYS and payload.suggestions and payload.agent == "claude":

@@ -15,7 +15,8 @@ AGENTS = ("claude", "codex")
 AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex"}
 PERMISSION_REQUEST = "PermissionRequest"
 
-SHELL_TOOLS = frozenset({"Bash", "NetworkAccess", "WebFetch", "WebSearch"})
+SHELL_TOOLS = frozenset({"Bash", "NetworkAccess"})
+"""Claude Code's Bash and Codex's shell, exec and network approvals (`tool_input.command`)."""
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 PLAN_TOOL = "ExitPlanMode"
 QUESTIONS_TOOL = "AskUserQuestion"

@@ -14,7 +14,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -27,8 +26,6 @@ TITLE_MAX = 200
 PROMPT_MAX = 20_000
 SHOWN_LINES = 300
 """A diff or a new file is cut after this many lines (the rest is counted)."""
-ON_DISK_MAX = 512 * 1024
-"""A file the agent would overwrite is compared only up to this size."""
 
 
 def question_for(payload: HookPayload, _: Translator, timeout_seconds: int) -> dict[str, Any]:
@@ -94,20 +91,18 @@ def _where(payload: HookPayload, _: Translator) -> str:
         facts.append(_("Directory: {cwd}").format(cwd=_code_span(payload.cwd)))
     if payload.session_id:
         facts.append(_("Session: {session}").format(session=_code_span(payload.session_id)))
-    facts.append(_("Asked by {agent}").format(agent=payload.agent_name))
     return " · ".join(facts)
 
 
 def _shell(payload: HookPayload, _: Translator) -> tuple[str, str, list[dict[str, Any]]]:
-    command = str(payload.tool_input.get("command") or payload.tool_input.get("url")
-                  or payload.tool_input.get("query") or "")
+    command = str(payload.tool_input.get("command") or "").strip("\n")
     description = str(payload.tool_input.get("description") or "").strip()
     summary = description or _first_line(command) or payload.tool
     prompt = "\n\n".join(part for part in (
         description and description != summary and description,
         _fenced(command, "sh") if command else "",
         _where(payload, _)) if part)
-    return (_("Allow {tool}: {summary}").format(tool=payload.tool, summary=summary), prompt,
+    return (_("Allow {tool}: {summary}").format(tool=payload.tool, summary=summary), prompt.strip(),
             _permission_options(payload, _))
 
 
@@ -116,7 +111,7 @@ def _edit(payload: HookPayload, _: Translator) -> tuple[str, str, list[dict[str,
     path = str(given.get("file_path") or given.get("notebook_path") or "")
     shown = _relative(path, payload.cwd)
     if payload.tool == "Write":
-        change = _written(path, str(given.get("content") or ""), shown, _)
+        change = _written(str(given.get("content") or ""), shown, _)
     elif payload.tool == "MultiEdit":
         change = "\n".join(_diff(str(edit.get("old_string") or ""), str(edit.get("new_string") or ""),
                                  shown) for edit in given.get("edits") or [] if isinstance(edit, dict))
@@ -130,19 +125,14 @@ def _edit(payload: HookPayload, _: Translator) -> tuple[str, str, list[dict[str,
             change + "\n\n" + _where(payload, _), _permission_options(payload, _))
 
 
-def _written(path: str, content: str, shown: str, _: Translator) -> str:
-    """A Write: the change against the file on disk when there is one, else the new file's head."""
-    try:
-        if path and os.path.getsize(path) <= ON_DISK_MAX:
-            before = Path(path).read_text(encoding="utf-8", errors="replace")
-            return _("Replaces {path}:").format(path=_code_span(shown)) + "\n\n" + _fenced(
-                _diff(before, content, shown), "diff")
-    except OSError:
-        pass  # a new file (or one this process cannot read): show what it will hold
+def _written(content: str, shown: str, _: Translator) -> str:
+    """A Write: what the file will hold (its head). Only what the agent sent is shown: the
+    file on disk is never read into the portal (it may hold secrets a widened question
+    would share)."""
     lines = content.splitlines()
-    head = "\n".join(lines[:SHOWN_LINES])
     more = len(lines) - SHOWN_LINES
-    said = _("A new file, {path}:").format(path=_code_span(shown)) + "\n\n" + _fenced(head, "")
+    said = _("The new content of {path}:").format(path=_code_span(shown)) + "\n\n" + \
+        _fenced("\n".join(lines[:SHOWN_LINES]), "")
     if more > 0:
         said += "\n\n" + _.ngettext("… and {n} more line.", "… and {n} more lines.", more).format(n=more)
     return said

@@ -11,6 +11,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
+from choice.core.i18n import translator
 from choice.web.views.js_messages import JS_KEYWORDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,3 +96,15 @@ def test_no_chinese_string_is_fuzzy() -> None:
     page would show the English, though the catalog looks filled in."""
     fuzzy = sorted(str(m.id) for m in read(ZH) if m.id and m.fuzzy)
     assert fuzzy == [], f"fuzzy in locales/zh (check the text, then drop the flag): {fuzzy[:10]}"
+
+
+def test_the_english_catalog_translates_nothing_so_english_needs_no_catalog() -> None:
+    """`Translator` answers English with the message ids themselves, without reading the
+    catalog: a translation put there would never show."""
+    english = read_po((ROOT / "locales/en/LC_MESSAGES/messages.po").open("rb"))
+    translated = [m.id for m in english if m.id and any(
+        (m.string,) if isinstance(m.string, str) else m.string)]
+    assert translated == []
+    assert translator("en")("Deny") == "Deny"
+    assert translator("en").ngettext("{n} option", "{n} options", 1) == "{n} option"
+    assert translator("en").ngettext("{n} option", "{n} options", 2) == "{n} options"

@@ -84,15 +84,16 @@ def test_always_is_offered_only_with_a_rule_to_save_and_never_to_codex() -> None
     assert [o["id"] for o in asked(codex("ls"))["options"]] == ["allow", "deny"]
 
 
-def test_an_edit_is_a_diff_and_a_write_over_a_file_is_a_diff_against_it(tmp_path: Path) -> None:
+def test_an_edit_is_a_diff_and_a_write_shows_what_the_agent_sent_never_the_disk(
+        tmp_path: Path) -> None:
     edit = asked(claude("Edit", {"file_path": "/home/me/billing/app.py",
                                  "old_string": "x = 1\n", "new_string": "x = 2\n"}))
     assert edit["title"] == "Allow Edit: app.py"
     assert "```diff" in edit["prompt"] and "-x = 1" in edit["prompt"] and "+x = 2" in edit["prompt"]
-    existing = tmp_path / "notes.txt"
-    existing.write_text("one\ntwo\n")
-    write = asked(claude("Write", {"file_path": str(existing), "content": "one\nthree\n"}))
-    assert "-two" in write["prompt"] and "+three" in write["prompt"]
+    secret = tmp_path / ".env"
+    secret.write_text("TOKEN=hunter2\n")
+    write = asked(claude("Write", {"file_path": str(secret), "content": "TOKEN=new\n"}))
+    assert "TOKEN=new" in write["prompt"] and "hunter2" not in write["prompt"]
     new = asked(claude("Write", {"file_path": str(tmp_path / "new.txt"),
                                  "content": "\n".join(f"line {i}" for i in range(400))}))
     assert "line 299" in new["prompt"] and "line 300" not in new["prompt"]
@@ -145,6 +146,8 @@ def test_each_answer_becomes_the_agent_s_decision() -> None:
     assert decision(answered("deny", note="Not on main."), bash) == {
         "behavior": "deny", "message": "Not on main."}
     assert decision(answered("deny"), bash)["message"].startswith("The person denied")
+    on_the_option = answered("deny", option_annotations={"deny": "Use staging."}, note="Sorry.")
+    assert decision(on_the_option, bash)["message"] == "Use staging.\n\nSorry."
     plan = claude("ExitPlanMode", {"plan": "x"})
     assert decision(answered("approve"), plan) == {"behavior": "allow"}
     assert decision(answered("keep", note="Add tests first."), plan) == {

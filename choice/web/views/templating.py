@@ -29,6 +29,7 @@ from choice.core.replies import question_count
 from choice.core.resources import RESOURCES
 from choice.core.time_defaults import duration
 
+
 def _highlight(code: str, language: str, _attrs: str) -> str:
     """A ```diff block (what `choice hook` shows for an edit) with its added, removed and
     hunk lines marked for the stylesheet; any other block is left to markdown-it, which

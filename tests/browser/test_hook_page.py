@@ -1,0 +1,107 @@
+"""A coding agent's Bash approval (`choice hook`) on the question page: the command shows as
+code (text, never markup), the page fits a phone, and a click on "Allow once" then Submit
+is the decision the hook prints."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from choice.client.portal_client import PortalClient
+from tests.browser.conftest import OpenPage
+from tests.browser.support import shoot
+from tests.portal_process import PortalProcess
+
+pytestmark = pytest.mark.slow
+
+COMMAND = ('docker run --rm -v "$PWD:/src" -w /src node:22 sh -c '
+           '\'npm ci && npm run build && echo "<b>built</b>" > dist/STATUS.html\'')
+RULE = {"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": "docker run:*"}],
+        "behavior": "allow", "destination": "localSettings"}
+NO_SIDEWAYS_SCROLL = "() => document.documentElement.scrollWidth <= window.innerWidth"
+
+
+def start_hook(portal: PortalProcess, project: str) -> subprocess.Popen[str]:
+    """`choice hook` with Claude Code's payload for COMMAND, run in /home/dev/<project>."""
+    payload = {"session_id": "5f3c2a10-8d1e-4c7b-9a2f-0e6d4b1c9a77",
+               "transcript_path": f"/home/dev/.claude/projects/{project}/session.jsonl",
+               "cwd": f"/home/dev/{project}", "permission_mode": "default",
+               "hook_event_name": "PermissionRequest", "tool_name": "Bash",
+               "tool_input": {"command": COMMAND, "description": "Build the site in Docker"},
+               "permission_suggestions": [RULE]}
+    process = subprocess.Popen([sys.executable, "-m", "choice.cli", "hook"],
+                               env={**portal.env, "CHOICE_HOOK_WAIT_SECONDS": "60"}, text=True,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdin is not None
+    process.stdin.write(json.dumps(payload))
+    process.stdin.close()
+    process.stdin = None  # written and closed: communicate() only reads now
+    return process
+
+
+def question_of(client: PortalClient, project: str, hook: subprocess.Popen[str]) -> str:
+    """The id of the hook's question, once the portal lists it (polled, bounded)."""
+    deadline = time.monotonic() + 20
+    while True:
+        for item in client.list("active", 100)["interactions"]:
+            if item.get("project") == project:
+                return str(item["interaction_id"])
+        if hook.poll() is not None:
+            raise AssertionError(f"the hook exited before asking: {hook.communicate()}")
+        if time.monotonic() > deadline:
+            hook.kill()
+            raise AssertionError("the hook's question never showed up in the list")
+        time.sleep(0.02)  # a polling interval, not a synchronization
+
+
+def the_command(page: Page) -> Locator:
+    return page.get_by_test_id("prompt").locator("pre > code")
+
+
+def test_a_bash_approval_shows_the_command_as_code_and_a_click_allows_it(
+        open_page: OpenPage, portal: PortalProcess, client: PortalClient) -> None:
+    project = f"site-{uuid.uuid4().hex[:8]}"
+    hook = start_hook(portal, project)
+    try:
+        iid = question_of(client, project, hook)
+        phone = open_page(f"/choice/{iid}", phone=True)
+        expect(the_command(phone)).to_have_text(COMMAND)
+        assert phone.evaluate(NO_SIDEWAYS_SCROLL), "the command widens the phone page"
+        shoot(phone, "hook-bash-phone")
+
+        page = open_page(f"/choice/{iid}")
+        expect(page.get_by_test_id("title")).to_have_text("Allow Bash: Build the site in Docker")
+        code = the_command(page)
+        expect(code).to_have_text(COMMAND)
+        expect(code.locator("b")).to_have_count(0)  # the agent's text stays text
+        prompt = page.get_by_test_id("prompt")
+        expect(prompt.locator("code").filter(has_text=f"/home/dev/{project}")).to_have_count(1)
+        expect(page.get_by_test_id("option-label")).to_have_text(
+            ["Allow once", "Always allow this", "Deny"])
+        expect(page.locator("[data-option-id=always]").locator("code")).to_have_text(
+            "Bash(docker run:*)")
+        shoot(page, "hook-bash-desktop")
+
+        page.get_by_test_id("option-label").filter(has_text="Allow once").click()
+        page.get_by_test_id("submit").click()
+        expect(page.get_by_test_id("outcome")).to_be_visible()
+        listed = page.get_by_test_id("list-item").filter(has_text=project)
+        expect(listed.get_by_test_id("status-badge")).not_to_have_text("Pending")
+        shoot(page, "hook-bash-answered-desktop")
+        stdout, stderr = hook.communicate(timeout=60)
+    finally:
+        if hook.poll() is None:
+            hook.kill()
+            hook.communicate(timeout=10)
+    assert (hook.returncode, stderr) == (0, "")
+    assert json.loads(stdout) == {"hookSpecificOutput": {
+        "hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}
+    result = client.poll(iid, 0)
+    assert (result["selected_ids"], result["interface"]) == (["allow"], "web")
