@@ -20,6 +20,7 @@ ChangeKind = Literal[
     "interaction.created", "interaction.completed", "interaction.updated", "interaction.opened",
     "interaction.widened", "discussion.changed", "interaction.reminder",
     "interaction.deferred", "interaction.resumed", "decision.changed", "interaction.draft",
+    "agent.waiting",
 ]
 KINDS: tuple[ChangeKind, ...] = get_args(ChangeKind)
 AGENT_WAKING: tuple[ChangeKind, ...] = ("interaction.completed", "interaction.deferred")
@@ -132,8 +133,8 @@ class LocalNotifier:
         for listener, hears_remote in self._listeners:
             if hears_remote or not remote:
                 listener(change)
-        if self.relay is not None and not remote:
-            self.relay.publish(change)
+        if self.relay is not None and not remote and change.interaction_id:
+            self.relay.publish(change)  # (a notice of no question stays on this instance)
 
     async def announced(self) -> None:
         """Every change published here so far has reached the other instances (at once

@@ -281,6 +281,11 @@ class InteractionService:
         self.notifier.publish(change)
         await self.extensions.react(change)
 
+    def agent_waiting(self, notice: dict[str, Any]) -> None:
+        """An agent waits for its person in its own terminal (`POST /api/agent-waiting`): the
+        open pages say so. No question, nothing stored: only who is told now hears it."""
+        self.notifier.publish(Change("agent.waiting", "", notice))
+
     async def mark_opened(self, interaction_id: str, interface: Interface, actor: str) -> None:
         """Audit the first time a human opens an interaction (a page's socket, the
         terminal UI); later tabs and reconnects add nothing."""

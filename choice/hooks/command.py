@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import IO, Any
 
 from choice.client.connection import discover, ensure_started
@@ -22,7 +23,7 @@ from choice.client.watch import OPEN_STATUSES
 from choice.core.config import Settings
 from choice.core.i18n import resolve_language, translator
 from choice.hooks.decisions import decision_for
-from choice.hooks.payload import BadPayload, HookPayload, read_payload
+from choice.hooks.payload import BadPayload, HookPayload, WaitingNotice, read_payload
 from choice.hooks.questions import question_for
 
 WITHDRAWN = "answered at the terminal"
@@ -40,6 +41,8 @@ def run(agent: str | None, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.std
         payload = read_payload(stdin.read(), agent)
     except (BadPayload, SystemExit) as error:
         return fall_through(str(error))
+    if isinstance(payload, WaitingNotice):
+        return tell_pages(payload, settings)
     if settings.hook_tools and payload.tool not in settings.hook_tools:
         return 0  # not one the person sends to the portal: the agent's dialog, quietly
     try:
@@ -57,6 +60,20 @@ def run(agent: str | None, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.std
 def fall_through(why: str) -> int:
     """Leave it to the agent's own dialog: nothing on stdout, and why on stderr."""
     print(f"choice hook: {why}; the agent asks in its own dialog", file=sys.stderr)
+    return 0
+
+
+def tell_pages(notice: WaitingNotice, settings: Settings) -> int:
+    """A Notification hook: the portal's open pages say the agent waits at its prompt. No
+    portal is started for it (nobody has a page open then), and it prints nothing: a
+    Notification hook decides nothing."""
+    client = discover(settings=settings).client()
+    try:
+        client.call("POST", "/api/agent-waiting", {
+            "message": notice.message or notice.waiting_for, "agent": notice.agent_name,
+            "project": Path(notice.cwd).name or None, "waiting_for": notice.waiting_for})
+    except ClientError as error:
+        print(f"choice hook: the portal's pages were not told ({error})", file=sys.stderr)
     return 0
 
 

@@ -3,7 +3,9 @@ portal, ready to paste: the `PermissionRequest` event, every tool (`CHOICE_HOOK_
 narrows it), this installation's `choice` by absolute path, and a timeout 10 s above
 `CHOICE_HOOK_WAIT_SECONDS` so the hook always ends before the agent gives up on it.
 Both agents read the same JSON shape: Claude Code in `~/.claude/settings.json` (or a
-project's `.claude/settings.json`), Codex in `~/.codex/hooks.json`.
+project's `.claude/settings.json`), Codex in `~/.codex/hooks.json`. Claude Code also gets
+its `Notification` hook for `idle_prompt` and `permission_prompt`: the portal's open pages
+then say when it waits at its own prompt (Codex has no such event).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from choice.core.config import Settings, choice_command
 WHERE = {"claude": "~/.claude/settings.json (or .claude/settings.json in a project)",
          "codex": "~/.codex/hooks.json (or .codex/hooks.json in a project)"}
 MARGIN_SECONDS = 10
+NOTICE_TIMEOUT = 10
+"""A notice is one request to a running portal (none is started for it)."""
 
 
 def render(agent: str, settings: Settings | None = None) -> str:
@@ -25,7 +29,11 @@ def render(agent: str, settings: Settings | None = None) -> str:
     if env:
         command = " ".join(f"{key}={shlex.quote(value)}" for key, value in env.items()) + \
             " " + command
-    snippet = {"hooks": {"PermissionRequest": [{"matcher": "*", "hooks": [{
+    hooks: dict[str, list[dict[str, object]]] = {"PermissionRequest": [{"matcher": "*", "hooks": [{
         "type": "command", "command": command,
-        "timeout": settings.hook_wait_seconds + MARGIN_SECONDS}]}]}}
+        "timeout": settings.hook_wait_seconds + MARGIN_SECONDS}]}]}
+    if agent == "claude":
+        hooks["Notification"] = [{"matcher": "idle_prompt|permission_prompt", "hooks": [{
+            "type": "command", "command": command, "timeout": NOTICE_TIMEOUT}]}]
+    snippet = {"hooks": hooks}
     return f"// merge into {WHERE[agent]}\n" + json.dumps(snippet, indent=2)

@@ -14,6 +14,9 @@ from typing import Any
 AGENTS = ("claude", "codex")
 AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex"}
 PERMISSION_REQUEST = "PermissionRequest"
+NOTIFICATION = "Notification"
+WAITING_FOR = {"idle_prompt": "input", "permission_prompt": "permission"}
+"""Claude Code's `notification_type`s that mean its person is wanted at its terminal."""
 
 SHELL_TOOLS = frozenset({"Bash", "NetworkAccess"})
 """Claude Code's Bash and Codex's shell, exec and network approvals (`tool_input.command`)."""
@@ -24,6 +27,21 @@ QUESTIONS_TOOL = "AskUserQuestion"
 
 class BadPayload(ValueError):
     """The payload is not one `choice hook` answers; the message says which field and why."""
+
+
+@dataclass(frozen=True)
+class WaitingNotice:
+    """A Notification hook's payload: the agent waits for its person at its own prompt."""
+
+    agent: str
+    message: str
+    waiting_for: str
+    """input or permission (`WAITING_FOR`)."""
+    cwd: str = ""
+
+    @property
+    def agent_name(self) -> str:
+        return AGENT_NAMES[self.agent]
 
 
 @dataclass(frozen=True)
@@ -52,7 +70,7 @@ class HookPayload:
         return AGENT_NAMES[self.agent]
 
 
-def read_payload(text: str, agent: str | None = None) -> HookPayload:
+def read_payload(text: str, agent: str | None = None) -> HookPayload | WaitingNotice:
     """The payload in `text` (the hook's stdin), for `agent` (detected when None)."""
     try:
         data = json.loads(text)
@@ -65,9 +83,11 @@ def read_payload(text: str, agent: str | None = None) -> HookPayload:
         raise BadPayload(f"agent {agent!r}: say claude or codex, or nothing to detect it")
     agent = agent or ("codex" if "turn_id" in data else "claude")
     event = data.get("hook_event_name")
+    if event == NOTIFICATION:
+        return _notice(data, agent)
     if event != PERMISSION_REQUEST:
         raise BadPayload(f"hook_event_name {event!r}: `choice hook` answers "
-                         f"{PERMISSION_REQUEST}; point only that event at it")
+                         f"{PERMISSION_REQUEST} (and {NOTIFICATION}); point only those at it")
     tool, tool_input = data.get("tool_name"), data.get("tool_input")
     if not isinstance(tool, str) or not tool.strip():
         raise BadPayload("tool_name: missing or not text")
@@ -79,3 +99,13 @@ def read_payload(text: str, agent: str | None = None) -> HookPayload:
         session_id=str(data.get("session_id") or ""), cwd=str(data.get("cwd") or ""),
         suggestions=[s for s in suggestions if isinstance(s, dict)]
         if isinstance(suggestions, list) and agent == "claude" else [])
+
+
+def _notice(data: dict[str, Any], agent: str) -> WaitingNotice:
+    kind = data.get("notification_type")
+    if kind not in WAITING_FOR:
+        raise BadPayload(f"notification_type {kind!r}: `choice hook` passes on "
+                         f"{' and '.join(WAITING_FOR)} only (use them as the hook's matcher)")
+    message = str(data.get("message") or "").strip()
+    return WaitingNotice(agent=agent, message=message[:500], waiting_for=WAITING_FOR[kind],
+                         cwd=str(data.get("cwd") or ""))

@@ -40,6 +40,7 @@ from choice.web.api.drafts import DraftController
 from choice.web.api.health import VERSION, healthz
 from choice.web.api.interactions import InteractionController
 from choice.web.api.login_links import create_login_link
+from choice.web.api.notices import agent_waiting
 from choice.web.api.participant import ParticipantController
 from choice.web.api.settings import SettingsController
 from choice.web.api.stream import stream
@@ -133,7 +134,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
         route_handlers=[
             InteractionController, TeamController, DecisionController, ParticipantController,
             SettingsController, DraftController,
-            create_login_link, stream, healthz,
+            create_login_link, agent_waiting, stream, healthz,
             PageController, InteractionActions, TeamActions, DecisionActions, save_settings, save_team,
             use_time_as_default, save_hidden_options,
             login, login_form, logout, ParticipantPages,

@@ -60,6 +60,18 @@
     if (idle()) { window.location.assign(m.path); return; }
     P.toast(P.t("New question: {title}", { title: m.title || "" }), { href: m.path, text: P.t("Open") });
   });
+  // An agent waits at its own prompt (`choice hook` heard its Notification hook): no
+  // question here to open, so the notice says where: the agent's terminal, in that project.
+  P.on("agent_waiting", function (m) {
+    var who = { agent: m.agent || P.t("An agent"), project: m.project || "" };
+    var text = m.waiting_for === "permission"
+      ? (m.project ? P.t("{agent} asks for a permission in its terminal ({project})", who)
+                   : P.t("{agent} asks for a permission in its terminal", who))
+      : (m.project ? P.t("{agent} is waiting for you in its terminal ({project})", who)
+                   : P.t("{agent} is waiting for you in its terminal", who));
+    P.notify(text + (m.message ? ": " + m.message : ""), location.pathname);
+    P.toast(text + (m.message ? ": " + m.message : ""));
+  });
   // A question nobody opened, or its last minute (`choice/reminders.py`); team ones: team.js.
   P.on("reminder", function (m) {
     if (m.reason !== "unopened" && m.reason !== "deadline") return;

@@ -105,3 +105,22 @@ def test_a_bash_approval_shows_the_command_as_code_and_a_click_allows_it(
         "hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}
     result = client.poll(iid, 0)
     assert (result["selected_ids"], result["interface"]) == (["allow"], "web")
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_an_agent_waiting_at_its_prompt_shows_on_the_open_list(
+        open_page: OpenPage, client: PortalClient, language: str) -> None:
+    """What `choice hook` sends from Claude Code's Notification hook: the open page says
+    which agent waits, where, and what it said."""
+    client.save_settings({"language": language})
+    try:
+        page = open_page("/")
+        client.call("POST", "/api/agent-waiting", {
+            "message": "Claude needs your permission to use Bash", "agent": "Claude Code",
+            "project": "billing", "waiting_for": "permission"})
+        said = {"en": "Claude Code asks for a permission in its terminal (billing)",
+                "zh": "Claude Code 在它的终端里请求权限（billing）"}[language]
+        expect(page.get_by_test_id("toast").last).to_have_text(
+            f"{said}: Claude needs your permission to use Bash")
+    finally:
+        client.save_settings({"language": "en"})

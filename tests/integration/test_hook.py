@@ -471,3 +471,31 @@ def test_a_tool_inside_choice_hook_tools_is_asked(portal: PortalProcess,
     iid, _ = asked(client, name, hook)
     client.respond(iid, {"selected_ids": ["allow"]})
     assert hook.decision() == output_of({"behavior": "allow"})
+
+
+def test_a_notification_that_the_agent_waits_reaches_the_portal_s_listeners(
+        portal: PortalProcess) -> None:
+    """Claude Code's Notification hook (`idle_prompt`): the portal tells its open pages and
+    its stream; the hook prints nothing and decides nothing."""
+    import http.client
+
+    stream = http.client.HTTPConnection("127.0.0.1", portal.port, timeout=30)
+    stream.request("GET", "/api/stream", headers={"Authorization": f"Bearer {portal.token}"})
+    events = stream.getresponse()
+    assert events.status == 200
+    name = project()
+    hook = run_hook(portal, {"session_id": "s-9", "transcript_path": "/tmp/t.jsonl",
+                             "cwd": f"/home/dev/{name}", "hook_event_name": "Notification",
+                             "notification_type": "idle_prompt",
+                             "message": "Claude is waiting for your input"})
+    assert hook.finish() == (0, "", "")
+    kind, heard = "", None
+    while heard is None:  # the socket's timeout bounds the wait
+        line = events.readline().decode().strip()
+        if line.startswith("event:"):
+            kind = line[6:].strip()
+        elif line.startswith("data:") and kind == "agent.waiting":
+            heard = json.loads(line[5:])
+    stream.close()
+    assert heard == {"message": "Claude is waiting for your input", "agent": "Claude Code",
+                     "project": name, "waiting_for": "input", "schema_version": 1}

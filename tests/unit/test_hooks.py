@@ -14,7 +14,7 @@ from choice.contract.validation import validate_request
 from choice.core.i18n import translator
 from choice.hooks.config import render
 from choice.hooks.decisions import decision_for
-from choice.hooks.payload import BadPayload, HookPayload, read_payload
+from choice.hooks.payload import BadPayload, HookPayload, WaitingNotice, read_payload
 from choice.hooks.questions import question_for
 
 SUGGESTION = {"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": "npm test:*"}],
@@ -34,7 +34,9 @@ def codex(command: str) -> dict[str, Any]:
 
 
 def payload(data: dict[str, Any], agent: str | None = None) -> HookPayload:
-    return read_payload(json.dumps(data), agent)
+    read = read_payload(json.dumps(data), agent)
+    assert isinstance(read, HookPayload)
+    return read
 
 
 def asked(data: dict[str, Any], language: str = "en") -> dict[str, Any]:
@@ -51,10 +53,21 @@ def test_the_agent_is_detected_and_claude_s_suggestions_kept() -> None:
 @pytest.mark.parametrize(("text", "says"), [
     ("not json", "stdin is not JSON"), ("[1]", "not an object"),
     (json.dumps({"hook_event_name": "PreToolUse"}), "hook_event_name 'PreToolUse'"),
+    (json.dumps({"hook_event_name": "Notification", "notification_type": "auth_success"}),
+     "notification_type 'auth_success'"),
     (json.dumps(claude("", {})), "tool_name"), (json.dumps(claude("Bash", [])), "tool_input")])
 def test_a_payload_it_cannot_answer_is_refused_with_why(text: str, says: str) -> None:
     with pytest.raises(BadPayload, match=says):
         read_payload(text)
+
+
+def test_a_notification_of_an_agent_waiting_at_its_prompt_is_read_as_a_notice() -> None:
+    for kind, waiting_for in (("idle_prompt", "input"), ("permission_prompt", "permission")):
+        notice = read_payload(json.dumps({
+            "session_id": "s-1", "cwd": "/home/me/billing", "hook_event_name": "Notification",
+            "notification_type": kind, "message": "Claude is waiting for your input"}))
+        assert notice == WaitingNotice("claude", "Claude is waiting for your input", waiting_for,
+                                       "/home/me/billing")
 
 
 def test_a_command_shows_as_code_with_where_it_runs_and_three_options() -> None:
@@ -182,3 +195,7 @@ def test_hook_config_names_the_event_every_tool_this_choice_and_a_longer_timeout
         hook = entry["hooks"][0]
         assert hook["type"] == "command" and hook["command"].endswith(f"hook {agent}")
         assert hook["timeout"] == 60
+        notification = json.loads(body)["hooks"].get("Notification")
+        assert (notification is not None) == (agent == "claude")  # Codex has no such event
+        if notification:
+            assert notification[0]["matcher"] == "idle_prompt|permission_prompt"

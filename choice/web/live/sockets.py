@@ -45,7 +45,7 @@ LIST_SECONDS = 0.5
 LIST: dict[str, Any] = {"type": "list"}
 SHOWN: tuple[ChangeKind, ...] = ("interaction.created", "interaction.completed", "interaction.updated",
                                  "interaction.widened", "interaction.reminder",
-                                 "interaction.deferred", "interaction.resumed")
+                                 "interaction.deferred", "interaction.resumed", "agent.waiting")
 """The changes a tab shows; `interaction.opened` (every socket that connects) is not one."""
 ENDED_FOR_LIST: tuple[ChangeKind, ...] = ("interaction.completed", "interaction.widened",
                                           "interaction.deferred", "interaction.resumed")
@@ -75,6 +75,10 @@ def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] |
         if change.kind == "decision.changed":
             return {"type": "decision", "interaction_id": change.interaction_id,
                     "change": change.data.get("change")}
+    if change.kind == "agent.waiting":  # an agent waits at its own prompt: every tab says so
+        return {"type": "agent_waiting", **{key: closed_bidi(str(change.data.get(key) or ""))
+                                            for key in ("message", "agent", "project")},
+                "waiting_for": change.data.get("waiting_for")}
     if change.kind == "interaction.reminder":
         title = change.data.get("title") or (change.row.title if change.row is not None else "")
         return {"type": "reminder", "interaction_id": change.interaction_id,
