@@ -144,6 +144,12 @@ class PortalClient:
         return self.call("POST", f"/api/interactions/{interaction_id}/cancel",
                          {"global_annotation": note} if note else {})
 
+    def withdraw(self, interaction_id: str, reason: str) -> Any:
+        """The agent takes its question back: `withdrawn`, with the reason the person reads
+        (`PortalRefused` 409 once it has ended)."""
+        return self.call("POST", f"/api/interactions/{interaction_id}/withdraw",
+                         {"reason": reason})
+
     def detail(self, interaction_id: str) -> Any:
         return self.call("GET", f"/api/interactions/{interaction_id}/detail")
 

@@ -203,6 +203,15 @@ def cancelled_result(
     return _ending(request, done, "cancelled", written(note), summary)
 
 
+def withdrawn_result(request: ChoiceRequest, done: Completion, reason: str) -> ChoiceResult:
+    """The agent took its question back: nobody chose (a cancel, by the agent)."""
+    _ = done.translate
+    result = _ending(request, done, "cancelled", None, _(
+        "You withdrew this question; nobody chose. Your reason: {reason}").format(
+        reason=clip(reason)))
+    return result.model_copy(update={"withdrawn_reason": reason})
+
+
 def timeout_result(request: ChoiceRequest, done: Completion) -> ChoiceResult:
     _ = done.translate
     summary = _("No answer before the deadline: the human did not choose. Do not ask again in "

@@ -103,6 +103,9 @@ class ChoiceResult(BaseModel):
     selected_option: SelectedOption | None = Field(
         default=None, description="hitl_request only: the option confirmed; null when "
                                   "canceled or timed out.")
+    withdrawn_reason: str | None = Field(
+        default=None, description="Set when the agent withdrew its question (status "
+                                  "`withdrawn`, action_status `cancelled`): the reason it gave.")
     answers_by_question: dict[str, str] | None = Field(
         default=None, description="ask_user_question only (AskUserQuestion's own answer "
                                   "shape): each question's text -> the chosen label(s) "
@@ -113,7 +116,7 @@ class ChoiceResult(BaseModel):
 class Outcome(ChoiceResult):
     """The reply once over: the result with its lifecycle `status`."""
 
-    status: Literal["submitted", "auto_submitted", "cancelled", "timeout"]
+    status: Literal["submitted", "auto_submitted", "cancelled", "timeout", "withdrawn"]
 
 
 class Handoff(BaseModel):

@@ -55,6 +55,13 @@ class CancelBody(Strict):
     interface: PortalInterface | None = None
 
 
+class WithdrawBody(Strict):
+    """`POST /api/interactions/{id}/withdraw`: the agent takes its question back."""
+
+    reason: str = Field(min_length=1, max_length=NOTE_MAX,
+                        description="Why it is no longer needed; the person reads it.")
+
+
 class InterfaceSwitch(Strict):
     """Continue a pending interaction in another interface."""
 

@@ -34,7 +34,7 @@ expect (`hitl_request` is options-only with an explicit outcome; `request_user_c
 answers with the chosen title or typed text; `ask_user_question`, Claude Code's
 AskUserQuestion, with each question's text mapped to the chosen labels)."""
 Status = Literal["pending", "widened", "deferred", "submitted", "auto_submitted", "cancelled",
-                 "timeout"]
+                 "timeout", "withdrawn"]
 ActionStatus = Literal["selected", "custom_input", "cancelled", "timeout"]
 SubmissionKind = Literal["manual", "auto", "timeout_default"]
 AnsweredVia = Literal["web", "terminal", "api", "mcp", "client"]
@@ -46,7 +46,9 @@ SummarySource = Literal["discussion_extraction", "owner_override", "manual", "qu
 is `discussion_extraction`: our discussions happen in the portal)."""
 SCHEMA_VERSION: Literal[1] = 1
 
-COMPLETED_STATUSES: tuple[Status, ...] = ("submitted", "auto_submitted", "cancelled", "timeout")
+COMPLETED_STATUSES: tuple[Status, ...] = ("submitted", "auto_submitted", "cancelled", "timeout",
+                                          "withdrawn")
+"""`withdrawn`: the agent took its question back (it found its answer elsewhere)."""
 OPEN_STATUSES: tuple[Status, ...] = ("pending", "widened")
 """Still waiting for the owner's decision: `widened` is pending with teammates invited."""
 UNRESOLVED_STATUSES: tuple[Status, ...] = (*OPEN_STATUSES, "deferred")

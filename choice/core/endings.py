@@ -26,6 +26,7 @@ from choice.contract.normalize import (
     normalize_submission,
     timeout_defaults_result,
     timeout_result,
+    withdrawn_result,
 )
 from choice.store.records import AuditEvent, Interaction
 from choice.store.repository import Completed
@@ -101,6 +102,14 @@ def cancelled(row: Interaction, note: str | None, done: Completion, actor: str) 
     event = audit(row.id, "cancelled", actor, {"note": result.global_annotation is not None,
                                                "interface": result.interface}, done.completed_at)
     return Completed("cancelled", result.model_dump_json(), done.completed_at, [event])
+
+
+def withdrawn(row: Interaction, reason: str, done: Completion, actor: str) -> Completed:
+    """The agent took its question back, with the reason the person reads."""
+    request = request_of(row)
+    result = done.stamped(withdrawn_result(request, done, reason), None, request)
+    event = audit(row.id, "withdrawn", actor, {"reason": reason})
+    return Completed("withdrawn", result.model_dump_json(), done.completed_at, [event])
 
 
 def expired(row: Interaction, done: Completion) -> Completed:

@@ -33,7 +33,7 @@ from choice.contract.result import DiscussionData
 from choice.core.completion import Completer, Decide
 from choice.core.config import Settings
 from choice.core.deadlines import DeadlineScheduler, new_deadline
-from choice.core.endings import answered, audit, cancelled
+from choice.core.endings import answered, audit, cancelled, withdrawn
 from choice.core.extension import Extension, Extensions, ReplyHints
 from choice.core.i18n import resolve_language
 from choice.core.notifier import Change, LocalNotifier
@@ -231,6 +231,15 @@ class InteractionService:
         # A deferred question is taken up again (or decided) before it can be cancelled.
         return await self.complete(interaction_id, decide, interface=interface, actor=actor,
                                    statuses=OPEN_STATUSES)
+
+    async def withdraw(self, interaction_id: str, reason: str, actor: str = "agent") -> Interaction:
+        """The agent takes its question back: open or deferred, it ends `withdrawn`; a later
+        answer is refused (409) like any on an ended question."""
+        def decide(row: Interaction, done: Completion) -> Completed:
+            return withdrawn(row, reason, done, actor)
+
+        return await self.complete(interaction_id, decide, actor=actor,
+                                   statuses=UNRESOLVED_STATUSES)
 
     async def expire(self, interaction_id: str) -> None:
         """Called by the scheduler at the deadline; honours the request's `on_timeout`."""

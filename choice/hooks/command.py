@@ -4,8 +4,9 @@ Reads the payload on stdin, asks the portal (starting one unless
 `CHOICE_HOOK_START_PORTAL=0`), waits up to `CHOICE_HOOK_WAIT_SECONDS` for the person, and
 prints the decision. Every other way out is a fall-through: nothing on stdout, exit 0, one
 line on stderr, and the agent shows its own dialog. The question it asked is withdrawn then
-(cancelled, "answered at the terminal"), so nobody answers a stale one; an answer that
-arrives while it is being withdrawn is still used, never lost.
+(`withdrawn`: "The agent no longer needs this: it asks in its own terminal now"), so nobody
+answers a stale one; an answer that arrives while it is being withdrawn is still used,
+never lost.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from choice.hooks.decisions import decision_for
 from choice.hooks.payload import BadPayload, HookPayload, WaitingNotice, read_payload
 from choice.hooks.questions import question_for
 
-WITHDRAWN = "answered at the terminal"
-"""The cancel note of a question the hook stopped waiting for: the agent's dialog asks now."""
+WITHDRAWN = "nobody answered here in time; it asks in its own terminal now"
+"""Why a question the hook stopped waiting for was withdrawn, as the person reads it."""
 TIMEOUT_SLACK = 2
 """The question's own deadline is this much later than the hook's wait: the hook withdraws
 it first, with the reason above, instead of the question timing out on its own."""
@@ -97,15 +98,15 @@ def ask(client: PortalClient, payload: HookPayload, settings: Settings) -> dict[
     while reply.get("status") in OPEN_STATUSES and (left := deadline - time.monotonic()) > 0:
         reply = client.poll(interaction_id, wait=round(min(left, 60.0), 3), candidates=False)
     if reply.get("status") in (*OPEN_STATUSES, "deferred"):
-        reply = withdraw(client, interaction_id, reply)
+        reply = withdraw(client, interaction_id)
     return decision_for(payload, reply)
 
 
-def withdraw(client: PortalClient, interaction_id: str, reply: dict[str, Any]) -> dict[str, Any]:
-    """Cancel the question the agent's dialog now asks; if it ended meanwhile (an answer
+def withdraw(client: PortalClient, interaction_id: str) -> dict[str, Any]:
+    """Withdraw the question the agent's dialog now asks; if it ended meanwhile (an answer
     came in just now), that ending is the reply."""
     try:
-        client.cancel(interaction_id, WITHDRAWN)
+        reply: dict[str, Any] = client.withdraw(interaction_id, WITHDRAWN)
     except PortalRefused as refused:
         if refused.status != 409:
             raise

@@ -30,6 +30,7 @@ from starlette.applications import Starlette
 from choice.contract import OPEN_STATUSES, FieldError
 from choice.contract.errors import AlreadyCompleted, NotFound
 from choice.contract.field_errors import InvalidInput, parse_model
+from choice.contract.submission import WithdrawBody
 from choice.core.config import Settings
 from choice.core.service import InteractionService
 from choice.decision.models import CandidateBody
@@ -55,6 +56,10 @@ from choice.mcp.tools import (
     SUBMIT_CANDIDATE_TITLE,
     TOOLS,
     TOOLS_BY_NAME,
+    WITHDRAW,
+    WITHDRAW_DESCRIPTION,
+    WITHDRAW_INPUT,
+    WITHDRAW_TITLE,
     ToolSpec,
 )
 from choice.store.records import Interaction
@@ -106,6 +111,9 @@ class PortalMCP(MCPServer):
                                 description=SUBMIT_CANDIDATE_DESCRIPTION,
                                 input_schema=SUBMIT_CANDIDATE_INPUT,
                                 output_schema=candidate_output_schema()))
+        self._tools.append(Tool(name=WITHDRAW, title=WITHDRAW_TITLE,
+                                description=WITHDRAW_DESCRIPTION, input_schema=WITHDRAW_INPUT,
+                                output_schema=output_schema()))
 
     def streamable_http_app(self, **options: Any) -> Starlette:
         """The SDK's app with the portal's body limit: `/mcp` refuses what `/api` refuses
@@ -126,13 +134,16 @@ class PortalMCP(MCPServer):
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> CallToolResult:
         spec = TOOLS_BY_NAME.get(name)
-        if spec is None and name not in (LIST_PENDING, SUBMIT_CANDIDATE):
+        if spec is None and name not in (LIST_PENDING, SUBMIT_CANDIDATE, WITHDRAW):
             return CallToolResult(content=text_content(
                 f"Unknown tool {name!r}: use "
-                + ", ".join([*TOOLS_BY_NAME, LIST_PENDING, SUBMIT_CANDIDATE])), is_error=True)
+                + ", ".join([*TOOLS_BY_NAME, LIST_PENDING, SUBMIT_CANDIDATE, WITHDRAW])),
+                is_error=True)
         try:
             if name == SUBMIT_CANDIDATE:
                 return await self._submit_candidate(dict(arguments or {}))
+            if name == WITHDRAW:
+                return await self._withdraw(dict(arguments or {}))
             if spec is None:
                 return await self._list_pending(dict(arguments or {}))
             return await self._ask_or_poll(spec, dict(arguments), context)
@@ -217,6 +228,21 @@ class PortalMCP(MCPServer):
             "Candidate received: the owner now accepts, edits or defers it. Poll the "
             f"question with only session_id {session_id} for the final decision."),
             structured_content=review.model_dump())
+
+    async def _withdraw(self, arguments: dict[str, Any]) -> CallToolResult:
+        """`withdraw_question`: the question ends `withdrawn`; one already over answers its
+        standing result instead (the agent should use it)."""
+        session_id = arguments.pop("session_id", None)
+        body = parse_model(WithdrawBody, arguments)
+        if not isinstance(session_id, str) or not session_id:
+            raise InvalidInput([FieldError(field="session_id", code="required",
+                                           message="send the session_id of your question.")])
+        service = self._portal().service
+        try:
+            row = await service.withdraw(session_id, body.reason, "agent:mcp")
+        except AlreadyCompleted as over:
+            row = over.row
+        return await result_for(service, row, WITHDRAW)
 
     async def _list_pending(self, arguments: dict[str, Any]) -> CallToolResult:
         portal = self._portal()

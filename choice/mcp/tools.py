@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from choice.contract import ChoiceRequest, Shape
+from choice.contract import NOTE_MAX, ChoiceRequest, Shape
 from choice.contract.ask_user_question import AskUserQuestion
 from choice.contract.compat import HitlRequest, RequestUserChoice
 from choice.contract.schemas import inline_schema
@@ -134,6 +134,25 @@ SUBMIT_CANDIDATE_INPUT: dict[str, Any] = {
            if name != "decision_id"},
     },
     "required": ["session_id", "candidate_summary", "candidate_answer"],
+    "additionalProperties": False,
+}
+
+WITHDRAW = "withdraw_question"
+WITHDRAW_TITLE = "Withdraw a question you no longer need"
+WITHDRAW_DESCRIPTION = (
+    "Take back a question you asked (pending, widened or deferred) once you no longer need "
+    "the answer, e.g. you found it elsewhere: the person sees 'The agent no longer needs "
+    "this: <reason>' at once and cannot answer it any more. Send its session_id and a short "
+    "reason the person will read. A question already answered is not withdrawn: the reply "
+    "is its standing result, which you should use."
+)
+WITHDRAW_INPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "session_id": {"type": "string", "description": "The session_id of your question."},
+        "reason": {"type": "string", "minLength": 1, "maxLength": NOTE_MAX,
+                   "description": "Why it is no longer needed, for the person."}},
+    "required": ["session_id", "reason"],
     "additionalProperties": False,
 }
 

@@ -80,7 +80,7 @@ def outcome_of(discussion: Discussion) -> dict[str, Any] | None:
             "on_timeout": discussion.request.on_timeout if timed_out else None,
             "answer": result.get("custom_input"), "summary": summary.get("text") or None,
             "decided_by": result.get("decided_by"), "source": summary.get("source"),
-            "rationale": result.get("rationale")}
+            "rationale": result.get("rationale") or result.get("withdrawn_reason")}
 
 
 def deferral_of(discussion: Discussion) -> dict[str, Any] | None:

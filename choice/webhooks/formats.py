@@ -34,7 +34,7 @@ SIGNATURE_HEADER = "X-Choice-Signature-256"
 SECTION_CHARS = 2_900
 """Slack refuses a section text over 3,000 characters."""
 OUTCOME_WORDS = {"answered": N_("Decided"), "cancelled": N_("Cancelled"),
-                 "timed_out": N_("Timed out")}
+                 "timed_out": N_("Timed out"), "withdrawn": N_("Withdrawn by the agent")}
 SOURCE_WORDS = {
     "discussion_extraction": N_("Decided by the owner, from the summary of this discussion."),
     "owner_override": N_("Decided by the owner, who changed the discussion's summary "

@@ -136,10 +136,13 @@ def waiting_reminder(row: Interaction, link_base: str, data: dict[str, Any], at:
 
 
 def outcome(row: Interaction) -> str:
-    """`answered`, `cancelled` or `timed_out` (a cancel at the deadline is a time-out: the
-    request asked to cancel then; a person's cancel is always before it)."""
+    """`answered`, `cancelled`, `withdrawn` (by the agent) or `timed_out` (a cancel at the
+    deadline is a time-out: the request asked to cancel then; a person's cancel is always
+    before it)."""
     if row.status == "submitted":
         return "answered"
+    if row.status == "withdrawn":
+        return "withdrawn"
     if row.status == "cancelled" and (row.completed_at or 0) < row.expires_at:
         return "cancelled"
     return "timed_out"

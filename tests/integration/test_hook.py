@@ -430,9 +430,9 @@ def test_nobody_answering_falls_through_and_withdraws_the_question(
     assert (code, stdout) == (0, "")
     assert f"no answer in the portal within {wait} s" in one_stderr_line(stderr)
     result = client.poll(iid, 0)
-    assert (result["status"], result["action_status"]) == ("cancelled", "cancelled")
-    assert result["global_annotation"] == "answered at the terminal"
-    assert result["selected_ids"] == []
+    assert (result["status"], result["action_status"]) == ("withdrawn", "cancelled")
+    assert result["withdrawn_reason"] == "nobody answered here in time; it asks in its own terminal now"
+    assert result["selected_ids"] == [] and result["global_annotation"] is None
 
 
 @pytest.mark.parametrize(("stdin", "said"), [

@@ -1,10 +1,10 @@
 """How a run of `choice answer <id>` ends: the one summary line a person reads and the exit
 code a script reads.
 
-Exit codes: 0 answered, 3 cancelled, 4 timed out, 5 continued in the browser, 6 left while
-widened (the question stays open for the team), 7 deferred (here or elsewhere), 1 anything
-else. Only words here: the calls that end a run are `actions.py`'s, and model text is made
-safe where the line is printed (`answer_command.py`).
+Exit codes: 0 answered, 3 cancelled (or withdrawn by the agent), 4 timed out, 5 continued
+in the browser, 6 left while widened (the question stays open for the team), 7 deferred
+(here or elsewhere), 1 anything else. Only words here: the calls that end a run are
+`actions.py`'s, and model text is made safe where the line is printed (`answer_command.py`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from choice.terminal.text import safe_text
 
-EXIT = {"submitted": 0, "auto_submitted": 0, "cancelled": 3, "timeout": 4}
+EXIT = {"submitted": 0, "auto_submitted": 0, "cancelled": 3, "timeout": 4, "withdrawn": 3}
 SWITCHED = 5
 LEFT_WIDENED = 6
 DEFERRED = 7
@@ -32,6 +32,9 @@ def outcome(result: dict[str, Any], _: Translate) -> str:
     """The result in one line for the human: the summary says what was chosen, but a
     cancel's or a timeout's summary is advice to the agent, so those get their own."""
     action = result.get("action_status")
+    if result.get("withdrawn_reason"):
+        return _("The agent no longer needs this: {reason}").format(
+            reason=safe_text(str(result["withdrawn_reason"]), keep_newlines=False))
     if action == "timeout":
         return _("Timed out")
     if action == "cancelled":

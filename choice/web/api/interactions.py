@@ -24,6 +24,7 @@ from choice.contract.ask_user_question import AskUserQuestion
 from choice.contract.clock import iso
 from choice.contract.compat import HitlRequest, RequestUserChoice
 from choice.contract.field_errors import parse_model
+from choice.contract.submission import WithdrawBody
 from choice.core.extension import ReplyHints
 from choice.core.replies import listing, reply
 from choice.store.records import Interaction
@@ -212,6 +213,16 @@ class InteractionController(Controller):
         body = parse_model(CancelBody, await json_body(request, optional=True))
         actor = "human:terminal" if body.interface == "terminal" else "human:api"
         row = await service.cancel(interaction_id, body.global_annotation, body.interface, actor)
+        return reply(row, service.settings, poll_hint(row.id))
+
+    @post("/{interaction_id:str}/withdraw", status_code=200, before_request=check_json_data,
+          operation_id="withdrawInteraction", responses=CHANGED)
+    async def withdraw(self, interaction_id: FromPath[str], data: JSONBody[WithdrawBody],
+                       service: Service) -> dict[str, Any]:
+        """The agent takes its question back (it found the answer elsewhere): the status
+        becomes `withdrawn`, open pages and terminals show the `reason` at once, and a
+        later answer gets 409. An ended question is a 409 with its standing result."""
+        row = await service.withdraw(interaction_id, data.reason, "agent:api")
         return reply(row, service.settings, poll_hint(row.id))
 
     @patch("/{interaction_id:str}", before_request=check_json_data,
