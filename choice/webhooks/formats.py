@@ -29,20 +29,12 @@ from choice.contract import WAITING_REASONS
 from choice.contract.bidi import closed_bidi
 from choice.core.i18n import N_, Translator
 from choice.webhooks.messages import Event, shortened
+from choice.webhooks.wording import OUTCOME_WORDS, SOURCE_WORDS
+from choice.webhooks.wording import said as _said
 
 SIGNATURE_HEADER = "X-Choice-Signature-256"
 SECTION_CHARS = 2_900
 """Slack refuses a section text over 3,000 characters."""
-OUTCOME_WORDS = {"answered": N_("Decided"), "cancelled": N_("Cancelled"),
-                 "timed_out": N_("Timed out")}
-SOURCE_WORDS = {
-    "discussion_extraction": N_("Decided by the owner, from the summary of this discussion."),
-    "owner_override": N_("Decided by the owner, who changed the discussion's summary "
-                         "materially."),
-    "manual": N_("Decided by the owner, in their own words."),
-    "quorum": N_("Decided by the team's quorum."),
-}
-"""`summary_json.source`, said for people (README: "The result" explains the rule)."""
 
 
 @dataclass(frozen=True)
@@ -114,14 +106,6 @@ def _option(option: dict[str, Any], _: Translator) -> str:
     label = mrkdwn(option["label"])
     return "• " + (_("{label} (recommended)").format(label=label) if option.get("recommended")
                    else label)
-
-
-def _said(*parts: str) -> str:
-    """Sentences one after another (a space between English ones, none after "。")."""
-    text = ""
-    for part in (p for p in parts if p):
-        text += part if not text or text.endswith(("。", "：", "）")) else " " + part
-    return text
 
 
 def _widened(event: Event, _: Translator) -> tuple[str, list[dict[str, Any]]]:
