@@ -70,7 +70,9 @@ def _http_url(env: dict[str, str], name: str) -> str | None:
         return None
     parts = urlsplit(raw)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise SystemExit(f"{name}={raw!r} is not an http(s) URL: e.g. https://choice.example.")
+        shown = parts._replace(netloc=parts.netloc.rpartition("@")[2], query="").geturl()
+        raise SystemExit(f"{name}={shown!r} is not an http(s) URL: e.g. https://choice.example."
+                         + (" (Its credentials and query are left out.)" if shown != raw else ""))
     return raw
 
 
@@ -153,8 +155,9 @@ class Settings:
     """`CHOICE_WEBHOOK_URL`: where team messages are POSTed (widen, comments, reminders,
     resolution); unset sends none."""
     webhook_format: str = "json"
-    """`CHOICE_WEBHOOK_FORMAT`: `slack` (incoming-webhook text + blocks) or `json` (our event,
-    signed with `CHOICE_WEBHOOK_SECRET`)."""
+    """`CHOICE_WEBHOOK_FORMAT`: `slack` (incoming-webhook text + blocks), `json` (our event,
+    signed with `CHOICE_WEBHOOK_SECRET`) or `ntfy` (a push to the ntfy topic that
+    `CHOICE_WEBHOOK_URL` names, with the credentials it carries as `Authorization`)."""
     webhook_secret: str | None = None
     """`CHOICE_WEBHOOK_SECRET`: the HMAC-SHA256 key of `X-Choice-Signature-256`."""
     webhook_created: bool = False
@@ -233,7 +236,7 @@ class Settings:
             language=language_from_env(env.get("CHOICE_LANG")),
             public_url=public_url,
             webhook_url=_webhook_url(env),
-            webhook_format=_choice(env, "CHOICE_WEBHOOK_FORMAT", ("json", "slack")),
+            webhook_format=_choice(env, "CHOICE_WEBHOOK_FORMAT", ("json", "slack", "ntfy")),
             webhook_secret=env.get("CHOICE_WEBHOOK_SECRET") or None,
             webhook_created=_flag(env, "CHOICE_WEBHOOK_CREATED", False),
             reminder_minutes=_number(env, "CHOICE_REMINDER_MINUTES", 15.0, 0.05, 10_080,

@@ -12,6 +12,8 @@ format, signed when a secret is set.
   is what stops a model or a participant from writing `<!channel>`, a `<@U…>` mention or a
   disguised `<https://evil|link>`. Link unfurling is off: Slack's crawler must not open a
   participant's capability link (it would count as the participant opening it).
+- `ntfy`: a push to a phone through an ntfy topic (`ntfy.py`: plain text and ntfy's
+  headers, never a participant's link, the URL's credentials moved into `Authorization`).
 
 Every POST carries `X-Choice-Event` (the event type) and `X-Choice-Delivery` (the event id,
 the same on every retry). Pure: no network, no clock.
@@ -22,33 +24,29 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from choice.contract import WAITING_REASONS
 from choice.contract.bidi import closed_bidi
 from choice.core.i18n import N_, Translator
+from choice.webhooks import ntfy
 from choice.webhooks.messages import Event, shortened
+from choice.webhooks.wording import OUTCOME_WORDS, SOURCE_WORDS
+from choice.webhooks.wording import said as _said
 
 SIGNATURE_HEADER = "X-Choice-Signature-256"
 SECTION_CHARS = 2_900
 """Slack refuses a section text over 3,000 characters."""
-OUTCOME_WORDS = {"answered": N_("Decided"), "cancelled": N_("Cancelled"),
-                 "timed_out": N_("Timed out"), "withdrawn": N_("Withdrawn by the agent")}
-SOURCE_WORDS = {
-    "discussion_extraction": N_("Decided by the owner, from the summary of this discussion."),
-    "owner_override": N_("Decided by the owner, who changed the discussion's summary "
-                         "materially."),
-    "manual": N_("Decided by the owner, in their own words."),
-    "quorum": N_("Decided by the team's quorum."),
-}
-"""`summary_json.source`, said for people (README: "The result" explains the rule)."""
 
 
 @dataclass(frozen=True)
 class Rendered:
     body: bytes
-    headers: dict[str, str]
+    headers: dict[str, str] = field(repr=False)
+    """`repr=False`: an ntfy push's `Authorization` must not reach a log through a repr."""
+    url: str = ""
+    """Where to POST: the configured URL (ntfy's without the credentials it carried)."""
 
 
 def signature(secret: str, body: bytes) -> str:
@@ -56,16 +54,25 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 
-def render(event: Event, fmt: str, secret: str | None, language: str = "en") -> Rendered:
-    """`language`: the portal's, for a Slack message about a question that names none."""
-    payload = slack_message(event, language) if fmt == "slack" else event
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-    headers = {"Content-Type": "application/json; charset=utf-8",
-               "User-Agent": "choice-portal",
-               "X-Choice-Event": str(event["type"]), "X-Choice-Delivery": str(event["id"])}
+def render(event: Event, fmt: str, secret: str | None, language: str = "en",
+           url: str = "") -> Rendered:
+    """The POST to `url` (the webhook's) in format `fmt`; `language`: the portal's, for a
+    Slack message or an ntfy push about a question that names none."""
+    headers = {"Content-Type": "application/json; charset=utf-8"}
+    if fmt == "ntfy":
+        topic = ntfy.target(url)
+        body, headers = ntfy.publication(event, language)
+        if topic.authorization:
+            headers["Authorization"] = topic.authorization
+        url = topic.url
+    else:
+        payload = slack_message(event, language) if fmt == "slack" else event
+        body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    headers |= {"User-Agent": "choice-portal",
+                "X-Choice-Event": str(event["type"]), "X-Choice-Delivery": str(event["id"])}
     if secret:
         headers[SIGNATURE_HEADER] = signature(secret, body)
-    return Rendered(body, headers)
+    return Rendered(body, headers, url)
 
 
 # -- Slack -------------------------------------------------------------------------------------
@@ -114,14 +121,6 @@ def _option(option: dict[str, Any], _: Translator) -> str:
     label = mrkdwn(option["label"])
     return "• " + (_("{label} (recommended)").format(label=label) if option.get("recommended")
                    else label)
-
-
-def _said(*parts: str) -> str:
-    """Sentences one after another (a space between English ones, none after "。")."""
-    text = ""
-    for part in (p for p in parts if p):
-        text += part if not text or text.endswith(("。", "：", "）")) else " " + part
-    return text
 
 
 def _widened(event: Event, _: Translator) -> tuple[str, list[dict[str, Any]]]:

@@ -31,6 +31,7 @@ from choice.core.background import BackgroundTask, woken
 from choice.core.endings import audit
 from choice.store import Store
 from choice.store.records import AuditEvent, Interaction
+from choice.webhooks import ntfy
 from choice.webhooks.formats import render
 from choice.webhooks.messages import Event
 from choice.webhooks.rows import Message, OutboxRepository
@@ -85,6 +86,11 @@ class Outbox:
         if self.fmt == "json" and not self.secret:
             log.warning("CHOICE_WEBHOOK_SECRET is not set: webhook messages go out unsigned. "
                         "Set it so the receiver can check X-Choice-Signature-256.")
+        if self.fmt == "ntfy" and ntfy.target(self.url).unreadable_auth:
+            log.warning("The auth parameter of CHOICE_WEBHOOK_URL is not ntfy's base64 of an "
+                        "Authorization value, so pushes go without it. Encode "
+                        "\"Bearer tk_...\" or \"Basic ...\" as unpadded base64url, or put "
+                        "the credentials before the host: https://user:password@host/topic.")
         self._task.start()
 
     async def stop(self) -> None:
@@ -113,8 +119,8 @@ class Outbox:
     async def _attempt(self, message: Message) -> None:
         assert message.id is not None
         event = message.event
-        reply = await post_off_loop(self.url, render(event, self.fmt, self.secret, self.language()),
-                                    self.policy.timeout)
+        rendered = render(event, self.fmt, self.secret, self.language(), self.url)
+        reply = await post_off_loop(rendered.url, rendered, self.policy.timeout)
         at = self.clock()
         detail: dict[str, object] = {"attempt": message.attempts, "event": message.kind,
                                      "delivery_id": event["id"], "ms": round(reply.seconds * 1000)}

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from choice.webhooks.formats import SOURCE_WORDS, render, slack_message
+from choice.webhooks.formats import render, slack_message
+from choice.webhooks.wording import SOURCE_WORDS
 from tests.unit.test_webhook_formats import HOSTILE, OUR_LINK, event, mrkdwn_texts
 
 TALLY = [{"option_id": "a", "label": HOSTILE, "votes": 2}]
