@@ -21,11 +21,13 @@ the same on every retry). Pure: no network, no clock.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from choice.contract import WAITING_REASONS
 from choice.contract.bidi import closed_bidi
@@ -68,11 +70,27 @@ def render(event: Event, fmt: str, secret: str | None, language: str = "en",
     else:
         payload = slack_message(event, language) if fmt == "slack" else event
         body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+        url, authorization = basic_auth_out_of(url)
+        if authorization:
+            headers["Authorization"] = authorization
     headers |= {"User-Agent": "choice-portal",
                 "X-Choice-Event": str(event["type"]), "X-Choice-Delivery": str(event["id"])}
     if secret:
         headers[SIGNATURE_HEADER] = signature(secret, body)
     return Rendered(body, headers, url)
+
+
+def basic_auth_out_of(url: str) -> tuple[str, str | None]:
+    """`https://user:pass@host/path` as the URL without its userinfo and the `Basic`
+    Authorization it stood for (urllib cannot send a URL's userinfo itself: every attempt
+    failed); any other URL as it is."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url, None
+    pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+    host = parts.netloc.rpartition("@")[2]
+    return (urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment)),
+            "Basic " + base64.b64encode(pair.encode()).decode())
 
 
 # -- Slack -------------------------------------------------------------------------------------

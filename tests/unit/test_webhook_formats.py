@@ -193,3 +193,14 @@ def test_a_reminder_counts_comments_with_a_plural_not_a_bracketed_s() -> None:
     said = one["blocks"][1]["elements"][0]["text"]
     assert said == "1 of 2 opened their link, 0 voted, 1 comment."
     assert "(s)" not in json.dumps(one)
+
+
+def test_a_url_s_user_and_password_go_as_basic_auth_and_leave_the_url() -> None:
+    """urllib cannot send a URL's userinfo: a webhook behind basic auth failed every try."""
+    for fmt in ("json", "slack"):
+        rendered = render(event(), fmt, None, url="https://bot:p%40ss@hooks.example/in?x=1")
+        assert rendered.url == "https://hooks.example/in?x=1"
+        assert rendered.headers["Authorization"] == "Basic Ym90OnBAc3M="  # bot:p@ss
+        assert "p@ss" not in repr(rendered)
+    plain = render(event(), "json", None, url="https://hooks.example/in")
+    assert plain.url == "https://hooks.example/in" and "Authorization" not in plain.headers
