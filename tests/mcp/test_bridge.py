@@ -92,7 +92,7 @@ def test_the_bridge_lists_the_tools_the_portal_lists(
     assert listed == expected["result"], "run scripts/mcp-listing and commit the result"
     assert {tool["name"] for tool in listed["tools"]} == {
         "provide_choice", "hitl_request", "request_user_choice", "ask_user_question",
-        "list_pending", "submit_candidate"}
+        "list_pending", "submit_candidate", "withdraw_question"}
 
 
 @pytest.mark.slow
@@ -115,7 +115,7 @@ def test_the_bridge_answers_before_any_portal_does(isolated_env: Any) -> None:
             bridge.kill()
     assert [m["id"] for m in order if m] == [1, 2, 4, 3]
     assert order[0]["result"]["serverInfo"]["name"] == "choice-portal"  # type: ignore[index]
-    assert len(order[1]["result"]["tools"]) == 6  # type: ignore[index]
+    assert len(order[1]["result"]["tools"]) == 7  # type: ignore[index]
     error = order[3]["error"]["message"]  # type: ignore[index]
     assert "not reachable" in error and str(isolated_env / "portal.log") in error
     assert "taken by another program" in (isolated_env / "portal.log").read_text()

@@ -37,11 +37,12 @@ async def answer_when_asked(portal: PortalProcess, title: str, body: dict[str, A
     await asyncio.to_thread(portal.client().call, "POST", f"/api/interactions/{iid}/response", body)
 
 
-async def test_lists_the_six_tools_with_contract_schemas(portal: PortalProcess) -> None:
+async def test_lists_the_seven_tools_with_contract_schemas(portal: PortalProcess) -> None:
     async with http_session(portal) as session:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
     assert set(tools) == {"provide_choice", "hitl_request", "request_user_choice",
-                          "ask_user_question", "list_pending", "submit_candidate"}
+                          "ask_user_question", "list_pending", "submit_candidate",
+                          "withdraw_question"}
     schema = tools["provide_choice"].input_schema
     assert {"title", "prompt", "options", "session_id"} <= set(schema["properties"])
     assert "required" not in schema

@@ -41,7 +41,7 @@ async def test_two_agents_share_one_auto_started_portal(isolated_env: Path) -> N
     try:
         async with stdio_session(isolated_env, port) as first, \
                 stdio_session(isolated_env, port) as second:
-            assert len((await first.list_tools()).tools) == 6
+            assert len((await first.list_tools()).tools) == 7
             asked = await first.call_tool("provide_choice", ask())
             pending: dict[str, Any] = asked.structured_content  # type: ignore[assignment]
             assert pending["status"] == "pending"

@@ -152,7 +152,8 @@ async def test_the_printed_mcp_config_launches_the_installed_bridge(
             await session.initialize()
             tools = {tool.name for tool in (await session.list_tools()).tools}
         assert tools == {"provide_choice", "hitl_request", "request_user_choice",
-                         "ask_user_question", "list_pending", "submit_candidate"}
+                         "ask_user_question", "list_pending", "submit_candidate",
+                         "withdraw_question"}
     finally:
         client = PortalClient(f"http://127.0.0.1:{port}", None)
         if client.is_portal():  # the bridge started one: stop it (its pid is the owner's to see)
