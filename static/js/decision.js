@@ -35,6 +35,16 @@
     document.dispatchEvent(new CustomEvent("choice:decision-updated"));
     if (again) { again = false; refresh(); }
   }
+  /* The owner opened Edit or Defer (or typed) while a whole-panel refresh was on its way:
+     that reply is not swapped in over what they are doing; the notice-only one follows. */
+  document.addEventListener("hx:before-swap", function (event) {
+    var box = panel();
+    if (box && event.detail.elt === box && event.detail.target === box &&
+        event.detail.swap !== "none" && busy(box)) {
+      event.preventDefault();
+      again = true;
+    }
+  });
   P.on("decision", function (m) {
     var root = P.interaction();
     if (root && root.getAttribute("data-interaction-id") === m.interaction_id) refresh();

@@ -104,10 +104,10 @@
         triggered(el, reply.headers.get("HX-Trigger"));
         if (reply.headers.get("HX-Refresh") === "true") { window.location.reload(); return; }
         var status = String(reply.status), reswap = reply.headers.get("HX-Reswap");
-        var seen = { elt: el, target: target, status: reply.status };
+        var seen = { elt: el, target: target, status: reply.status, swap: reswap || style };
         if (!SHOWN.test(status)) { fire(el, "hx:error", seen); return; }
         if (status === "204" || !fire(target, "hx:before-swap", seen)) return;
-        swap(target, html, reswap || style);
+        swap(target, html, seen.swap);
         fire(target, "hx:swapped", seen);
       });
     }, function () {

@@ -102,6 +102,9 @@ def test_the_owner_panel_keeps_earlier_comments_when_the_team_writes(
     post_as(client, paths["Bob Smith"], "Point 45: the panel refreshes")
     expect(page.get_by_test_id("comment-count")).to_have_text(f"{WRITTEN + 1} comments",
                                                                timeout=LIVE_MS)
+    # the count and the thread may arrive in two swaps: wait for the thread's own
+    expect(page.locator("#owner-thread [data-testid=comment]")).to_have_count(
+        len(range(5, WRITTEN + 1)), timeout=LIVE_MS)
     assert shown(page, "owner-thread") == points(range(5, WRITTEN + 1))
     shoot(page, "long-discussion-owner-desktop")
     phone = open_page(f"/choice/{iid}", phone=True)
