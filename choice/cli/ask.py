@@ -63,6 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project", help="which project it is about")
     parser.add_argument("--json", dest="json_file", metavar="FILE",
                         help="read the whole request from a JSON file ('-' for stdin)")
+    parser.add_argument("--attach", action="append", default=[], metavar="FILE",
+                        help="show this file with the question (repeatable): PNG, JPEG, GIF "
+                             "or WebP inline; text, JSON, PDF, archives as downloads")
     parser.add_argument("--no-start", action="store_true",
                         help="fail instead of starting a portal when none answers")
 
@@ -105,7 +108,26 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
     if context:
         request["context"] = {**request.get("context", {}), **context}
     request.setdefault("context", {}).setdefault("agent", "choice ask")
+    if args.attach:
+        request["attachments"] = [*request.get("attachments", []), *map(attachment, args.attach)]
     return request
+
+
+def attachment(path: str) -> dict[str, str]:
+    """`--attach FILE`: its name, its type (from its extension; the portal refuses the
+    types it does not show) and its bytes, base64."""
+    import base64
+    import mimetypes
+    import os
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise UsageError(f"--attach {path}: cannot read it ({error.strerror})") from None
+    guessed = mimetypes.guess_type(path)[0] or "application/octet-stream"
+    return {"name": os.path.basename(path), "mime_type": guessed,
+            "data": base64.b64encode(data).decode()}
 
 
 _: Translator = translator("en")

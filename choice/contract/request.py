@@ -7,6 +7,7 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
+from choice.contract.attachments import ATTACHMENTS_MAX, Attachment
 from choice.contract.vocabulary import (
     CONTEXT_VALUE_MAX,
     DESCRIPTION_MAX,
@@ -41,6 +42,9 @@ class Option(Strict):
     rationale: str | None = Field(
         default=None, max_length=RATIONALE_MAX, description="Why it is recommended."
     )
+    attachment_ids: list[str] = Field(
+        default_factory=list, max_length=ATTACHMENTS_MAX,
+        description="The request's attachments this option shows (their ids), e.g. its mock-up.")
 
 
 class Question(Strict):
@@ -135,6 +139,11 @@ class ChoiceRequest(Strict):
         description="If the owner widens the question to teammates: resolve it once this "
                     "many of them vote for the same option(s). The owner can change or "
                     "switch it off, and always decide first.")
+    attachments: list[Attachment] = Field(
+        default_factory=list,
+        description="Files to show with the question (at most 8, 5 MiB each, 10 MiB in all): "
+                    "PNG, JPEG, GIF and WebP images inline, text, JSON, PDF and archives as "
+                    "downloads.")
 
     @property
     def several(self) -> bool:

@@ -10,7 +10,7 @@ one scheduler; the database stays the truth.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import AsyncIterator, Callable, Collection, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +30,7 @@ from choice.contract.compat import parse_request
 from choice.contract.errors import AlreadyCompleted, DeadlinePassed
 from choice.contract.normalize import Completion
 from choice.contract.result import DiscussionData
+from choice.core.attachments import files_of
 from choice.core.completion import Completer, Decide
 from choice.core.config import Settings
 from choice.core.deadlines import DeadlineScheduler, new_deadline
@@ -43,7 +44,7 @@ from choice.core.scans import Scans
 from choice.core.waiting import AgentWait
 from choice.store import Store
 from choice.store.preferences import load_preferences, save_preferences
-from choice.store.records import AuditEvent, Interaction
+from choice.store.records import AuditEvent, Interaction, StoredFile
 from choice.store.repository import Completed, Which
 
 NO_CLIENT_WARNING = (
@@ -178,9 +179,11 @@ class InteractionService:
         if req.interface == "client" and not in_client:
             req = req.model_copy(update={"interface": prefs.interface})
             warnings = [*warnings, NO_CLIENT_WARNING.format(interface=prefs.interface)]
+        interaction_id = secrets.token_hex(8)
+        files, req = files_of(req, interaction_id, created)
         assert req.timeout_seconds is not None and req.interface != "auto"
         row = Interaction(
-            id=secrets.token_hex(8), status="pending", title=req.title,
+            id=interaction_id, status="pending", title=req.title,
             selection_mode="questions" if req.several else req.selection_mode,
             interface=req.interface,
             agent=req.context.agent, project=req.context.project, language=req.language,
@@ -191,9 +194,13 @@ class InteractionService:
         )
         detail = {"context": req.context.model_dump(exclude_none=True),
                   "timeout_seconds": req.timeout_seconds, "warnings": warnings}
-        event = audit(row.id, "created", actor, detail, at=created)
+        events = [audit(row.id, "created", actor, detail, at=created), *(
+            audit(row.id, "attachment_added", actor, {
+                "attachment_id": file.attachment_id, "name": file.name, "size": file.size,
+                "sha256": file.sha256, "direction": file.direction}, at=created)
+            for file in files)]
         limit = self._retention.limit_for_one_more()
-        self._retention.counted(await self.store.insert(row, [event], limit))
+        self._retention.counted(await self.store.insert(row, events, limit, files))
         self.deadlines.schedule(row.id, row.expires_at)
         self.notifier.publish(Change("interaction.created", row.id, listing(row), row))
         return Created(row, warnings)
@@ -231,6 +238,21 @@ class InteractionService:
         # A deferred question is taken up again (or decided) before it can be cancelled.
         return await self.complete(interaction_id, decide, interface=interface, actor=actor,
                                    statuses=OPEN_STATUSES)
+
+    async def attachment(self, interaction_id: str, attachment_id: str) -> StoredFile:
+        """A file shown with the question (its description); `NotFound` when there is none."""
+        return await self.store.read(self.store.repo.attachment, interaction_id, attachment_id)
+
+    async def attachment_bytes(self, file: StoredFile) -> AsyncIterator[bytes]:
+        """Its bytes, a chunk at a time (`Repository.CHUNK`)."""
+        offset = 0
+        while offset < file.size:
+            chunk = await self.store.read(self.store.repo.attachment_chunk, file.interaction_id,
+                                          file.attachment_id, offset)
+            if not chunk:
+                return
+            offset += len(chunk)
+            yield chunk
 
     async def withdraw(self, interaction_id: str, reason: str, actor: str = "agent") -> Interaction:
         """The agent takes its question back: open or deferred, it ends `withdrawn`; a later
@@ -305,3 +327,4 @@ class InteractionService:
         await self.store.write(self.store.repo.append_event,
                                audit(row.id, "opened", actor, {"interface": interface}))
         self.notifier.publish(Change("interaction.opened", row.id, listing(row), row))
+

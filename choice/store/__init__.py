@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from choice.store.batching import InsertBatcher
 from choice.store.engine import make_engine
-from choice.store.records import AuditEvent, Interaction
+from choice.store.records import AuditEvent, Interaction, StoredFile
 from choice.store.repository import Repository
 from choice.store.schema import upgrade
 
@@ -59,10 +59,12 @@ class Store:
         return await self._run(self._writer, fn, *args, **kwargs)
 
     async def insert(self, row: Interaction, events: Sequence[AuditEvent],
-                     max_sessions: int | None = None) -> int | None:
-        """Store a new interaction, group-committed with any others arriving meanwhile.
-        With `max_sessions`, apply the count limit and return how many are stored."""
-        return await self._batcher.insert(row, events, max_sessions)
+                     max_sessions: int | None = None,
+                     files: Sequence[StoredFile] = ()) -> int | None:
+        """Store a new interaction (and the files shown with it), group-committed with any
+        others arriving meanwhile. With `max_sessions`, apply the count limit and return
+        how many are stored."""
+        return await self._batcher.insert(row, events, max_sessions, files)
 
     async def read(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A read of a few rows found by an index (see the module's docstring)."""

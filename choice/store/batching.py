@@ -13,10 +13,9 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from choice.store.records import AuditEvent, Interaction
-from choice.store.repository import Repository
+from choice.store.records import AuditEvent, Interaction, StoredFile
+from choice.store.repository import New, Repository
 
-New = tuple[Interaction, Sequence[AuditEvent]]
 Stored = int | None
 """How many interactions are stored, when the count limit was applied."""
 Entry = tuple[New, "asyncio.Future[Stored]"]
@@ -40,11 +39,11 @@ class InsertBatcher:
         self._lock = threading.Lock()
 
     async def insert(self, row: Interaction, events: Sequence[AuditEvent],
-                     max_sessions: int | None) -> Stored:
+                     max_sessions: int | None, files: Sequence[StoredFile] = ()) -> Stored:
         loop = asyncio.get_running_loop()
         committed: asyncio.Future[Stored] = loop.create_future()
         with self._lock:
-            self._queued.append(((row, events), committed))
+            self._queued.append(((row, events, files), committed))
             schedule = not self._flush_scheduled
             self._flush_scheduled = True
         if schedule:  # a flush that has not started yet will take this row too

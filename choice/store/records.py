@@ -29,6 +29,21 @@ class Interaction:
 
 
 @dataclass(slots=True)
+class StoredFile:
+    """An attachment's row: `data` is its bytes (None when only its description was read)."""
+
+    interaction_id: str
+    attachment_id: str
+    direction: str
+    name: str
+    mime_type: str
+    size: int
+    sha256: str
+    created_at: float
+    data: bytes | None = None
+
+
+@dataclass(slots=True)
 class AuditEvent:
     interaction_id: str
     kind: str
@@ -95,7 +110,7 @@ class Vote:
     at: float
 
 
-Record = Interaction | AuditEvent | Widening | Decision | Participant | Comment | Vote
+Record = Interaction | AuditEvent | Widening | Decision | Participant | Comment | Vote | StoredFile
 
 
 def values_of(record: Record) -> dict[str, Any]:

@@ -12,20 +12,25 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine, bindparam, delete, insert, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError
 
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
 from choice.contract.errors import AlreadyCompleted, DeadlinePassed, NotFound
 from choice.store.compiled import Compiled, cursor_of
 from choice.store.engine import WRITE
-from choice.store.records import AuditEvent, Interaction, values_of
+from choice.store.records import AuditEvent, Interaction, StoredFile, values_of
 from choice.store.retention import enforce_count_limit
-from choice.store.tables import AuditEventRow, DraftRow, InteractionRow
+from choice.store.tables import AttachmentRow, AuditEventRow, DraftRow, InteractionRow
 
 INTERACTIONS = InteractionRow.__table__  # type: ignore[attr-defined]
 EVENTS = AuditEventRow.__table__  # type: ignore[attr-defined]
 DRAFTS = DraftRow.__table__  # type: ignore[attr-defined]
+ATTACHMENTS = AttachmentRow.__table__  # type: ignore[attr-defined]
+New = tuple[Interaction, Sequence[AuditEvent], Sequence[StoredFile]]
+"""A new interaction: its row, its first audit events, the files shown with it."""
+CHUNK = 256 * 1024
+"""An attachment is read this much at a time: ten 5 MiB downloads at once hold ~2.5 MB."""
 Which = Literal["active", "widened", "deferred", "completed", "all"]
 IS_OPEN = or_(*(INTERACTIONS.c.status == status for status in OPEN_STATUSES))
 """Open, as literals (not an expanding IN): `compiled.py` runs it without SQLAlchemy."""
@@ -121,15 +126,37 @@ class Repository:
         if events:
             conn.execute(ADD_EVENTS, [values_of(e) for e in events])
 
-    def insert(
-        self, new: Sequence[tuple[Interaction, Sequence[AuditEvent]]], max_sessions: int | None = None
-    ) -> int | None:
-        """Store new interactions in one transaction (one durable commit for the batch).
-        With `max_sessions`, also apply the count limit and return how many are stored."""
+    def insert(self, new: Sequence[New], max_sessions: int | None = None) -> int | None:
+        """Store new interactions in one transaction (one durable commit for the batch),
+        with their files. With `max_sessions`, also apply the count limit and return how
+        many are stored."""
         with self._write() as conn:
-            conn.execute(insert(INTERACTIONS), [values_of(row) for row, _ in new])
-            self.add_events(conn, [event for _, events in new for event in events])
+            conn.execute(insert(INTERACTIONS), [values_of(row) for row, _, _ in new])
+            self.add_events(conn, [event for _, events, _ in new for event in events])
+            files = [values_of(file) for _, _, stored in new for file in stored]
+            if files:
+                conn.execute(insert(ATTACHMENTS), files)
             return enforce_count_limit(conn, max_sessions) if max_sessions else None
+
+    def attachment(self, interaction_id: str, attachment_id: str) -> StoredFile:
+        """One attachment's description (not its bytes: `attachment_chunk` reads those)."""
+        columns = [c for c in ATTACHMENTS.c if c.name != "data"]
+        with self.engine.connect() as conn:
+            found = conn.execute(select(*columns).where(
+                ATTACHMENTS.c.interaction_id == interaction_id,
+                ATTACHMENTS.c.attachment_id == attachment_id)).mappings().first()
+        if found is None:
+            raise NotFound(interaction_id)
+        return StoredFile(**found)
+
+    def attachment_chunk(self, interaction_id: str, attachment_id: str, offset: int) -> bytes:
+        """`CHUNK` bytes of an attachment from `offset` (SQL `substr`: the row is never read
+        whole into memory)."""
+        with self.engine.connect() as conn:
+            chunk = conn.execute(select(func.substr(ATTACHMENTS.c.data, offset + 1, CHUNK)).where(
+                ATTACHMENTS.c.interaction_id == interaction_id,
+                ATTACHMENTS.c.attachment_id == attachment_id)).scalar()
+        return bytes(chunk or b"")
 
     def get(self, interaction_id: str) -> Interaction:
         with self.engine.connect() as conn:

@@ -1,7 +1,7 @@
 """Retention: completed interactions older than N days go, and beyond the count limit the
 oldest completed go first. Undecided interactions (pending, widened, deferred) are never
 dropped, whatever the limits. An interaction goes with everything of it: audit trail,
-widening, decision, participants, comments, votes, webhook messages, draft.
+widening, decision, participants, comments, votes, webhook messages, draft, attachments.
 
 Runs inside the caller's write transaction: on start, hourly, and on an insert that takes
 the count past the limit.
@@ -13,6 +13,7 @@ from sqlalchemy import Connection, delete, func, select
 
 from choice.contract import UNRESOLVED_STATUSES
 from choice.store.tables import (
+    AttachmentRow,
     AuditEventRow,
     CommentRow,
     DecisionRow,
@@ -28,7 +29,7 @@ INTERACTIONS = InteractionRow.__table__  # type: ignore[attr-defined]
 EVENTS = AuditEventRow.__table__  # type: ignore[attr-defined]
 BELONGINGS = [getattr(table, "__table__") for table in  # noqa: B009 - SQLModel types it loosely
               (AuditEventRow, WideningRow, DecisionRow, ParticipantRow, CommentRow, VoteRow,
-               OutboxRow, DraftRow)]
+               OutboxRow, DraftRow, AttachmentRow)]
 """Every table whose rows belong to one interaction (an `interaction_id` column)."""
 DAY = 86_400.0
 

@@ -202,3 +202,22 @@ class DraftRow(SQLModel, table=True):
     updated_at: float
     written_from: str = Field(max_length=16)
     """`web` or `terminal`."""
+
+
+class AttachmentRow(SQLModel, table=True):
+    """A file shown with a question (`request`: the agent's) or sent with its answer
+    (`answer`: the person's): the bytes in the database, so every instance on one
+    PostgreSQL serves them, and gone with their interaction (retention)."""
+
+    __tablename__ = "attachment"
+
+    interaction_id: str = Field(primary_key=True, max_length=32)
+    attachment_id: str = Field(primary_key=True, max_length=64)
+    direction: str = Field(max_length=8)
+    """`request` or `answer`."""
+    name: str = Field(max_length=200)
+    mime_type: str = Field(max_length=100)
+    size: int
+    sha256: str = Field(max_length=64)
+    data: bytes
+    created_at: float

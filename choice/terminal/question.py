@@ -6,11 +6,13 @@ forget to.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from choice.contract import ChoiceRequest, Option
+from choice.contract.attachments import file_size
 from choice.contract.clock import parse_iso
 from choice.terminal.text import safe_text
 
@@ -39,6 +41,8 @@ class Question:
     agent: str
     widen_hint: str
     """The agent's one-line suggestion to consult the team (shown dimmed; never an action)."""
+    files: tuple[tuple[str, int], ...] = ()
+    """The files the agent shows (name, size): the terminal lists them; a browser shows them."""
 
     @property
     def beyond_title(self) -> str:
@@ -86,7 +90,17 @@ class Question:
             status=detail["status"], language=detail.get("language") or "en",
             agent=safe_text(request.context.agent or "", keep_newlines=False),
             widen_hint=safe_text(widen_hint(request.widen_hint or ""), keep_newlines=False),
+            files=tuple((safe_text(file.name, keep_newlines=False), file.size or 0)
+                        for file in request.attachments),
         )
+
+    def files_line(self, _: Callable[[str], str]) -> str:
+        """`Files: bars.png (1.2 KB), data.csv (760 B). To see them: choice open <id>`."""
+        if not self.files:
+            return ""
+        listed = ", ".join(f"{name} ({file_size(size)})" for name, size in self.files)
+        return _("Files: {files}. To see them: {command}").format(
+            files=listed, command=f"choice open {self.id}")
 
 
 WIDEN_HINT_PREFIX = "[WIDEN-HINT] "

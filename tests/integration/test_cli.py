@@ -168,3 +168,23 @@ def test_open_prints_a_one_time_link_that_signs_a_browser_in(portal: PortalProce
         assert landed.status_code == 200 and str(landed.url).endswith(f"/choice/{iid}")
         assert "data-testid=\"interaction\"" in landed.text
         assert browser.get(link).status_code == 401  # single use
+
+
+def test_ask_attaches_files_and_refuses_a_type_it_does_not_show(portal: PortalProcess,
+                                                                 tmp_path: Path) -> None:
+    chart, page = tmp_path / "chart.png", tmp_path / "page.html"
+    chart.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
+    page.write_text("<script>alert(1)</script>")
+    asking = Asking(choice(*ASK, "--attach", str(chart), env=env_for(portal)))
+    iid = asking.interaction_id()
+    client = portal.client()
+    kept = client.detail(iid)["request"]["attachments"]
+    assert [(a["name"], a["mime_type"], a["size"]) for a in kept] == [("chart.png", "image/png", 72)]
+    client.respond(iid, {"selected_ids": ["pg"]})
+    assert asking.finish()[0] == 0
+    refused = choice(*ASK, "--attach", str(page), env=env_for(portal))
+    _, stderr = refused.communicate(timeout=30)
+    assert refused.returncode == 2 and "attachments[0].mime_type" in stderr
+    missing = choice(*ASK, "--attach", str(tmp_path / "nope.png"), env=env_for(portal))
+    _, stderr = missing.communicate(timeout=30)
+    assert missing.returncode == 2 and "--attach" in stderr and "cannot read it" in stderr

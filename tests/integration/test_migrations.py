@@ -590,3 +590,44 @@ def test_0007_keeps_everything_and_signs_a_browser_in_with_a_stored_session(
     after = team_rows(path)  # the portal's start sent its reminders; the team's rows stay
     assert {t: after[t] for t in ("participant", "comment", "vote")} == \
         {t: before[t] for t in ("participant", "comment", "vote")}
+
+
+# -- 0008: attachments, on the previous release's database ---------------------------------------
+
+def test_0008_keeps_everything_and_a_question_then_shows_its_files(isolated_env: Path) -> None:
+    """The release before left 0007; after the upgrade nothing moved, and a question asked
+    with a file stores it apart and serves it back byte for byte."""
+    import base64
+
+    from litestar.testing import TestClient
+
+    from choice.core.token import ensure_token
+    from choice.portal import create_app
+
+    isolated_env.mkdir(parents=True, exist_ok=True)
+    path = isolated_env / "choice.db"
+    _discussion_at(path, "0007")
+    before = team_rows(path)
+    token = ensure_token(isolated_env / "token")
+    done = upgrade_url(sqlite_url(path))
+    assert (done.before, done.after) == ("0007", head())
+    assert {t: team_rows(path)[t] for t in ("participant", "comment", "vote")} == \
+        {t: before[t] for t in ("participant", "comment", "vote")}
+    data = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    with TestClient(create_app(), base_url="http://127.0.0.1:8765") as web:
+        agent = {"Authorization": f"Bearer {token}"}
+        created = web.post("/api/interactions", headers=agent, json={
+            "title": "Which logo?", "prompt": "Two drafts.", "options": [
+                {"id": "a", "label": "A"}, {"id": "b", "label": "B"}],
+            "attachments": [{"name": "logo.png", "mime_type": "image/png",
+                             "data": base64.b64encode(data).decode()}]})
+        assert created.status_code == 201, created.text
+        iid = created.json()["interaction_id"]
+        served = web.get(f"/api/interactions/{iid}/attachments/a1", headers=agent)
+        assert served.status_code == 200 and served.content == data
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        request_json = conn.execute("SELECT request_json FROM interaction WHERE id = ?",
+                                    (iid,)).fetchone()[0]
+        stored = conn.execute("SELECT size, length(data) FROM attachment").fetchall()
+    assert stored == [(len(data), len(data))]
+    assert base64.b64encode(data).decode() not in request_json  # the bytes are not in the request

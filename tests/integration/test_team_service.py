@@ -318,3 +318,19 @@ async def test_retention_removes_a_discussion_with_its_interaction(portal: Porta
                 for table in ("interaction", "widening", "participant", "comment", "vote",
                               "audit_event")}
     assert left == dict.fromkeys(left, 0)
+
+
+async def test_retention_removes_the_files_shown_with_a_question(portal: Portal) -> None:
+    import base64
+
+    service = running(portal)
+    created = await service.create({**request(), "attachments": [
+        {"name": "a.png", "mime_type": "image/png", "data": base64.b64encode(b"png").decode()}]})
+    interaction_id = created.row.id
+    file = await service.attachment(interaction_id, "a1")
+    assert (file.size, [chunk async for chunk in service.attachment_bytes(file)]) == (3, [b"png"])
+    await service.submit(interaction_id, Submission(selected_ids=["a"]))
+    portal.clock.advance(31 * 86_400)
+    await service.prune()
+    with sqlite3.connect(service.settings.data_dir / "choice.db") as conn:
+        assert conn.execute("SELECT count(*) FROM attachment").fetchone()[0] == 0

@@ -76,6 +76,8 @@ def show(question: Question, out: IO[str], _: Callable[[str], str]) -> None:
         _print(out, _("Agent's hint:") + " " + question.widen_hint)
     if question.beyond_title:  # a hitl_request's question is its title: shown once
         _print(out, plain(question.beyond_title))  # Markdown read, its marks taken off
+    if question.files:
+        _print(out, question.files_line(_))
     recommended = _("recommended")  # outside the f-string: Babel reads no f-strings
     for number, option in enumerate(question.options, start=1):
         badge = f" ({recommended})" if option.recommended else ""

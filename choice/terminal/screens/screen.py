@@ -121,6 +121,9 @@ class Screen:
             prompt = q.prompt if self.title_cut else q.beyond_title
             if prompt:
                 lines += [*((line, 0) for line in styled_lines(prompt, cols - 2)), ("", 0)]
+            if q.files:  # shown in a browser: here, what they are and the command to see them
+                lines += [*((line, curses.A_DIM) for line in wrap(q.files_line(_), cols - 2)),
+                          ("", 0)]
         focus = 0
         if self.state.stage == "confirm":
             lines.append((_("Please confirm:"), curses.A_BOLD))

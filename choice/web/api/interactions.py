@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 from litestar import Controller, Request, Response, get, patch, post
 from litestar.params import FromPath, JSONBody
+from litestar.response import Stream
 
 from choice.contract import (
     OPEN_STATUSES,
@@ -21,6 +23,7 @@ from choice.contract import (
     Submission,
 )
 from choice.contract.ask_user_question import AskUserQuestion
+from choice.contract.attachments import INLINE_TYPES
 from choice.contract.clock import iso
 from choice.contract.compat import HitlRequest, RequestUserChoice
 from choice.contract.field_errors import parse_model
@@ -61,6 +64,10 @@ from choice.web.api.query import (
 )
 from choice.web.deps import Service
 from choice.web.security.guards import BEARER, bearer_token_guard
+
+ASKING_BODY_MAX = 16 * 1024 * 1024
+"""A question may carry 10 MiB of files, base64 (4/3 of that) in its JSON: the one route
+whose body may be that large (the others keep the portal's 256 KiB)."""
 
 # What each operation answers, for the schema at /schema (the handlers return plain dicts).
 AFTER_CREATE = interaction_links("pollInteraction", "respondToInteraction", "cancelInteraction",
@@ -106,7 +113,7 @@ class InteractionController(Controller):
     # and the fields that try to disable cancel become warnings, not errors.
     @post("/", operation_class=body_of(ChoiceRequest, HitlRequest, RequestUserChoice,
                                        AskUserQuestion, links={201: AFTER_CREATE}),
-          responses=CREATED)
+          responses=CREATED, request_max_body_size=ASKING_BODY_MAX)
     async def create(
         self, request: Request[Any, Any, Any], service: Service,
         wait: Wait = None, shape: ShapeName = None,
@@ -214,6 +221,20 @@ class InteractionController(Controller):
         actor = "human:terminal" if body.interface == "terminal" else "human:api"
         row = await service.cancel(interaction_id, body.global_annotation, body.interface, actor)
         return reply(row, service.settings, poll_hint(row.id))
+
+    @get("/{interaction_id:str}/attachments/{attachment_id:str}", responses=errors(404))
+    async def attachment(self, interaction_id: FromPath[str], attachment_id: FromPath[str],
+                         service: Service) -> Stream:
+        """A file shown with the question, to the token or the owner's signed-in page only:
+        an image as itself, anything else as a download; streamed in chunks, never held
+        whole. `nosniff` and a sandboxing CSP: a browser never runs what it holds."""
+        file = await service.attachment(interaction_id, attachment_id)
+        disposition = "inline" if file.mime_type in INLINE_TYPES else "attachment"
+        return Stream(service.attachment_bytes(file), media_type=file.mime_type, headers={
+            "Content-Length": str(file.size), "X-Content-Type-Options": "nosniff",
+            "Content-Security-Policy": "default-src 'none'; sandbox",
+            "Content-Disposition": f"{disposition}; filename*=UTF-8''{quote(file.name)}",
+            "Cache-Control": "private, max-age=3600", "ETag": f'"{file.sha256}"'})
 
     @post("/{interaction_id:str}/withdraw", status_code=200, before_request=check_json_data,
           operation_id="withdrawInteraction", responses=CHANGED)

@@ -21,6 +21,7 @@ from choice.contract import (
     Preferences,
     Question,
 )
+from choice.contract.attachments import Attachment
 from choice.contract.preferences import hidden_option_ids
 from choice.core.endings import request_of
 from choice.core.replies import answered_in
@@ -58,6 +59,8 @@ class OptionView:
     hidden: bool = False
     """Its label is among the labels the person hid (seed 000): the form shows it under
     "N hidden options". Never a picked one: nothing is sent that is not shown."""
+    attachments: tuple[Attachment, ...] = ()
+    """The request's files this option points at (`attachment_ids`), e.g. its mock-up."""
 
 
 @dataclass(frozen=True)
@@ -98,12 +101,15 @@ class QuestionView:
 
 
 def option_views(options: list[Option], draft: Draft, defaults: list[str],
-                 hidden_labels: Sequence[str] = ()) -> list[OptionView]:
+                 hidden_labels: Sequence[str] = (),
+                 files: Sequence[Attachment] = ()) -> list[OptionView]:
     chosen = set(draft.selected if draft.selected is not None else defaults)
     hidden = hidden_option_ids(hidden_labels, options) - chosen
+    by_id = {file.id: file for file in files}
     return [OptionView(index=index, id=o.id, label=o.label, description=o.description,
                        recommended=o.recommended, rationale=o.rationale, checked=o.id in chosen,
-                       note=draft.notes.get(o.id, ""), hidden=o.id in hidden)
+                       note=draft.notes.get(o.id, ""), hidden=o.id in hidden,
+                       attachments=tuple(by_id[i] for i in o.attachment_ids if i in by_id))
             for index, o in enumerate(options, start=1)]
 
 
@@ -120,7 +126,7 @@ def question_views(request: ChoiceRequest, draft: Draft, prefs: Preferences,
         views.append(QuestionView(
             number=number, question=question,
             options=option_views(question.options, mine, question.default_selection_ids,
-                                 prefs.hidden_options),
+                                 prefs.hidden_options, request.attachments),
             draft=mine, show_placeholder=bool(question.placeholder) and prefs.show_placeholder,
             errors=[error.model_copy(update={"field": error.field.removeprefix(at)})
                     for error in errors if error.field.startswith(at)]))
@@ -163,6 +169,13 @@ class InteractionView:
         """The agent's hint to widen, without the `[WIDEN-HINT] ` tag some agents put in
         front of it (seed 003 §1.4): the page shows it dim, which says as much."""
         return (self.request.widen_hint or "").removeprefix(WIDEN_HINT_TAG).strip()
+
+    @property
+    def loose_attachments(self) -> list[Attachment]:
+        """The files no option shows as its own: they go under the prompt."""
+        owned = {i for question in self.request.asked() for o in question.options
+                 for i in o.attachment_ids}
+        return [file for file in self.request.attachments if file.id not in owned]
 
     @property
     def shown_prompt(self) -> str:
@@ -209,7 +222,7 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
     request = request_of(row)
     draft = draft or Draft()
     options = option_views(request.options, draft, request.default_selection_ids,
-                           prefs.hidden_options)
+                           prefs.hidden_options, request.attachments)
     result = json.loads(row.result_json) if row.result_json else None
     if row.status not in UNRESOLVED_STATUSES:  # a deferred one is still to be decided
         stage = "outcome"

@@ -21,6 +21,7 @@ from jinja2.runtime import Context
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from choice.contract.attachments import file_size
 from choice.contract.bidi import closed_bidi
 from choice.contract.clock import iso, now
 from choice.contract.vocabulary import CUSTOM_INPUT_MAX, NOTE_MAX
@@ -144,6 +145,7 @@ def make_environment() -> Environment:
     env.filters["markdown"] = render_markdown
     env.filters["code"] = inline_code
     env.filters["unmarked"] = without_code_marks
+    env.filters["filesize"] = file_size  # contract/attachments.py: the terminal says it so too
     env.filters["age"] = relative_age
     env.filters["iso"] = iso
     env.filters["clock"] = countdown_clock

@@ -1,0 +1,123 @@
+"""Files an agent shows the person with its question (issue 29 §1): `attachments` of
+`{id, name, mime_type, data}` (`data`: base64), which options may point at with
+`attachment_ids`.
+
+Owns the shape and the rules: at most `ATTACHMENTS_MAX` files, `FILE_MAX` bytes each and
+`TOTAL_MAX` in all; images in PNG, JPEG, GIF and WebP are shown inline, the other listed
+types are offered as downloads, and anything else (SVG, HTML, scripts, executables) is
+refused with a field error naming `attachments[i].mime_type`. The bytes never stay in the
+stored request: the service moves them to their own table and keeps `size` and `sha256`
+here (`stored`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+from typing import Any
+
+from pydantic import Field
+
+from choice.contract.errors import FieldError
+from choice.contract.vocabulary import OPTION_ID_PATTERN, Strict
+
+ATTACHMENTS_MAX = 8
+FILE_MAX = 5 * 1024 * 1024
+TOTAL_MAX = 10 * 1024 * 1024
+NAME_MAX = 200
+INLINE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+"""Shown in the page, scaled to fit (the bytes are served as the type they claim, with
+`nosniff`: a browser never runs them)."""
+DOWNLOAD_TYPES = frozenset({
+    "text/plain", "text/markdown", "text/csv", "text/x-diff", "text/x-log",
+    "application/json", "application/pdf", "application/zip", "application/gzip",
+    "application/x-tar", "application/yaml", "application/x-ndjson",
+})
+"""Offered as a download (`Content-Disposition: attachment`), never opened in the page."""
+ALLOWED_TYPES = INLINE_TYPES | DOWNLOAD_TYPES
+
+
+class Attachment(Strict):
+    """A file the agent shows. `data` is sent and never stored; `size` and `sha256` are
+    the portal's, set when it stores the bytes."""
+
+    id: str | None = Field(default=None, pattern=OPTION_ID_PATTERN,
+                           description="How options point at it (`attachment_ids`); "
+                                       "default `a1`, `a2`, ... in order.")
+    name: str = Field(min_length=1, max_length=NAME_MAX, description="The file's name, shown.")
+    mime_type: str = Field(min_length=1, max_length=100,
+                           description="PNG, JPEG, GIF or WebP images show inline; text, "
+                                       "JSON, PDF and archives are downloads; others are "
+                                       "refused.")
+    data: str | None = Field(default=None, description="The bytes, base64; required when "
+                                                       "asking, never returned.")
+    size: int | None = Field(default=None, description="Set by the portal.")
+    sha256: str | None = Field(default=None, description="Set by the portal.")
+
+    @property
+    def inline(self) -> bool:
+        return self.mime_type in INLINE_TYPES
+
+
+def decoded(attachments: list[Attachment]) -> tuple[list[bytes], list[FieldError]]:
+    """Each attachment's bytes, and every rule it breaks (named `attachments[i].…`)."""
+    errors: list[FieldError] = []
+    blobs: list[bytes] = []
+    if len(attachments) > ATTACHMENTS_MAX:
+        errors.append(FieldError(field="attachments", code="too_many", message=(
+            f"{len(attachments)} attachments: send at most {ATTACHMENTS_MAX}.")))
+    for index, attachment in enumerate(attachments):
+        at = f"attachments[{index}]."
+        if attachment.mime_type.lower() not in ALLOWED_TYPES:
+            errors.append(FieldError(field=at + "mime_type", code="not_allowed", message=(
+                f"{attachment.mime_type[:60]!r} is not shown here: send a PNG, JPEG, GIF or "
+                "WebP image, or text, JSON, PDF or an archive (SVG, HTML and programs are "
+                "refused).")))
+        if "/" in attachment.name or "\\" in attachment.name or attachment.name in (".", ".."):
+            errors.append(FieldError(field=at + "name", code="invalid", message=(
+                "a file name, not a path: drop the directories.")))
+        blob = _bytes(attachment.data)
+        if blob is None:
+            errors.append(FieldError(field=at + "data", code="invalid_base64", message=(
+                "send the file's bytes as standard base64 (`base64 -w0 FILE`).")))
+            blob = b""
+        elif len(blob) > FILE_MAX:
+            errors.append(FieldError(field=at + "data", code="too_large", message=(
+                f"{len(blob):,} bytes: one file may have at most {FILE_MAX:,} "
+                "(5 MiB); send a smaller one or a link.")))
+        blobs.append(blob)
+    if sum(len(blob) for blob in blobs) > TOTAL_MAX:
+        errors.append(FieldError(field="attachments", code="too_large", message=(
+            f"{sum(len(b) for b in blobs):,} bytes in all: at most {TOTAL_MAX:,} (10 MiB).")))
+    ids = [attachment.id for attachment in attachments]
+    for index, given in enumerate(ids):
+        if given is not None and given in ids[:index]:
+            errors.append(FieldError(field=f"attachments[{index}].id", code="duplicate",
+                                     message=f"{given!r} is used twice: give each its own id."))
+    return blobs, errors
+
+
+def _bytes(data: str | None) -> bytes | None:
+    if not data:
+        return None
+    try:
+        return base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def stored(attachments: list[Attachment], blobs: list[bytes]) -> list[dict[str, Any]]:
+    """The attachments as the stored request keeps them: ids filled in, no bytes, their
+    size and sha256."""
+    return [{**attachment.model_dump(exclude={"data"}),
+             "id": attachment.id or f"a{index + 1}", "mime_type": attachment.mime_type.lower(),
+             "size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
+            for index, (attachment, blob) in enumerate(zip(attachments, blobs, strict=True))]
+
+
+def file_size(size: int) -> str:
+    """`1.4 MB`, `820 KB`, `12 B`: a file's size as people read it (decimal units)."""
+    if size >= 1_000_000:
+        return f"{size / 1_000_000:.1f} MB"
+    return f"{max(1, round(size / 1000))} KB" if size >= 1000 else f"{size} B"
