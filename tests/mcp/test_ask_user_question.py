@@ -39,7 +39,8 @@ async def test_ask_user_question_answers_in_its_own_shape(portal: PortalProcess)
                                          f"/api/interactions/{iid}/detail")
         first = detail["request"]["questions"][0]
         assert first["options"][0] == {"id": "1", "label": "PostgreSQL", "description":
-                                       "Relational", "recommended": True, "rationale": None}
+                                       "Relational", "recommended": True, "rationale": None,
+                                       "attachment_ids": []}
         await asyncio.to_thread(client.call, "POST", f"/api/interactions/{iid}/response", {
             "answers": {"q1": {"selected_ids": ["1"]},
                         "q2": {"selected_ids": ["1", "2"], "custom_input": "and tests"}}})

@@ -90,7 +90,7 @@ CASES = {
     "options": Case("OPTIONS", "/api/interactions", 204, auth="token"),
     "error 409": Case("POST", "/api/interactions/{done}/response", 409, auth="token",
                       body='{"selected_ids": ["a"]}', headers=tuple(JSON.items())),
-    "error 413": Case("POST", "/api/interactions", 413, auth="token", body=OVERSIZED,
+    "error 413": Case("PUT", "/api/settings", 413, auth="token", body=OVERSIZED,
                       headers=tuple(JSON.items())),
     "error 415": Case("POST", "/api/interactions", 415, auth="token", body=QUESTION,
                       headers=(("Content-Type", "text/plain"),)),
