@@ -198,8 +198,11 @@ async def test_a_check_past_the_deadline_is_refused_like_a_submit_and_writes_not
     with pytest.raises(AlreadyCompleted) as checked:
         await service.check(row.id, answer)
     assert checked.value.row.status == "timeout"
-    assert (await service.get(row.id)).status == "pending"  # the check wrote nothing
-    assert [event.kind for event in await service.events(row.id)] == ["created"]
+    # The check wrote nothing. The scheduler may expire it meanwhile (its own `system`
+    # event): on a loaded machine it ran between these lines once.
+    assert (await service.get(row.id)).status in ("pending", "timeout")
+    assert [event.kind for event in await service.events(row.id)
+            if event.actor != "system"] == ["created"]
     with pytest.raises(AlreadyCompleted) as submitted:
         await service.submit(row.id, answer)
     assert submitted.value.row.status == checked.value.row.status
