@@ -4,10 +4,6 @@ is the decision the hook prints."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import time
 import uuid
 
 import pytest
@@ -16,6 +12,7 @@ from playwright.sync_api import Locator, Page, expect
 from choice.client.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import shoot
+from tests.hook_process import claude, output_of, question_of, run_hook
 from tests.portal_process import PortalProcess
 
 pytestmark = pytest.mark.slow
@@ -27,40 +24,6 @@ RULE = {"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": "docke
 NO_SIDEWAYS_SCROLL = "() => document.documentElement.scrollWidth <= window.innerWidth"
 
 
-def start_hook(portal: PortalProcess, project: str) -> subprocess.Popen[str]:
-    """`choice hook` with Claude Code's payload for COMMAND, run in /home/dev/<project>."""
-    payload = {"session_id": "5f3c2a10-8d1e-4c7b-9a2f-0e6d4b1c9a77",
-               "transcript_path": f"/home/dev/.claude/projects/{project}/session.jsonl",
-               "cwd": f"/home/dev/{project}", "permission_mode": "default",
-               "hook_event_name": "PermissionRequest", "tool_name": "Bash",
-               "tool_input": {"command": COMMAND, "description": "Build the site in Docker"},
-               "permission_suggestions": [RULE]}
-    process = subprocess.Popen([sys.executable, "-m", "choice.cli", "hook"],
-                               env={**portal.env, "CHOICE_HOOK_WAIT_SECONDS": "60"}, text=True,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
-    assert process.stdin is not None
-    process.stdin.write(json.dumps(payload))
-    process.stdin.close()
-    process.stdin = None  # written and closed: communicate() only reads now
-    return process
-
-
-def question_of(client: PortalClient, project: str, hook: subprocess.Popen[str]) -> str:
-    """The id of the hook's question, once the portal lists it (polled, bounded)."""
-    deadline = time.monotonic() + 20
-    while True:
-        for item in client.list("active", 100)["interactions"]:
-            if item.get("project") == project:
-                return str(item["interaction_id"])
-        if hook.poll() is not None:
-            raise AssertionError(f"the hook exited before asking: {hook.communicate()}")
-        if time.monotonic() > deadline:
-            hook.kill()
-            raise AssertionError("the hook's question never showed up in the list")
-        time.sleep(0.02)  # a polling interval, not a synchronization
-
-
 def the_command(page: Page) -> Locator:
     return page.get_by_test_id("prompt").locator("pre > code")
 
@@ -68,9 +31,11 @@ def the_command(page: Page) -> Locator:
 def test_a_bash_approval_shows_the_command_as_code_and_a_click_allows_it(
         open_page: OpenPage, portal: PortalProcess, client: PortalClient) -> None:
     project = f"site-{uuid.uuid4().hex[:8]}"
-    hook = start_hook(portal, project)
+    tool_input = {"command": COMMAND, "description": "Build the site in Docker"}
+    hook = run_hook(portal, claude("Bash", tool_input, cwd=f"/home/dev/{project}",
+                                   suggestions=[RULE]), CHOICE_HOOK_WAIT_SECONDS="60")
     try:
-        iid = question_of(client, project, hook)
+        iid = str(question_of(client, project, hook)["interaction_id"])
         phone = open_page(f"/choice/{iid}", phone=True)
         expect(the_command(phone)).to_have_text(COMMAND)
         assert phone.evaluate(NO_SIDEWAYS_SCROLL), "the command widens the phone page"
@@ -95,14 +60,10 @@ def test_a_bash_approval_shows_the_command_as_code_and_a_click_allows_it(
         listed = page.get_by_test_id("list-item").filter(has_text=project)
         expect(listed.get_by_test_id("status-badge")).not_to_have_text("Pending")
         shoot(page, "hook-bash-answered-desktop")
-        stdout, stderr = hook.communicate(timeout=60)
+        decision = hook.decision()
     finally:
-        if hook.poll() is None:
-            hook.kill()
-            hook.communicate(timeout=10)
-    assert (hook.returncode, stderr) == (0, "")
-    assert json.loads(stdout) == {"hookSpecificOutput": {
-        "hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}
+        hook.kill()
+    assert decision == output_of({"behavior": "allow"})
     result = client.poll(iid, 0)
     assert (result["selected_ids"], result["interface"]) == (["allow"], "web")
 
