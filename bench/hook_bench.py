@@ -37,7 +37,6 @@ import contextlib
 import http.client
 import json
 import os
-import re
 import shutil
 import signal
 import socket
@@ -53,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from core_bench import HOST, free_port, pct, start_portal, wait_healthy
+from importtime import Imported, import_tree, walk
 
 ROOT = Path(__file__).resolve().parents[1]
 MS = 1e6  # ns per ms
@@ -468,15 +468,6 @@ def floors(tmp: Path, extra: dict[str, str], figures: Figures, n: int = 10) -> N
             hook.kill()
 
 
-@dataclass
-class Imported:
-    self_us: int
-    cumulative_us: int
-    depth: int
-    name: str
-    children: list[Imported] = field(default_factory=list)
-
-
 def import_times(tmp: Path, extra: dict[str, str]) -> list[Imported]:
     """`python -X importtime` of `choice hook` rejecting its payload (the third of three runs:
     the OS file cache warm), as a tree."""
@@ -489,25 +480,7 @@ def import_times(tmp: Path, extra: dict[str, str]) -> list[Imported]:
     for _ in range(3):
         stderr = subprocess.run(command, env=env, input=b"{}", capture_output=True,
                                 check=True).stderr.decode()
-    stack: list[Imported] = []
-    pattern = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \| (\s*)(\S+)")
-    for line in stderr.splitlines():
-        match = pattern.match(line)
-        if not match:
-            continue
-        entry = Imported(int(match[1]), int(match[2]), len(match[3]) // 2, match[4])
-        while stack and stack[-1].depth > entry.depth:
-            entry.children.insert(0, stack.pop())
-        stack.append(entry)
-    return stack
-
-
-def walk(entries: list[Imported]) -> list[Imported]:
-    every = []
-    for entry in entries:
-        every.append(entry)
-        every += walk(entry.children)
-    return every
+    return import_tree(stderr)
 
 
 def import_report(roots: list[Imported]) -> list[str]:

@@ -39,7 +39,6 @@ import http.client
 import json
 import os
 import queue
-import re
 import resource
 import signal
 import statistics
@@ -49,12 +48,13 @@ import tempfile
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from core_bench import CREATE_CONCURRENCY, Clients, create_many, free_port
+from importtime import Imported, import_tree, walk
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
@@ -408,40 +408,6 @@ def pending_rss(data_dir: Path, n: int) -> Pending:
 
 
 # -- 6. -X importtime ---------------------------------------------------------------------------
-@dataclass
-class Imported:
-    self_us: int
-    cumulative_us: int
-    depth: int
-    name: str
-    parent: str = ""
-    children: list[Imported] = field(default_factory=list)
-
-
-def import_tree(stderr: str) -> list[Imported]:
-    stack: list[Imported] = []
-    pattern = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \| (\s*)(\S+)")
-    for line in stderr.splitlines():
-        match = pattern.match(line)
-        if not match:
-            continue
-        entry = Imported(int(match[1]), int(match[2]), len(match[3]) // 2, match[4])
-        while stack and stack[-1].depth > entry.depth:
-            child = stack.pop()
-            child.parent = entry.name
-            entry.children.insert(0, child)
-        stack.append(entry)
-    return stack
-
-
-def walk(entries: list[Imported]) -> list[Imported]:
-    every = []
-    for entry in entries:
-        every.append(entry)
-        every += walk(entry.children)
-    return every
-
-
 @dataclass
 class Imports:
     start: list[Imported]
