@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from core_bench import CREATE_CONCURRENCY, Clients, create_many, free_port
+from core_bench import CREATE_CONCURRENCY, Clients, create_many, free_port, revision
 from importtime import Imported, import_tree, walk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -574,17 +574,6 @@ def run(args: argparse.Namespace, tmp: Path) -> list[str]:
               f"{load_before[2]:.2f}, after {load_after[0]:.2f} / {load_after[1]:.2f} / "
               f"{load_after[2]:.2f}; code {revision()}"]
     return lines
-
-
-def revision() -> str:
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                              capture_output=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "choice", "server.py"],
-                               cwd=ROOT, text=True, capture_output=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return head + (" + uncommitted changes in choice/" if dirty.strip() else "")
 
 
 def main() -> int:
