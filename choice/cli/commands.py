@@ -177,17 +177,9 @@ def _hook(agent: str | None) -> int:
     # Every permission prompt of the agent runs it: plain HTTP to this machine, so keep
     # `http.client` from loading `ssl` (as `choice mcp` does).
     sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
-    import os
+    from choice.hooks.command import main as hook
 
-    from choice.hooks.command import run
-
-    code = run(agent)
-    # The agent waits for this process to end, and the interpreter's own shutdown (clearing
-    # modules, collecting) took 14 of the 17 ms from the answer to the exit: the decision
-    # is written and flushed, and nothing else is left to do (bench/hook_bench.py).
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
+    return hook(agent)
 
 
 def _hook_config(args: argparse.Namespace) -> int:

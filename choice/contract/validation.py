@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from choice.contract import SINGLE_QUESTION_FIELDS, ChoiceRequest, FieldError, Preferences, Question
-from choice.contract.attachments import decoded
+from choice.contract.attachments import attachment_errors
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.contract.knobs import max_for, min_for, pop_cancel_disabling, resolve_defaults
 from choice.contract.salvage import salvaged
@@ -84,26 +84,10 @@ def check_rules(req: ChoiceRequest, unsure: frozenset[str] = NONE) -> list[Field
     if "questions" not in unsure:  # else it was meant to ask several: none of these apply
         errors += _check_questions(req) if req.several else _check_single(req, unsure)
     if req.attachments or any(o.attachment_ids for q in req.asked() for o in q.options):
-        errors += _check_attachments(req)
+        errors += attachment_errors(req.attachments, req.asked(), several=req.several)
     if req.widen_hint is not None and ("\n" in req.widen_hint or "\r" in req.widen_hint):
         errors.append(_error("widen_hint", "one_line",
                              "widen_hint is shown as one dimmed line: remove the line breaks."))
-    return errors
-
-
-def _check_attachments(req: ChoiceRequest) -> list[FieldError]:
-    """The files' own rules, and every option's `attachment_ids` naming one of them."""
-    _, errors = decoded(req.attachments)
-    known = {attachment.id or f"a{index + 1}" for index, attachment in enumerate(req.attachments)}
-    prefix = "questions[{q}]." if req.several else ""
-    for q, question in enumerate(req.asked()):
-        for o, option in enumerate(question.options):
-            for a, wanted in enumerate(option.attachment_ids):
-                if wanted not in known:
-                    errors.append(_error(
-                        f"{prefix.format(q=q)}options[{o}].attachment_ids[{a}]", "unknown",
-                        f"{wanted[:64]!r} is no attachment of this request: use one of "
-                        f"{sorted(known) or 'none (send attachments first)'}."))
     return errors
 
 

@@ -10,7 +10,7 @@ one scheduler; the database stays the truth.
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator, Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -44,7 +44,7 @@ from choice.core.scans import Scans
 from choice.core.waiting import AgentWait
 from choice.store import Store
 from choice.store.preferences import load_preferences, save_preferences
-from choice.store.records import AuditEvent, Interaction, StoredFile
+from choice.store.records import AuditEvent, Interaction
 from choice.store.repository import Completed, Which
 
 NO_CLIENT_WARNING = (
@@ -238,21 +238,6 @@ class InteractionService:
         # A deferred question is taken up again (or decided) before it can be cancelled.
         return await self.complete(interaction_id, decide, interface=interface, actor=actor,
                                    statuses=OPEN_STATUSES)
-
-    async def attachment(self, interaction_id: str, attachment_id: str) -> StoredFile:
-        """A file shown with the question (its description); `NotFound` when there is none."""
-        return await self.store.read(self.store.repo.attachment, interaction_id, attachment_id)
-
-    async def attachment_bytes(self, file: StoredFile) -> AsyncIterator[bytes]:
-        """Its bytes, a chunk at a time (`Repository.CHUNK`)."""
-        offset = 0
-        while offset < file.size:
-            chunk = await self.store.read(self.store.repo.attachment_chunk, file.interaction_id,
-                                          file.attachment_id, offset)
-            if not chunk:
-                return
-            offset += len(chunk)
-            yield chunk
 
     async def withdraw(self, interaction_id: str, reason: str, actor: str = "agent") -> Interaction:
         """The agent takes its question back: open or deferred, it ends `withdrawn`; a later

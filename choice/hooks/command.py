@@ -12,10 +12,11 @@ never lost.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from choice.client.connection import discover, ensure_started
 from choice.client.errors import ClientError, PortalNotRunning, PortalRefused
@@ -56,6 +57,17 @@ def run(agent: str | None, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.std
     stdout.write(json.dumps(output, ensure_ascii=False) + "\n")
     stdout.flush()
     return 0
+
+
+def main(agent: str | None) -> NoReturn:
+    """`choice hook`: run, then end the process at once. The agent waits for it to end, and
+    the interpreter's own shutdown (clearing modules, collecting) took 14 of the 17 ms from
+    the answer to the exit: the decision is written and flushed, nothing else is left to
+    do (bench/hook_bench.py)."""
+    code = run(agent)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def fall_through(why: str) -> int:

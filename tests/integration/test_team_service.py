@@ -327,8 +327,11 @@ async def test_retention_removes_the_files_shown_with_a_question(portal: Portal)
     created = await service.create({**request(), "attachments": [
         {"name": "a.png", "mime_type": "image/png", "data": base64.b64encode(b"png").decode()}]})
     interaction_id = created.row.id
-    file = await service.attachment(interaction_id, "a1")
-    assert (file.size, [chunk async for chunk in service.attachment_bytes(file)]) == (3, [b"png"])
+    from choice.core.attachments import attachment, attachment_bytes
+
+    file = await attachment(service.store, interaction_id, "a1")
+    assert (file.size, [chunk async for chunk in attachment_bytes(service.store, file)]) == (
+        3, [b"png"])
     await service.submit(interaction_id, Submission(selected_ids=["a"]))
     portal.clock.advance(31 * 86_400)
     await service.prune()

@@ -28,6 +28,7 @@ from choice.contract.clock import iso
 from choice.contract.compat import HitlRequest, RequestUserChoice
 from choice.contract.field_errors import parse_model
 from choice.contract.submission import WithdrawBody
+from choice.core.attachments import attachment, attachment_bytes
 from choice.core.extension import ReplyHints
 from choice.core.replies import listing, reply
 from choice.store.records import Interaction
@@ -228,9 +229,9 @@ class InteractionController(Controller):
         """A file shown with the question, to the token or the owner's signed-in page only:
         an image as itself, anything else as a download; streamed in chunks, never held
         whole. `nosniff` and a sandboxing CSP: a browser never runs what it holds."""
-        file = await service.attachment(interaction_id, attachment_id)
+        file = await attachment(service.store, interaction_id, attachment_id)
         disposition = "inline" if file.mime_type in INLINE_TYPES else "attachment"
-        return Stream(service.attachment_bytes(file), media_type=file.mime_type, headers={
+        return Stream(attachment_bytes(service.store, file), media_type=file.mime_type, headers={
             "Content-Length": str(file.size), "X-Content-Type-Options": "nosniff",
             "Content-Security-Policy": "default-src 'none'; sandbox",
             "Content-Disposition": f"{disposition}; filename*=UTF-8''{quote(file.name)}",
