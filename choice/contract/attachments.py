@@ -1,11 +1,13 @@
-"""Files an agent shows the person with its question (issue 29 §1): `attachments` of
-`{id, name, mime_type, data}` (`data`: base64), which options may point at with
-`attachment_ids`.
+"""Files on both sides of a question (issue 29): an agent shows `attachments` of
+`{id, name, mime_type, data}` (`data`: base64) with its question, which options may point at
+with `attachment_ids`; a person sends files back with the answer, which the result lists as
+`SentFile`s (`{id, name, mime_type, size, sha256, url}`).
 
 Owns the shape and the rules: at most `ATTACHMENTS_MAX` files, `FILE_MAX` bytes each and
 `TOTAL_MAX` in all; images in PNG, JPEG, GIF and WebP are shown inline, the other listed
 types are offered as downloads, and anything else (SVG, HTML, scripts, executables) is
-refused with a field error naming `attachments[i].mime_type`. The bytes never stay in the
+refused with a field error naming `attachments[i].mime_type`. A person may send
+`ANSWER_LIMITS` (5 files, 10 MiB each) of the same types. The bytes never stay in the
 stored request: the service moves them to their own table and keeps `size` and `sha256`
 here (`stored`).
 """
@@ -16,9 +18,10 @@ import base64
 import binascii
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from choice.contract.errors import FieldError
 from choice.contract.vocabulary import OPTION_ID_PATTERN, Strict
@@ -26,10 +29,13 @@ from choice.contract.vocabulary import OPTION_ID_PATTERN, Strict
 if TYPE_CHECKING:  # the request holds attachments: it imports this module
     from choice.contract.request import Question
 
+MiB = 1024 * 1024
 ATTACHMENTS_MAX = 8
-FILE_MAX = 5 * 1024 * 1024
-TOTAL_MAX = 10 * 1024 * 1024
+FILE_MAX = 5 * MiB
+TOTAL_MAX = 10 * MiB
 NAME_MAX = 200
+ANSWER_FILE_PREFIX = "answer-"
+"""A person's files are `answer-1`, `answer-2`, ... (skipping any id the agent's took)."""
 INLINE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 """Shown in the page, scaled to fit (the bytes are served as the type they claim, with
 `nosniff`: a browser never runs them)."""
@@ -40,6 +46,23 @@ DOWNLOAD_TYPES = frozenset({
 })
 """Offered as a download (`Content-Disposition: attachment`), never opened in the page."""
 ALLOWED_TYPES = INLINE_TYPES | DOWNLOAD_TYPES
+
+
+@dataclass(frozen=True)
+class Limits:
+    files: int
+    each: int
+    total: int
+
+    def words(self) -> str:
+        return (f"at most {self.files} files, {self.each // MiB} MiB each, "
+                f"{self.total // MiB} MiB in all")
+
+
+REQUEST_LIMITS = Limits(ATTACHMENTS_MAX, FILE_MAX, TOTAL_MAX)
+"""What an agent may show with one question."""
+ANSWER_LIMITS = Limits(5, 10 * MiB, 50 * MiB)
+"""What a person may send with one answer (the page, the terminal and the API together)."""
 
 
 class Attachment(Strict):
@@ -64,36 +87,51 @@ class Attachment(Strict):
         return self.mime_type in INLINE_TYPES
 
 
-def decoded(attachments: list[Attachment]) -> tuple[list[bytes], list[FieldError]]:
-    """Each attachment's bytes, and every rule it breaks (named `attachments[i].…`)."""
+def file_errors(name: str, mime_type: str, size: int, at: str = "",
+                limits: Limits = REQUEST_LIMITS) -> list[FieldError]:
+    """What is wrong with one file (its type, its name, its size); `at` prefixes the field
+    names (`attachments[2].`)."""
+    errors: list[FieldError] = []
+    if mime_type.lower() not in ALLOWED_TYPES:
+        errors.append(FieldError(field=at + "mime_type", code="not_allowed", message=(
+            f"{mime_type[:60]!r} is not shown here: send a PNG, JPEG, GIF or WebP image, or "
+            "text, JSON, PDF or an archive (SVG, HTML and programs are refused).")))
+    if not name or len(name) > NAME_MAX:
+        errors.append(FieldError(field=at + "name", code="invalid", message=(
+            f"give the file a name of 1 to {NAME_MAX} characters.")))
+    elif "/" in name or "\\" in name or name in (".", ".."):
+        errors.append(FieldError(field=at + "name", code="invalid", message=(
+            "a file name, not a path: drop the directories.")))
+    if size > limits.each:
+        errors.append(FieldError(field=at + "data", code="too_large", message=(
+            f"{size:,} bytes: one file may have at most {limits.each:,} "
+            f"({limits.each // MiB} MiB); send a smaller one or a link.")))
+    return errors
+
+
+def decoded(attachments: list[Attachment], limits: Limits = REQUEST_LIMITS,
+            already: int = 0) -> tuple[list[bytes], list[FieldError]]:
+    """Each attachment's bytes, and every rule it breaks (named `attachments[i].…`).
+    `already`: how many files the same answer holds besides these (a draft's)."""
     errors: list[FieldError] = []
     blobs: list[bytes] = []
-    if len(attachments) > ATTACHMENTS_MAX:
+    if len(attachments) + already > limits.files:
+        held = f" (with the {already} already attached)" if already else ""
         errors.append(FieldError(field="attachments", code="too_many", message=(
-            f"{len(attachments)} attachments: send at most {ATTACHMENTS_MAX}.")))
+            f"{len(attachments) + already} files{held}: send at most {limits.files}.")))
     for index, attachment in enumerate(attachments):
         at = f"attachments[{index}]."
-        if attachment.mime_type.lower() not in ALLOWED_TYPES:
-            errors.append(FieldError(field=at + "mime_type", code="not_allowed", message=(
-                f"{attachment.mime_type[:60]!r} is not shown here: send a PNG, JPEG, GIF or "
-                "WebP image, or text, JSON, PDF or an archive (SVG, HTML and programs are "
-                "refused).")))
-        if "/" in attachment.name or "\\" in attachment.name or attachment.name in (".", ".."):
-            errors.append(FieldError(field=at + "name", code="invalid", message=(
-                "a file name, not a path: drop the directories.")))
         blob = _bytes(attachment.data)
         if blob is None:
             errors.append(FieldError(field=at + "data", code="invalid_base64", message=(
                 "send the file's bytes as standard base64 (`base64 -w0 FILE`).")))
             blob = b""
-        elif len(blob) > FILE_MAX:
-            errors.append(FieldError(field=at + "data", code="too_large", message=(
-                f"{len(blob):,} bytes: one file may have at most {FILE_MAX:,} "
-                "(5 MiB); send a smaller one or a link.")))
+        errors += file_errors(attachment.name, attachment.mime_type, len(blob), at, limits)
         blobs.append(blob)
-    if sum(len(blob) for blob in blobs) > TOTAL_MAX:
+    if sum(len(blob) for blob in blobs) > limits.total:
         errors.append(FieldError(field="attachments", code="too_large", message=(
-            f"{sum(len(b) for b in blobs):,} bytes in all: at most {TOTAL_MAX:,} (10 MiB).")))
+            f"{sum(len(b) for b in blobs):,} bytes in all: at most {limits.total:,} "
+            f"({limits.total // MiB} MiB).")))
     ids = [attachment.id for attachment in attachments]
     for index, given in enumerate(ids):
         if given is not None and given in ids[:index]:
@@ -136,6 +174,26 @@ def stored(attachments: list[Attachment], blobs: list[bytes]) -> list[dict[str, 
              "id": attachment.id or f"a{index + 1}", "mime_type": attachment.mime_type.lower(),
              "size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
             for index, (attachment, blob) in enumerate(zip(attachments, blobs, strict=True))]
+
+
+class SentFile(BaseModel):
+    """A file a person sent with the answer, as the result lists it: fetch its bytes from
+    `url` with the token."""
+
+    id: str
+    name: str
+    mime_type: str
+    size: int
+    sha256: str
+    url: str
+
+
+def answer_file_id(taken: set[str]) -> str:
+    """The next free `answer-N`."""
+    number = 1
+    while f"{ANSWER_FILE_PREFIX}{number}" in taken:
+        number += 1
+    return f"{ANSWER_FILE_PREFIX}{number}"
 
 
 def file_size(size: int) -> str:

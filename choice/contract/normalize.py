@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from choice.contract.answer_rules import answers_of, checked_answer, problem, written
 from choice.contract.ask_user_question import answers_by_question
+from choice.contract.attachments import SentFile
 from choice.contract.clock import iso
 from choice.contract.field_errors import InvalidInput
 from choice.contract.request import ChoiceRequest
@@ -58,6 +59,10 @@ class Completion:
     participants: tuple[str, ...] = ()
     """A widened question's teammates, and their votes: every result of it carries them."""
     votes: tuple[OptionVotes, ...] = ()
+    files: tuple[SentFile, ...] = ()
+    """The files the person attached to the draft: they go with an answer, and nowhere else."""
+    file_url: Callable[[str], str] = str
+    """The URL an attachment id is fetched from."""
 
     @property
     def created_at_iso(self) -> str:

@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from choice.contract.attachments import SentFile
 from choice.contract.vocabulary import (
     SCHEMA_VERSION,
     ActionStatus,
@@ -106,6 +107,10 @@ class ChoiceResult(BaseModel):
     withdrawn_reason: str | None = Field(
         default=None, description="Set when the agent withdrew its question (status "
                                   "`withdrawn`, action_status `cancelled`): the reason it gave.")
+    attachments: list[SentFile] = Field(
+        default_factory=list, description="The files the person sent with the answer "
+                                          "(images, text, PDF...): fetch each from its `url` "
+                                          "with the token.")
     answers_by_question: dict[str, str] | None = Field(
         default=None, description="ask_user_question only (AskUserQuestion's own answer "
                                   "shape): each question's text -> the chosen label(s) "

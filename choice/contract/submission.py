@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from choice.contract.attachments import ANSWER_LIMITS, Attachment
 from choice.contract.vocabulary import (
     CUSTOM_INPUT_MAX,
     MAX_OPTIONS,
@@ -48,6 +49,11 @@ class Submission(Answer):
     interface: PortalInterface | None = Field(
         default=None, description="Where the human answered; default the interaction's own."
     )
+    attachments: list[Attachment] = Field(
+        default_factory=list, max_length=ANSWER_LIMITS.files,
+        description="Files sent with the answer, `{name, mime_type, data}` (`data`: base64; "
+                    "at most 5, 10 MiB each, with any already attached to the draft): the "
+                    "result lists them as `answer-1`, `answer-2`, ...")
 
 
 class CancelBody(Strict):

@@ -6,7 +6,8 @@ discussion, the team's quorum, a cancel, a withdrawal and the deadline each hand
 `complete` then, in one transaction: reads the row, checks its status, lets the deadline
 win over a late decision (it writes the expiry and the caller gets `AlreadyCompleted`),
 calls `decide` with the `Completion` (when, where, by whom, with the facts extensions add),
-and writes the result, the audit events and the draft's removal. After the commit, one
+and writes the result, the audit events and the draft's removal (its files go with a
+person's answer, or go). After the commit, one
 clean-up: the deadline timer, the opened marker, each extension's `on_completed`, then
 `interaction.completed` is published.
 
@@ -21,6 +22,7 @@ from dataclasses import dataclass, replace
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES, Interface
 from choice.contract.errors import AlreadyCompleted, NotFound
 from choice.contract.normalize import Completion
+from choice.core.attachments import file_url, sent_file
 from choice.core.deadlines import DeadlineScheduler
 from choice.core.endings import expired, via_of
 from choice.core.extension import Extensions
@@ -28,7 +30,7 @@ from choice.core.i18n import translator
 from choice.core.notifier import Change, LocalNotifier
 from choice.core.replies import listing
 from choice.store import Store
-from choice.store.records import Interaction
+from choice.store.records import Interaction, StoredFile
 from choice.store.repository import Completed
 
 Decide = Callable[[Interaction, Completion], Completed]
@@ -57,16 +59,29 @@ class Completer:
     language_for: Callable[[Interaction], str]
     opened: set[str]
     """The questions this instance audited as opened (forgotten once they end)."""
+    link_base: str
+    """Where a person's files are fetched from (`CHOICE_PUBLIC_URL` or the portal's URL)."""
+
+    def _draft_files(self, row: Interaction, actor: str) -> list[StoredFile]:
+        """The files a person attached to the draft: a person's answer sends them (the
+        deadline's and the team's never do)."""
+        return self.store.repo.draft_files(row.id) if actor.startswith("human") else []
 
     def completion(self, row: Interaction, interface: str | None, at: float,
                    actor: str = "system") -> Completion:
         """When, where and how `row` ends now, with what the extensions add (a widened
         question's teammates and votes: read here, inside the completing transaction, so
         nothing can be voted in between)."""
+        def url_of(attachment_id: str) -> str:
+            return file_url(self.link_base, row.id, attachment_id)
+
         done = Completion(
             interaction_id=row.id, interface=interface_of(interface or row.interface, actor),
             created_at=row.created_at, completed_at=at, placeholder_shown=row.placeholder_shown,
-            translate=translator(self.language_for(row)), via=via_of(actor))
+            translate=translator(self.language_for(row)), via=via_of(actor),
+            files=tuple(sent_file(file, url_of(file.attachment_id))
+                        for file in self._draft_files(row, actor)),
+            file_url=url_of)
         facts = self.extensions.completion_facts(row)
         return replace(done, **facts) if facts else done
 

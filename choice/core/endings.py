@@ -28,7 +28,8 @@ from choice.contract.normalize import (
     timeout_result,
     withdrawn_result,
 )
-from choice.store.records import AuditEvent, Interaction
+from choice.core.attachments import answered_files
+from choice.store.records import AuditEvent, Interaction, StoredFile
 from choice.store.repository import Completed
 
 
@@ -63,19 +64,33 @@ def answered(row: Interaction, submission: Submission, done: Completion, actor: 
     if provenance is None and row.status != "pending":
         provenance = Provenance(source="manual")
     at = done.completed_at
+    files, new_files = answered_files(request, submission, done)
+    sent_drafts = tuple(file.id for file in done.files)
+    added = [file_added(file, actor, at) for file in new_files]
     if provenance is None:
         result, status = normalize_submission(request, submission, done)
         done.stamped(result, "owner", request)
-        events = [audit(row.id, "answered", actor, _answer_detail(result), at)]
+        result.attachments = files
+        events = [audit(row.id, "answered", actor, _answer_detail(result), at), *added]
         if result.confirmed:
             events.append(audit(row.id, "confirmed", actor, None, at))
-        return Completed(status, result.model_dump_json(), at, events)
+        return Completed(status, result.model_dump_json(), at, events, sent_drafts, new_files)
     result = normalize_decision(request, submission, done, provenance)
     done.stamped(result, provenance.decided_by, request)
+    result.attachments = files
     event = audit(row.id, "resolved", actor, {
         "source": provenance.source, "selected_ids": result.selected_ids, "from": row.status,
         "rationale": provenance.rationale is not None, "via": done.via, **(detail or {})}, at)
-    return Completed("submitted", result.model_dump_json(), at, [event])
+    return Completed("submitted", result.model_dump_json(), at, [event, *added], sent_drafts,
+                     new_files)
+
+
+def file_added(file: StoredFile, actor: str, at: float) -> AuditEvent:
+    """`attachment_added`: who added which file (its name, size and sha256; never its bytes)."""
+    return audit(file.interaction_id, "attachment_added", actor, {
+        "attachment_id": file.attachment_id, "name": file.name, "size": file.size,
+        "sha256": file.sha256, "direction": file.direction}, at)
+
 
 
 def _answer_detail(result: ChoiceResult) -> dict[str, Any]:

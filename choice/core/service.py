@@ -25,16 +25,18 @@ from choice.contract import (
     Shape,
     Submission,
 )
+from choice.contract.attachments import ANSWER_LIMITS, SentFile
 from choice.contract.clock import now
 from choice.contract.compat import parse_request
-from choice.contract.errors import AlreadyCompleted, DeadlinePassed
+from choice.contract.errors import AlreadyCompleted, DeadlinePassed, FieldError
+from choice.contract.field_errors import InvalidInput
 from choice.contract.normalize import Completion
 from choice.contract.result import DiscussionData
-from choice.core.attachments import files_of
+from choice.core.attachments import draft_file, file_url, files_of, sent_file
 from choice.core.completion import Completer, Decide
 from choice.core.config import Settings
 from choice.core.deadlines import DeadlineScheduler, new_deadline
-from choice.core.endings import answered, audit, cancelled, withdrawn
+from choice.core.endings import answered, audit, cancelled, file_added, withdrawn
 from choice.core.extension import Extension, Extensions, ReplyHints
 from choice.core.i18n import resolve_language
 from choice.core.notifier import Change, LocalNotifier
@@ -45,7 +47,7 @@ from choice.core.waiting import AgentWait
 from choice.store import Store
 from choice.store.preferences import load_preferences, save_preferences
 from choice.store.records import AuditEvent, Interaction
-from choice.store.repository import Completed, Which
+from choice.store.repository import Completed, TooManyFiles, Which
 
 NO_CLIENT_WARNING = (
     "interface 'client' asks inside an MCP client that supports elicitation; this request "
@@ -76,7 +78,8 @@ class InteractionService:
         """The features plugged in (`register`), called at the core's extension points."""
         self._opened: set[str] = set()
         self._completer = Completer(store, self.notifier, DeadlineScheduler(self.expire, clock),
-                                    self.extensions, clock, self.language_for, self._opened)
+                                    self.extensions, clock, self.language_for, self._opened,
+                                    settings.link_base)
         self.deadlines = self._completer.deadlines
         self.scans = Scans(self.notifier, clock, settings.reminder_scan_seconds)
         """Periodic work the features register (reminders), run by one task."""
@@ -194,11 +197,8 @@ class InteractionService:
         )
         detail = {"context": req.context.model_dump(exclude_none=True),
                   "timeout_seconds": req.timeout_seconds, "warnings": warnings}
-        events = [audit(row.id, "created", actor, detail, at=created), *(
-            audit(row.id, "attachment_added", actor, {
-                "attachment_id": file.attachment_id, "name": file.name, "size": file.size,
-                "sha256": file.sha256, "direction": file.direction}, at=created)
-            for file in files)]
+        events = [audit(row.id, "created", actor, detail, at=created),
+                  *(file_added(file, actor, created) for file in files)]
         limit = self._retention.limit_for_one_more()
         self._retention.counted(await self.store.insert(row, events, limit, files))
         self.deadlines.schedule(row.id, row.expires_at)
@@ -247,6 +247,40 @@ class InteractionService:
 
         return await self.complete(interaction_id, decide, actor=actor,
                                    statuses=UNRESOLVED_STATUSES)
+
+    # -- a person's files, kept with the draft until an answer sends them -------------------
+    async def attach(self, interaction_id: str, name: str, mime_type: str, data: bytes,
+                     actor: str = "human", tab: str | None = None) -> SentFile:
+        """Attach a file to an undecided question's draft (`answer-N`), audited as
+        `attachment_added`. `InvalidInput` naming `name`, `mime_type` or `data` (type,
+        size, a sixth file); `AlreadyCompleted` once the question is over."""
+        file = draft_file(interaction_id, name, mime_type, data, self.clock())
+        try:
+            kept = await self.store.write(self.store.repo.add_draft_file, file,
+                                          ANSWER_LIMITS.files,
+                                          lambda added: file_added(added, actor, added.created_at))
+        except TooManyFiles as too_many:
+            raise InvalidInput([FieldError(field="data", code="too_many", message=(
+                f"{too_many.limit} files are attached already: remove one first."))]) from None
+        self.notifier.publish(Change("interaction.draft", interaction_id, {"tab": tab}))
+        return sent_file(kept, file_url(self.settings.link_base, interaction_id,
+                                        kept.attachment_id))
+
+    async def detach(self, interaction_id: str, attachment_id: str, actor: str = "human",
+                     tab: str | None = None) -> None:
+        """Take a file off the draft (`attachment_removed`); `NotFound` if it holds none."""
+        event = audit(interaction_id, "attachment_removed", actor,
+                      {"attachment_id": attachment_id}, self.clock())
+        await self.store.write(self.store.repo.drop_draft_file, interaction_id, attachment_id,
+                               event)
+        self.notifier.publish(Change("interaction.draft", interaction_id, {"tab": tab}))
+
+    async def draft_files(self, interaction_id: str) -> list[SentFile]:
+        """The files attached to the draft, oldest first; `NotFound` for no such question."""
+        await self.get(interaction_id)
+        files = await self.store.read(self.store.repo.draft_files, interaction_id)
+        return [sent_file(f, file_url(self.settings.link_base, interaction_id, f.attachment_id))
+                for f in files]
 
     async def expire(self, interaction_id: str) -> None:
         """Called by the scheduler at the deadline; honours the request's `on_timeout`."""

@@ -16,6 +16,7 @@ from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, or_,
 from sqlalchemy.exc import DBAPIError
 
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
+from choice.contract.attachments import answer_file_id
 from choice.contract.errors import AlreadyCompleted, DeadlinePassed, NotFound
 from choice.store.compiled import Compiled, cursor_of
 from choice.store.engine import WRITE
@@ -45,6 +46,11 @@ FINISH = (update(INTERACTIONS)
 ADD_EVENTS = insert(EVENTS)
 DROP_DRAFT = delete(DRAFTS).where(DRAFTS.c.interaction_id == bindparam("interaction_id"))
 """An ended question's draft goes in the transaction that ends it (it is never an answer)."""
+IS_DRAFT_FILE = ATTACHMENTS.c.direction == "draft"
+DROP_DRAFT_FILES = delete(ATTACHMENTS).where(
+    ATTACHMENTS.c.interaction_id == bindparam("interaction_id"), IS_DRAFT_FILE)
+"""...and the files attached to it that the ending did not send."""
+FILE_COLUMNS = [c for c in ATTACHMENTS.c if c.name != "data"]
 EVENT_COLUMNS = ("interaction_id", "kind", "actor", "at", "detail_json")
 
 
@@ -56,11 +62,23 @@ class Completed:
     result_json: str
     completed_at: float
     events: Sequence[AuditEvent] = field(default_factory=tuple)
+    sent_drafts: Sequence[str] = ()
+    """The draft's files this answer sends: kept as `answer` files (the rest are dropped)."""
+    new_files: Sequence[StoredFile] = ()
+    """Files that came in the answer's body, to store."""
 
     def applied_to(self, row: Interaction) -> Interaction:
         """The pending `row` as this completion leaves it."""
         return replace(row, status=self.status, result_json=self.result_json,
                        completed_at=self.completed_at)
+
+
+class TooManyFiles(Exception):
+    """A draft holds as many files as an answer may send."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"at most {limit} files")
+        self.limit = limit
 
 
 def _row(mapping: Any) -> Interaction:
@@ -86,6 +104,7 @@ class Repository:
         self._finish_raw = Compiled(FINISH, dialect)
         self._events_raw = Compiled(ADD_EVENTS, dialect, EVENT_COLUMNS)
         self._drop_draft_raw = Compiled(DROP_DRAFT, dialect)
+        self._drop_draft_files_raw = Compiled(DROP_DRAFT_FILES, dialect)
         self._driver_error: type[Exception] = dialect.loaded_dbapi.Error
 
     @contextmanager
@@ -138,11 +157,47 @@ class Repository:
                 conn.execute(insert(ATTACHMENTS), files)
             return enforce_count_limit(conn, max_sessions) if max_sessions else None
 
+    def add_draft_file(self, file: StoredFile, limit: int, event: Callable[[StoredFile], AuditEvent],
+                       ) -> StoredFile:
+        """Attach `file` to an undecided question's draft as the next free `answer-N`, and
+        audit it. `AlreadyCompleted` once the question is over, `TooManyFiles` when the
+        draft holds `limit` already."""
+        with self._write() as conn:
+            row = self.find(conn, file.interaction_id)
+            if row.status not in UNRESOLVED_STATUSES:
+                raise AlreadyCompleted(row)
+            ids = conn.execute(select(ATTACHMENTS.c.attachment_id, ATTACHMENTS.c.direction).where(
+                ATTACHMENTS.c.interaction_id == file.interaction_id)).all()
+            if sum(1 for _, direction in ids if direction == "draft") >= limit:
+                raise TooManyFiles(limit)
+            file = replace(file, attachment_id=answer_file_id({i for i, _ in ids}))
+            conn.execute(insert(ATTACHMENTS), [values_of(file)])
+            self.add_events(conn, [event(file)])
+            return replace(file, data=None)
+
+    def drop_draft_file(self, interaction_id: str, attachment_id: str,
+                        event: AuditEvent) -> None:
+        """Take a file off an undecided question's draft; `NotFound` if it holds none by
+        that id (a sent file stays: it is part of the answer)."""
+        with self._write() as conn:
+            gone = conn.execute(delete(ATTACHMENTS).where(
+                ATTACHMENTS.c.interaction_id == interaction_id,
+                ATTACHMENTS.c.attachment_id == attachment_id, IS_DRAFT_FILE))
+            if gone.rowcount != 1:
+                raise NotFound(attachment_id)
+            self.add_events(conn, [event])
+
+    def draft_files(self, interaction_id: str) -> list[StoredFile]:
+        """The files attached to a question's draft, oldest first (descriptions only)."""
+        with self.engine.connect() as conn:
+            return [StoredFile(**m) for m in conn.execute(select(*FILE_COLUMNS).where(
+                ATTACHMENTS.c.interaction_id == interaction_id, IS_DRAFT_FILE,
+            ).order_by(ATTACHMENTS.c.created_at)).mappings()]
+
     def attachment(self, interaction_id: str, attachment_id: str) -> StoredFile:
         """One attachment's description (not its bytes: `attachment_chunk` reads those)."""
-        columns = [c for c in ATTACHMENTS.c if c.name != "data"]
         with self.engine.connect() as conn:
-            found = conn.execute(select(*columns).where(
+            found = conn.execute(select(*FILE_COLUMNS).where(
                 ATTACHMENTS.c.interaction_id == interaction_id,
                 ATTACHMENTS.c.attachment_id == attachment_id)).mappings().first()
         if found is None:
@@ -216,7 +271,15 @@ class Repository:
                     raise AlreadyCompleted(self.find(conn, interaction_id))
                 if done.events:
                     self._events_raw.run_many(cursor, [values_of(e) for e in done.events])
+                if done.sent_drafts:
+                    conn.execute(update(ATTACHMENTS).where(
+                        ATTACHMENTS.c.interaction_id == interaction_id, IS_DRAFT_FILE,
+                        ATTACHMENTS.c.attachment_id.in_(done.sent_drafts),
+                    ).values(direction="answer"))
+                if done.new_files:
+                    conn.execute(insert(ATTACHMENTS), [values_of(f) for f in done.new_files])
                 self._drop_draft_raw.run(cursor, {"interaction_id": interaction_id})
+                self._drop_draft_files_raw.run(cursor, {"interaction_id": interaction_id})
             finally:
                 cursor.close()
             # The row as just written, without reading it back (one query less per answer).

@@ -35,6 +35,7 @@ from choice.core.i18n import SUPPORTED, catalog
 from choice.core.resources import RESOURCES
 from choice.core.token import TokenFile
 from choice.store.login_codes import spend_login_code
+from choice.web.api.answer_files import AnswerFileController
 from choice.web.api.decision import DecisionController
 from choice.web.api.drafts import DraftController
 from choice.web.api.health import VERSION, healthz
@@ -133,7 +134,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
         logging_config=LoggingConfig(root={"level": log_level, "handlers": ["queue_listener"]}),
         route_handlers=[
             InteractionController, TeamController, DecisionController, ParticipantController,
-            SettingsController, DraftController,
+            SettingsController, DraftController, AnswerFileController,
             create_login_link, agent_waiting, stream, healthz,
             PageController, InteractionActions, TeamActions, DecisionActions, save_settings, save_team,
             use_time_as_default, save_hidden_options,

@@ -170,10 +170,12 @@ def _http(max_body_bytes: int) -> ExceptionHandler[HTTPException]:
     def handle(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
         code = _CODES.get(exc.status_code, "error")
         message = str(exc.detail)
-        route_limit = getattr(request.scope.get("route_handler"), "request_max_body_size", None)
+        handler = request.scope.get("route_handler")
+        route_limit = getattr(handler, "request_max_body_size", None)
         if exc.status_code == 413 and isinstance(route_limit, int) and route_limit > max_body_bytes:
-            message = (f"the request body is too large: keep it under {route_limit // 2**20} MiB "
-                       "(attachments: at most 10 MiB of files in all, base64).")
+            why = (getattr(handler, "opt", None) or {}).get("body_limit", "")
+            message = (f"the request body is too large: keep it under "
+                       f"{max(1, round(route_limit / 2**20))} MiB{f' ({why})' if why else ''}.")
         elif exc.status_code == 413:
             message = (f"the request body is too large: keep it under {max_body_bytes // 1024} "
                        "KiB (shorten the prompt or option descriptions).")

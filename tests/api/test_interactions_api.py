@@ -268,10 +268,10 @@ def test_unknown_id_is_404(client: Client) -> None:
 
 
 def test_oversized_body_is_413(client: Client) -> None:
-    """256 KiB everywhere but the asking route, whose files may take 10 MiB (16 MiB of
-    JSON: tests/api/test_attachments.py)."""
+    """256 KiB everywhere but the routes that take files (tests/api/test_attachments.py,
+    tests/api/test_answer_files.py)."""
     iid = client.post("/api/interactions", json=ask()).json()["interaction_id"]
-    response = client.post(f"/api/interactions/{iid}/response",
+    response = client.post(f"/api/interactions/{iid}/cancel",
                            content=b"{" + b" " * 300_000 + b"}",
                            headers={"Content-Type": "application/json"})
     assert response.status_code == 413

@@ -23,7 +23,7 @@ from choice.contract import (
     Submission,
 )
 from choice.contract.ask_user_question import AskUserQuestion
-from choice.contract.attachments import INLINE_TYPES
+from choice.contract.attachments import ANSWER_LIMITS, INLINE_TYPES
 from choice.contract.clock import iso
 from choice.contract.compat import HitlRequest, RequestUserChoice
 from choice.contract.field_errors import parse_model
@@ -67,8 +67,11 @@ from choice.web.deps import Service
 from choice.web.security.guards import BEARER, bearer_token_guard
 
 ASKING_BODY_MAX = 16 * 1024 * 1024
-"""A question may carry 10 MiB of files, base64 (4/3 of that) in its JSON: the one route
-whose body may be that large (the others keep the portal's 256 KiB)."""
+"""A question may carry 10 MiB of files, base64 (4/3 of that) in its JSON: with the answer
+and a draft's file (`answer_files.py`), the routes whose body may be that large (the others
+keep the portal's 256 KiB)."""
+ANSWER_BODY_MAX = ANSWER_LIMITS.total * 4 // 3 + 1024 * 1024
+"""An answer may carry 50 MiB of files, base64, in its JSON."""
 
 # What each operation answers, for the schema at /schema (the handlers return plain dicts).
 AFTER_CREATE = interaction_links("pollInteraction", "respondToInteraction", "cancelInteraction",
@@ -114,7 +117,8 @@ class InteractionController(Controller):
     # and the fields that try to disable cancel become warnings, not errors.
     @post("/", operation_class=body_of(ChoiceRequest, HitlRequest, RequestUserChoice,
                                        AskUserQuestion, links={201: AFTER_CREATE}),
-          responses=CREATED, request_max_body_size=ASKING_BODY_MAX)
+          responses=CREATED, request_max_body_size=ASKING_BODY_MAX,
+          opt={"body_limit": "attachments: at most 10 MiB of files in all, base64"})
     async def create(
         self, request: Request[Any, Any, Any], service: Service,
         wait: Wait = None, shape: ShapeName = None,
@@ -194,7 +198,10 @@ class InteractionController(Controller):
 
     # Hand-documented: Litestar renders `option_annotations` (a dict of notes) as an array.
     @post("/{interaction_id:str}/response", status_code=200, operation_class=body_of(Submission),
-          operation_id="respondToInteraction", responses=RESPONDED)
+          operation_id="respondToInteraction", responses=RESPONDED,
+          request_max_body_size=ANSWER_BODY_MAX,
+          opt={"body_limit": "attachments: at most 5 files, 10 MiB each, base64; or attach "
+                             "each to the draft first (POST .../draft/files)"})
     async def respond(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],
                       service: Service, dry_run: DryRun = False) -> dict[str, Any]:
         """The human's answer. 422 if it breaks the request's rules, 409 if already over.
