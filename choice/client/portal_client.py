@@ -76,10 +76,11 @@ class PortalClient:
             return status, {"errors": [_not_json(raw)]}
 
     def call(self, method: str, path: str, body: Any = None, *,
-             timeout: float | None = None) -> Any:
+             timeout: float | None = None, raw_body: tuple[bytes, str] | None = None) -> Any:
         """The JSON body of a success; the family's exception for anything else (an error
-        status, or a success that is not JSON: a proxy's page is no portal's answer)."""
-        status, raw = self._exchange(method, path, body, timeout)
+        status, or a success that is not JSON: a proxy's page is no portal's answer).
+        `raw_body`: bytes and their content type, sent as they are instead of `body`."""
+        status, raw = self._exchange(method, path, body, timeout, raw_body)
         try:
             data = json.loads(raw) if raw else None
         except ValueError:
@@ -98,11 +99,15 @@ class PortalClient:
         return data
 
     def _exchange(self, method: str, path: str, body: Any,
-                  timeout: float | None) -> tuple[int, bytes]:
-        """One request on a connection of its own: the status and the raw body."""
+                  timeout: float | None, raw: tuple[bytes, str] | None = None,
+                  ) -> tuple[int, bytes]:
+        """One request on a connection of its own: the status and the raw body. `raw`:
+        bytes to send as they are, with their content type, instead of a JSON body."""
         headers = {"Accept": "application/json", **auth_headers(self.token)}
         payload = None
-        if body is not None:
+        if raw is not None:
+            payload, headers["Content-Type"] = raw
+        elif body is not None:
             payload = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
         kind = http.client.HTTPSConnection if self.https else http.client.HTTPConnection
@@ -158,6 +163,25 @@ class PortalClient:
         """The human's answer; with `dry_run` only checked (the same 409/422, nothing stored)."""
         query = "?dry_run=1" if dry_run else ""
         return self.call("POST", f"/api/interactions/{interaction_id}/response{query}", submission)
+
+    def attach_file(self, interaction_id: str, name: str, mime_type: str, data: bytes, *,
+                    interface: str | None = None) -> dict[str, Any]:
+        """Attach a file to the answer being written (it goes with whichever answer comes):
+        its description, `{id, name, mime_type, size, sha256, url}`. `PortalRefused` 422
+        names what is wrong (type, size, a sixth file), 409 once the question is over."""
+        query = urlencode({"name": name, **({"interface": interface} if interface else {})})
+        return dict(self.call("POST", f"/api/interactions/{interaction_id}/draft/files?{query}",
+                              raw_body=(data, mime_type), timeout=max(self.timeout, 60.0)))
+
+    def draft_files(self, interaction_id: str) -> list[dict[str, Any]]:
+        """The files attached so far, oldest first."""
+        return list(self.call("GET", f"/api/interactions/{interaction_id}/draft/files")["files"])
+
+    def detach_file(self, interaction_id: str, file_id: str, *,
+                    interface: str | None = None) -> None:
+        """Take a file off the answer being written."""
+        query = f"?{urlencode({'interface': interface})}" if interface else ""
+        self.call("DELETE", f"/api/interactions/{interaction_id}/draft/files/{file_id}{query}")
 
     def switch_interface(self, interaction_id: str, interface: str) -> Any:
         return self.call("POST", f"/api/interactions/{interaction_id}/interface",
