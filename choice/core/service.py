@@ -262,7 +262,8 @@ class InteractionService:
         except TooManyFiles as too_many:
             raise InvalidInput([FieldError(field="data", code="too_many", message=(
                 f"{too_many.limit} files are attached already: remove one first."))]) from None
-        self.notifier.publish(Change("interaction.draft", interaction_id, {"tab": tab}))
+        self.notifier.publish(Change("interaction.draft", interaction_id,
+                                           {"tab": tab, "files": True}))
         return sent_file(kept, file_url(self.settings.link_base, interaction_id,
                                         kept.attachment_id))
 
@@ -273,7 +274,8 @@ class InteractionService:
                       {"attachment_id": attachment_id}, self.clock())
         await self.store.write(self.store.repo.drop_draft_file, interaction_id, attachment_id,
                                event)
-        self.notifier.publish(Change("interaction.draft", interaction_id, {"tab": tab}))
+        self.notifier.publish(Change("interaction.draft", interaction_id,
+                                           {"tab": tab, "files": True}))
 
     async def draft_files(self, interaction_id: str) -> list[SentFile]:
         """The files attached to the draft, oldest first; `NotFound` for no such question."""

@@ -60,7 +60,8 @@ def state_message(row: Interaction) -> dict[str, Any]:
 
 def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] | None:
     if change.kind == "interaction.draft":
-        return ({"type": "draft", "tab": change.data.get("tab")}
+        return ({"type": "draft", "tab": change.data.get("tab"),
+                 "files": bool(change.data.get("files"))}
                 if change.interaction_id == interaction_id else None)
     if change.interaction_id == interaction_id and change.row is not None:
         if change.kind == "interaction.completed":

@@ -1,4 +1,4 @@
-"""`GET /static/bundle.<hash>.js|css`: the pages' assembled scripts and styles
+"""`GET /static/bundle.<hash>.js|css|files.js`: the pages' assembled scripts and styles
 (`views/assets.py` builds them once at start), with immutable cache headers and gzip
 compressed once, not per request.
 """
@@ -14,7 +14,8 @@ from litestar.params import FromPath, HeaderParameter
 from choice.web.deps import WebAssets
 
 IMMUTABLE = "public, max-age=31536000, immutable"
-MEDIA_TYPES = {"js": "text/javascript", "css": "text/css"}  # Litestar adds the charset
+MEDIA_TYPES = {"js": "text/javascript", "css": "text/css",  # Litestar adds the charset
+               "files.js": "text/javascript"}
 SKIP_COMPRESSION = "skip_compression"
 """The route option that keeps the app's gzip middleware off a bundle (it is sent
 compressed already)."""
@@ -28,7 +29,7 @@ def bundle(filename: FromPath[str], assets: WebAssets,
     """`/static/bundle.<hash>.js|css`: a stale hash is a 404, never another version's content."""
     prefix, _, rest = filename.partition(".")
     digest, _, kind = rest.partition(".")
-    wanted = {"js": assets.js, "css": assets.css}.get(kind)
+    wanted = {"js": assets.js, "css": assets.css, "files.js": assets.files}.get(kind)
     if prefix != "bundle" or wanted is None or wanted.digest != digest:
         raise NotFoundException()
     headers = {"Cache-Control": IMMUTABLE, "ETag": f'"{digest}"', "Vary": "Accept-Encoding"}

@@ -33,6 +33,7 @@ async def base_context(service: InteractionService, assets: Assets, lists: ListC
         "page_config": {
             "ws_path": ws_path,
             "interaction_id": row.id if row else None,
+            "files_script": assets.files.url,
             "server_now_ms": round(now() * 1000),
             "notifications": prefs.notifications,
             "sound": prefs.sound_volume if prefs.sound else 0,

@@ -12,7 +12,7 @@ import gzip
 import hashlib
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from choice.core.resources import RESOURCES, MissingResource
@@ -52,10 +52,11 @@ def compact(source: str) -> str:
 
 
 def read_manifest(path: Path = RESOURCES.manifest) -> dict[str, list[str]]:
-    """`{"js": [paths in order], "css": [...]}`, groups flattened in manifest order."""
+    """`{"js": [paths in order], "css": [...], "lazy": [...]}`, groups flattened in manifest
+    order."""
     data = tomllib.loads(_read(path))
     return {kind: [module for group in data.get(kind, {}).values() for module in group]
-            for kind in ("js", "css")}
+            for kind in ("js", "css", "lazy")}
 
 
 def minified(kind: str, source: str) -> str:
@@ -83,6 +84,8 @@ def assemble(kind: str, modules: list[str], static: Path = RESOURCES.static) -> 
 class Assets:
     js: Bundle
     css: Bundle
+    files: Bundle
+    """The script a page loads only when a person attaches files (`[lazy]`)."""
     fallback_script: str
     fallback_hash: str
     """`'sha256-…'` for the CSP."""
@@ -92,7 +95,8 @@ class Assets:
         manifest = read_manifest()
         fallback = _read(RESOURCES.static / "fallback.js")
         digest = base64.b64encode(hashlib.sha256(fallback.encode()).digest()).decode()
-        return cls(assemble("js", manifest["js"]), assemble("css", manifest["css"]),
+        lazy = replace(assemble("js", manifest["lazy"]), kind="files.js")
+        return cls(assemble("js", manifest["js"]), assemble("css", manifest["css"]), lazy,
                    fallback, f"'sha256-{digest}'")
 
     def content_security_policy(self) -> str:

@@ -21,7 +21,7 @@ from choice.contract import (
     Preferences,
     Question,
 )
-from choice.contract.attachments import Attachment
+from choice.contract.attachments import Attachment, SentFile
 from choice.contract.preferences import hidden_option_ids
 from choice.core.endings import request_of
 from choice.core.replies import answered_in
@@ -155,6 +155,8 @@ class InteractionView:
     waiting: list[Interaction] = field(default_factory=list)
     """The other questions still waiting for this person, oldest deadline first: after
     deciding, the outcome leads to the first one (`next_waiting`)."""
+    answer_files: list[SentFile] = field(default_factory=list)
+    """The files the person attached to the answer being written (the draft's)."""
 
     @property
     def next_waiting(self) -> Interaction | None:
@@ -218,7 +220,8 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
                      team: DiscussionView | None = None,
                      decision: DecisionView | None = None,
                      focus: str | None = None,
-                     waiting: list[Interaction] | None = None) -> InteractionView:
+                     waiting: list[Interaction] | None = None,
+                     answer_files: list[SentFile] | None = None) -> InteractionView:
     request = request_of(row)
     draft = draft or Draft()
     options = option_views(request.options, draft, request.default_selection_ids,
@@ -231,7 +234,7 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
         show_placeholder=bool(request.placeholder) and prefs.show_placeholder,
         errors=errors or [], result=result, notice=notice, team=team,
         decision=decision, questions=question_views(request, draft, prefs, errors or []),
-        focus=focus, waiting=waiting or [],
+        focus=focus, waiting=waiting or [], answer_files=answer_files or [],
     )
 
 

@@ -9,6 +9,7 @@ markup.
 from __future__ import annotations
 
 from choice.contract import UNRESOLVED_STATUSES, FieldError
+from choice.contract.attachments import SentFile
 from choice.core.service import InteractionService
 from choice.decision.service import DecisionService
 from choice.store.records import Interaction
@@ -61,7 +62,14 @@ class OwnerViews:
         return interaction_view(row, await self.service.preferences(), stage=stage,
                                 draft=draft, errors=errors, notice=notice, team=team,
                                 decision=await self.decision_view(row, team, form),
-                                focus=focus, waiting=await self.others_waiting(row))
+                                focus=focus, waiting=await self.others_waiting(row),
+                                answer_files=await self.answer_files(row))
+
+    async def answer_files(self, row: Interaction) -> list[SentFile]:
+        """The files attached to the answer being written; none once it is decided."""
+        if row.status not in UNRESOLVED_STATUSES:
+            return []
+        return await self.service.draft_files(row.id)
 
     async def others_waiting(self, row: Interaction) -> list[Interaction]:
         """Once `row` is decided: the other questions still open, soonest deadline first

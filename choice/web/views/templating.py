@@ -21,7 +21,7 @@ from jinja2.runtime import Context
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from choice.contract.attachments import file_size
+from choice.contract.attachments import ALLOWED_TYPES, ANSWER_LIMITS, INLINE_TYPES, file_size
 from choice.contract.bidi import closed_bidi
 from choice.contract.clock import iso, now
 from choice.contract.vocabulary import CUSTOM_INPUT_MAX, NOTE_MAX
@@ -146,6 +146,11 @@ def make_environment() -> Environment:
     env.filters["code"] = inline_code
     env.filters["unmarked"] = without_code_marks
     env.filters["filesize"] = file_size  # contract/attachments.py: the terminal says it so too
+    env.tests["inline_image"] = INLINE_TYPES.__contains__  # shown in the page, not downloaded
+    env.globals["file_limits"] = {"accept": ",".join(sorted(ALLOWED_TYPES)),
+                                   "most": ANSWER_LIMITS.files,
+                                   "each_mb": round(ANSWER_LIMITS.each / 1e6),
+                                   "each_bytes": ANSWER_LIMITS.each}
     env.filters["age"] = relative_age
     env.filters["iso"] = iso
     env.filters["clock"] = countdown_clock
