@@ -7,6 +7,10 @@ Prints, against a real portal (`core_bench.py`'s start: a fresh data dir, a free
 - ten concurrent downloads of that file: the wall time, every byte checked (sha256), and
   the portal's RSS before and at its peak while serving them (target: growth <= 30 MB; the
   bytes are read in 256 KiB chunks, never whole);
+- the person's side: a 5 MiB file uploaded (the raw bytes to `.../draft/files`, as the page
+  and the terminal send it) and the answer submitted, until the agent's waiting poll
+  returns the result listing it; and until the agent has fetched its bytes too (sha256
+  checked); p50/max over 5 questions;
 - the peak RSS growth over the whole run (VmHWM).
 Standard library only, besides the project.
 """
@@ -34,12 +38,12 @@ ROUNDS = 3
 
 
 def request(port: int, token: str, method: str, path: str, body: bytes | None = None,
-            ) -> tuple[int, bytes]:
+            content_type: str = "application/json") -> tuple[int, bytes]:
     conn = http.client.HTTPConnection(HOST, port, timeout=120)
     try:
         headers = {"Authorization": f"Bearer {token}"}
         if body is not None:
-            headers["Content-Type"] = "application/json"
+            headers["Content-Type"] = content_type
         conn.request(method, path, body=body, headers=headers)
         reply = conn.getresponse()
         return reply.status, reply.read()
@@ -119,11 +123,49 @@ async def run() -> int:
                   f"{statistics.median(walls):.0f}; every byte checked (sha256)")
             print(f"portal RSS growth while serving them, max over rounds (MB): "
                   f"{max(growths):.1f}   target <= 30  {'yes' if max(growths) <= 30 else 'MISSED'}")
+            to_result, to_bytes = await answers_with_a_file(portal.port, token, blob, digest)
+            print(f"a person's 5 MiB upload + answer -> the agent's poll has the result, p50 / "
+                  f"max (ms, n=5): {statistics.median(to_result):.0f} / {max(to_result):.0f}")
+            print(f"  ... and the agent has the file's bytes (sha256 checked), p50 / max (ms): "
+                  f"{statistics.median(to_bytes):.0f} / {max(to_bytes):.0f}")
             print(f"portal RSS now / VmHWM (MB): {rss_mb(pid):.1f} / {rss_mb(pid, 'VmHWM'):.1f}; "
                   f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
         finally:
             portal.stop()
     return 0
+
+
+async def answers_with_a_file(port: int, token: str, blob: bytes, digest: str,
+                              ) -> tuple[list[float], list[float]]:
+    """Per question: the agent waits (a long poll); the person uploads `blob` and answers.
+    From the upload's start to the poll's return, and to the agent holding the bytes."""
+    asked = json.dumps({"title": "Does it look right?", "prompt": "Send a screenshot.",
+                        "options": [{"id": "a", "label": "Yes"}, {"id": "b", "label": "No"}],
+                        "timeout_seconds": 3600}).encode()
+    to_result, to_bytes = [], []
+    for _ in range(5):
+        status, reply = await asyncio.to_thread(request, port, token, "POST",
+                                                "/api/interactions", asked)
+        iid = json.loads(reply)["interaction_id"]
+        poll = asyncio.create_task(asyncio.to_thread(
+            request, port, token, "GET", f"/api/interactions/{iid}?wait=60"))
+        started = time.perf_counter()
+        status, reply = await asyncio.to_thread(
+            request, port, token, "POST", f"/api/interactions/{iid}/draft/files?name=shot.png",
+            blob, "image/png")
+        assert status == 201, (status, reply[:300])
+        status, reply = await asyncio.to_thread(
+            request, port, token, "POST", f"/api/interactions/{iid}/response",
+            json.dumps({"selected_ids": ["b"]}).encode())
+        assert status == 200, (status, reply[:300])
+        status, reply = await poll
+        result = json.loads(reply)
+        to_result.append((time.perf_counter() - started) * 1000)
+        assert result["attachments"][0]["sha256"] == digest, result
+        path = "/" + result["attachments"][0]["url"].split("/", 3)[3]
+        assert await asyncio.to_thread(download, port, token, path) == digest
+        to_bytes.append((time.perf_counter() - started) * 1000)
+    return to_result, to_bytes
 
 
 if __name__ == "__main__":

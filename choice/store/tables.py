@@ -205,8 +205,9 @@ class DraftRow(SQLModel, table=True):
 
 
 class AttachmentRow(SQLModel, table=True):
-    """A file shown with a question (`request`: the agent's) or sent with its answer
-    (`answer`: the person's): the bytes in the database, so every instance on one
+    """A file shown with a question (`request`: the agent's), attached to the answer being
+    written (`draft`: the person's, until an answer sends it or the question ends) or sent
+    with the answer (`answer`): the bytes in the database, so every instance on one
     PostgreSQL serves them, and gone with their interaction (retention)."""
 
     __tablename__ = "attachment"
@@ -214,7 +215,7 @@ class AttachmentRow(SQLModel, table=True):
     interaction_id: str = Field(primary_key=True, max_length=32)
     attachment_id: str = Field(primary_key=True, max_length=64)
     direction: str = Field(max_length=8)
-    """`request` or `answer`."""
+    """`request`, `draft` or `answer`."""
     name: str = Field(max_length=200)
     mime_type: str = Field(max_length=100)
     size: int
