@@ -1,7 +1,7 @@
 """What a request body may be: JSON only on the API (415 otherwise), at most 256 KiB with
-or without a Content-Length (413; 16 MiB to ask a question, by the API or `/mcp`), at most 50 options, and never so deeply nested that
-parsing it costs a 500. And what `/static` serves: the two hashed bundles, nothing else,
-however the path is encoded.
+or without a Content-Length (413; 16 MiB to ask a question, by the API or `/mcp`), at most
+50 options, and never so deeply nested that parsing it costs a 500. And what `/static`
+serves: the two hashed bundles, nothing else, however the path is encoded.
 """
 
 from __future__ import annotations
