@@ -34,6 +34,10 @@ ATTACHMENTS_MAX = 8
 FILE_MAX = 5 * MiB
 TOTAL_MAX = 10 * MiB
 NAME_MAX = 200
+ASKING_BODY_MAX = 16 * MiB
+"""The largest body that asks a question, with its files as base64 (4/3 of `TOTAL_MAX`) and
+room for the rest of the request: the API's asking route and the MCP endpoint, where a
+tool call asks (every other body keeps the portal's 256 KiB)."""
 ANSWER_FILE_PREFIX = "answer-"
 """A person's files are `answer-1`, `answer-2`, ... (skipping any id the agent's took)."""
 INLINE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})

@@ -8,9 +8,11 @@ session there, opened by replaying the client's `initialize`, then goes through 
 JSON-RPC line is POSTed to `/mcp` (token, session id and protocol version headers kept),
 and what comes back, a JSON body or SSE events (progress included), goes to stdout one
 message per line. Messages are forwarded concurrently, so a long `tools/call` never blocks
-a cancel. If the portal restarted and forgot the session, the bridge opens a new one and
-retries once. On exit (stdin closed, SIGTERM, SIGHUP, Ctrl-C) it ends its session on the
-portal, which would otherwise keep it (~90 KB) until the SDK's idle timeout.
+a cancel. A call's attachment may name a local file by `path`: the bridge reads it and
+sends its bytes (`local_files.py`). If the portal restarted and forgot the session, the
+bridge opens a new one and retries once. On exit (stdin closed, SIGTERM, SIGHUP, Ctrl-C)
+it ends its session on the portal, which would otherwise keep it (~90 KB) until the SDK's
+idle timeout.
 Standard library only: it must start fast and stay small.
 """
 
@@ -32,6 +34,7 @@ from choice.client.errors import ClientError, PortalNotRunning, PortalRefused
 from choice.client.portal_client import auth_headers
 from choice.core.config import Settings
 from choice.mcp import listing
+from choice.mcp.local_files import Refused, refusal, with_local_files
 from choice.mcp.relay import PortalLink, error_text
 
 PARSE_ERROR = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}'
@@ -127,6 +130,17 @@ class Bridge:
             headers["MCP-Protocol-Version"] = self.protocol_version
         return headers
 
+    def call(self, line: bytes, message: dict[str, Any]) -> None:
+        """Forward one message, with the local files a `tools/call` names by `path` read
+        in first (`local_files.py`); one that cannot be read is refused here, unsent."""
+        try:
+            line = with_local_files(line, message)
+        except Refused as refused:
+            if message.get("id") is not None:
+                self.emit(refusal(message["id"], refused))
+            return
+        self.forward(line, message)
+
     def forward(self, line: bytes, message: dict[str, Any], retry: bool = True) -> None:
         request_id = message.get("id")
         answered: list[bytes] = []
@@ -208,7 +222,7 @@ class Bridge:
             if not isinstance(message, dict):
                 self.pool.submit(self.forward, line, {})
             elif not self.answer_here(line, message):
-                self.pool.submit(self.forward, line, message)
+                self.pool.submit(self.call, line, message)
         self.closing = True  # what was sent is still answered; nothing new is started
         self.pool.shutdown(wait=True)
 

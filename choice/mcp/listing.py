@@ -3,8 +3,10 @@
 
 Both answers are static. `listing.json` beside this module holds the portal's own answers,
 asked of the real server by `scripts/mcp-listing` (`snapshot.py`); a test checks that they
-equal what a running portal's `/mcp` answers, so the two cannot drift. Standard library
-only: the bridge must answer in a fraction of a second, and the SDK import alone takes ~1 s.
+equal what a running portal's `/mcp` answers, so the two cannot drift. The bridge's
+`tools/list` adds the one field only it takes, an attachment's `path` (`local_files.py`).
+Standard library only: the bridge must answer in a fraction of a second, and the SDK import
+alone takes ~1 s.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+
+from choice.mcp.local_files import advertised
 
 LISTING: dict[str, Any] = json.loads(Path(__file__).with_name("listing.json").read_text("utf-8"))
 
@@ -37,8 +41,12 @@ def initialize_result(params: object) -> dict[str, Any] | None:
     return {**LISTING["initialize"], "protocolVersion": negotiated_version(params["protocolVersion"])}
 
 
+BRIDGE_TOOLS = advertised(LISTING["tools"])
+"""The portal's tools, with the one field only the bridge takes (an attachment's `path`)."""
+
+
 def tools_result() -> dict[str, Any]:
-    return {"tools": LISTING["tools"]}
+    return {"tools": BRIDGE_TOOLS}
 
 
 def answer(request_id: Any, result: dict[str, Any]) -> bytes:

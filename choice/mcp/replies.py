@@ -1,6 +1,8 @@
 """What a tool call returns: the reply as structured content, plus the one line a model
 that reads only text gets (as each compatibility shape's caller expects), and the words of
-a refusal. Shared by the asking tools and `submit_candidate`; no waiting, no SDK server.
+a refusal. Once answered with files, each follows the text as its own block
+(`answer_files.py`). Shared by the asking tools and `submit_candidate`; no waiting, no SDK
+server.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from choice.contract.field_errors import InvalidInput
 from choice.core.endings import request_of
 from choice.core.extension import ReplyHints
 from choice.core.service import InteractionService
+from choice.mcp.answer_files import file_blocks, files_sentence
 from choice.store.records import Interaction
 
 
@@ -50,6 +53,11 @@ async def result_for(service: InteractionService, row: Interaction, tool: str) -
                 f"{body['instructions']}")
     else:
         line = completed_line(body, request_of(row).shape)
+        if sent := body.get("attachments"):
+            line = f"{line}\n{files_sentence(sent)}"
+            return CallToolResult(
+                content=[*text_content(line), *await file_blocks(service.store, row.id, sent)],
+                structured_content=body)
     return CallToolResult(content=text_content(line), structured_content=body)
 
 

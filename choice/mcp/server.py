@@ -28,6 +28,7 @@ from mcp.types import CallToolResult, TextContent, Tool
 from starlette.applications import Starlette
 
 from choice.contract import OPEN_STATUSES, FieldError
+from choice.contract.attachments import ASKING_BODY_MAX
 from choice.contract.errors import AlreadyCompleted, NotFound
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.contract.submission import WithdrawBody
@@ -116,14 +117,15 @@ class PortalMCP(MCPServer):
                                 output_schema=output_schema()))
 
     def streamable_http_app(self, **options: Any) -> Starlette:
-        """The SDK's app with the portal's body limit: `/mcp` refuses what `/api` refuses
-        (over 256 KiB is a 413), not only what the SDK's 4 MiB default would.
+        """The SDK's app with the asking route's body limit (`ASKING_BODY_MAX`, 16 MiB):
+        a tool call may ask a question with its files, base64, as `POST /api/interactions`
+        may; over it is a 413 (the web mount answers it first, in the portal's words).
 
         This is the last thing the portal loads, so it also takes every object alive now
         (the app, the SDK's protocol models: most of the heap) out of the garbage
         collector's full collections, which walked them all: a stall of 70-180 ms every
         few hundred requests here (a tool call that takes 2 ms took 180)."""
-        options.setdefault("max_request_body_size", self._settings.max_body_bytes)
+        options.setdefault("max_request_body_size", ASKING_BODY_MAX)
         app = super().streamable_http_app(**options)
         gc.freeze()
         return app

@@ -7,7 +7,8 @@ MCP SDK, ~1.7 s here (pydantic models of every protocol type), more than the res
 portal together. `McpMount.running()` (entered by the app's lifespan) calls the factory on
 a worker thread while the portal already serves pages and the API, then keeps the app's
 sessions running in their own task for the life of the app. A request to `/mcp` that
-arrives before it is built waits for it; if building failed, it gets a 503 saying why.
+arrives before it is built waits for it; if building failed, it gets a 503 saying why. A
+body over `MCP_BODY_MAX` gets the portal's 413 (`mcp_body.py`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,18 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
+from litestar.enums import ScopeType
 from litestar.types import Receive, Scope, Send
 
 from choice.core.background import finish
 from choice.core.config import Settings
+from choice.web.mcp_body import (
+    MCP_BODY_MAX,
+    BodyTooLarge,
+    LimitedBody,
+    declared_length,
+    refuse_too_large,
+)
 from choice.web.security.auth import CODE_SECONDS, LoginCodes, login_link
 from choice.web.security.guards import send_error
 
@@ -111,4 +120,15 @@ class McpMount:
             await send_error(send, 503, "mcp_unavailable", f"{reason}; see the portal's log.",
                              "request")
             return
-        await self._app(scope, receive, send)
+        if scope["type"] != ScopeType.HTTP:
+            await self._app(scope, receive, send)
+            return
+        if (declared_length(scope) or 0) > MCP_BODY_MAX:
+            await refuse_too_large(send)
+            return
+        limited = LimitedBody(receive, send)
+        # The SDK's error handler re-raises what its app raised: answered below.
+        with contextlib.suppress(BodyTooLarge):
+            await self._app(scope, limited.receive, limited.send)
+        if limited.tripped and not limited.started:
+            await refuse_too_large(send)

@@ -1,6 +1,7 @@
 """`choice mcp`, driven with raw JSON-RPC lines: it answers `initialize` and `tools/list`
-exactly as the portal's `/mcp` does, without waiting for the portal; it ends its session on
-the portal when it exits; and the portal's access log names `/mcp` requests by their path.
+as the portal's `/mcp` does (plus an attachment's `path`, which only it reads), without
+waiting for the portal; it ends its session on the portal when it exits; and the portal's
+access log names `/mcp` requests by their path.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from choice.mcp.local_files import advertised
 from tests.mcp.bridge_process import INITIALIZE_PARAMS, BridgeProcess, bridge_env, stop_portal_at
 from tests.mcp.conftest import FAST, ask
 from tests.portal_process import PortalProcess
@@ -89,7 +91,10 @@ def test_the_bridge_lists_the_tools_the_portal_lists(
     assert expected is not None
     bridge.initialize()
     listed = bridge.request("tools/list")["result"]
-    assert listed == expected["result"], "run scripts/mcp-listing and commit the result"
+    # the portal's listing, with the one field only the bridge takes (an attachment's path)
+    assert listed == {"tools": advertised(expected["result"]["tools"])}, \
+        "run scripts/mcp-listing and commit the result"
+    assert listed != expected["result"]
     assert {tool["name"] for tool in listed["tools"]} == {
         "provide_choice", "hitl_request", "request_user_choice", "ask_user_question",
         "list_pending", "submit_candidate", "withdraw_question"}

@@ -23,7 +23,7 @@ from choice.contract import (
     Submission,
 )
 from choice.contract.ask_user_question import AskUserQuestion
-from choice.contract.attachments import ANSWER_LIMITS, INLINE_TYPES
+from choice.contract.attachments import ANSWER_LIMITS, ASKING_BODY_MAX, INLINE_TYPES
 from choice.contract.clock import iso
 from choice.contract.compat import HitlRequest, RequestUserChoice
 from choice.contract.field_errors import parse_model
@@ -66,10 +66,6 @@ from choice.web.api.query import (
 from choice.web.deps import Service
 from choice.web.security.guards import BEARER, bearer_token_guard
 
-ASKING_BODY_MAX = 16 * 1024 * 1024
-"""A question may carry 10 MiB of files, base64 (4/3 of that) in its JSON: with the answer
-and a draft's file (`answer_files.py`), the routes whose body may be that large (the others
-keep the portal's 256 KiB)."""
 ANSWER_BODY_MAX = ANSWER_LIMITS.total * 4 // 3 + 1024 * 1024
 """An answer may carry 50 MiB of files, base64, in its JSON."""
 
