@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from choice.web.api.answer_files import FILE_BODY_MAX
+from choice.web.api.interactions import ANSWER_BODY_MAX
 from tests.portal_process import ROOT, PortalProcess
 from tests.security.conftest import (
     FORM,
@@ -41,6 +43,8 @@ def portal(network_portal: PortalProcess) -> PortalProcess:
 
 LIMIT = 256 * 1024
 ASKING_LIMIT = 16 * 1024 * 1024
+ANSWER_LIMIT = ANSWER_BODY_MAX  # an answer may carry 5 files of 10 MiB, base64
+FILE_LIMIT = FILE_BODY_MAX  # one file attached to the draft, its raw bytes
 """`POST /api/interactions` and `/mcp` alone: a question may carry 10 MiB of files (issue 29)."""
 SAME_ORIGIN = {"Origin": "null", "Sec-Fetch-Site": "same-origin"}
 
@@ -147,7 +151,11 @@ def test_bodies_over_256_kib_get_413_with_or_without_a_length(portal: PortalProc
     mcp_big = call[:-1] + b', "padding": "' + b"x" * ASKING_LIMIT + b'"}'
     targets: list[tuple[str, str, bytes, dict[str, str]]] = [
         ("POST", "/api/interactions", asking_big, {**bearer(portal), **JSON}),
-        ("POST", f"/api/interactions/{pending}/response", big, {**bearer(portal), **JSON}),
+        ("POST", f"/api/interactions/{pending}/response", padded(ANSWER_LIMIT + 1),
+         {**bearer(portal), **JSON}),
+        ("POST", f"/api/interactions/{pending}/draft/files?name=x.png", b"\0" * (FILE_LIMIT + 1),
+         {**bearer(portal), "Content-Type": "image/png"}),
+        ("POST", f"/api/interactions/{pending}/cancel", big, {**bearer(portal), **JSON}),
         ("PATCH", f"/api/interactions/{pending}", big, {**bearer(portal), **JSON}),
         ("PUT", "/api/settings", big, {**bearer(portal), **JSON}),
         ("POST", f"/choice/{pending}/submit", form, {**signed_in(portal), **FORM, **SAME_ORIGIN}),
