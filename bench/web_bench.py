@@ -266,7 +266,6 @@ PROFILE_BUCKETS = (  # a sample goes to the innermost frame that matches one of 
     ("gzip", "gzip compression"),
     ("compression/", "gzip compression"),
     ("sqlalchemy/", "database (SQLAlchemy, sqlite3)"),
-    ("sqlmodel/", "database (SQLAlchemy, sqlite3)"),
     ("choice/store/", "database (SQLAlchemy, sqlite3)"),
     ("pydantic", "pydantic"),
     ("jinja2/", "Jinja (template code and runtime)"),

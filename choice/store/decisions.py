@@ -24,11 +24,9 @@ from choice.contract.errors import (
     NotWidenedNow,
 )
 from choice.store.records import AuditEvent, Decision, Interaction
-from choice.store.repository import INTERACTIONS, Repository
-from choice.store.tables import DecisionRow, WideningRow
+from choice.store.repository import Repository
+from choice.store.tables import DECISIONS, INTERACTIONS, WIDENINGS
 
-DECISIONS = DecisionRow.__table__  # type: ignore[attr-defined]
-WIDENINGS = WideningRow.__table__  # type: ignore[attr-defined]
 CLEARED_REVIEW = {"review_requested_at": None, "candidate_summary": None,
                   "candidate_answer": None, "candidate_selected_ids_json": None,
                   "candidate_source_hint": None,

@@ -12,7 +12,8 @@ from sqlalchemy import delete, insert, select
 
 from choice.contract import UNRESOLVED_STATUSES
 from choice.contract.errors import AlreadyCompleted
-from choice.store.repository import DRAFTS, Repository
+from choice.store.repository import Repository
+from choice.store.tables import DRAFTS
 
 
 @dataclass(frozen=True)

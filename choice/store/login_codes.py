@@ -12,9 +12,7 @@ from sqlalchemy import Engine, delete
 from sqlalchemy.dialects import postgresql, sqlite
 
 from choice.store.engine import WRITE
-from choice.store.tables import LoginCodeUsedRow
-
-TABLE = LoginCodeUsedRow.__table__  # type: ignore[attr-defined]
+from choice.store.tables import LOGIN_CODES_USED as TABLE
 
 
 def spend_login_code(engine: Engine, nonce: str, expires_at: float, now: float) -> bool:

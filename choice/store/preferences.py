@@ -11,9 +11,7 @@ from sqlalchemy import Engine, delete, insert, select
 
 from choice.contract import Preferences, PreferencesPatch
 from choice.store.engine import WRITE
-from choice.store.tables import PreferenceRow
-
-TABLE = PreferenceRow.__table__  # type: ignore[attr-defined]
+from choice.store.tables import PREFERENCES as TABLE
 
 
 def load_preferences(engine: Engine) -> Preferences:

@@ -1,7 +1,7 @@
 """The records the rest of the portal works with: plain slotted dataclasses.
 
-The SQLModel classes in `tables.py` define the schema; building one of those costs ~100 µs
-(SQLAlchemy instrumentation), a record ~1 µs, and nothing here needs an ORM session.
+The Core tables in `tables.py` define the schema; a record costs ~1 µs to build, and
+nothing here needs an ORM.
 """
 
 from __future__ import annotations

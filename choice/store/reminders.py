@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 
 from choice.store.records import AuditEvent
-from choice.store.repository import EVENTS, INTERACTIONS, Repository
+from choice.store.repository import Repository
+from choice.store.tables import AUDIT_EVENTS as EVENTS
+from choice.store.tables import INTERACTIONS
 
 REMINDER_SENT = "reminder_sent"
 

@@ -22,12 +22,9 @@ from choice.store.compiled import Compiled, cursor_of
 from choice.store.engine import WRITE
 from choice.store.records import AuditEvent, Interaction, StoredFile, values_of
 from choice.store.retention import enforce_count_limit
-from choice.store.tables import AttachmentRow, AuditEventRow, DraftRow, InteractionRow
+from choice.store.tables import ATTACHMENTS, DRAFTS, INTERACTIONS
+from choice.store.tables import AUDIT_EVENTS as EVENTS
 
-INTERACTIONS = InteractionRow.__table__  # type: ignore[attr-defined]
-EVENTS = AuditEventRow.__table__  # type: ignore[attr-defined]
-DRAFTS = DraftRow.__table__  # type: ignore[attr-defined]
-ATTACHMENTS = AttachmentRow.__table__  # type: ignore[attr-defined]
 New = tuple[Interaction, Sequence[AuditEvent], Sequence[StoredFile]]
 """A new interaction: its row, its first audit events, the files shown with it."""
 CHUNK = 256 * 1024

@@ -13,23 +13,21 @@ from sqlalchemy import Connection, delete, func, select
 
 from choice.contract import UNRESOLVED_STATUSES
 from choice.store.tables import (
-    AttachmentRow,
-    AuditEventRow,
-    CommentRow,
-    DecisionRow,
-    DraftRow,
-    InteractionRow,
-    OutboxRow,
-    ParticipantRow,
-    VoteRow,
-    WideningRow,
+    ATTACHMENTS,
+    AUDIT_EVENTS,
+    COMMENTS,
+    DECISIONS,
+    DRAFTS,
+    INTERACTIONS,
+    OUTBOX,
+    PARTICIPANTS,
+    VOTES,
+    WIDENINGS,
 )
 
-INTERACTIONS = InteractionRow.__table__  # type: ignore[attr-defined]
-EVENTS = AuditEventRow.__table__  # type: ignore[attr-defined]
-BELONGINGS = [getattr(table, "__table__") for table in  # noqa: B009 - SQLModel types it loosely
-              (AuditEventRow, WideningRow, DecisionRow, ParticipantRow, CommentRow, VoteRow,
-               OutboxRow, DraftRow, AttachmentRow)]
+EVENTS = AUDIT_EVENTS
+BELONGINGS = [AUDIT_EVENTS, WIDENINGS, DECISIONS, PARTICIPANTS, COMMENTS, VOTES, OUTBOX, DRAFTS,
+              ATTACHMENTS]
 """Every table whose rows belong to one interaction (an `interaction_id` column)."""
 DAY = 86_400.0
 

@@ -15,9 +15,7 @@ from sqlalchemy import Engine, delete, func, insert, inspect, select, update
 
 from choice.store.engine import WRITE
 from choice.store.repository import Repository
-from choice.store.tables import BrowserSessionRow
-
-TABLE = BrowserSessionRow.__table__  # type: ignore[attr-defined]
+from choice.store.tables import BROWSER_SESSIONS as TABLE
 
 
 def open_session(repo: Repository, id_hash: str, now: float, lifetime: float,

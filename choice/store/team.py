@@ -47,13 +47,10 @@ from choice.store.records import (
     Widening,
     values_of,
 )
-from choice.store.repository import EVENTS, INTERACTIONS, Repository
-from choice.store.tables import CommentRow, ParticipantRow, VoteRow, WideningRow
+from choice.store.repository import Repository
+from choice.store.tables import AUDIT_EVENTS as EVENTS
+from choice.store.tables import COMMENTS, INTERACTIONS, PARTICIPANTS, VOTES, WIDENINGS
 
-WIDENINGS = WideningRow.__table__  # type: ignore[attr-defined]
-PARTICIPANTS = ParticipantRow.__table__  # type: ignore[attr-defined]
-COMMENTS = CommentRow.__table__  # type: ignore[attr-defined]
-VOTES = VoteRow.__table__  # type: ignore[attr-defined]
 DISCUSSION_OPEN = ("widened", "deferred")
 """The statuses in which a widened question's discussion takes comments and votes."""
 

@@ -22,12 +22,10 @@ from sqlalchemy import Connection, and_, exists, insert, select, update
 from choice.store.engine import forget_overwritten
 from choice.store.records import AuditEvent, Comment, Interaction
 from choice.store.repository import Repository
-from choice.store.tables import CommentRow, OutboxRow
+from choice.store.tables import COMMENTS, OUTBOX
 from choice.webhooks.messages import Event, add_comment, comments, without_links
 
 log = logging.getLogger("choice.webhooks")
-OUTBOX = OutboxRow.__table__  # type: ignore[attr-defined]
-COMMENTS = CommentRow.__table__  # type: ignore[attr-defined]
 PENDING = and_(OUTBOX.c.delivered_at.is_(None), OUTBOX.c.failed_at.is_(None))
 _EARLIER = OUTBOX.alias("earlier")
 HEADS = select(OUTBOX).where(PENDING, ~exists().where(

@@ -8,23 +8,10 @@ migration lock, so it never opens a connection or a transaction of its own.
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
 from alembic import context
-from alembic.autogenerate.api import AutogenContext
 from sqlalchemy import Connection
-from sqlmodel.sql.sqltypes import AutoString
 
 from choice.store.tables import METADATA
-
-
-def render_item(kind: str, item: Any, _context: AutogenContext) -> str | Literal[False]:
-    """Autogenerate writes SQLModel's string type as the `sa.String` it is: a revision
-    must not depend on the ORM library."""
-    if kind == "type" and isinstance(item, AutoString):
-        return f"sa.String({item.length})" if item.length else "sa.String()"
-    return False
-
 
 connection = context.config.attributes.get("connection")
 if not isinstance(connection, Connection):
@@ -37,7 +24,6 @@ context.configure(
     # SQLite cannot ALTER most things: batch mode rebuilds the table (copy and rename).
     render_as_batch=connection.dialect.name == "sqlite",
     compare_type=True,
-    render_item=render_item,
 )
 with context.begin_transaction():
     context.run_migrations()
