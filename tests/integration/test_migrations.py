@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine
@@ -129,7 +130,10 @@ def test_a_0_1_0_database_is_stamped_not_recreated(v0_copy: Path, tmp_path: Path
     assert (done.before, done.after, done.stamped) == (None, head(), True)
     assert rows(v0_copy) == {table: V0_ROWS[table] for table in TABLES}
     fresh = tmp_path / "fresh.db"
-    upgrade_url(sqlite_url(fresh))
+    migrated = make_engine(sqlite_url(fresh))
+    with migrated.begin() as conn:  # every revision from an empty file
+        command.upgrade(alembic_config(conn), "head")
+    migrated.dispose()
     assert schema_of(v0_copy) == schema_of(fresh)  # 0.1.0's tables are the baseline exactly
 
 
@@ -191,11 +195,34 @@ def test_a_database_at_head_opens_without_loading_alembic(engine: Engine) -> Non
 
 
 def test_the_tables_match_what_the_migrations_make(engine: Engine) -> None:
-    upgrade(engine)
+    with engine.begin() as conn:  # every revision, as a database of an older release takes them
+        command.upgrade(alembic_config(conn), "head")
     with engine.connect() as conn:
         differences = compare_metadata(MigrationContext.configure(conn), METADATA)
     assert differences == [], "tables.py and the migrations differ: add a revision " \
         "(scripts/new-migration)"
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgresql"])
+def test_a_new_database_is_made_at_head_without_the_revisions(
+        store: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """A database the portal never touched gets `tables.py`'s tables and the version at head
+    in one step, without loading Alembic; they are what the revisions make (the test above)."""
+    url = (request.getfixturevalue("pg_cluster").new_database(migrated=False)
+           if store == "postgresql" else sqlite_url(tmp_path / "new.db"))
+    probe = ("import sys; from choice.store.schema import upgrade_url; d = upgrade_url(sys.argv[1]); "
+             "print(d.before, d.after, sorted(m for m in sys.modules if m.startswith('alembic')))")
+    made = subprocess.run([sys.executable, "-c", probe, url], capture_output=True, text=True,
+                          check=True, timeout=60).stdout
+    assert made.strip() == f"None {head()} []"
+    fresh = make_engine(url)
+    try:
+        with fresh.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), METADATA) == []
+            assert MigrationContext.configure(conn).get_current_revision() == head()
+        assert upgrade(fresh).before == head()  # and it is at head for the next start
+    finally:
+        fresh.dispose()
 
 
 def _upgrade_in_child(url: str, start: Any, outcomes: Any) -> None:
