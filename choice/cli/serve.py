@@ -58,7 +58,9 @@ class FreezeAfterStartup:
     collector's sight once the app has started (`gc.freeze()`): a full collection then
     scans only what was made since. Without it, one took 40-70 ms on the event loop once
     the heap had grown, enough to stall an owner's page in `bench/abuse_bench.py`.
-    For a process that serves the portal and nothing else (not `BackgroundPortal`)."""
+    `choice serve` runs its start-up with the collector off; it is turned on here. No
+    collection first: it would find a few thousand objects and delay the first request by
+    ~70 ms. For a process that serves the portal and nothing else (not `BackgroundPortal`)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -70,8 +72,8 @@ class FreezeAfterStartup:
 
         async def sent(message: Any) -> None:
             if message["type"] == "lifespan.startup.complete":
-                gc.collect()
                 gc.freeze()
+                gc.enable()
             await send(message)
         await self.app(scope, receive, sent)
 

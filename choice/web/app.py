@@ -31,7 +31,7 @@ from litestar.plugins.htmx import HTMXPlugin
 from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.template import TemplateConfig
 
-from choice.core.i18n import SUPPORTED, catalog
+from choice.core.i18n import SUPPORTED
 from choice.core.resources import RESOURCES
 from choice.core.token import TokenFile
 from choice.store.login_codes import spend_login_code
@@ -74,7 +74,6 @@ from choice.web.security.guest_budget import GuestBudget
 from choice.web.security.log_redaction import install as keep_secrets_out_of_logs
 from choice.web.security.sessions import Sessions
 from choice.web.views.assets import Assets
-from choice.web.views.js_messages import js_catalog
 from choice.web.views.list_cache import ListCache
 from choice.web.views.owner import OwnerViews
 from choice.web.views.templating import make_environment
@@ -92,10 +91,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     printing its start-up."""
     settings, store, service = portal.settings, portal.store, portal.service
     keep_secrets_out_of_logs()
-    RESOURCES.check(SUPPORTED)
-    for language in SUPPORTED:
-        catalog(language)  # read now: a broken catalog stops the start, not a page later
-        js_catalog(language)  # and the scripts' messages, extracted from their sources
+    RESOURCES.check(SUPPORTED)  # a missing catalog stops the start; each is read on first use
     settings.prepare_data_dir()
     token = TokenFile(settings.token_path).current
     credentials = Credentials(token, Sessions(store, token, settings.public_url))

@@ -1,23 +1,42 @@
-"""choice/web/views/js_messages.py: the scripts' messages come from their sources, found by
-Babel's JavaScript extractor, and are translated per language."""
+"""choice/web/views/js_messages.py: the scripts' messages come from their sources, found by a
+pattern that finds what Babel's JavaScript extractor (and so `pybabel extract`) finds, and
+are translated per language."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from babel.messages.extract import extract
 
-from choice.core.resources import MissingResource
-from choice.web.views.js_messages import js_catalog, js_messages
+from choice.core.resources import RESOURCES, MissingResource
+from choice.web.views.js_messages import JS_KEYWORDS, js_catalog, js_messages
 
 
 def test_every_literal_lookup_is_found_once_and_nothing_else(tmp_path: Path) -> None:
     (tmp_path / "a.js").write_text(
         'P.t("Open"); P.t("Open"); P.nt("{n} cat", "{n} cats", n, { x: 1 });\n'
-        'P.t(variable); t("not ours"); P.setText(el, "not a message");\n', encoding="utf-8")
+        'P.t(variable); t("not ours"); P.setText(el, "not a message");\n'
+        '/* P.t("in a comment") */ // P.t("nor here")\n'
+        'P.t("say \\"hi\\"\\u00e9"); var u = "http://x"; // P.t("after code")\n', encoding="utf-8")
     (tmp_path / "nested").mkdir()
     (tmp_path / "nested" / "b.js").write_text('P.t("Choice portal");\n', encoding="utf-8")
-    assert js_messages(tmp_path) == ("Open", ("{n} cat", "{n} cats"), "Choice portal")
+    assert js_messages(tmp_path) == ("Open", ("{n} cat", "{n} cats"), 'say "hi"é',
+                                     "Choice portal")
+
+
+def babel_messages(folder: Path) -> tuple[object, ...]:
+    found: dict[object, None] = {}
+    for path in sorted(folder.rglob("*.js")):
+        with path.open("rb") as source:
+            for _line, message, _comments, _context in extract("javascript", source,
+                                                                keywords=JS_KEYWORDS):
+                found.setdefault(message if isinstance(message, str) else tuple(message[:2]))
+    return tuple(found)
+
+
+def test_the_pattern_finds_what_babel_finds_in_the_real_scripts() -> None:
+    assert js_messages() == babel_messages(RESOURCES.static / "js")
 
 
 def test_an_unreadable_script_is_an_error_naming_it(tmp_path: Path) -> None:
