@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from functools import lru_cache
-from typing import Any
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any
 
-from babel import Locale
-from babel.dates import format_timedelta
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
-from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from choice.contract.attachments import ALLOWED_TYPES, ANSWER_LIMITS, INLINE_TYPES, file_size
@@ -29,6 +26,10 @@ from choice.core.i18n import translator
 from choice.core.replies import question_count
 from choice.core.resources import RESOURCES
 from choice.core.time_defaults import duration
+
+if TYPE_CHECKING:  # both are imported on the first page that needs them, not at start
+    from babel import Locale
+    from markdown_it import MarkdownIt
 
 
 def _highlight(code: str, language: str, _attrs: str) -> str:
@@ -46,8 +47,13 @@ def _highlight(code: str, language: str, _attrs: str) -> str:
     return str(Markup("\n").join(marked))
 
 
-_markdown = MarkdownIt("commonmark", {"html": False, "linkify": False,
-                                      "highlight": _highlight}).disable("image")
+@cache
+def _markdown() -> MarkdownIt:
+    """Made on the first page, not at start (markdown-it's import is ~12 ms)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False, "linkify": False,
+                                     "highlight": _highlight}).disable("image")
 
 
 @lru_cache(maxsize=1024)
@@ -55,7 +61,7 @@ def render_markdown(text: str) -> Markup:
     """Markdown to HTML with raw HTML off: model text cannot inject elements or scripts;
     markdown-it refuses `javascript:` and other unsafe link schemes itself. Cached: a
     question's text never changes, and rendering it was most of a page's cost."""
-    return Markup(_markdown.render(text))
+    return Markup(_markdown().render(text))
 
 
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
@@ -104,12 +110,16 @@ def duration_text(context: Context, seconds: int) -> str:
 @pass_context
 def relative_age(context: Context, epoch: float) -> str:
     """`3 minutes ago`, in the page's language."""
+    from babel.dates import format_timedelta
+
     delta = timedelta(seconds=epoch - now())
     return format_timedelta(delta, add_direction=True, locale=babel_locale(context.get("locale", "en")))
 
 
 @lru_cache(maxsize=8)
 def babel_locale(language: str) -> Locale:
+    from babel import Locale
+
     return Locale.parse(language)
 
 
