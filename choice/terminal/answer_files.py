@@ -100,8 +100,8 @@ def read_file(typed: str, _: Translator, *, held: int = 0, cwd: str | None = Non
         raise FileRefused(_("{path} is a folder: attach a file (a .zip or .tar of the "
                             "folder, say).").format(path=shown))
     if not os.path.exists(path):
-        raise FileRefused(_("No file at {path}: check the path (~ and paths relative to "
-                            "{cwd} work).").format(path=shown, cwd=safe_text(
+        raise FileRefused(_("No file at {path}: check the path (a relative one starts from "
+                            "{cwd}).").format(path=shown, cwd=safe_text(
                                 cwd or os.getcwd(), keep_newlines=False)))
     mime_type = guess_type(name)
     if mime_type is None or mime_type not in ALLOWED_TYPES:

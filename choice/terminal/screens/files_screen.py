@@ -17,11 +17,14 @@ if TYPE_CHECKING:
 
 
 def files_lines(state: AnswerState, cols: int) -> list[tuple[str, int]]:
-    """A blank line and the files, or nothing when none is attached."""
+    """A blank line and the files, or nothing when none is attached; `cols` wide."""
     if not state.files:
         return []
     _ = state.translate
-    entries = [file.shown for file in state.files]
+    entries = []
+    for file in state.files:  # a long name is cut, its size never: each fits a line alone
+        size = file_size(file.size)
+        entries.append(f"{clip(file.name, max(8, cols - width(size) - 5))} {size}")
     return [("", 0), *((line, 0) for line in listed(_("Your files:"), entries, cols, " · "))]
 
 
