@@ -94,7 +94,8 @@ class QuestionsScreen(Screen):
         here = multi.review_cursor == len(multi.states)
         if here:
             focus = len(lines) + 1
-        lines += [("", 0), (f"{'›' if here else ' '} {_('Submit answers')}",
+        submit = _("Submit answers")  # outside the f-string: Babel reads no f-strings
+        lines += [("", 0), (f"{'›' if here else ' '} {submit}",
                             curses.A_REVERSE if here else curses.A_BOLD)]
         return lines, focus
 
