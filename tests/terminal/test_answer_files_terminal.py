@@ -110,6 +110,24 @@ def test_a_file_that_cannot_be_sent_says_why_and_the_answer_goes_on(
     assert (result["custom_input"], result.get("attachments") or []) == ("Redis", [])
 
 
+def test_the_portals_refusal_shows_and_the_list_catches_up(
+        ask: Ask, answer: Answer, client: PortalClient, home: Path) -> None:
+    iid = ask("Which store, with too many files?")
+    pane = answer(iid, env={"HOME": str(home)}, width=140, height=34)
+    for number in range(1, 6):  # attached elsewhere once the terminal had loaded the list
+        client.attach_file(iid, f"page-{number}.log", "text/plain", LOG)
+    pane.press("a")
+    pane.type("~/shot.png")
+    pane.press("Enter")
+    pane.wait_for("Not attached: 5 files are attached already: remove one first.",
+                  "Your files: page-1.log 1 KB · page-2.log 1 KB · page-3.log 1 KB · "
+                  "page-4.log 1 KB · page-5.log 1 KB")
+    pane.press("Enter")
+    assert pane.exit_code() == 0
+    assert [f["name"] for f in finished(client, iid)["attachments"]] == [
+        f"page-{number}.log" for number in range(1, 6)]
+
+
 def test_a_file_removed_before_the_answer_is_not_sent(
         ask: Ask, answer: Answer, client: PortalClient, home: Path) -> None:
     iid = ask("Which store, after second thoughts?")

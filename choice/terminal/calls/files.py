@@ -42,6 +42,7 @@ class FileCalls:
             if error.status == 409:
                 raise
             said = "; ".join(str(e.get("message")) for e in error.errors) or str(error)
+            self.refresh(state)  # a page may have attached files since: show what is held
             state.message = _("Not attached: {reason}").format(reason=said)
             return
         added = AttachedFile.from_portal(sent)
