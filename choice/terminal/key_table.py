@@ -88,7 +88,8 @@ def question_keys(state: AnswerState) -> list[Key]:
 def file_keys(state: AnswerState, typing: bool = False) -> list[Key]:
     """Attach a file to the answer, and take one off once there is one (`stages/files.py`)."""
     _ = state.translate
-    attach = Key(_("^A attach") if typing else _("a attach"), 5,
+    # on a narrow bar they give way before the notes do: the help lists them
+    attach = Key(_("^A attach") if typing else _("a attach"), 6,
                  _("Attach a file to your answer: type its path (Tab completes it)."))
     remove = Key(_("^X remove file") if typing else _("A remove file"), 7,
                  _("Take one of your files off the answer."))
