@@ -59,6 +59,7 @@ def question_keys(state: AnswerState) -> list[Key]:
         widen = [Key(_("^W widen"), 2, _("Ask your team to discuss it (widen)."))] \
             if state.can_widen else []
         return [*move, submit, *widen, *decide_keys(state, typing=True), *notes,
+                *file_keys(state, typing=True),
                 Key(_("^O settings"), 2, _("Open the settings.")),
                 Key(_("esc cancel"), 1, _("Cancel the question (you may say why).")), *leave]
     options = state.question.options
@@ -79,9 +80,28 @@ def question_keys(state: AnswerState) -> list[Key]:
     show = [Key(_("H show hidden"), 2, _("Show the hidden options again."))] \
         if state.hidden else []
     return [Key(_("↑↓/jk move"), 6, _("Move between the options.")), *pick, *numbers, submit,
-            *widen, *decide_keys(state), *notes, *hide, *show,
+            *widen, *decide_keys(state), *notes, *hide, *show, *file_keys(state),
             Key(_("s settings"), 4, _("Open the settings.")),  # after widen and defer
             Key(_("q cancel"), 2, _("Cancel the question (you may say why).")), *leave]
+
+
+def file_keys(state: AnswerState, typing: bool = False) -> list[Key]:
+    """Attach a file to the answer, and take one off once there is one (`stages/files.py`)."""
+    _ = state.translate
+    # on a narrow bar they give way before the notes do: the help lists them
+    attach = Key(_("^A attach") if typing else _("a attach"), 6,
+                 _("Attach a file to your answer: type its path (Tab completes it)."))
+    remove = Key(_("^X remove file") if typing else _("A remove file"), 7,
+                 _("Take one of your files off the answer."))
+    return [attach, *([remove] if state.files else [])]
+
+
+def detach_keys(state: AnswerState) -> list[Key]:
+    """The list of files `A` opens."""
+    _ = state.translate
+    return [Key(_("↑↓ move · Enter remove · Esc back"), 0,
+                _("Move between your files; Enter takes the one under the cursor off the "
+                  "answer; Esc goes back and keeps them all."))]
 
 
 def decide_keys(state: AnswerState, typing: bool = False) -> list[Key]:
@@ -107,6 +127,12 @@ def editor_keys(state: AnswerState) -> list[Key]:
     assert editor is not None
     if not editor.typing:
         return [Key(_("Enter yes · Esc back"), 0, _("Enter says yes; Esc goes back."))]
+    if state.stage == "attach":
+        return [Key(_("Enter attach · Esc back"), 0, _("Enter attaches the file at that path "
+                                                      "(~ and relative paths work); Esc "
+                                                      "goes back.")),
+                Key(_("Tab complete"), 3, _("Complete the path as far as it is clear.")),
+                Key(_("^U clear"), 9, _("Clear the line."), bar=False)]
     if editor.text and state.stage == "review":
         return [Key(_("Enter save · ^U clear · Esc back"), 0,
                     _("Enter keeps the line; Ctrl-U clears it; Esc goes back."))]

@@ -23,7 +23,7 @@ class Effect:
     kind: Literal["submit", "cancel", "save_settings", "set_deadline", "switch_to_web",
                   "widen_open", "widen",
                   "leave", "refresh_team", "review", "resolve", "defer", "defer_open", "resume",
-                  "edit_answer"]
+                  "edit_answer", "attach", "detach"]
     payload: Any = None
 
 

@@ -33,7 +33,8 @@ from choice.terminal.text import safe_text
 NEXT = ("tab", "right")
 PREVIOUS = ("btab", "left")
 REVIEW_MOVES = {"up": -1, "down": 1, "k": -1, "j": 1}
-REVIEW_FORWARD = {"q": "esc", "esc": "esc", "s": "^O", "^O": "^O", "g": "^G", "^G": "^G"}
+REVIEW_FORWARD = {"q": "esc", "esc": "esc", "s": "^O", "^O": "^O", "g": "^G", "^G": "^G",
+                  "a": "^A", "^A": "^A", "A": "^X", "^X": "^X"}
 
 
 @dataclass
@@ -231,12 +232,13 @@ class QuestionsState:
 
     def sync(self) -> None:
         """What the questions share follows the one shown: the note for the agent, the
-        saved settings, the language, the deadline."""
+        saved settings, the language, the deadline, the files attached."""
         now_shown = self.current
         for state in self.states:
             state.global_note, state.settings = now_shown.global_note, now_shown.settings
             state.translate, state.expires_at = now_shown.translate, now_shown.expires_at
             state.time_given = now_shown.time_given
+            state.files, state.typed_path = now_shown.files, now_shown.typed_path
 
     # -- keys -------------------------------------------------------------------------------------
     def key(self, key: str) -> None:

@@ -24,6 +24,7 @@ from choice.contract.field_errors import InvalidInput
 from choice.contract.preferences import hidden_option_ids, remember_hidden
 from choice.core.i18n import Translator, translator
 from choice.core.time_defaults import TimeDefault, clamp
+from choice.terminal.answer_files import AttachedFile
 from choice.terminal.keys import Effect, LineEditor
 from choice.terminal.question import Choice, Question
 from choice.terminal.team_view import Invitation, TeamView
@@ -31,7 +32,7 @@ from choice.terminal.widening import WidenDialog
 from choice.terminal.write_back import Deferral, WriteBack
 
 Stage = Literal["choose", "note", "global", "confirm", "cancel", "settings", "edit_setting",
-                "widen", "review"]
+                "widen", "review", "attach", "detach"]
 
 
 Check = Callable[[Submission], None]
@@ -81,6 +82,12 @@ class AnswerState:
     help_open: bool = False
     """`?` (or F1 where letters type): the help screen lists every key of the stage below."""
     help_scroll: int = 0
+    files: list[AttachedFile] = field(default_factory=list)
+    """The files the draft holds: they go with whichever answer comes (`a` attaches)."""
+    file_cursor: int = 0
+    """The file `detach` would take off."""
+    typed_path: str = ""
+    """The path last typed on the attach line: refused, it is offered again to fix."""
 
     def __post_init__(self) -> None:
         self.picked = set(self.question.request.default_selection_ids)

@@ -127,11 +127,12 @@ def test_the_key_hints_fit_an_80_column_terminal(ask: Ask, answer: Answer) -> No
     # the notes and the settings give way first to widening (seed §1.2) and deferring
     # (seed §1.1); the bar says how many keys it left out, and `?` lists them all
     assert "g note to agent" not in hints and "tab note" not in hints
-    assert hints.endswith("· ? help (+4)")
+    assert "a attach" not in hints
+    assert hints.endswith("· ? help (+5)")
     pane.press("?")
     screen = pane.wait_for("Keys on this screen (↑↓ scroll, any other key closes this help):")
     for hint in ("↑↓/jk move", "1-9 pick by number", "tab note", "g note to agent", "h hide",
-                 "s settings", "? help"):
+                 "a attach", "s settings", "? help"):
         assert f"  {hint}  " in screen
 
 

@@ -338,6 +338,7 @@ def test_the_write_back_s_editor_lines_speak_the_question_s_language() -> None:
 def test_curses_keys_get_the_names_the_state_knows() -> None:
     names = {curses.KEY_UP: "up", curses.KEY_DOWN: "down", curses.KEY_RESIZE: "resize",
              "\n": "enter", " ": "space", "\t": "tab", "\x1b": "esc", "\x7f": "backspace",
-             "\x07": "^G", "\x0f": "^O", "é": "é", "中": "中", "\x01": None, 9999: None}
+             "\x07": "^G", "\x0f": "^O", "\x01": "^A", "\x18": "^X", "é": "é", "中": "中",
+             "\x02": None, 9999: None}
     for key, name in names.items():
         assert key_name(key) == name, key

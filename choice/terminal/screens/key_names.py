@@ -13,7 +13,8 @@ NAMED_KEYS = {curses.KEY_UP: "up", curses.KEY_DOWN: "down", curses.KEY_ENTER: "e
               curses.KEY_F1: "f1"}
 CHAR_KEYS = {"\n": "enter", "\r": "enter", " ": "space", "\t": "tab", "\x1b": "esc",
              "\x7f": "backspace", "\x08": "backspace", "\x07": "^G", "\x0f": "^O", "\x17": "^W",
-             "\x04": "^D", "\x06": "^F", "\x12": "^R", "\x15": "^U"}
+             "\x04": "^D", "\x06": "^F", "\x12": "^R", "\x15": "^U",
+             "\x01": "^A", "\x18": "^X"}
 
 
 def key_name(key: int | str) -> str | None:

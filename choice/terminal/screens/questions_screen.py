@@ -11,16 +11,18 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from choice.terminal.key_table import Key
+from choice.terminal.key_table import Key, file_keys
 from choice.terminal.questions import QuestionsState
 from choice.terminal.questions_review import note_line, reviewed
+from choice.terminal.screens.files_screen import files_lines
 from choice.terminal.screens.screen import Row, Screen
 from choice.terminal.screens.tabs import Kind, Tab, tab_bar
 from choice.terminal.text import width
 
 TAB_ATTRS: dict[Kind, int] = {"current": curses.A_REVERSE | curses.A_BOLD, "done": 0,
                               "todo": 0, "more": curses.A_DIM, "gap": 0}
-SETTINGS_STAGES = ("settings", "edit_setting")
+SETTINGS_STAGES = ("settings", "edit_setting", "detach")
+"""Stages that take the whole body, over the review too."""
 
 
 class QuestionsScreen(Screen):
@@ -66,10 +68,10 @@ class QuestionsScreen(Screen):
 
     def body(self, cols: int, rows: int = 0) -> tuple[list[Row], int]:
         if self.in_review and not self.state.help_open:  # the help lists the review's keys
-            return self.review_lines()
+            return self.review_lines(cols)
         return super().body(cols, rows)
 
-    def review_lines(self) -> tuple[list[Row], int]:
+    def review_lines(self, cols: int) -> tuple[list[Row], int]:
         _, multi = self.state.translate, self.multi
         lines: list[Row] = [(_("Review your answers"), curses.A_BOLD), ("", 0)]
         rows = [reviewed(multi, index, _) for index in range(len(multi.states))]
@@ -88,10 +90,12 @@ class QuestionsScreen(Screen):
         note = note_line(multi, _)
         if note:
             lines += [("", 0), (note, 0)]
+        lines += files_lines(self.state, cols - 2)
         here = multi.review_cursor == len(multi.states)
         if here:
             focus = len(lines) + 1
-        lines += [("", 0), (f"{'›' if here else ' '} {_('Submit answers')}",
+        submit = _("Submit answers")  # outside the f-string: Babel reads no f-strings
+        lines += [("", 0), (f"{'›' if here else ' '} {submit}",
                             curses.A_REVERSE if here else curses.A_BOLD)]
         return lines, focus
 
@@ -106,7 +110,7 @@ class QuestionsScreen(Screen):
                     Key(_("←→ questions"), 1, _("Go to the previous or the next question.")),
                     Key(_("1-9 open by number"), 9, _("Open the question with that number."),
                         bar=False),
-                    *notes, Key(_("s settings"), 3, _("Open the settings.")),
+                    *notes, *file_keys(state), Key(_("s settings"), 3, _("Open the settings.")),
                     Key(_("q cancel"), 2, _("Cancel the questions (you may say why)."))]
         parts = super().hint_parts()
         if state.stage != "choose":

@@ -16,6 +16,7 @@ from typing import Any
 from choice.contract.clock import now
 from choice.terminal.key_table import (
     Key,
+    detach_keys,
     editor_keys,
     fit,
     help_key,
@@ -24,6 +25,7 @@ from choice.terminal.key_table import (
 )
 from choice.terminal.markdown import BOLD, CODE, Line, clip_spans, inline_spans, styled_lines
 from choice.terminal.markdown import ITALIC as EMPHASIS
+from choice.terminal.screens.files_screen import detach_lines, files_lines
 from choice.terminal.screens.panels import LATEST_MESSAGES, votes_text
 from choice.terminal.screens.review_panels import deferral_box
 from choice.terminal.screens.review_screen import review_hints, review_lines, reviewing
@@ -106,6 +108,9 @@ class Screen:
             return [*self.settings_lines()], self.state.setting_cursor + 1
         if self.state.stage == "widen":
             return [*widen_lines(self.state, cols - 2)], 0
+        if self.state.stage == "detach":
+            picker, focus = detach_lines(self.state, cols - 2)
+            return [*picker], focus
         if reviewing(self.state):
             return [*review_lines(self.state, cols - 2)], 0
         widened = self.state.team is not None
@@ -132,7 +137,8 @@ class Screen:
                     lines.append(("  " + option.label, 0))
             if self.state.text:
                 lines.append(("  " + safe_text(self.state.text, keep_newlines=False), 0))
-            return lines, len(lines) - 1
+            focus = len(lines) - 1
+            return [*lines, *files_lines(self.state, cols - 2)], focus
         if q.multi:
             lines.append((self.bounds(), curses.A_DIM))
         recommended = _("recommended")  # outside the f-string: Babel reads no f-strings
@@ -178,7 +184,7 @@ class Screen:
             lines.append(("", 0))
             lines.append((_("Note for the agent:") + " " +
                           safe_text(self.state.global_note, keep_newlines=False), 0))
-        return lines, focus
+        return [*lines, *files_lines(self.state, cols - 2)], focus
 
     def bounds(self) -> str:
         _, request = self.state.translate, self.state.question.request
@@ -271,6 +277,8 @@ class Screen:
         _, stage = self.state.translate, self.state.stage
         if stage == "widen":
             return widen_hints(self.state)
+        if stage == "detach":
+            return detach_keys(self.state)
         if reviewing(self.state) and self.state.editor is None:
             return review_hints(self.state)
         if self.state.editor is not None:

@@ -1,7 +1,7 @@
 """What the human decided in `choice answer <id>`, carried out through the portal's API:
 each `Effect` the keys queue (submit, cancel, resolve, defer, widen, review, settings, the
-deadline, the switch to the web) becomes a call, and the reply either keeps the UI open
-(with a message) or ends the run (`endings.py`).
+deadline, a file attached or removed, the switch to the web) becomes a call, and the reply
+either keeps the UI open (with a message) or ends the run (`endings.py`).
 
 The owner may widen the question to teammates from here (`w`: `calls/team.py` does the
 calls); the UI then shows the discussion and still takes an answer, which resolves it. Once
@@ -25,6 +25,7 @@ from choice.contract.clock import iso, now, parse_iso
 from choice.contract.field_errors import InvalidInput
 from choice.core.i18n import translator
 from choice.terminal.calls.decision import DecisionCalls
+from choice.terminal.calls.files import FileCalls
 from choice.terminal.calls.team import TeamCalls
 from choice.terminal.external_editor import EditorFailed, edit_text, editor_command
 from choice.terminal.keys import Effect
@@ -43,6 +44,7 @@ class Actions:
         self.state = AnswerState(question, self.check, translator(question.language), settings)
         self.team = TeamCalls(client, self.state, question.id)
         self.decision = DecisionCalls(client, self.state, self.team, question.id)
+        self.files = FileCalls(client, question.id)
         self.suspend: Callable[[Callable[[], str]], str] | None = None
         """Set by the full-screen UI: run something (the owner's editor) with curses put away."""
 
@@ -103,6 +105,12 @@ class Actions:
                 body["interface"] = "terminal"
                 return self._finished(self.client.call(
                     "POST", f"/api/interactions/{self.question.id}/cancel", body), local=True)
+            if effect.kind == "attach":  # the person's file goes with whichever answer comes
+                self.files.attach(self.state, str(effect.payload))
+                return None
+            if effect.kind == "detach":
+                self.files.detach(self.state, str(effect.payload))
+                return None
             if effect.kind == "set_deadline":
                 self._set_deadline(float(effect.payload))
                 return None

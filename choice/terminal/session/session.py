@@ -64,6 +64,7 @@ class Session(Actions):
         self.suspend = lambda run: suspended(window, run)
         screen = self.screen(window)
         self.drafts.start(*self.drafted())
+        self.load_files()
         self.state.time_given = self.time_given_before()
         while True:
             self.drafts.tick(*self.drafted())
@@ -99,6 +100,12 @@ class Session(Actions):
         except (PortalError, PortalUnreachable, KeyError, TypeError, ValueError):
             return None  # no offer; nothing else depends on it
         return last_time_given(events)
+
+    def load_files(self) -> None:
+        """The files already attached (on the page, or in an earlier terminal)."""
+        files = self.files.listed()
+        for state in self.drafted()[0]:
+            state.files = list(files or [])
 
     def drafted(self) -> tuple[list[AnswerState], list[str] | None]:
         """The answers a draft holds: this question's (several: each one's, by id)."""

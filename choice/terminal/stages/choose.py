@@ -2,17 +2,20 @@
 AskUserQuestion and questionary take it), type on the text row, submit (Enter), notes (Tab,
 `g`), hide the option under the cursor (`h`) or show the hidden ones again (`H`), cancel
 (`q`, Esc), and the keys that open the other stages: settings (`s`), widen (`w`), defer
-(`d`), fetch & review (`f`), take up again (`r`); and the confirmation step (`y`, `b`, `c`).
+(`d`), fetch & review (`f`), take up again (`r`), attach a file (`a`) or remove one (`A`);
+and the confirmation step (`y`, `b`, `c`).
 
 On the text row letters type, so Ctrl-G (the note for the agent), Ctrl-O (the settings),
-Ctrl-W (widen), Ctrl-D (defer), Ctrl-F (fetch & review) and Ctrl-R (take a deferred
-question up again) stand in for `g`, `s`, `w`, `d`, `f` and `r` there; they work on every
-line. What must happen outside is queued in `state.effects`. No curses, no network.
+Ctrl-W (widen), Ctrl-D (defer), Ctrl-F (fetch & review), Ctrl-R (take a deferred
+question up again), Ctrl-A (attach) and Ctrl-X (remove a file) stand in for `g`, `s`,
+`w`, `d`, `f`, `r`, `a` and `A` there; they work on every line. What must happen outside
+is queued in `state.effects`. No curses, no network.
 """
 
 from __future__ import annotations
 
 from choice.terminal.keys import MOVES, Effect
+from choice.terminal.stages.files import open_attach, open_detach
 from choice.terminal.stages.review import open_defer
 from choice.terminal.state import AnswerState, remembered
 
@@ -62,6 +65,10 @@ def choose_key(state: AnswerState, key: str) -> None:
         state.effects.append(Effect("review"))
     elif key in ("r", "^R") and state.deferral is not None:
         state.effects.append(Effect("resume"))
+    elif key in ("a", "^A"):
+        open_attach(state)
+    elif key in ("A", "^X"):
+        open_detach(state)
     elif key == "^C" and state.team is not None:
         state.effects.append(Effect("leave"))
 

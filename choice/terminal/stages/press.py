@@ -1,11 +1,11 @@
 """A key pressed in the terminal UI, handed to the stage on screen (`state.stage`).
 
-Keys arrive as names (`up`, `down`, `enter`, `space`, `tab`, `esc`, `backspace`, `^G`,
-`^O` and `^W` for Ctrl-G, Ctrl-O and Ctrl-W, `^C` for an interrupt, `f1`) or as a single
-printable character; `?` (F1 where letters type) opens the help screen on any stage, and
-the next key closes it; `screens/screen.py` names curses' keys, the plain lines feed words. This is the
-one entry for both UIs and the several-questions state: nothing else picks a stage's
-handler.
+Keys arrive as names (`up`, `down`, `enter`, `space`, `tab`, `esc`, `backspace`; `^G`,
+`^O`, `^W`, `^A` and `^X` for Ctrl-G, Ctrl-O, Ctrl-W, Ctrl-A and Ctrl-X, `^C` for an
+interrupt, `f1`) or as a single printable character; `?` (F1 where letters type) opens
+the help screen on any stage, and the next key closes it; `screens/screen.py` names
+curses' keys, the plain lines feed words. This is the one entry for both UIs and the
+several-questions state: nothing else picks a stage's handler.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Callable
 from choice.terminal.key_table import typing
 from choice.terminal.stages.choose import choose_key, confirm_key
 from choice.terminal.stages.edit import edit_key
+from choice.terminal.stages.files import attach_key, detach_key
 from choice.terminal.stages.review import review_key
 from choice.terminal.stages.settings import settings_key
 from choice.terminal.stages.widen import widen_key
@@ -22,7 +23,7 @@ from choice.terminal.state import AnswerState
 
 HANDLERS: dict[str, Callable[[AnswerState, str], None]] = {
     "choose": choose_key, "confirm": confirm_key, "widen": widen_key, "review": review_key,
-    "settings": settings_key}
+    "settings": settings_key, "attach": attach_key, "detach": detach_key}
 """Each stage's keys; the line editors' stages (`note`, `global`, `cancel`,
 `edit_setting`) share `edit_key`."""
 
