@@ -98,8 +98,8 @@ class InteractionService:
         self.store.open()  # a migration may wait for another process: nothing serves yet
         await self.prune()
         self._prefs = await self.store.read(load_preferences, self.store.engine)
-        for row in await self.store.scan(self.store.repo.pending):
-            self.deadlines.schedule(row.id, row.expires_at)
+        for interaction_id, expires_at in await self.store.scan(self.store.repo.deadlines):
+            self.deadlines.schedule(interaction_id, expires_at)
         self.deadlines.start()
         self._retention.start()
         await self.extensions.start()

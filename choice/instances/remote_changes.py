@@ -102,8 +102,8 @@ class RemoteChanges(Extension):
     async def _reconcile(self) -> None:
         """Schedule every open deadline and review as the database has them."""
         service = self._service
-        for row in await service.store.scan(service.store.repo.pending):
-            service.deadlines.schedule(row.id, row.expires_at)
+        for interaction_id, expires_at in await service.store.scan(service.store.repo.deadlines):
+            service.deadlines.schedule(interaction_id, expires_at)
         await service.extensions.resync()
 
     async def _reconcile_periodically(self) -> None:
