@@ -69,7 +69,7 @@ class AnswerFileController(Controller):
         """The files attached so far, oldest first."""
         return {"files": [file.model_dump() for file in await service.draft_files(interaction_id)]}
 
-    @delete("/{file_id:str}", responses=errors(404))
+    @delete("/{file_id:str}", responses=errors(404, 422))
     async def detach(self, interaction_id: FromPath[str], file_id: FromPath[str],
                      request: Request[Any, Any, Any], service: Service,
                      interface: WhereFrom = None, tab: Tab = None) -> None:
