@@ -61,6 +61,8 @@ def provenance(figures: dict[str, Any]) -> str:
     day = datetime.strptime(figures["finished"], "%Y-%m-%dT%H:%M:%SZ")
     tests = figures.get("tests", {})
     counted = ", ".join(f"{count:,} {kind}" for kind, count in tests.items() if count)
+    if figures.get("source"):  # figures carried over from before the suite wrote JSON
+        return f"Figures from {figures['source']}."
     return (f"Figures from the whole test run of {day.day} {day:%b %Y}"
             + (f" ({counted})" if counted else "") + ", as the suite counted them.")
 

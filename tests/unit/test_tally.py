@@ -138,3 +138,9 @@ def test_the_published_figures_have_a_row_for_every_area() -> None:
             area for area, d in AREAS.items() if d.suite == suite]
         for row in data[suite]:
             assert "?" not in re.sub(r"`[^`]*`", "", row["what"]), row  # every fact counted
+
+
+def test_figures_carried_over_say_where_they_come_from() -> None:
+    every_area_recorded()
+    data = {**published(), "source": "the run of 1 Dec 2026 (9 tests)"}
+    assert hardening.provenance(data) == "Figures from the run of 1 Dec 2026 (9 tests)."
