@@ -1,5 +1,5 @@
-"""The request rules, at the import path seed 001 names: they live in
-`choice.contract.validation`."""
+"""The request rules, at the import path `choice.validation` that integrations use: they
+live in `choice.contract.validation`."""
 
 from choice.contract.validation import ValidatedRequest, check_rules, validate_request
 

@@ -3,6 +3,7 @@ service and API suites run on both SQLite and a throwaway PostgreSQL (`backend`)
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from tests.pg_cluster import Cluster, server_binaries
 from tests.portal_process import PortalProcess
 
 BACKENDS = ("sqlite", "postgresql")
-HARDENING_REPORT = Path(__file__).parent / "artifacts" / "hardening.md"
+HARDENING_FIGURES = Path(__file__).parent / "artifacts" / "hardening.json"
 
 
 @pytest.fixture(autouse=True)
@@ -167,19 +168,23 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int) -> None:
     """Print what the security and reliability suites tried (see `tests/tally.py`) and write
-    it down: a run that reached every area to `tests/artifacts/hardening.md`, which
-    `scripts/hardening-tables` puts in the README, any other to `hardening-partial.md`, so
-    a later partial run never replaces a whole run's report."""
-    from tests.tally import HEADERS, TALLY, not_run, report, table
+    the figures down as JSON: a run that reached every area to
+    `tests/artifacts/hardening.json`, which `scripts/hardening-tables` publishes to the docs,
+    any other to `hardening-partial.json`, so a later partial run never replaces a whole
+    run's figures."""
+    from tests.tally import SUITES, TALLY, figures, not_run, table
 
     if not TALLY or hasattr(terminalreporter.config, "workerinput"):
         return  # nothing tallied, or a pytest-xdist worker: the controller reports
     terminalreporter.section("hardening tally")
-    for suite in HEADERS:
+    for suite in SUITES:
         for line in table(suite):
             terminalreporter.write_line(line)
-    written = HARDENING_REPORT if not not_run() else HARDENING_REPORT.with_name(
-        "hardening-partial.md")
+    outcomes = {kind: len(terminalreporter.stats.get(kind, []))
+                for kind in ("passed", "failed", "error", "skipped", "xfailed", "xpassed")}
+    written = HARDENING_FIGURES if not not_run() else HARDENING_FIGURES.with_name(
+        "hardening-partial.json")
     written.parent.mkdir(parents=True, exist_ok=True)
-    written.write_text(report(int(exitstatus)))
+    written.write_text(json.dumps(figures(int(exitstatus), outcomes), indent=2,
+                                  ensure_ascii=False) + "\n")
     terminalreporter.write_line(f"written to {written}")

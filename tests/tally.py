@@ -13,9 +13,11 @@ every miss it saw. A figure is never written from what the asserts already impli
 the descriptions live in `tests/tally_areas.py`, with those facts as `{fields}`.
 
 Under pytest-xdist each worker hands its rows to the controller (`rows()` / `merge()`);
-`pytest_terminal_summary` (in `tests/conftest.py`) prints the table and writes it to
-`tests/artifacts/hardening.md` when the run reached every area (else to
-`hardening-partial.md`), from which `scripts/hardening-tables` updates the README.
+`pytest_terminal_summary` (in `tests/conftest.py`) prints the tables and writes the figures
+as JSON (`figures()`) to `tests/artifacts/hardening.json` when the run reached every area
+(else to `hardening-partial.json`). `scripts/hardening-tables` copies a whole, green run's
+file to `docs/data/hardening.json`, from which `docs/gen/hardening.py` renders the tables
+of the Security and Reliability pages.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from tests.tally_areas import AREAS
@@ -162,26 +165,45 @@ class _Facts(dict[str, int]):
         return _Uncounted()
 
 
-HEADERS = {
-    "security": ["| area | what the suite tries | tried | refused |", "|---|---|---:|---:|"],
-    "reliability": ["| fault | what the suite does | tried | answers acknowledged | lost |",
-                    "|---|---|---:|---:|---:|"],
-}
+SUITES = ("security", "reliability")
+
+SCHEMA_VERSION = 1
+"""Of the JSON `figures()` writes; `docs/gen/hardening.py` reads it."""
 
 
-def table(suite: str) -> list[str]:
-    """This run's rows of one suite, in the order of `AREAS`, as markdown lines."""
-    lines = list(HEADERS[suite])
+def entries(suite: str) -> list[dict[str, Any]]:
+    """This run's rows of one suite, in the order of `AREAS`, each with its description
+    filled in from the facts counted (a fact not counted shows as "?")."""
+    found: list[dict[str, Any]] = []
     for area, described in AREAS.items():
         row = TALLY.get(area)
         if described.suite != suite or row is None:
             continue
-        what = described.what.format_map(_Facts(row.facts))
+        entry: dict[str, Any] = {"area": area,
+                                 "what": described.what.format_map(_Facts(row.facts)),
+                                 "tried": row.tried}
         if suite == "security":
-            lines.append(f"| {area} | {what} | {row.tried} | {row.refused} |")
+            entry["refused"] = row.refused
         else:
-            acknowledged = row.acknowledged if described.answers else "–"
-            lines.append(f"| {area} | {what} | {row.tried} | {acknowledged} | {row.lost} |")
+            entry["acknowledged"] = row.acknowledged if described.answers else None
+            entry["lost"] = row.lost
+        entry["facts"] = dict(sorted(row.facts.items()))
+        found.append(entry)
+    return found
+
+
+def table(suite: str) -> list[str]:
+    """This run's rows of one suite as markdown lines, as pytest prints them."""
+    if suite == "security":
+        lines = ["| area | what the suite tries | tried | refused |", "|---|---|---:|---:|"]
+        lines += [f"| {e['area']} | {e['what']} | {e['tried']} | {e['refused']} |"
+                  for e in entries(suite)]
+        return lines
+    lines = ["| fault | what the suite does | tried | answers acknowledged | lost |",
+             "|---|---|---:|---:|---:|"]
+    for e in entries(suite):
+        acknowledged = "–" if e["acknowledged"] is None else e["acknowledged"]
+        lines.append(f"| {e['area']} | {e['what']} | {e['tried']} | {acknowledged} | {e['lost']} |")
     return lines
 
 
@@ -189,12 +211,16 @@ def not_run() -> list[str]:
     return [area for area in AREAS if area not in TALLY]
 
 
-def report(exit_status: int) -> str:
-    """The markdown file `scripts/hardening-tables` reads: a header saying how the run
-    ended and which areas it did not reach, then a section per suite."""
-    missing = not_run()
-    lines = [f"<!-- hardening tally: exit status {exit_status}; "
-             f"not run: {', '.join(missing) if missing else 'none'} -->"]
-    for suite in HEADERS:
-        lines += ["", f"## {suite}", "", *table(suite)]
-    return "\n".join(lines) + "\n"
+def figures(exit_status: int, outcomes: dict[str, int] | None = None,
+            finished: datetime | None = None) -> dict[str, Any]:
+    """The JSON `scripts/hardening-tables` publishes: how the run ended (its exit status,
+    the areas it did not reach, how many tests passed, failed, were skipped), then each
+    suite's rows."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "finished": (finished or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "exit_status": exit_status,
+        "not_run": not_run(),
+        "tests": dict(sorted((outcomes or {}).items())),
+        **{suite: entries(suite) for suite in SUITES},
+    }

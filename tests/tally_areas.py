@@ -53,10 +53,10 @@ AREAS: dict[str, Area] = {
         "late, 408 once the body is 30 s late; nothing stored, everyone else served"),
     "Media type": security("form, multipart, text and missing content types on the API"),
     "Body limits": security(
-        "over 256 KiB (with and without Content-Length), 51 options, nesting 5,000 and "
-        "100,000 deep"),
+        "over 256 KiB (with and without Content-Length), {options} options, nesting "
+        "{shallow:,} and {deep:,} deep"),
     "Field limits": security(
-        "100,000 characters in every limited field, by API and by the page's form"),
+        "{characters:,} characters in every limited field, by API and by the page's form"),
     "Protective headers": security(
         "CSP, `nosniff`, `no-referrer` on pages, JSON, every error status, static files, "
         "`/healthz`, `/schema`"),
@@ -118,8 +118,8 @@ AREAS: dict[str, Area] = {
         "for in the bytes of every file of the data dir, the database's `-wal` and `-shm` "
         "included"),
     "Team: long discussions": security(
-        "a 230-comment thread read through every cursor of the API (50 a reply) and every "
-        "\"Show earlier\" of both pages (20 a page); 450 audit events (200 a reply); the "
+        "a {comments}-comment thread read through every cursor of the API (50 a reply) and every "
+        "\"Show earlier\" of both pages (20 a page); {events} audit events (200 a reply); the "
         "101st comment of a link and the 501st of a question (409); malformed cursors and "
         "limits (422)"),
 

@@ -207,8 +207,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def in_a_terminal() -> bool:
-    """Both ends are a person's terminal: the seeds' "interactive terminal transport when
-    stdin is available" (stdout too, since the UI draws there before the JSON)."""
+    """Both ends are a person's terminal: the terminal UI asks when stdin is one (stdout
+    too, since the UI draws there before the JSON)."""
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 

@@ -79,7 +79,7 @@ def _questions(row: dict[str, Any], _: Any) -> str:
 
 
 def _pending_pass(client: Any, rows: list[dict[str, Any]], _: Any) -> int:
-    """Seed §7: what still waits on the team, each with who was asked and how to answer."""
+    """The end-of-run pass: what still waits on the team, who was asked and how to answer."""
     import shutil
 
     from choice.client.errors import PortalRefused

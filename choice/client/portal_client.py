@@ -213,7 +213,7 @@ class PortalClient:
 
     # -- the write-back of a decision (the owner's calls; the terminal UI says so) ------------
     def review(self, interaction_id: str) -> Any:
-        """The review as it stands (the seed's CandidateReview with its `state`)."""
+        """The review as it stands (the candidate review with its `state`)."""
         return self.call("GET", f"/api/interactions/{interaction_id}/review")
 
     def request_review(self, interaction_id: str) -> Any:

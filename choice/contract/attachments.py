@@ -1,4 +1,4 @@
-"""Files on both sides of a question (issue 29): an agent shows `attachments` of
+"""Files on both sides of a question (docs/guides/attachments.md): an agent shows `attachments` of
 `{id, name, mime_type, data}` (`data`: base64) with its question, which options may point at
 with `attachment_ids`; a person sends files back with the answer, which the result lists as
 `SentFile`s (`{id, name, mime_type, size, sha256, url}`).

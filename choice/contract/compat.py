@@ -56,7 +56,7 @@ TITLE = "A short heading; default: the question's first line."
 
 
 class HitlRequest(_Compat):
-    """Options-only question with an explicit confirm step (seeds/hitl-request.md)."""
+    """Options-only question with an explicit confirm step."""
 
     question: str = Field(description=QUESTION)
     options: list[str | HitlOption] = Field(description="The choices: each a label, or "
@@ -235,7 +235,8 @@ def _map_user_choice(choice: RequestUserChoice) -> tuple[dict[str, Any], dict[st
 
 
 def _adr_advice(options: list[dict[str, Any]]) -> list[str]:
-    """The ADR's prompt rules (seed 004), as advice: the question is still asked."""
+    """The ADR's prompt rules (two distinct options at least, one recommended), as advice: the
+    question is still asked."""
     advice = []
     if len({" ".join(str(o["label"]).split()).casefold() for o in options}) < 2:
         advice.append("request_user_choice asks for at least two distinct options: next time "

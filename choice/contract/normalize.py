@@ -85,7 +85,7 @@ class Completion:
 
 def shape_fields(request: ChoiceRequest, result: ChoiceResult) -> ChoiceResult:
     """What a compatibility shape's caller reads. An `ask_user_question`'s answers by
-    question text. A `hitl_request`'s explicit outcome (seed 002): `confirmed` with the
+    question text. A `hitl_request`'s explicit outcome: `confirmed` with the
     option only when a person picked one (and confirmed, if asked); a cancel, a timeout, or
     defaults submitted by the deadline are `canceled`, with no option."""
     if request.shape == "ask_user_question" and result.answers is not None:
@@ -141,9 +141,9 @@ def normalize_submission(
 
 @dataclass(frozen=True)
 class Provenance:
-    """Where a decision on a widened (or deferred) question came from (seed §6): the
-    discussion's summary as recorded (`summary_json.text`), its source, and the owner's
-    reason. A quorum's summary says who voted for what."""
+    """Where a decision on a widened (or deferred) question came from (see
+    docs/guides/write-back.md): the discussion's summary as recorded (`summary_json.text`),
+    its source, and the owner's reason. A quorum's summary says who voted for what."""
 
     source: SummarySource
     summary: str = ""

@@ -98,12 +98,12 @@ class Preferences(Strict):
     sound_volume: int = Field(default=50, ge=0, le=SOUND_VOLUME_MAX)
     terminal_hints: bool = True
     note_focus: NoteFocus = Field(
-        default="tab", description="The terminal's annotation focus (seed 001): tab (a note "
+        default="tab", description="The terminal's annotation focus: tab (a note "
                                    "opens with Tab only) or pick (picking an option opens its "
                                    "note; Enter or Esc gives the focus back to the options).")
     hidden_options: list[HiddenLabel] = Field(
         default_factory=list, max_length=HIDDEN_OPTIONS_MAX,
-        description="Seed 000's option visibility: labels of options the person hid; an "
+        description="Option visibility: labels of options the person hid; an "
                     "option with one of these labels starts hidden (never one that is picked).")
     team: list[TeamMember] = Field(default_factory=list, max_length=TEAM_MAX)
     _team_names = field_validator("team")(_unique_names)
@@ -141,7 +141,7 @@ class Labelled(Protocol):
 
 
 def hidden_option_ids(saved: Iterable[str], options: Sequence[Labelled]) -> set[str]:
-    """The ids of the options whose labels the person hid before (seed 000: the last-used
+    """The ids of the options whose labels the person hid before (the last-used
     option visibility pre-populates the next prompt), compared without case; never every
     option (then all are shown)."""
     labels = {str(label).casefold() for label in saved}

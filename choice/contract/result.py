@@ -21,7 +21,7 @@ from choice.contract.vocabulary import (
 )
 
 DISCUSSION_MESSAGES_MAX = 50
-"""The seed's DiscussionData cap (context-window limit of the model that summarises)."""
+"""`DiscussionData` carries at most this many messages: the summarising model's context is finite."""
 
 
 class SummaryJson(BaseModel):
@@ -138,7 +138,7 @@ class Handoff(BaseModel):
 
 
 class DiscussionData(BaseModel):
-    """The seed's DiscussionData (§5, for the write-back step): `messages` are at most 50,
+    """The discussion as the write-back step reads it: `messages` are at most 50,
     the newest, each `[Name] text`; `truncated` when there were more."""
 
     participants: list[str]

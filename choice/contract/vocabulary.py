@@ -24,7 +24,7 @@ NotifyWhen = Literal["always", "unfocused", "hidden", "never"]
 """When the page shows a browser notification (and plays the chime): always, when the window
 is not focused, when the tab is hidden, or never."""
 NoteFocus = Literal["tab", "pick"]
-"""The terminal's annotation focus (seed 001): a note opens with Tab only, or picking an
+"""The terminal's annotation focus: a note opens with Tab only, or picking an
 option opens its note at once."""
 SOUND_VOLUME_MAX = 100
 Language = Literal["en", "zh"]
@@ -42,8 +42,8 @@ AnsweredVia = Literal["web", "terminal", "api", "mcp", "client"]
 the token, an agent's MCP call, or an MCP client asking its user (elicitation)."""
 DecidedBy = Literal["owner", "quorum"]
 SummarySource = Literal["discussion_extraction", "owner_override", "manual", "quorum"]
-"""Where a widened decision's final answer came from (seed §6; the seed's `slack_extraction`
-is `discussion_extraction`: our discussions happen in the portal)."""
+"""Where a widened decision's final answer came from (docs/guides/write-back.md). An agent's
+`slack_extraction` is taken as `discussion_extraction`: our discussions happen in the portal."""
 SCHEMA_VERSION: Literal[1] = 1
 
 COMPLETED_STATUSES: tuple[Status, ...] = ("submitted", "auto_submitted", "cancelled", "timeout",

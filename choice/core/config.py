@@ -175,7 +175,7 @@ class Settings:
     """`CHOICE_WEBHOOK_COALESCE_SECONDS`: comments this close together go out as one message."""
     summary_seconds: float = 30.0
     """`CHOICE_SUMMARY_SECONDS`: how long the owner waits for the agent's candidate summary
-    before writing the answer by hand (seed NFR-003; 1 to 3600)."""
+    before writing the answer by hand (1 to 3600)."""
     reminder_scan_seconds: float = 30.0
     """How often the reminder scheduler looks for questions to remind of (tests shorten it)."""
 

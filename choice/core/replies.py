@@ -95,7 +95,7 @@ def question_count(row: Interaction) -> int:
 
 
 def whole_question(request: ChoiceRequest) -> dict[str, Any]:
-    """The whole question as a chat UI shows it (issue 14 §4): every field the human sees;
+    """The whole question as a chat UI shows it: every field the human sees;
     `/api/stream` and the webhook's `interaction.created` carry it."""
     return {"title": request.title, "prompt": request.prompt,
             "selection_mode": request.selection_mode,

@@ -1,6 +1,6 @@
 """The shapes of the write-back: what the agent sends as its candidate, what the owner sends
 to resolve, defer or set the quorum, and the review as the owner and agents read it (the
-seed's CandidateReview, `review-payload.schema.json`, with the review's state).
+`CandidateReview`, with the review's state; see docs/guides/write-back.md).
 
 Shapes only, like `choice.contract`: the rules that need the interaction live in
 `decision/service.py`.
@@ -35,7 +35,7 @@ class _Strict(BaseModel):
 
 class CandidateBody(_Strict):
     """The agent's candidate (`submit_candidate`, `POST /api/interactions/{id}/candidate`):
-    the seed's CandidateReview fields the agent writes."""
+    the fields of the candidate review that the agent writes."""
 
     candidate_summary: str = Field(
         max_length=SUMMARY_MAX,
@@ -50,11 +50,11 @@ class CandidateBody(_Strict):
                     "Accept picks them, Edit starts from them.")
     source_hint: Literal["discussion_extraction", "slack_extraction", "manual"] = Field(
         default="discussion_extraction",
-        description="`discussion_extraction`: drawn from the discussion (the seed's "
-                    "`slack_extraction` is taken as the same); `manual`: the discussion gives "
+        description="`discussion_extraction`: drawn from the discussion "
+                    "(`slack_extraction` is taken as the same); `manual`: the discussion gives "
                     "no answer (leave candidate_answer empty).")
     decision_id: str | None = Field(
-        default=None, description="The seed's name for the interaction id; if given, it must "
+        default=None, description="Another name for the interaction id; if given, it must "
                                   "be this interaction's.")
 
 
@@ -106,7 +106,7 @@ class QuorumBody(_Strict):
 
 
 class CandidateReview(BaseModel):
-    """The seed's CandidateReview (schema_version 1) with the review's state: what the
+    """The candidate review (schema_version 1) with the review's state: what the
     owner reviews. While no candidate has come, `candidate_*` are empty; once the fallback
     time passes without one, `llm_timed_out` is true and `source_hint` is `manual`."""
 
@@ -143,12 +143,12 @@ class QuestionShown(BaseModel):
 
 
 class SummaryRequested(BaseModel):
-    """What an agent gets when the owner asks it to summarise the discussion (seed §5.1):
+    """What an agent gets when the owner asks it to summarise the discussion:
     send the candidate (`submit_candidate`, or POST .../candidate) before `due_at`."""
 
     interaction_id: str
     session_id: str
-    decision_id: str = Field(description="The same id, under the seed's name.")
+    decision_id: str = Field(description="The same id, under another name.")
     status: Literal["widened"]
     action_status: Literal["summary_requested"] = Field(
         description="Not an answer: the owner asks you for a candidate summary and answer.")

@@ -1,4 +1,4 @@
-"""Where a final answer came from (seed §6.2): the agent's candidate accepted or lightly
+"""Where a final answer came from (docs/guides/write-back.md): the candidate accepted or lightly
 edited is `discussion_extraction`; changed by more than 30 % of the candidate's length (a
 normalised edit distance), `owner_override`; written with no candidate, `manual`.
 

@@ -1,6 +1,6 @@
 """What an agent gets about a decision being written back: the owner's request for a
-summary of the discussion (`action_status: summary_requested`, the seed's §5.1 instruction
-block as JSON), and a deferral (`action_status: deferred`, with the owner's rationale).
+summary of the discussion (`action_status: summary_requested`, the instructions and the
+discussion as JSON), and a deferral (`action_status: deferred`, with the owner's rationale).
 Shared by the HTTP API and the MCP tools, like `choice.core.replies`.
 """
 

@@ -1,4 +1,4 @@
-"""The review as the owner reads it (the seed's CandidateReview with its state), and the
+"""The review as the owner reads it (`CandidateReview`, with its state), and the
 options a candidate may propose. Pure: `DecisionService` reads the rows and writes.
 """
 

@@ -136,7 +136,7 @@ class DecisionService(Extension):
         return self._summary_wanted(row, await self.decision(row.id))
 
     async def review(self, interaction_id: str) -> CandidateReview:
-        """The seed's CandidateReview with the review's state (GET .../review)."""
+        """The candidate review with the review's state (GET .../review)."""
         row = await self.interactions.get(interaction_id)
         return await self._review_of(row, await self.decision(row.id))
 
@@ -211,7 +211,7 @@ class DecisionService(Extension):
         return await self._review_of(row, decision)
 
     async def _review_due(self, interaction_id: str) -> None:
-        """The fallback: no candidate in time, the owner writes the answer (seed §5.3)."""
+        """The fallback: no candidate in time, the owner writes the answer by hand."""
         at = self.interactions.clock()
         try:
             row = await self.interactions.get(interaction_id)
@@ -228,7 +228,7 @@ class DecisionService(Extension):
                       actor: str = "human:api") -> Interaction:
         """The owner's final answer, for a pending, widened or deferred question, checked
         and normalised like any answer (`outcome.py`); its `summary_json.source` follows
-        the candidate (seed §6). `InvalidInput`, or `AlreadyCompleted` if it was over (or
+        the candidate (`provenance.py`). `InvalidInput`, or `AlreadyCompleted` if it was over (or
         its deadline passed); nothing changes then."""
         actor = _actor(body.interface, actor)
         final = body.final_answer.strip()

@@ -1,4 +1,4 @@
-"""`list_pending`: the end-of-run pass of an agent (seed §7). What is still open, pending
+"""`list_pending`: the end-of-run pass of an agent. What is still open, pending
 or widened, each with the `session_id` to poll for the final result.
 
 Reads only, through the interaction service and its team repository (the same rows

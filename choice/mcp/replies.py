@@ -63,9 +63,9 @@ async def result_for(service: InteractionService, row: Interaction, tool: str) -
 
 def completed_line(body: dict[str, Any], shape: Shape) -> str:
     """The text a model reads of a result, as its shape's caller expects: for
-    `request_user_choice` (seed 004) exactly what the human chose, the option's title or
+    `request_user_choice` exactly what the human chose, the option's title or
     their own words, as a human message would be; for `ask_user_question` what Claude
-    Code's own tool says (each question's text and answer); for `hitl_request` (seed 002) the
+    Code's own tool says (each question's text and answer); for `hitl_request` the
     explicit outcome first; otherwise the summary sentence."""
     answered = body.get("action_status") in ("selected", "custom_input")
     if shape == "ask_user_question" and body.get("answers_by_question") is not None:
@@ -83,7 +83,7 @@ def completed_line(body: dict[str, Any], shape: Shape) -> str:
 
 
 def candidate_brief(body: dict[str, Any]) -> str:
-    """The seed's §5.1 block for a model that reads only text: the question and the
+    """The summary request for a model that reads only text: the question and the
     discussion, then the JSON to send back."""
     discussion, question = body["discussion"], body["question"]
     options = "".join(f"\n  - {o['label']} (id {o['id']})" for o in question["options"])

@@ -5,7 +5,7 @@ The asking tools' schemas come from the contract models (`contract.ChoiceRequest
 compatibility shapes in `compat.py`), plus `session_id` to poll an interaction instead of
 creating one. No `required` list: a poll needs only `session_id`, and the portal's own
 validation gives better errors than a client-side schema check. `list_pending` is the
-end-of-run pass (seed §7): what is still open, each with the `session_id` to poll.
+end-of-run pass: what is still open, each with the `session_id` to poll.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reminders (issue 16 §1, seed §4.1): nobody misses a question that waits for them.
+"""Reminders: nobody misses a question that waits for them.
 
 - A pending question nobody has opened (no page, no terminal UI) reminds every
   `CHOICE_REMINDER_MINUTES`, counted from when it was asked; only the newest period is

@@ -100,7 +100,7 @@ WIDENINGS = Table(
 
 DECISIONS = Table(
     "decision", METADATA,
-    # The write-back of an interaction (seed §5–7) while it is being decided: the owner's
+    # The write-back of an interaction (docs/guides/write-back.md) while it is decided: the owner's
     # request for the agent's summary and the candidate it sent (the options it picks as a
     # JSON list), a deferral and its rationale, the team's quorum (None: off). One row per
     # interaction that has any of these; the final answer goes into the result.

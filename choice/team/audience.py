@@ -1,6 +1,6 @@
 """Who a widened question goes to: the team list, trimmed by the names the owner types.
 
-Pure (seed §2.2): no input means the whole list; comma-separated names pick members,
+Pure: no input means the whole list; comma-separated names pick members,
 matched case-insensitively; a name not on the list is still invited, with a warning (the
 owner may know teammates the list does not); `cancel` aborts. The web dialog, the terminal
 and the API all come through here, so they agree on what a line of names means.

@@ -1,4 +1,4 @@
-"""Reminders (seed §4.1): when a widened question has had no activity (the widening, a
+"""Reminders: when a widened question has had no activity (the widening, a
 comment, a vote) for `CHOICE_REMINDER_MINUTES`, remind the owner once per idle period.
 
 The core's scan scheduler (`choice/core/scans.py`) runs this scan of the open widenings (a

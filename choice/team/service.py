@@ -167,7 +167,7 @@ class TeamService(Extension):
                                       Window(limit=limit, before=before))
 
     async def discussion_data(self, interaction_id: str) -> DiscussionData:
-        """The seed's DiscussionData, for the write-back step (and agents)."""
+        """The discussion as `DiscussionData`, for the write-back step (and agents)."""
         row = await self.interactions.get(interaction_id)
         participants = await self._store.read(self.repo.participants, row.id)
         comments, count = await self._store.read(self.repo.comments, row.id,

@@ -99,7 +99,7 @@ def person_translator(client: PortalClient, settings: Settings) -> Translator:
 
 
 def unknown_question(interaction_id: str, _: Translator) -> str:
-    """Issue 25, bug 10c: which id, and where the person finds the right one."""
+    """An id no question has: say which id, and where the person finds the right one."""
     shown = safe_text(interaction_id[:64], keep_newlines=False)
     return _('no question has the id "{id}": `choice list` shows the open ones and their '
              "ids.").format(id=shown)

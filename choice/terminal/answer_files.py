@@ -1,6 +1,7 @@
-"""The files a person sends back with the answer from the terminal (issue 29 §2): a path
-typed on one line read from disk, its type guessed from its name, and the files the draft
-holds as the screen lists them (`Your files: shot.png 12 KB · log.txt 1 KB`).
+"""The files a person sends back with the answer from the terminal (see
+docs/guides/attachments.md): a path typed on one line read from disk, its type guessed from
+its name, and the files the draft holds as the screen lists them (`Your files: shot.png
+12 KB · log.txt 1 KB`).
 
 The rules are the contract's (`ALLOWED_TYPES`, `ANSWER_LIMITS`), checked here only so a
 file the portal would refuse is neither read nor sent; the portal still judges every file.

@@ -1,5 +1,5 @@
-"""The owner's own editor for the final answer (seed §6.2): `$VISUAL`, else `$EDITOR`, on
-a temporary file pre-filled with the agent's candidate answer.
+"""The owner's own editor for the final answer (see docs/guides/write-back.md): `$VISUAL`,
+else `$EDITOR`, on a temporary file pre-filled with the agent's candidate answer.
 
 Only running the editor, reading the file back, and giving the terminal to it from the
 full-screen UI (`suspended`) live here; with neither variable set the built-in line editor

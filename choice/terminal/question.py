@@ -104,7 +104,7 @@ class Question:
 
 
 WIDEN_HINT_PREFIX = "[WIDEN-HINT] "
-"""Seed 003 §1.4: an agent may mark its hint so (case-sensitive, with the space); the
+"""An agent may mark its widen hint so (case-sensitive, with the space); the
 terminal strips the mark and shows the rest dimmed."""
 
 

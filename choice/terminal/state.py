@@ -61,7 +61,7 @@ class AnswerState:
     team: TeamView | None = None
     """Set once the question is widened (here or elsewhere): the discussion so far."""
     discussion_url: str = ""
-    """The owner's page of the widened question (seed §4's thread link), once known."""
+    """The owner's page of the widened question (the waiting box's thread link), once known."""
     invitation: Invitation | None = None
     """Set when this terminal widened it: the links, shown only in this window."""
     just_widened: bool = False
@@ -77,7 +77,7 @@ class AnswerState:
     time_given: int | None = None
     """Seconds this question's time was last set to here: "Use as default" offers them."""
     hidden: set[str] = field(default_factory=set)
-    """Options the person hid (seed 000's option visibility): not drawn, not numbered, not
+    """Options the person hid (`h`, `H`; see docs/guides/terminal.md): not drawn, not numbered, not
     picked. An option in the answer is never hidden: nothing is sent that is not shown."""
     help_open: bool = False
     """`?` (or F1 where letters type): the help screen lists every key of the stage below."""
@@ -196,7 +196,7 @@ class AnswerState:
             self.open_editor("cancel", self._("Why cancel? (optional)"), "")
 
     def open_widen(self, dialog: WidenDialog) -> None:
-        """Seed §2, §3: the session opens the dialog with the team list as saved now."""
+        """The widen dialog: the session opens it with the team list as saved now."""
         self.stage, self.widen = "widen", dialog
         self.editor = LineEditor(self._("Audience"))
 

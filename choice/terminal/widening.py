@@ -1,4 +1,4 @@
-"""The widen dialog (seed §2 and §3): who to invite, then whether the agent waits.
+"""The widen dialog (docs/guides/team-mode.md): who to invite, then whether the agent waits.
 
 Two steps, the same for curses and plain lines: the audience (Enter = the whole team list;
 comma-separated names trim it; `cancel` aborts) and block-or-continue. The names are read

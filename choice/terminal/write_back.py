@@ -1,4 +1,4 @@
-"""The owner's write-back as the terminal holds it (seed §4.3, §5.3, §6): the agent's
+"""The owner's write-back as the terminal holds it (see docs/guides/write-back.md): the agent's
 candidate from `GET/POST .../review`, a deferral, and the write-back in progress (which
 step, the final answer written so far).
 
@@ -23,7 +23,7 @@ def _line(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Candidate:
-    """`GET/POST .../review` (the seed's CandidateReview with its state), made safe to draw.
+    """`GET/POST .../review` (the candidate review with its state), made safe to draw.
     `answer` stays as the agent sent it: accepting sends exactly that back."""
 
     state: str

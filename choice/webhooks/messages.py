@@ -12,7 +12,7 @@ rationale; the discussion stays open).
 
 Every event's `question` carries its `language` (null: the portal's, which the Slack format
 then speaks). Every event has an `id` made once, at enqueue: a receiver that sees it twice (a retry after
-a lost reply) can drop the copy; and `schema_version` (1), as every schema of the seed.
+a lost reply) can drop the copy; and `schema_version` (1), as every schema here has.
 Pure functions: no database, no network, no clock. Everything in an event except our own
 field names is untrusted text (a model's question, a participant's comment); escaping it is
 the format's job.

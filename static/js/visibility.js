@@ -1,4 +1,4 @@
-/* Option visibility (seed 000): "Hide" on an option folds it under "N hidden options" (never
+/* Option visibility (docs/guides/browser.md): "Hide" on an option folds it under "N hidden options" (never
    the last one shown, never a picked one), "Show them all again" brings them back; what a
    question hides is posted to /choice/{id}/hidden-options, which remembers the labels for
    the next questions (the page renders those folded from the start). An option picked in

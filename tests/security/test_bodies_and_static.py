@@ -123,6 +123,7 @@ def test_more_than_50_options_is_a_422_on_options(portal: PortalProcess) -> None
     before = interaction_count(portal)
     options = [{"id": f"o{n}", "label": f"Option {n}"} for n in range(51)]
     with attacks("Body limits") as seen:
+        seen.fact("options", len(options))
         reply = send(portal, "POST", "/api/interactions", json.dumps(question(options=options)),
                      {**bearer(portal), **JSON})
         fields = [error["field"] for error in field_errors(reply)] if reply.status == 422 else []
@@ -187,8 +188,11 @@ def test_deeply_nested_json_is_refused_without_a_500(portal: PortalProcess, pend
                ("POST", "/api/login-links")]
     before = state_of(portal, pending)
     mcp = mcp_session(portal)
+    depths = (5000, 100_000)
     with attacks("Body limits") as seen:
-        for depth in (5000, 100_000):
+        seen.fact("shallow", depths[0])
+        seen.fact("deep", depths[1])
+        for depth in depths:
             for name, text in nested(depth):
                 for method, path in targets:
                     reply = send(portal, method, path, text, {**bearer(portal), **JSON})

@@ -285,6 +285,7 @@ def test_a_string_over_a_field_limit_is_refused_with_its_field_named(
                 and errors[0].get("code") == "too_long")
 
     with attacks("Field limits") as seen:
+        seen.fact("characters", len(LONG))
         for field, change in too_long.items():
             status, reply = client.request("POST", "/api/interactions", {**base, **change})
             seen.refused_if(refused_on(reply, status, field), (field, status, reply))

@@ -101,6 +101,7 @@ def test_the_api_gives_a_long_thread_50_comments_at_a_time_through_its_cursors(
                (f"/api/interactions/{iid}/comments", f"/api/interactions/{iid}/comments?before=",
                 owner)]
     with attacks("Team: long discussions") as seen:
+        seen.fact("comments", LONG)
         for first, then, headers in readers:
             assert followed(portal, first, then, headers, seen) == THREAD, first
     data = portal.client().call("GET", f"/api/interactions/{iid}/discussion")
@@ -147,6 +148,7 @@ def test_the_audit_trail_comes_200_events_at_a_time(portal: PortalProcess) -> No
     trail = ["created", "widened", "participant_invited"] + [json.dumps({"n": n})
                                                              for n in range(450)]
     with attacks("Team: long discussions") as seen:
+        seen.fact("events", 450)
         for limit in (None, 50):
             read: list[str] = []
             query = f"?limit={limit}" if limit else ""

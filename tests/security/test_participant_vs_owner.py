@@ -89,7 +89,7 @@ def owner_routes() -> list[tuple[str, str]]:
 
 def fill(path: str, who: Invitee) -> str:
     return path.format(interaction_id=who.interaction_id, participant_id=who.participant_id,
-                       secret=who.secret, attachment_id="a1")
+                       secret=who.secret, attachment_id="a1", file_id="f1")
 
 
 def cookies_set(reply: Reply) -> dict[str, str]:

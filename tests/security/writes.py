@@ -89,7 +89,8 @@ def writes(portal: PortalProcess, who: Invitee) -> list[tuple[str, str, str | No
 
 def fill(template: str, who: Invitee, **more: str) -> str:
     return template.format(interaction_id=who.interaction_id,
-                           participant_id=who.participant_id, secret=who.secret, **more)
+                           participant_id=who.participant_id, secret=who.secret,
+                           attachment_id="a1", file_id="f1", **more)
 
 
 def refused_write(portal: PortalProcess, method: str, path: str, body: str | None,

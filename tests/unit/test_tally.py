@@ -1,14 +1,20 @@
 """The hardening tally counts what happened (a failure shows in its row, recorded before the
-test fails) and the README's tables come only from a whole, green run's report."""
+test fails), and the docs' tables come only from a whole, green run's figures."""
 
 from __future__ import annotations
 
+import json
+import re
+from datetime import UTC, datetime
+from typing import Any
+
 import pytest
 
+from docs.gen import hardening
 from tests import tally
-from tests.tally import attacks, faults, report
+from tests.tally import attacks, faults, figures
 from tests.tally_areas import AREAS
-from tests.tally_readme import README, Refused, begin, end, tables, updated
+from tests.tally_publish import Refused, begin, checked, end, updated
 
 
 @pytest.fixture(autouse=True)
@@ -68,29 +74,73 @@ def every_area_recorded() -> None:
                      acknowledged=1)
 
 
-def test_the_readme_takes_a_whole_green_run() -> None:
+def published(exit_status: int = 0) -> dict[str, Any]:
+    """Figures as the suite writes them and `scripts/hardening-tables` reads them."""
+    return checked(json.dumps(figures(exit_status, {"passed": 12, "failed": 0},
+                                      datetime(2026, 11, 27, 9, 30, tzinfo=UTC))))
+
+
+def test_the_figures_are_json_with_every_row_of_the_run() -> None:
     every_area_recorded()
-    readme = README.read_text()
-    text = updated(readme, report(0))
+    data = published()
     for suite in ("security", "reliability"):
-        section = text[text.index(begin(suite)):text.index(end(suite))]
-        assert all(f"| {area} |" in section for area, d in AREAS.items() if d.suite == suite)
-    assert updated(text, report(0)) == text  # the same run again changes nothing
+        assert [row["area"] for row in data[suite]] == [
+            area for area, d in AREAS.items() if d.suite == suite]
+    rows = {row["area"]: row for row in data["reliability"]}
+    assert rows["Schemathesis (OpenAPI)"]["acknowledged"] is None  # no answers given there
+    assert rows["Concurrent submits"]["acknowledged"] == 1
+    assert data["finished"] == "2026-11-27T09:30:00Z" and data["tests"]["passed"] == 12
 
 
-def test_the_readme_refuses_a_failed_or_partial_run() -> None:
+def test_only_a_whole_green_run_is_published() -> None:
     every_area_recorded()
     with pytest.raises(Refused, match="failed"):
-        tables(report(1))
+        published(1)
     del tally.TALLY["Many waiters"]
     with pytest.raises(Refused, match="did not reach Many waiters"):
-        tables(report(0))
+        published(0)
+    with pytest.raises(Refused, match="not a hardening figures file"):
+        checked("<!-- the old markdown report -->")
 
 
-def test_the_readme_has_a_row_for_every_area() -> None:
-    """Added an area? Run the suite and `scripts/hardening-tables`."""
-    readme = README.read_text()
+def test_the_docs_render_each_suite_from_the_figures() -> None:
+    every_area_recorded()
+    tally.record("reliability", "First start race", facts={"bridges": 10, "rounds": 3})
+    data = published()
+    security = hardening.rows(data, "security")
+    reliability = hardening.rows(data, "reliability")
+    assert len(security) == 2 + sum(d.suite == "security" for d in AREAS.values())
+    assert "| Schemathesis (OpenAPI) |" in next(r for r in reliability if "Schemathesis" in r)
+    assert next(r for r in reliability if "Schemathesis" in r).endswith("| 1 | – | 0 |")
+    assert "10 `choice mcp` bridges" in next(r for r in reliability if "First start" in r)
+    assert hardening.provenance(data) == (
+        "Figures from the whole test run of 27 Nov 2026 (12 passed), as the suite counted them.")
+    with pytest.raises(ValueError, match="not one of"):
+        hardening.rows(data, "speed")
+
+
+def test_a_readme_with_the_markers_takes_the_same_tables() -> None:
+    every_area_recorded()
+    data = published()
+    readme = f"# x\n{begin('security')}\nSTALE\n{end('security')}\ntail\n"
+    text = updated(readme, data)
+    assert "STALE" not in text and "| Host allowlist |" in text and text.endswith("tail\n")
+    assert updated(text, data) == text  # the same run again changes nothing
+    assert updated("# no markers\n", data) == "# no markers\n"
+
+
+def test_the_published_figures_have_a_row_for_every_area() -> None:
+    """Added an area? Run the whole suite, then `scripts/hardening-tables`."""
+    data = hardening.load()
+    assert data["exit_status"] == 0 and data["not_run"] == []
     for suite in ("security", "reliability"):
-        section = readme[readme.index(begin(suite)):readme.index(end(suite))]
-        rows = {line.split("|")[1].strip() for line in section.splitlines()[3:]}
-        assert rows == {area for area, d in AREAS.items() if d.suite == suite}
+        assert [row["area"] for row in data[suite]] == [
+            area for area, d in AREAS.items() if d.suite == suite]
+        for row in data[suite]:
+            assert "?" not in re.sub(r"`[^`]*`", "", row["what"]), row  # every fact counted
+
+
+def test_figures_carried_over_say_where_they_come_from() -> None:
+    every_area_recorded()
+    data = {**published(), "source": "the run of 1 Dec 2026 (9 tests)"}
+    assert hardening.provenance(data) == "Figures from the run of 1 Dec 2026 (9 tests)."

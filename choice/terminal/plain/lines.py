@@ -1,10 +1,10 @@
 """The plain-line fallback: pipes, `TERM=dumb`, `--plain`, or when curses cannot start.
 
 Numbered options, the default in brackets, one answer per line from stdin (so a script
-can answer), `!cancel [why]` to cancel, `w` to widen it to the team (seed §1.2: the
-`Audience >` and `[b/c]` prompts follow), `d` to defer it; once widened `f` to show the
-discussion again and `s` to ask the agent for its summary and review it (seed §1.3's fetch
-& review, `plain/review.py`: a separate word, so a script's `f` never waits on the agent);
+can answer), `!cancel [why]` to cancel, `w` to widen it to the team (the `Audience >` and
+`[b/c]` prompts follow), `d` to defer it; once widened `f` to show the discussion again and
+`s` to ask the agent for its summary and review it (fetch & review, `plain/review.py`: a
+separate word, so a script's `f` never waits on the agent);
 a deferred one `r` to take it up again. It produces the same `Effect`s as the curses UI.
 """
 
@@ -178,7 +178,7 @@ def run_plain(state: AnswerState, read: Lines, out: IO[str], *,
         _print(out, prompt_line(question, _, widen=state.can_widen, widened=widened,
                                 defer=state.can_defer, deferred=state.deferral is not None,
                                 draft=drafted))
-        out.write(_("Waiting") + " > " if widened else "> ")  # seed §4: `Waiting >`
+        out.write(_("Waiting") + " > " if widened else "> ")  # widened: `Waiting >`
         out.flush()
         line = _read(read, out)
         if line is None:
@@ -227,7 +227,7 @@ def run_plain(state: AnswerState, read: Lines, out: IO[str], *,
 
 
 
-# -- widening (seed §2, §3, §4) --------------------------------------------------------------
+# -- widening (docs/guides/team-mode.md) ------------------------------------------------------
 def run_widen(state: AnswerState, read: Lines, out: IO[str]) -> Effect | None:
     """`Audience >` then `[b/c]`; the widen call to make, or None when the owner cancelled
     (`cancel`, Ctrl+C, the input ending, or too many attempts)."""
@@ -263,13 +263,13 @@ def run_widen(state: AnswerState, read: Lines, out: IO[str]) -> Effect | None:
             if mode is not None:
                 return Effect("widen", dialog.request(mode))
             _print(out, _("Type b or c (Enter means b)."))
-    except KeyboardInterrupt:  # seed §2.2: Ctrl+C is the same as cancel
+    except KeyboardInterrupt:  # Ctrl+C is the same as `cancel`
         _print(out)
     return None
 
 
 def show_widened(state: AnswerState, out: IO[str]) -> None:
-    """Seed §3's box, each person's link (shown this once), then the waiting view."""
+    """The just-widened box, each person's link (shown this once), then the waiting view."""
     _, invitation = state.translate, state.invitation
     assert invitation is not None
     mode = state.team.mode if state.team else "block"
@@ -280,7 +280,7 @@ def show_widened(state: AnswerState, out: IO[str]) -> None:
 
 
 def show_team(state: AnswerState, out: IO[str], *, boxed: bool = True) -> None:
-    """Seed §4: the waiting box, the newest messages and the votes so far."""
+    """The waiting box, the newest messages and the votes so far."""
     _, view = state.translate, state.team
     if view is None:
         return

@@ -1,4 +1,4 @@
-"""Seed 003 §4.1 in plain lines: while a widened question waits at `Waiting >`, an idle
+"""Reminders in plain lines: while a widened question waits at `Waiting >`, an idle
 discussion's reminder (the portal's `interaction.reminder`, from the live stream) prints
 its lines and the prompt again, as the full-screen UI shows them above the options.
 

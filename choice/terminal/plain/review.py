@@ -1,4 +1,4 @@
-"""The write-back as plain lines (seed §4.3, §5.3, §6, §6.3): `f` at `Waiting >` asks the
+"""The write-back as plain lines (docs/guides/write-back.md): `f` at `Waiting >` asks the
 agent for its summary, waits for it (or the fallback), prints the Candidate Review box and
 reads `[a]ccept | [e]dit | [d]efer`; `d` at any prompt reads the required rationale.
 

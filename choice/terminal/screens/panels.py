@@ -1,4 +1,5 @@
-"""The widen flow's words and boxes (seed §2, §3, §4 and §7) as lines of text, written
+"""The widen flow's words and boxes (the audience, block or continue, the wait, the
+end-of-run pass; see docs/guides/team-mode.md) as lines of text, written
 once for the full-screen UI, the plain lines and `choice list --status widened`.
 
 Everything here takes text already made safe (`team_view`, `widening`, `question`) and a
@@ -19,11 +20,11 @@ from choice.terminal.team_view import Invitation, TeamView
 from choice.terminal.text import clip, labelled, safe_text, width, wrap
 
 BOX_WIDTH = 76
-"""The seed's boxes are about 70 cells: wide enough for a sentence, calm on a wide screen."""
+"""Boxes are about 70 cells: wide enough for a sentence, calm on a wide screen."""
 BOX_MAX = 96
 """A box grows past `BOX_WIDTH` (up to this, and the screen) for a line that needs it."""
 TITLE_CELLS = 60
-"""`Widen: <question text (truncated to 60 chars)>` (seed §2.1)."""
+"""`Widen: <question text (truncated to 60 chars)>`: the audience box's title."""
 LATEST_MESSAGES = 3
 
 
@@ -86,7 +87,7 @@ def names_and(names: Sequence[str], _: Translator) -> str:
     return _("{names} and {last}").format(names=joined(names[:-1], _), last=names[-1])
 
 
-# -- seed §2: the audience --------------------------------------------------------------------
+# -- the audience -----------------------------------------------------------------------------
 def audience_box(title: str, team: Sequence[str], _: Translator, cols: int) -> list[str]:
     listed = ", ".join(team) if team else _("(nobody yet: your team list is empty; type names)")
     return box(_("Widen: {question}").format(question=clip(shown_title(title), TITLE_CELLS)), [
@@ -101,7 +102,7 @@ def audience_confirmed(names: Sequence[str], _: Translator) -> str:
                                                             members=members)
 
 
-# -- seed §3: block or continue -------------------------------------------------------------------
+# -- block or continue ------------------------------------------------------------------------
 def mode_question(_: Translator) -> list[str]:
     return [_("Block here or continue with other questions? [b/c] (default: b)"),
             "  " + _("b  block: the agent keeps waiting until you decide"),
@@ -119,7 +120,7 @@ def agent_line(mode: str, _: Translator) -> str:
 
 def invited_box(invitation: Invitation, title: str, mode: str, _: Translator,
                 cols: int) -> list[str]:
-    """Seed §3's box, once the portal has widened it."""
+    """The just-widened box, once the portal has widened it."""
     count = len(invitation.names)
     said = _.ngettext('{names} has been invited to discuss: "{question}"',
                       '{names} have been invited to discuss: "{question}"', count)
@@ -139,7 +140,7 @@ def link_lines(invitation: Invitation, _: Translator) -> list[str]:
         f"  {name}{' ' * (column - width(name))}  {link}" for name, link in invitation.links]
 
 
-# -- seed §4: waiting for the discussion ------------------------------------------------------
+# -- waiting for the discussion --------------------------------------------------------------
 def participants_lines(view: TeamView, _: Translator, cells: int) -> list[str]:
     """`Participants (✓ opened their link): Alice Johnson, Carol Lee ✓`, broken between
     names so a mark never strays from its name."""
@@ -153,7 +154,7 @@ def participants_lines(view: TeamView, _: Translator, cells: int) -> list[str]:
 
 def waiting_box(title: str, view: TeamView, _: Translator, cols: int,
                 url: str = "") -> list[str]:
-    """Seed §4's box and, under it, the discussion's page (unboxed: a terminal selects a
+    """The waiting box and, under it, the discussion's page (unboxed: a terminal selects a
     URL whole only when no border touches it; the owner's page, never a participant's)."""
     boxed = box(_("Waiting for widened discussion"), [
         _("Question:") + " " + shown_title(title), *participants_lines(view, _, box_inner(cols)),
@@ -191,7 +192,7 @@ def votes_text(voters: Sequence[str], _: Translator) -> str:
 
 def reminder_lines(view: TeamView, interaction_id: str, _: Translator, *,
                    plain: bool = False) -> list[str]:
-    """Seed §4.1, for `interaction.reminder`: nothing has happened for a while. Only what
+    """The reminder, for `interaction.reminder`: nothing has happened for a while. Only what
     the owner can do: the links cannot be shown again (the portal keeps their hashes), so
     it says who has not opened theirs, and where the discussion is."""
     unopened = [m.name for m in view.members if not m.opened]
@@ -223,7 +224,7 @@ def waiting_reminder(event: LiveEvent, _: Translator) -> str:
         _("(choice answer {id})").format(id=interaction_id)
 
 
-# -- seed §7: the end-of-run pending pass (`choice list --status widened`) -------------------------
+# -- the end-of-run pending pass (`choice list --status widened`) ------------------------------
 def _utc(epoch: float | None) -> str:
     if epoch is None:
         return "?"
@@ -233,7 +234,7 @@ def _utc(epoch: float | None) -> str:
 def pending_pass(entries: Sequence[tuple[str, str, TeamView]], _: Translator,
                  cols: int) -> list[str]:
     """Each widened question still open (id, safe title, its team view), numbered, under
-    the seed's box; every line fits `cols`."""
+    a box that says how to answer them; every line fits `cols`."""
     count = len(entries)
     said = _.ngettext("{n} widened question is still pending. Answer it with `choice answer "
                       "<id>` (or in the browser) before you finish.",

@@ -1,5 +1,5 @@
-"""The write-back's words and boxes as lines of text (seed §5.3 and §6, and a deferred
-question), written once for the full-screen UI and the plain lines.
+"""The write-back's words and boxes as lines of text (the candidate review, the manual
+fallback, a deferred question), written once for the full-screen UI and the plain lines.
 
 Everything here takes text already made safe (`review.Candidate`, `review.Deferral`) and a
 width in cells; it returns lines that fit it. No curses, no printing, no network.
@@ -24,7 +24,7 @@ def indented(text: str) -> list[str]:
 
 def review_box(title: str, candidate: Candidate, _: Translator, cols: int,
                proposed: list[str] | None = None) -> list[str]:
-    """Seed §6: the question, the agent's summary and its proposed answer (and the labels
+    """The candidate review: the question, the agent's summary and its proposed answer (and the labels
     of the options it picks, `proposed`: accepting keeps them)."""
     none = _("(none)")
     picked = ["", _("Proposed option:") if len(proposed) == 1 else _("Proposed options:"),
@@ -46,7 +46,7 @@ def waiting_line(candidate: Candidate, _: Translator) -> str:
 
 
 def timed_out_line(_: Translator) -> str:
-    """Seed §5.3: no valid candidate in time."""
+    """The manual fallback: no valid candidate in time."""
     return _("Summarization timed out or produced invalid output. Write the answer yourself.")
 
 

@@ -1,4 +1,4 @@
-"""The full-screen UI's review of the agent's candidate (seed §5.3, §6): which of
+"""The full-screen UI's review of the agent's candidate (docs/guides/write-back.md): which of
 `review_panels`' lines the body shows, with which curses attribute, and the key hints.
 
 Only choosing lines lives here; `screen.py` scrolls and draws them, `stages/review.py`

@@ -235,7 +235,7 @@ class Screen:
         if state.editor is not None and not state.editor.typing:  # a yes/no line
             self.put(bottom + 1, 1, state.editor.label, curses.A_BOLD)
         elif state.editor is not None:
-            mark = " >" if state.stage == "widen" else ":"  # seed §2.1: `Audience >`
+            mark = " >" if state.stage == "widen" else ":"  # the widen dialog's `Audience >`
             head = f"{state.editor.label}{mark} "
             typed = safe_text(state.editor.text, keep_newlines=False)
             # a long text (a pre-filled answer) shows its end: where the typing happens

@@ -33,7 +33,7 @@ def _plain(lines: list[str], attr: int = 0) -> Lines:
 
 
 def widen_lines(state: AnswerState, cols: int) -> Lines:
-    """Seed §2.1 and §3: the audience box; once names are taken, who that is and b/c."""
+    """The widen dialog: the audience box; once names are taken, who that is and b/c."""
     _, dialog = state.translate, state.widen
     assert dialog is not None
     lines = _plain(audience_box(state.question.title, dialog.team_names, _, cols))
@@ -49,7 +49,7 @@ def widen_lines(state: AnswerState, cols: int) -> Lines:
 
 
 def team_lines(state: AnswerState, cols: int, latest: int = LATEST_MESSAGES) -> Lines:
-    """Seed §4, above the options: the just-widened box (until the next key, then the
+    """Waiting, above the options: the just-widened box (until the next key, then the
     waiting box), the links (for as long as this window lives), the newest messages, and a
     reminder when one came."""
     _, view, invitation = state.translate, state.team, state.invitation

@@ -55,7 +55,7 @@ def finished(result: dict[str, Any], _: Translate, *, elsewhere: bool = False,
     status = str(result.get("status") or result.get("action_status") or "")
     prefix = _("Already finished elsewhere:") + " " if elsewhere else ""
     line = outcome(result, _)
-    if closes_discussion:  # seed §4.2: decided here, over there too
+    if closes_discussion:  # decided here closes the team's discussion too
         if result.get("action_status") in ("selected", "custom_input"):
             line = _("Resolved locally:") + " " + line
         line = _closing(line, _)
@@ -63,7 +63,7 @@ def finished(result: dict[str, Any], _: Translate, *, elsewhere: bool = False,
 
 
 def resolved(result: dict[str, Any], _: Translate, *, widened: bool) -> Ending:
-    """Seed §6.1: the review ended in a decision."""
+    """The review ended in a decision."""
     line = _("Decision resolved:") + " " + outcome(result, _)
     status = str(result.get("status") or "")
     return Ending(_closing(line, _) if widened else line, EXIT.get(status, 1))
@@ -71,7 +71,7 @@ def resolved(result: dict[str, Any], _: Translate, *, widened: bool) -> Ending:
 
 def deferred(rationale: str, interaction_id: str, _: Translate, *,
              elsewhere: bool = False) -> Ending:
-    """Seed §6.3: set aside, with the reason the agent now reads."""
+    """Deferred: set aside, with the reason the agent now reads."""
     said = _('Deferred elsewhere: "{rationale}".') if elsewhere else \
         _('Decision deferred: "{rationale}".')
     again = _("Take it up again with `choice answer {id}`.").format(id=interaction_id)

@@ -80,7 +80,7 @@ class Session(Actions):
             except KeyboardInterrupt:
                 if self.state.stage != "widen" and self.state.team is None:
                     raise  # as before widening existed: Ctrl+C leaves, the question stays
-                key = "^C"  # seed §2.2: Ctrl+C aborts the widen dialog; widened: leave
+                key = "^C"  # Ctrl+C aborts the widen dialog, as `cancel` does; widened: leave
             if key is None or key == "resize":
                 continue
             effects = self.key(key)
@@ -127,7 +127,7 @@ class Session(Actions):
 
     def run_plain(self, out: TextIO, live: Live | None = None) -> Ending:
         """Line prompts; with `live`, an idle discussion's reminder prints while a widened
-        question waits (seed 003 §4.1)."""
+        question waits, so an owner who walked away hears of it."""
         reminders = PlainReminders(live, self.state, out) if live is not None else None
         try:
             return self._plain(self.lines(), out)
@@ -171,7 +171,7 @@ class Session(Actions):
                 return self.apply(effect) or Ending(self.state.message, 1)
 
     def _plain_widen(self, lines: Lines, out: TextIO) -> None:
-        """Seed §2 and §3 as line prompts; back to the question when it is cancelled or fails."""
+        """The widen dialog as line prompts; back to the question when it is cancelled or fails."""
         if not self.team.open_dialog():
             print(self.state.message, file=out)
             return

@@ -93,7 +93,7 @@ def _pick(state: AnswerState) -> None:
 
 
 def _note_after_pick(state: AnswerState) -> None:
-    """Seed 001's annotation focus: with `note_focus: pick` a pick opens its note (Enter
+    """The annotation focus: with `note_focus: pick` a pick opens its note (Enter
     or Esc gives the focus back to the options, on the same option)."""
     if state.annotations and state.settings.get("note_focus") == "pick":
         open_note(state)

@@ -1,4 +1,4 @@
-"""The keys of the person's own files (issue 29 §2): `a` (Ctrl-A where letters type)
+"""The keys of the person's own files (docs/guides/attachments.md): `a` (Ctrl-A where letters type)
 opens a line for a file's path (Tab completes it, Enter attaches, Esc goes back), `A`
 (Ctrl-X there) a list of the attached files to take one off (↑↓ or j/k, Enter removes,
 Esc goes back).

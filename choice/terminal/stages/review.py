@@ -1,5 +1,5 @@
-"""What each key does while the owner writes a decision back (seed §4.3, §5.3, §6 and §1.1
-`[d]efer`): reviewing the agent's candidate, writing the final answer, its optional
+"""What each key does while the owner writes a decision back (docs/guides/write-back.md),
+`[d]efer` included: reviewing the agent's candidate, writing the final answer, its optional
 rationale, or the reason for a deferral.
 
 What must happen outside (ask for the review, resolve, defer, open `$EDITOR`) is queued on
@@ -28,7 +28,7 @@ def open_review(state: AnswerState, candidate: Candidate) -> None:
 
 
 def open_defer(state: AnswerState) -> None:
-    """`d`: the reason for the deferral, required (seed §6.3)."""
+    """`d`: the reason for the deferral, required: whoever takes it up later reads why."""
     if state.write_back is None:
         state.write_back = WriteBack(None)
     _ = state.translate  # `_(...)`, so the catalogs find the label

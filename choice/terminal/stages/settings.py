@@ -128,7 +128,7 @@ def _volume(state: AnswerState) -> int:
 
 
 def _set_time_left(state: AnswerState, typed: str) -> None:
-    """Seed 001: the settings move this question's deadline (the session PATCHes it and
+    """The settings move this question's deadline (the session PATCHes it and
     every open page follows); the default time is for the next questions."""
     try:
         minutes = float(typed)

@@ -1,4 +1,4 @@
-"""The widen dialog's keys (seed §2, §3): the audience typed on the editor line, then `b`,
+"""The widen dialog's keys (docs/guides/team-mode.md): the audience on the editor line, then `b`,
 `c` or Enter for the mode; Esc, `q`, Ctrl+C or `cancel` leave the question as it was.
 The dialog's rules (the names, the modes) are `widening.py`; the session opens the dialog
 with the team list and makes the widen call (`Effect("widen")`). No curses, no network.

@@ -1,5 +1,6 @@
-"""`/api/interactions/{id}/draft/files`: files a person attaches while answering (issue 29
-§2), kept with the draft until an answer sends them (`core/attachments.py`).
+"""`/api/interactions/{id}/draft/files`: files a person attaches while answering
+(docs/guides/attachments.md), kept with the draft until an answer sends them
+(`core/attachments.py`).
 
 `POST` takes one file as the raw body: its type in `Content-Type`, its name in `?name=`
 (`curl --data-binary @shot.png -H 'Content-Type: image/png' '...?name=shot.png'`); the page

@@ -49,7 +49,7 @@ class DecisionController(Controller):
 
     @get("/review", operation_id="readReview", responses=REVIEWED)
     async def review(self, interaction_id: FromPath[str], decision: Decision) -> CandidateReview:
-        """The seed's CandidateReview with its state: `not_requested`, `awaiting_candidate`,
+        """The candidate review with its state: `not_requested`, `awaiting_candidate`,
         `candidate_ready`, or `timed_out` (no candidate in `CHOICE_SUMMARY_SECONDS`: write
         the answer by hand, `llm_timed_out: true`)."""
         return await decision.review(interaction_id)

@@ -8,7 +8,7 @@ only the events of the interactions asked with that context (a chat UI follows i
 
 On connect, every pending interaction is replayed as `interaction.created` with
 `"replay": true`, so a client that starts late still knows what is open. Every event's data
-carries `"schema_version": 1` (the seed: every schema does; a breaking change bumps it).
+carries `"schema_version": 1` (as every schema here does; a breaking change bumps it).
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ class TeamController(Controller):
 
     @get("/discussion", responses=errors(404))
     async def discussion(self, interaction_id: FromPath[str], team: Team) -> DiscussionData:
-        """The seed's DiscussionData: participants, message_count, the newest 50 messages
+        """The discussion as `DiscussionData`: participants, message_count, the newest 50 messages
         as `[Name] text`, truncated, thread_url (the owner's page)."""
         return await team.discussion_data(interaction_id)
 

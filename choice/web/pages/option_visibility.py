@@ -1,5 +1,5 @@
 """`POST /choice/{id}/hidden-options`: what a question's page hides, remembered for the next
-questions (seed 000's option visibility, as the terminal's `h` and `H` keep it). The page's
+questions (option visibility, as the terminal's `h` and `H` keep it). The page's
 script sends the ids of the options now hidden on one question (`question`: its id with
 several questions); the labels are saved in `hidden_options` (`remember_hidden`, the rule
 both transports share) through the same `update_preferences` as every other setting.

@@ -57,7 +57,7 @@ class OptionView:
     checked: bool
     note: str
     hidden: bool = False
-    """Its label is among the labels the person hid (seed 000): the form shows it under
+    """Its label is among those the person hid (docs/guides/browser.md): the form shows it under
     "N hidden options". Never a picked one: nothing is sent that is not shown."""
     attachments: tuple[Attachment, ...] = ()
     """The request's files this option points at (`attachment_ids`), e.g. its mock-up."""
@@ -169,7 +169,7 @@ class InteractionView:
     @property
     def widen_hint(self) -> str:
         """The agent's hint to widen, without the `[WIDEN-HINT] ` tag some agents put in
-        front of it (seed 003 §1.4): the page shows it dim, which says as much."""
+        front of it: the page shows it dim, which says as much."""
         return (self.request.widen_hint or "").removeprefix(WIDEN_HINT_TAG).strip()
 
     @property

@@ -13,7 +13,7 @@ from choice.team.service import Invited
 EXTRA_TIME_CHOICES = (0, 1800, 3600, 7200, 14400, 28800, 86400)
 """The widen dialog's "give the team more time" choices, in seconds (0: keep the deadline)."""
 WIDEN_HINT_MARK = "[WIDEN-HINT]"
-"""How an agent may mark its widen hint (seed 003 §1.4): a tag for machines, not for people."""
+"""How an agent may mark its widen hint: a tag for machines, not for people (never shown)."""
 
 
 def shown_hint(widen_hint: str | None) -> str:

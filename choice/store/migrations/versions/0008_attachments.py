@@ -4,7 +4,7 @@ Revision ID: 0008
 Revises: 0007
 Create Date: 2026-11-27
 
-An agent may send images and files with its question (issue 29). Their bytes live here,
+An agent may send images and files with its question. Their bytes live here,
 keyed by interaction and the attachment's id, with the name, the type, the size and a
 sha256; the stored request keeps only that description. In the database, so several
 instances on one PostgreSQL serve the same files, and retention removes them with their

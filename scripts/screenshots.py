@@ -1,0 +1,230 @@
+"""Screenshots for the README and the docs, made from a real portal with realistic questions.
+
+`scripts/screenshots` starts a portal on a temporary data dir, asks it the questions of
+`bench/realistic.py` (one question, several questions, a question widened to the team with
+its discussion, an answered one, and the list of them all), and photographs each page with
+Debian's Chromium: light and dark, English and Chinese, desktop (1280 wide) and phone (375).
+Each lands in `docs/images/` as `<page>-<device>-<theme>-<lang>.png`, e.g.
+`question-desktop-light-en.png`; the same seed gives the same pages, so the names stay.
+
+By default it makes only the images the docs use (`COMMITTED`, under ~3 MB in all); `--all`
+makes every combination (into `--out`, default `docs/images/`), to look at before choosing.
+Re-run it after changing a page's look and commit what changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT)]
+
+from bench.realistic import TEAM, realistic_ask, realistic_questions  # noqa: E402
+from choice.client.portal_client import PortalClient  # noqa: E402
+from tests.portal_process import PortalProcess  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+OUT = ROOT / "docs" / "images"
+DEVICES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 375, "height": 812}}
+THEMES = ("light", "dark")
+LANGS = ("en", "zh")
+PAGES = ("question", "questions", "widened", "answered", "list")
+
+COMMITTED = [
+    *(f"{page}-desktop-light-{lang}" for page in PAGES for lang in LANGS),
+    "question-desktop-dark-en",
+    "widened-desktop-dark-en",
+    "question-phone-light-en",
+    "questions-phone-light-en",
+    "widened-phone-light-en",
+    "answered-phone-dark-en",
+    "list-phone-light-en",
+]
+"""The images the README and the docs use: every page on a desktop in English and in
+Chinese, and a few in the dark and on a phone."""
+
+
+@dataclass(frozen=True)
+class Shot:
+    page: str
+    device: str
+    theme: str
+    lang: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.page}-{self.device}-{self.theme}-{self.lang}"
+
+
+def every_shot() -> list[Shot]:
+    return [Shot(page, device, theme, lang) for lang in LANGS for page in PAGES
+            for device in DEVICES for theme in THEMES]
+
+
+def chosen_shots() -> list[Shot]:
+    return [Shot(*name.split("-")) for name in COMMITTED]
+
+
+RENAME = {
+    "title": "Rename the `Interaction.opened` event?",
+    "prompt": "The event fires when a page *or* the terminal shows a question, so `opened` reads "
+              "as if a person clicked something. Webhook receivers match on the name: a rename "
+              "breaks them unless we send both for a release.",
+    "options": [
+        {"id": "keep", "label": "Keep \"opened\"", "description": "No change for receivers; "
+         "document what it means."},
+        {"id": "alias", "label": "Rename to \"shown\", send both for one release",
+         "description": "Receivers have a release to switch.", "recommended": True},
+        {"id": "rename", "label": "Rename to \"shown\" now",
+         "description": "Simplest code, breaks every receiver at once."},
+    ],
+    "timeout_seconds": 3600, "interface": "web",
+    "context": {"agent": "cursor-agent", "project": "choice-portal"},
+}
+DATABASE = {
+    "title": "Which database for the staging copy?",
+    "prompt": "Staging needs a copy of production's data for the migration rehearsal. "
+              "Production runs on PostgreSQL 16 (38 GB).",
+    "options": [
+        {"id": "pg", "label": "PostgreSQL 16, restored nightly from the backup",
+         "description": "The same engine as production: the rehearsal means something."},
+        {"id": "sqlite", "label": "SQLite, a sampled 1 % copy",
+         "description": "Fast to make, but not the engine the migration runs on."},
+    ],
+    "timeout_seconds": 3600, "interface": "web",
+    "context": {"agent": "codex", "project": "billing"},
+}
+DISCUSSION = [
+    ("Alice Johnson", "\"shown\" is clearer. Send both for a release: our receiver matches on "
+                      "the name, and I would rather not deploy on the same day.", "alias"),
+    ("Bob Smith", "We only have two receivers and I own both: rename now, I will update them "
+                  "this afternoon.", "rename"),
+    ("Carol Lee", "Agree with Alice. The changelog should say when \"opened\" goes away.", "alias"),
+]
+
+
+def seeded(client: PortalClient, origin: str) -> dict[str, str]:
+    """The questions the pages show, asked as an agent would; each page's path by name."""
+    for i in (3, 5, 8):  # a few more waiting, so the list is a list
+        client.create(realistic_ask(i))
+    answered = client.create(DATABASE)["interaction_id"]
+    client.respond(answered, {"selected_ids": ["pg"], "global_annotation":
+                              "Restore it on the staging box, not on a laptop."})
+    several = client.create(realistic_questions(4))["interaction_id"]
+    widened = client.create(RENAME)["interaction_id"]
+    client.save_settings({"team": TEAM})
+    reply = client.widen(widened, None, "block")
+    links = {p["name"]: p["link"].rsplit("/d/", 1)[1] for p in reply["participants"]}
+    for name, text, option in DISCUSSION:
+        api = f"/api/d/{links[name]}"
+        as_participant(origin, "POST", f"{api}/comments", {"text": text})
+        as_participant(origin, "PUT", f"{api}/vote", {"option_ids": [option]})
+    question = client.create(realistic_ask(0))["interaction_id"]
+    return {"question": f"/choice/{question}", "questions": f"/choice/{several}",
+            "widened": f"/choice/{widened}", "answered": f"/choice/{answered}", "list": "/"}
+
+
+SHOWN = {"widened": "[data-testid=team-panel]"}
+"""What a page's screenshot must show: scrolled to it when it is below the first screen."""
+
+
+def as_participant(origin: str, method: str, path: str, body: dict[str, Any]) -> None:
+    """A participant's write through their link, as their page's script sends it."""
+    request = urllib.request.Request(
+        origin + path, json.dumps(body).encode(), method=method,
+        headers={"Content-Type": "application/json", "Origin": origin,
+                 "Sec-Fetch-Site": "same-origin"})
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        reply.read()
+
+
+@contextmanager
+def portal() -> Iterator[PortalProcess]:
+    with tempfile.TemporaryDirectory(prefix="choice-screens-") as data:
+        process = PortalProcess(Path(data), CHOICE_LANG="en").start()
+        try:
+            yield process
+        finally:
+            process.stop()
+
+
+def photograph(browser: Browser, process: PortalProcess, path: str, shot: Shot,
+               out: Path) -> Path:
+    context = browser.new_context(viewport=DEVICES[shot.device],  # type: ignore[arg-type]
+                                  color_scheme=shot.theme,  # type: ignore[arg-type]
+                                  device_scale_factor=1, locale=shot.lang,
+                                  reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        page.goto(f"{process.base_url}/login?token={process.token}&next={path}")
+        settle(page)
+        if shot.page in SHOWN:
+            focus_on(page, SHOWN[shot.page])
+        target = out / f"{shot.name}.png"
+        page.screenshot(path=str(target), animations="disabled", caret="hide")
+        return target
+    finally:
+        context.close()
+
+
+def settle(page: Page) -> None:
+    """The page as a person sees it once it has loaded: its socket open, its fonts in."""
+    page.wait_for_load_state("networkidle")
+    if page.evaluate("() => Boolean(window.ChoicePortal?.config?.ws_path)"):
+        page.locator("html[data-live]").wait_for(state="attached")
+    page.evaluate("() => document.fonts.ready")
+
+
+def focus_on(page: Page, selector: str) -> None:
+    """Scroll so that `selector` starts near the top, if it is not on the first screen."""
+    page.evaluate("""(selector) => {
+        const top = document.querySelector(selector).getBoundingClientRect().top;
+        if (top > window.innerHeight * 0.6) window.scrollBy(0, top - 70);
+    }""", selector)
+
+
+def make(shots: list[Shot], out: Path, say: Callable[[str], Any] = print) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    made = []
+    with portal() as process, sync_playwright() as playwright:
+        client = process.client()
+        paths = seeded(client, process.base_url)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for lang in LANGS:
+                client.save_settings({"language": lang})
+                for shot in (s for s in shots if s.lang == lang):
+                    made.append(photograph(browser, process, paths[shot.page], shot, out))
+                    say(f"{made[-1].relative_to(ROOT) if made[-1].is_relative_to(ROOT) else made[-1]}"
+                        f"  {made[-1].stat().st_size // 1024} KB")
+        finally:
+            browser.close()
+    return made
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="scripts/screenshots", description=__doc__.split("\n")[0])
+    parser.add_argument("--all", action="store_true",
+                        help="every page, device, theme and language, not only the docs' ones")
+    parser.add_argument("--out", type=Path, default=OUT, help="where the PNGs go (docs/images)")
+    args = parser.parse_args(argv)
+    made = make(every_shot() if args.all else chosen_shots(), args.out)
+    total = sum(path.stat().st_size for path in made)
+    print(f"{len(made)} screenshots, {total / 1e6:.1f} MB, in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
