@@ -57,7 +57,13 @@ def _body(schema: Schema, components: Mapping[str, Any]) -> str:
     (an inline object) its fields."""
     parts = schema.get("oneOf") or schema.get("anyOf")
     if parts and "enum" not in schema:
-        return "One of:\n\n" + "\n".join("- " + _body_line(part, components) for part in parts)
+        out = ["One of:", "", *("- " + _body_line(part, components) for part in parts)]
+        for part in parts:  # an inline shape: its fields here, as it has no schema below
+            if "$ref" not in part and part.get("title") not in components \
+                    and part.get("properties"):
+                out += ["", f"Fields of {part.get('title') or 'the inline object'}:", "",
+                        properties_table(part, _link)]
+        return "\n".join(out)
     if "$ref" in schema or schema.get("title") in components:
         return _body_line(schema, components)
     if schema.get("properties"):
