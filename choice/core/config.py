@@ -254,9 +254,9 @@ VARIABLES: tuple[Variable, ...] = (
 )
 
 OTHER_ENVIRONMENT: tuple[tuple[str, str], ...] = (
-    ("CI", "set (to anything): never open a browser, whatever `CHOICE_OPEN_BROWSER` says."),
-    ("VISUAL, EDITOR", "the editor `choice answer` opens for a long answer (`code --wait` "
-     "works)."),
+    ("CI", "set and not empty: never open a browser, whatever `CHOICE_OPEN_BROWSER` says."),
+    ("VISUAL, EDITOR", "the owner's editor for the final answer in `choice answer` "
+     "(`$VISUAL`, else `$EDITOR`, e.g. `code --wait`); neither set: the built-in editor."),
 )
 """Variables not ours that `choice` reads, for the configuration reference."""
 
