@@ -33,7 +33,7 @@ def _argument(action: argparse.Action) -> tuple[str, str, str]:
     if action.option_strings:
         name = ", ".join(action.option_strings)
         if action.nargs != 0:
-            name += " " + (action.metavar or action.dest.upper())
+            name += " " + str(action.metavar or action.dest.upper())
     else:
         name = str(action.metavar or action.dest) + (" (optional)" if action.nargs == "?" else "")
     notes = []

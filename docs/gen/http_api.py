@@ -108,7 +108,7 @@ def _operation(path: str, method: str, op: Mapping[str, Any],
             required = " (required)" if body.get("required") else " (optional)"
             out += [f"**Request body** `{content_type}`{required}", "",
                     _body(content.get("schema") or {}, components), ""]
-    rows = []
+    responses = []
     for status, response in op.get("responses", {}).items():
         bodies = []
         for content_type, content in (response.get("content") or {}).items():
@@ -120,8 +120,8 @@ def _operation(path: str, method: str, op: Mapping[str, Any],
             else:
                 shape = type_of(schema, _link) if schema else "any"
             bodies.append(f"{shape} ({code(content_type)})")
-        rows.append((status, response.get("description", ""), "; ".join(bodies) or "none"))
-    out += ["**Responses**", "", table(("Status", "Meaning", "Body"), rows), ""]
+        responses.append((status, response.get("description", ""), "; ".join(bodies) or "none"))
+    out += ["**Responses**", "", table(("Status", "Meaning", "Body"), responses), ""]
     return "\n".join(out)
 
 
