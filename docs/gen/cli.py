@@ -24,7 +24,7 @@ def subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argpars
 
 
 def _usage(parser: argparse.ArgumentParser) -> str:
-    formatter = argparse.HelpFormatter(parser.prog, width=88)
+    formatter = argparse.HelpFormatter(parser.prog, width=72)
     formatter.add_usage(parser.usage, parser._actions, parser._mutually_exclusive_groups, "")
     return formatter.format_help().strip()
 
