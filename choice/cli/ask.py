@@ -42,23 +42,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--option", action="append", default=[], metavar="ID=LABEL",
                         help="an option (repeat for each); ids: letters, digits, _ . -")
     parser.add_argument("--mode", dest="selection_mode",
-                        choices=["single", "multi", "text_input", "hybrid"])
+                        choices=["single", "multi", "text_input", "hybrid"],
+                        help="pick one option, several, write text, or options and text")
     parser.add_argument("--default", action="append", default=[], metavar="ID",
                         help="preselect an option (repeatable)")
     parser.add_argument("--recommend", action="append", default=[], metavar="ID",
                         help="mark an option as recommended (repeatable)")
-    parser.add_argument("--min", type=int, dest="min_selections")
-    parser.add_argument("--max", type=int, dest="max_selections")
-    parser.add_argument("--timeout", type=int, dest="timeout_seconds", metavar="SECONDS")
-    parser.add_argument("--on-timeout", choices=["timeout", "submit_defaults", "cancel"])
-    parser.add_argument("--placeholder")
+    parser.add_argument("--min", type=int, dest="min_selections",
+                        help="multi: the fewest options to pick")
+    parser.add_argument("--max", type=int, dest="max_selections",
+                        help="multi: the most options to pick")
+    parser.add_argument("--timeout", type=int, dest="timeout_seconds", metavar="SECONDS",
+                        help="how long the person has (10-86400; default: the saved setting)")
+    parser.add_argument("--on-timeout", choices=["timeout", "submit_defaults", "cancel"],
+                        help="what the deadline does: end as timed out, submit the "
+                             "preselected options, or cancel")
+    parser.add_argument("--placeholder", help="the hint shown in an empty text box")
     parser.add_argument("--confirm", action="store_true", help="require an explicit confirm")
     parser.add_argument("--single-submit", action="store_true",
                         help="submit on the first pick (single/hybrid)")
     parser.add_argument("--interface", choices=["auto", "web", "terminal"],
                         help="auto (the default): this terminal when stdin and stdout are "
                              "one, else the saved preference")
-    parser.add_argument("--language", choices=["en", "zh"])
+    parser.add_argument("--language", choices=["en", "zh"],
+                        help="the question's language (default: the saved setting, else "
+                             "CHOICE_LANG, else English)")
     parser.add_argument("--agent", help="who is asking (shown in the list)")
     parser.add_argument("--project", help="which project it is about")
     parser.add_argument("--json", dest="json_file", metavar="FILE",

@@ -231,8 +231,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      "humans answer, agents get a typed result.")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the portal (default 127.0.0.1:8765)")
-    serve.add_argument("--host")
-    serve.add_argument("--port", type=int)
+    serve.add_argument("--host", help="the address to bind (sets CHOICE_HOST)")
+    serve.add_argument("--port", type=int, help="the port to bind (sets CHOICE_PORT)")
     serve.add_argument("--idle-exit", type=int, metavar="SECONDS",
                        help="stop after this long with nothing pending and no requests")
     serve.set_defaults(run=_serve)
@@ -254,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
                          default="all", help="widened: the questions waiting on the team, "
                          "with who was asked and how to answer each; deferred: the ones "
                          "set aside, with why")
-    listing.add_argument("--limit", type=int, default=20)
+    listing.add_argument("--limit", type=int, default=20, help="show at most this many, newest first")
     listing.set_defaults(run=_list)
     opener = commands.add_parser("open", help="open the portal signed in (a one-time link)")
     opener.add_argument("interaction_id", nargs="?", help="go straight to this interaction")

@@ -1,5 +1,8 @@
 """Process settings: the `CHOICE_*` environment, read once into a frozen dataclass.
 
+`VARIABLES` is the one table of those variables: `Settings.from_env` reads each from it, and
+the configuration reference is rendered from it, so the two cannot drift.
+
 Owns where data lives, which address the portal binds, and retention limits. Preferences a
 user changes at run time (interface, timeout, language, ...) are not here: they live in the
 database (`store/preferences.py`) so they survive restarts and reach every interface.
@@ -9,9 +12,10 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import platformdirs
@@ -44,10 +48,6 @@ def _number(env: dict[str, str], name: str, default: float, low: float, high: fl
     if not low <= value <= high:
         raise SystemExit(f"{name}={value} is out of range: set it to {low:g}..{high:g} {unit}.")
     return value
-
-
-def _seconds(env: dict[str, str], name: str, default: float) -> float:
-    return _number(env, name, default, 0.1, 3600, "seconds")
 
 
 def _flag(env: dict[str, str], name: str, default: bool) -> bool:
@@ -106,78 +106,195 @@ def _public_url(env: dict[str, str]) -> str | None:
     return origin
 
 
-def _webhook_url(env: dict[str, str]) -> str | None:
-    return _http_url(env, "CHOICE_WEBHOOK_URL")
+Kind = Literal["text", "path", "whole", "number", "flag", "choice", "names", "url",
+               "public_url", "language"]
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One `CHOICE_*` variable: how `Settings.from_env` reads it, and what the configuration
+    reference (docs/gen/configuration.py) says of it. Unset and empty mean the default."""
+
+    name: str
+    field: str
+    """The `Settings` attribute it fills."""
+    kind: Kind
+    """text, path: as given; whole, number: within low..high (else the process exits saying
+    so); flag: anything but 0/false/no/off is on; choice: one of `choices`, any case; names:
+    comma-separated; url: http(s); public_url: an http(s) root; language: en or zh."""
+    default: Any
+    doc: str
+    low: float | None = None
+    high: float | None = None
+    unit: str = ""
+    choices: tuple[str, ...] = ()
+    shown_default: str | None = None
+    """The default as the docs show it, when it is worked out rather than a plain value."""
+    read_by: str = "the portal"
+    """Which processes read it (all of them read it through `Settings.from_env`)."""
+    option: str | None = None
+    """The command-line option that sets it for one run."""
+
+    def read(self, env: dict[str, str]) -> Any:
+        name, raw = self.name, env.get(self.name)
+        if self.kind == "whole":
+            assert self.low is not None and self.high is not None
+            return _int(env, name, self.default, int(self.low), int(self.high))
+        if self.kind == "number":
+            assert self.low is not None and self.high is not None
+            return _number(env, name, self.default, self.low, self.high, self.unit)
+        if self.kind == "flag":
+            return _flag(env, name, self.default)
+        if self.kind == "choice":
+            return _choice(env, name, self.choices)
+        if self.kind == "names":
+            return tuple(part.strip() for part in (raw or "").split(",") if part.strip())
+        if self.kind == "url":
+            return _http_url(env, name)
+        if self.kind == "public_url":
+            return _public_url(env)
+        if self.kind == "language":
+            return language_from_env(raw)
+        if self.kind == "path":
+            return Path(raw) if raw else self.default
+        return raw or self.default
+
+
+_EVERY = "every `choice` command"
+_HOOK = "`choice hook`, `choice hook-config`"
+
+# Every `CHOICE_*` variable. Read in this order: when several are wrong, the first one named
+# here is the one reported.
+VARIABLES: tuple[Variable, ...] = (
+    Variable("CHOICE_DATA_DIR", "data_dir", "path", None,
+             "The database, the API token and logs (created 0700). Another `choice` process "
+             "finds the portal's token here.",
+             shown_default="the user data dir (platformdirs), e.g. `~/.local/share/choice`",
+             read_by=_EVERY),
+    Variable("CHOICE_DB_URL", "db_url", "text", None,
+             "Any SQLAlchemy URL, e.g. `postgresql+psycopg://...` for several instances on "
+             "one database.", shown_default="`sqlite:///<CHOICE_DATA_DIR>/choice.db`",
+             read_by="the portal, `choice token`, `choice db`"),
+    Variable("CHOICE_HOST", "host", "text", "127.0.0.1",
+             "The address to bind. Anything but loopback exposes the portal.",
+             read_by=_EVERY, option="`choice serve --host`"),
+    Variable("CHOICE_PUBLIC_URL", "public_url", "public_url", None,
+             "How teammates reach this portal (e.g. `https://choice.example` behind a TLS "
+             "proxy): the portal's root, no path. The base of every link in pages and "
+             "webhooks, and the origin the Origin check accepts; its host name is allowed "
+             "as a Host header.", shown_default="unset: links use `http://<host>:<port>`"),
+    Variable("CHOICE_ALLOWED_HOSTS", "allowed_hosts", "names", (),
+             "Comma-separated names the Host header may carry, besides 127.0.0.1, localhost, "
+             "::1, the bound host and the public URL's host.", shown_default="none"),
+    Variable("CHOICE_PORT", "port", "whole", 8765, "The port to bind, and to reach.",
+             low=1, high=65535, read_by=_EVERY, option="`choice serve --port`"),
+    Variable("CHOICE_RETENTION_DAYS", "retention_days", "whole", 30,
+             "Completed interactions older than this are deleted.", low=1, high=36500,
+             unit="days"),
+    Variable("CHOICE_MAX_SESSIONS", "max_sessions", "whole", 1000,
+             "Beyond this many stored, the oldest completed go first.", low=10,
+             high=10_000_000),
+    Variable("CHOICE_OPEN_BROWSER", "open_browser", "flag", True,
+             "`0` never opens a browser; always off when `CI` is set.",
+             read_by="`choice serve`, `choice open`, `choice answer`, a portal started on "
+             "demand"),
+    Variable("CHOICE_MCP_WAIT_SECONDS", "mcp_wait_seconds", "whole", 50,
+             "How long one MCP call blocks before answering `pending` (under the 60 s "
+             "request timeout of common MCP clients).", low=1, high=300, unit="seconds"),
+    Variable("CHOICE_HOOK_WAIT_SECONDS", "hook_wait_seconds", "whole", 50,
+             "How long `choice hook` waits for a person before the agent shows its own "
+             "dialog (below the agents' hook timeout: `choice hook-config` adds 10 s).",
+             low=5, high=3600, unit="seconds", read_by=_HOOK),
+    Variable("CHOICE_HOOK_TOOLS", "hook_tools", "names", (),
+             "Comma-separated tool names (e.g. `Bash,Edit`): only these go to the portal; "
+             "the others show the agent's own dialog.",
+             shown_default="every tool that would ask", read_by="`choice hook`"),
+    Variable("CHOICE_HOOK_START_PORTAL", "hook_start_portal", "flag", True,
+             "`0`: `choice hook` never starts a portal (no portal: the agent's own dialog).",
+             read_by="`choice hook`"),
+    Variable("CHOICE_MCP_PROGRESS_SECONDS", "mcp_progress_seconds", "number", 15.0,
+             "How often a waiting MCP call sends progress.", low=0.1, high=3600,
+             unit="seconds"),
+    Variable("CHOICE_IDLE_EXIT", "idle_exit_seconds", "whole", 0,
+             "Stop after this long with nothing pending and no requests; 0 never. Portals "
+             "that `choice mcp` and the client start on demand use it.", low=0,
+             high=10_000_000, unit="seconds", option="`choice serve --idle-exit`"),
+    Variable("CHOICE_LANG", "language", "language", None,
+             "`en` or `zh`: the language when neither the request nor the saved settings "
+             "say (anything else logs a warning and means English).",
+             shown_default="English", read_by=_EVERY),
+    Variable("CHOICE_WEBHOOK_URL", "webhook_url", "url", None,
+             "Where team messages are POSTed (widen, comments, reminders, resolution).",
+             shown_default="unset: no webhook"),
+    Variable("CHOICE_WEBHOOK_FORMAT", "webhook_format", "choice", "json",
+             "`json` (our event, signed with `CHOICE_WEBHOOK_SECRET`), `slack` "
+             "(incoming-webhook text and blocks) or `ntfy` (a push to the ntfy topic that "
+             "`CHOICE_WEBHOOK_URL` names, its credentials sent as `Authorization`).",
+             choices=("json", "slack", "ntfy")),
+    Variable("CHOICE_WEBHOOK_SECRET", "webhook_secret", "text", None,
+             "The HMAC-SHA256 key of `X-Choice-Signature-256`.",
+             shown_default="unset: messages go out unsigned (with a warning)"),
+    Variable("CHOICE_WEBHOOK_CREATED", "webhook_created", "flag", False,
+             "Also POST `interaction.created` (the whole question and the request's "
+             "`context`) for every new question: for a chat UI behind the webhook. Off by "
+             "default: a team channel should hear about widened questions only."),
+    Variable("CHOICE_REMINDER_MINUTES", "reminder_minutes", "number", 15.0,
+             "Remind of a question nobody has opened, every this long, and the owner of a "
+             "widened question idle this long (decimals allowed: a few seconds is for "
+             "trying it out).", low=0.05, high=10_080, unit="minutes"),
+    Variable("CHOICE_SUMMARY_SECONDS", "summary_seconds", "number", 30.0,
+             "How long the owner waits for the agent's candidate summary before writing the "
+             "answer by hand.", low=1, high=3600, unit="seconds"),
+    Variable("CHOICE_WEBHOOK_RETRY_SECONDS", "webhook_retry_seconds", "number", 2.0,
+             "The backoff before a webhook's first retry (at most; full jitter), doubling "
+             "per attempt up to 10 minutes.", low=0.1, high=3600, unit="seconds"),
+    Variable("CHOICE_WEBHOOK_COALESCE_SECONDS", "webhook_coalesce_seconds", "number", 10.0,
+             "Comments this close together go out as one message.", low=0.1, high=3600,
+             unit="seconds"),
+)
+
+OTHER_ENVIRONMENT: tuple[tuple[str, str], ...] = (
+    ("CI", "set and not empty: never open a browser, whatever `CHOICE_OPEN_BROWSER` says."),
+    ("VISUAL, EDITOR", "the owner's editor for the final answer in `choice answer` "
+     "(`$VISUAL`, else `$EDITOR`, e.g. `code --wait`); neither set: the built-in editor."),
+)
+"""Variables not ours that `choice` reads, for the configuration reference."""
 
 
 @dataclass(frozen=True)
 class Settings:
+    """What the `CHOICE_*` environment says (`VARIABLES` documents each field it fills)."""
+
     data_dir: Path
-    """`CHOICE_DATA_DIR`: the database, the API token and logs (created 0700)."""
     db_url: str
-    """`CHOICE_DB_URL`: any SQLAlchemy URL; default SQLite `choice.db` in the data dir."""
-    host: str = "127.0.0.1"
-    """`CHOICE_HOST`: the address to bind. Anything but loopback exposes the portal."""
-    port: int = 8765
-    """`CHOICE_PORT`."""
-    retention_days: int = 30
-    """`CHOICE_RETENTION_DAYS`: completed interactions older than this are deleted."""
-    max_sessions: int = 1000
-    """`CHOICE_MAX_SESSIONS`: beyond this many stored, the oldest completed go first."""
-    open_browser: bool = True
-    """`CHOICE_OPEN_BROWSER=0` never opens a browser (always off under CI)."""
-    mcp_wait_seconds: int = 50
-    """`CHOICE_MCP_WAIT_SECONDS`: how long one MCP call blocks before answering `pending`."""
-    hook_wait_seconds: int = 50
-    """`CHOICE_HOOK_WAIT_SECONDS`: how long `choice hook` waits for a person before the agent
-    shows its own dialog (below the agents' hook timeout; `choice hook-config` adds 10 s)."""
-    hook_tools: tuple[str, ...] = ()
-    """`CHOICE_HOOK_TOOLS` (comma-separated tool names, e.g. `Bash,Edit`): only these go to
-    the portal; the others show the agent's own dialog. Empty: every tool that would ask."""
-    hook_start_portal: bool = True
-    """`CHOICE_HOOK_START_PORTAL=0`: `choice hook` never starts a portal (no portal: the
-    agent's own dialog)."""
-    language: str | None = None
-    """`CHOICE_LANG`: en or zh, the default language when neither request nor settings say."""
-    allowed_hosts: tuple[str, ...] = field(default=("127.0.0.1", "localhost", "::1"))
-    """`CHOICE_ALLOWED_HOSTS` (comma-separated) adds names the Host header may carry."""
+    host: str
+    port: int
+    retention_days: int
+    max_sessions: int
+    open_browser: bool
+    mcp_wait_seconds: int
+    hook_wait_seconds: int
+    hook_tools: tuple[str, ...]
+    hook_start_portal: bool
+    language: str | None
+    allowed_hosts: tuple[str, ...]
+    """Loopback, `CHOICE_ALLOWED_HOSTS`, the public URL's host and the bound host."""
+    mcp_progress_seconds: float
+    idle_exit_seconds: int
+    public_url: str | None
+    webhook_url: str | None
+    webhook_format: str
+    webhook_secret: str | None
+    webhook_created: bool
+    reminder_minutes: float
+    webhook_retry_seconds: float
+    webhook_coalesce_seconds: float
+    summary_seconds: float
     max_body_bytes: int = 256 * 1024
-    """Request bodies above this get 413."""
-    mcp_progress_seconds: float = 15.0
-    """`CHOICE_MCP_PROGRESS_SECONDS`: how often a waiting MCP call sends progress."""
-    idle_exit_seconds: int = 0
-    """`CHOICE_IDLE_EXIT` (`choice serve --idle-exit`): stop after this long with nothing to
-    do; 0 never. Portals that `choice mcp` starts on demand use it."""
-    public_url: str | None = None
-    """`CHOICE_PUBLIC_URL`: how teammates reach this portal (e.g. `https://choice.example`
-    behind a TLS proxy); the base of every link in pages and webhooks. Default `base_url`."""
-    webhook_url: str | None = None
-    """`CHOICE_WEBHOOK_URL`: where team messages are POSTed (widen, comments, reminders,
-    resolution); unset sends none."""
-    webhook_format: str = "json"
-    """`CHOICE_WEBHOOK_FORMAT`: `slack` (incoming-webhook text + blocks), `json` (our event,
-    signed with `CHOICE_WEBHOOK_SECRET`) or `ntfy` (a push to the ntfy topic that
-    `CHOICE_WEBHOOK_URL` names, with the credentials it carries as `Authorization`)."""
-    webhook_secret: str | None = None
-    """`CHOICE_WEBHOOK_SECRET`: the HMAC-SHA256 key of `X-Choice-Signature-256`."""
-    webhook_created: bool = False
-    """`CHOICE_WEBHOOK_CREATED`: also POST `interaction.created` (the whole question and the
-    request's `context`) for every new question: for a chat UI behind the webhook. Off by
-    default: a team channel should hear about widened questions only."""
-    reminder_minutes: float = 15.0
-    """`CHOICE_REMINDER_MINUTES`: remind of a question nobody has opened, every this long,
-    and the owner of a widened question idle this long (decimals allowed, 0.05 to 10080: a
-    few seconds is for trying it out)."""
-    webhook_retry_seconds: float = 2.0
-    """`CHOICE_WEBHOOK_RETRY_SECONDS`: the backoff before the first retry (at most; full
-    jitter), doubling per attempt up to 10 minutes. Tests shorten it."""
-    webhook_coalesce_seconds: float = 10.0
-    """`CHOICE_WEBHOOK_COALESCE_SECONDS`: comments this close together go out as one message."""
-    summary_seconds: float = 30.0
-    """`CHOICE_SUMMARY_SECONDS`: how long the owner waits for the agent's candidate summary
-    before writing the answer by hand (1 to 3600)."""
+    """Not a variable: request bodies above this get 413."""
     reminder_scan_seconds: float = 30.0
-    """How often the reminder scheduler looks for questions to remind of (tests shorten it)."""
+    """Not a variable: how often the reminder scheduler looks for questions to remind of
+    (tests shorten it)."""
 
     @property
     def link_base(self) -> str:
@@ -211,42 +328,18 @@ class Settings:
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
         env = dict(os.environ if env is None else env)
-        data_dir = Path(env.get("CHOICE_DATA_DIR") or platformdirs.user_data_dir("choice"))
-        extra_hosts = tuple(h.strip() for h in env.get("CHOICE_ALLOWED_HOSTS", "").split(",")
-                            if h.strip())
-        host = env.get("CHOICE_HOST") or "127.0.0.1"
-        public_url = _public_url(env)
+        values = {variable.field: variable.read(env) for variable in VARIABLES}
+        # What the table's defaults cannot say alone: they depend on other variables.
+        data_dir = values.pop("data_dir") or Path(platformdirs.user_data_dir("choice"))
+        values["db_url"] = values["db_url"] or f"sqlite:///{data_dir / 'choice.db'}"
+        values["open_browser"] = values["open_browser"] and not env.get("CI")
+        host, public_url = values["host"], values["public_url"]
+        extra_hosts = values["allowed_hosts"]
         if public_url is not None:  # the proxy forwards the public name as the Host
             extra_hosts = (*extra_hosts, urlsplit(public_url).hostname or "")
-        return cls(
-            data_dir=data_dir,
-            db_url=env.get("CHOICE_DB_URL") or f"sqlite:///{data_dir / 'choice.db'}",
-            host=host,
-            port=_int(env, "CHOICE_PORT", 8765, 1, 65535),
-            retention_days=_int(env, "CHOICE_RETENTION_DAYS", 30, 1, 36500),
-            max_sessions=_int(env, "CHOICE_MAX_SESSIONS", 1000, 10, 10_000_000),
-            open_browser=_flag(env, "CHOICE_OPEN_BROWSER", True) and not env.get("CI"),
-            mcp_wait_seconds=_int(env, "CHOICE_MCP_WAIT_SECONDS", 50, 1, 300),
-            hook_wait_seconds=_int(env, "CHOICE_HOOK_WAIT_SECONDS", 50, 5, 3600),
-            hook_tools=tuple(t.strip() for t in env.get("CHOICE_HOOK_TOOLS", "").split(",")
-                             if t.strip()),
-            hook_start_portal=_flag(env, "CHOICE_HOOK_START_PORTAL", True),
-            mcp_progress_seconds=_seconds(env, "CHOICE_MCP_PROGRESS_SECONDS", 15.0),
-            idle_exit_seconds=_int(env, "CHOICE_IDLE_EXIT", 0, 0, 10_000_000),
-            language=language_from_env(env.get("CHOICE_LANG")),
-            public_url=public_url,
-            webhook_url=_webhook_url(env),
-            webhook_format=_choice(env, "CHOICE_WEBHOOK_FORMAT", ("json", "slack", "ntfy")),
-            webhook_secret=env.get("CHOICE_WEBHOOK_SECRET") or None,
-            webhook_created=_flag(env, "CHOICE_WEBHOOK_CREATED", False),
-            reminder_minutes=_number(env, "CHOICE_REMINDER_MINUTES", 15.0, 0.05, 10_080,
-                                     "minutes"),
-            summary_seconds=_number(env, "CHOICE_SUMMARY_SECONDS", 30.0, 1, 3600, "seconds"),
-            webhook_retry_seconds=_seconds(env, "CHOICE_WEBHOOK_RETRY_SECONDS", 2.0),
-            webhook_coalesce_seconds=_seconds(env, "CHOICE_WEBHOOK_COALESCE_SECONDS", 10.0),
-            allowed_hosts=("127.0.0.1", "localhost", "::1", *extra_hosts,
-                           *((host,) if host not in ("0.0.0.0", "::") else ())),
-        )
+        values["allowed_hosts"] = ("127.0.0.1", "localhost", "::1", *extra_hosts,
+                                   *((host,) if host not in ("0.0.0.0", "::") else ()))
+        return cls(data_dir=data_dir, **values)
 
     def prepare_data_dir(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -1,2 +1,2 @@
-"""Generators of the docs' generated parts: each module's `render(arg)` returns Markdown
-for a `<!-- generated: NAME ARG -->` marker (filled in by `docs/hooks.py`)."""
+"""Generators of the docs' reference parts: each module has `render(arg: str) -> str`, the
+Markdown that `docs/hooks.py` puts in place of a page's `<!-- generated: NAME ARG -->` line."""
