@@ -1,5 +1,6 @@
 """What the hardening suites count: attacks tried and refused, answers acknowledged and lost,
-each counted as it happens, and the README's tables made from those counts.
+each counted as it happens, and the docs' tables made from those counts (`docs/data/hardening.json`,
+rendered by `docs/gen/hardening.py`).
 
 A test in `tests/security/` opens `with attacks("Host allowlist") as seen:` and calls
 `seen.refused_if(<what it just observed>, <what was tried>)` once per attempt; one in

@@ -1,6 +1,6 @@
 """What each row of the hardening tables means: its suite and what the suite tries there, as
-the README shows it. A `{name}` (or `{name:,}`) in a description is a fact the tests counted in this run
-(`Seen.fact` in `tests/tally.py`): rounds, cycles, bridges, so the README never quotes a
+the docs show it (docs/security.md, docs/reliability.md). A `{name}` (or `{name:,}`) in a description is a fact the tests counted in this run
+(`Seen.fact` in `tests/tally.py`): rounds, cycles, bridges, so the docs never quote a
 number the code does not run. Owns the words only; the figures come from the run.
 """
 
