@@ -1,7 +1,8 @@
-"""What each row of the hardening tables means: its suite and what the suite tries there, as
-the docs show it (docs/security.md, docs/reliability.md). A `{name}` (or `{name:,}`) in a description is a fact the tests counted in this run
-(`Seen.fact` in `tests/tally.py`): rounds, cycles, bridges, so the docs never quote a
-number the code does not run. Owns the words only; the figures come from the run.
+"""What each row of the hardening tables means: its suite and what the suite tries there,
+as the docs show it (docs/security.md, docs/reliability.md). A `{name}` (or `{name:,}`) in a
+description is a fact the tests counted in this run (`Seen.fact` in `tests/tally.py`):
+rounds, cycles, bridges, so the docs never quote a number the code does not run. Owns the
+words only; the figures come from the run.
 """
 
 from __future__ import annotations
