@@ -87,7 +87,7 @@ def _constant(value: object) -> Provide:
 
 def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO") -> Litestar:
     """The portal's web app. `mcp` builds what `/mcp` serves (called once, on a worker
-    thread, after the start); `log_level` WARNING keeps a portal inside `choice ask` from
+    thread, when `/mcp` is first asked for); `log_level` WARNING keeps a portal inside `choice ask` from
     printing its start-up."""
     settings, store, service = portal.settings, portal.store, portal.service
     keep_secrets_out_of_logs()

@@ -1,20 +1,23 @@
-"""The `/mcp` mount: serves the MCP app the app factory is given, built in the background
-so the portal starts fast.
+"""The `/mcp` mount: serves the MCP app the app factory is given, built when `/mcp` is
+first asked for, so a portal no agent talks to over MCP never loads the SDK.
 
 The web transport imports nothing of `choice.mcp`: `create_app(mcp=...)` is handed an
 `McpFactory` (the portal's is `choice.mcp.asgi.portal_mcp_app`). Building it imports the
-MCP SDK, ~1.7 s here (pydantic models of every protocol type), more than the rest of the
-portal together. `McpMount.running()` (entered by the app's lifespan) calls the factory on
-a worker thread while the portal already serves pages and the API, then keeps the app's
-sessions running in their own task for the life of the app. A request to `/mcp` that
-arrives before it is built waits for it; if building failed, it gets a 503 saying why. A
-body over `MCP_BODY_MAX` gets the portal's 413 (`mcp_body.py`).
+MCP SDK: 0.4-0.6 s and ~28 MB here (pydantic models of every protocol type), as much memory
+as the rest of the portal's code together. The first request to `/mcp` calls the factory on
+a worker thread (pages and the API are served meanwhile) and waits for it; the app's
+sessions then run in their own task, started in the lifespan's context, for the life of
+the app (`McpMount.running()`, entered by the lifespan, stops them). Requests that arrive
+while it is built wait for it; if building failed, they get a 503 saying why. The stdio
+bridge opens its session as soon as the portal answers, so the SDK loads while the MCP
+client is still starting. A body over `MCP_BODY_MAX` gets the portal's 413 (`mcp_body.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
@@ -58,14 +61,14 @@ class McpApp(Protocol):
 class McpFactory(Protocol):
     """Builds the MCP app for this portal (its service and features) and settings;
     `sign_in_link` is None when the portal has no sign-in codes to hand out. Called once, on
-    a worker thread (it may import something slow)."""
+    a worker thread, when `/mcp` is first asked for (it may import something slow)."""
 
     def __call__(self, portal: PortalParts, settings: Settings,
                  sign_in_link: SignInLink | None) -> McpApp: ...
 
 
 class McpMount:
-    """ASGI app for `/mcp`; delegates to the MCP app once it is built."""
+    """ASGI app for `/mcp`; builds the MCP app on the first request, then delegates to it."""
 
     def __init__(self, factory: McpFactory, portal: PortalParts, settings: Settings,
                  codes: LoginCodes | None = None) -> None:
@@ -76,16 +79,39 @@ class McpMount:
         self._app: McpApp | None = None
         self._failure: str | None = None
         self._ready = asyncio.Event()
+        self._stop: asyncio.Event | None = None
+        """Set while the lifespan runs: `/mcp` may start the MCP app."""
+        self._context: contextvars.Context | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def started(self) -> bool:
+        """Whether the MCP app was asked for (it may still be loading, or have failed)."""
+        return self._task is not None
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
-        stop, self._ready, self._app, self._failure = asyncio.Event(), asyncio.Event(), None, None
-        task = asyncio.create_task(self._serve(stop), name="mcp-session-manager")
+        stop = asyncio.Event()
+        self._stop, self._ready, self._app, self._failure, self._task = \
+            stop, asyncio.Event(), None, None, None
+        self._context = contextvars.copy_context()  # the lifespan's, not the first request's
         try:
             yield
         finally:
+            self._stop = None
             stop.set()  # the session manager's exit closes open sessions: bounded, then cut
-            await finish(task, grace=STOP_SECONDS if self._ready.is_set() else 0.0)
+            task, self._task = self._task, None
+            if task is not None:
+                await finish(task, grace=STOP_SECONDS if self._ready.is_set() else 0.0)
+
+    def _start(self) -> bool:
+        """Start building the MCP app unless it was; False outside the lifespan."""
+        if self._task is None:
+            if self._stop is None or self._context is None:
+                return False
+            self._task = asyncio.create_task(self._serve(self._stop), name="mcp-session-manager",
+                                             context=self._context.copy())
+        return True
 
     async def _serve(self, stop: asyncio.Event) -> None:
         try:
@@ -109,6 +135,10 @@ class McpMount:
                           self._settings.link_base)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self._start():
+            await send_error(send, 503, "mcp_unavailable", "the portal is not serving: it is "
+                             "starting or stopping; try again shortly.", "request")
+            return
         try:
             await asyncio.wait_for(self._ready.wait(), READY_SECONDS)
         except TimeoutError:

@@ -1,5 +1,6 @@
-"""The `/mcp` mount serves the MCP app `create_app` is given, built in the background; if
-building fails, MCP says so (503) and the rest of the portal keeps working. The web
+"""The `/mcp` mount serves the MCP app `create_app` is given, built when `/mcp` is first
+asked for (a portal nobody reaches over MCP never loads the SDK); if building fails, MCP
+says so (503) and the rest of the portal keeps working. The web
 transport reaches the MCP transport only through what it is given."""
 
 from __future__ import annotations
@@ -77,11 +78,14 @@ def test_mcp_serves_the_app_it_is_given_for_the_life_of_the_portal() -> None:
 
     app = given(factory)
     with TestClient(app, base_url=BASE_URL) as client:
+        assert client.get("/healthz").status_code == 200
         assert client.post("/mcp/", json=INITIALIZE).status_code == 401  # still the token's
+        assert built == []  # started, served, refused: the MCP app is not built yet
         client.headers["Authorization"] = f"Bearer {token()}"
         answered = client.post("/mcp/", json=INITIALIZE, headers=MCP_HEADERS)
+        again = client.post("/mcp/", json=INITIALIZE, headers=MCP_HEADERS)
         assert [fake.sessions for fake in built] == [["started"]]
-    assert answered.status_code == 200
+    assert answered.status_code == again.status_code == 200
     assert answered.json()["fake"] is True
     assert answered.json()["link"].startswith(f"{BASE_URL}/login?code=")  # it can sign people in
     assert built[0].portal.service is app.dependencies["service"].dependency()
@@ -97,8 +101,9 @@ def test_a_failed_build_gives_503_and_the_portal_still_serves() -> None:
     with TestClient(app, base_url=BASE_URL) as client:
         client.headers["Authorization"] = f"Bearer {token()}"
         refused = client.post("/mcp/", json=INITIALIZE, headers=MCP_HEADERS)
+        again = client.post("/mcp/", json=INITIALIZE, headers=MCP_HEADERS)
         health = client.get("/healthz")
-    assert refused.status_code == 503
+    assert refused.status_code == again.status_code == 503
     error = refused.json()["errors"][0]
     assert error["code"] == "mcp_unavailable" and "No module named 'mcp'" in error["message"]
     assert health.status_code == 200
