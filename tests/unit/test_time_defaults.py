@@ -4,9 +4,13 @@ and the default time it would become."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
+
+import pytest
+from babel.dates import format_timedelta
 
 from choice.core.i18n import translator
-from choice.core.time_defaults import clamp, duration, last_time_given, time_default
+from choice.core.time_defaults import ago, clamp, duration, last_time_given, time_default
 from choice.store.records import AuditEvent
 
 
@@ -44,3 +48,20 @@ def test_durations_read_as_minutes_when_whole() -> None:
     _ = translator("en")
     assert (duration(1800, _), duration(60, _), duration(45, _)) == (
         "30 minutes", "1 minute", "45 seconds")
+
+
+AGES = [0.4, 1, 2, 50, 51, 60, 89, 90, 3000, 3060, 3600, 7200, 80_000, 86_400, 2 * 86_400,
+        6 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400, 60 * 86_400, 365 * 86_400,
+        730 * 86_400]
+
+
+@pytest.mark.parametrize("seconds", AGES)
+def test_an_age_reads_as_babels_relative_time_did(seconds: float) -> None:
+    expected = format_timedelta(timedelta(seconds=-seconds), add_direction=True, locale="en")
+    assert ago(seconds, translator("en")) == expected
+
+
+def test_an_age_in_chinese_and_a_time_to_come() -> None:
+    assert ago(200, translator("zh")) == "3 分钟前"
+    assert ago(2 * 86_400, translator("zh")) == "2 天前"
+    assert ago(-5, translator("en")) == "1 second ago"  # a clock a little ahead: not "in ..."

@@ -10,7 +10,6 @@ HTML we emit from it is markdown-it output with raw HTML and images turned off.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -25,10 +24,9 @@ from choice.contract.vocabulary import CUSTOM_INPUT_MAX, NOTE_MAX
 from choice.core.i18n import translator
 from choice.core.replies import question_count
 from choice.core.resources import RESOURCES
-from choice.core.time_defaults import duration
+from choice.core.time_defaults import ago, duration
 
-if TYPE_CHECKING:  # both are imported on the first page that needs them, not at start
-    from babel import Locale
+if TYPE_CHECKING:  # imported on the first page that needs it, not at start
     from markdown_it import MarkdownIt
 
 
@@ -109,18 +107,8 @@ def duration_text(context: Context, seconds: int) -> str:
 
 @pass_context
 def relative_age(context: Context, epoch: float) -> str:
-    """`3 minutes ago`, in the page's language."""
-    from babel.dates import format_timedelta
-
-    delta = timedelta(seconds=epoch - now())
-    return format_timedelta(delta, add_direction=True, locale=babel_locale(context.get("locale", "en")))
-
-
-@lru_cache(maxsize=8)
-def babel_locale(language: str) -> Locale:
-    from babel import Locale
-
-    return Locale.parse(language)
+    """`3 minutes ago`, in the page's language (`time_defaults.ago`)."""
+    return ago(now() - epoch, translator(context.get("locale", "en")))
 
 
 def countdown_clock(seconds: float) -> str:
