@@ -96,14 +96,15 @@ def fresh_starts(tmp: Path, runs: int, env_extra: dict[str, str]) -> tuple[list[
     listed, called = [], []
     for run in range(runs):
         port = free_port()
-        env = bridge_env(tmp / f"fresh-{run}", port, **env_extra)
+        data_dir = tmp / f"fresh-{run}"
+        env = bridge_env(data_dir, port, **env_extra)
         try:
             seconds, call_seconds, bridge = timed(env, until_call=True)
             listed.append(seconds)
             called.append(call_seconds or 0.0)
             bridge.close()
         finally:
-            stop_portal_at(port)
+            stop_portal_at(port, data_dir)
     return listed, called
 
 

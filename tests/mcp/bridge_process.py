@@ -101,10 +101,10 @@ class BridgeProcess:
             self.process.wait(timeout=10)
 
 
-def stop_portal_at(port: int) -> None:
+def stop_portal_at(port: int, data_dir: Path | None = None) -> None:
     """SIGINT the portal answering on `port` (one a bridge started detached), if any, and
-    wait until it is gone."""
-    client = PortalClient(f"http://127.0.0.1:{port}", owner_token())
+    wait until it is gone. `data_dir`: the portal's, when it is not this test's."""
+    client = PortalClient(f"http://127.0.0.1:{port}", owner_token(data_dir))
     if not client.is_portal():
         return
     pid = int(client.call("GET", "/healthz")["pid"])  # the pid is the owner's to see
@@ -114,10 +114,10 @@ def stop_portal_at(port: int) -> None:
         time.sleep(0.05)  # another process's exit: nothing to wait on but its /proc entry
 
 
-def owner_token() -> str | None:
-    """The token of the portal in this test's data dir (`CHOICE_DATA_DIR`): `/healthz` shows
-    its pid only to the owner."""
+def owner_token(data_dir: Path | None = None) -> str | None:
+    """The token of the portal in `data_dir`, by default this test's (`CHOICE_DATA_DIR`):
+    `/healthz` shows its pid only to the owner."""
     from choice.core.config import Settings
     from choice.core.token import read_token
 
-    return read_token(Settings.from_env().token_path)
+    return read_token(data_dir / "token" if data_dir else Settings.from_env().token_path)
