@@ -17,17 +17,13 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from choice.contract.errors import FieldError
 from choice.contract.vocabulary import OPTION_ID_PATTERN, Strict
-
-if TYPE_CHECKING:  # the request holds attachments: it imports this module
-    from choice.contract.request import Question
 
 MiB = 1024 * 1024
 ATTACHMENTS_MAX = 8
@@ -142,24 +138,6 @@ def decoded(attachments: list[Attachment], limits: Limits = REQUEST_LIMITS,
             errors.append(FieldError(field=f"attachments[{index}].id", code="duplicate",
                                      message=f"{given!r} is used twice: give each its own id."))
     return blobs, errors
-
-
-def attachment_errors(attachments: list[Attachment], questions: Sequence[Question], *,
-                      several: bool) -> list[FieldError]:
-    """The files' own rules, and every option's `attachment_ids` naming one of them."""
-    _, errors = decoded(attachments)
-    known = {attachment.id or f"a{index + 1}" for index, attachment in enumerate(attachments)}
-    prefix = "questions[{q}]." if several else ""
-    for q, question in enumerate(questions):
-        for o, option in enumerate(question.options):
-            for a, wanted in enumerate(option.attachment_ids):
-                if wanted not in known:
-                    errors.append(FieldError(
-                        field=f"{prefix.format(q=q)}options[{o}].attachment_ids[{a}]",
-                        code="unknown",
-                        message=f"{wanted[:64]!r} is no attachment of this request: use one "
-                                f"of {sorted(known) or 'none (send attachments first)'}."))
-    return errors
 
 
 def _bytes(data: str | None) -> bytes | None:

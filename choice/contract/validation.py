@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from choice.contract import SINGLE_QUESTION_FIELDS, ChoiceRequest, FieldError, Preferences, Question
-from choice.contract.attachments import attachment_errors
+from choice.contract.attachment_rules import attachment_errors
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.contract.knobs import max_for, min_for, pop_cancel_disabling, resolve_defaults
 from choice.contract.salvage import salvaged

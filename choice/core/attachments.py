@@ -9,7 +9,7 @@
 - Either read back a chunk at a time.
 
 The contract holds the rules (`contract/attachments.py`); the store keeps the bytes
-(`Repository.attachment_chunk`).
+(`store/files.py`).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from choice.contract.errors import FieldError
 from choice.contract.field_errors import InvalidInput
 from choice.contract.normalize import Completion
 from choice.store import Store
+from choice.store.files import file_chunk, stored_file
 from choice.store.records import StoredFile
 
 
@@ -51,14 +52,14 @@ def files_of(req: ChoiceRequest, interaction_id: str,
 
 async def attachment(store: Store, interaction_id: str, attachment_id: str) -> StoredFile:
     """A file shown with the question (its description); `NotFound` when there is none."""
-    return await store.read(store.repo.attachment, interaction_id, attachment_id)
+    return await store.read(stored_file, store.repo, interaction_id, attachment_id)
 
 
 async def attachment_bytes(store: Store, file: StoredFile) -> AsyncIterator[bytes]:
-    """Its bytes, a chunk at a time (`Repository.CHUNK`): never the whole file in memory."""
+    """Its bytes, a chunk at a time (`store.files.CHUNK`): never the whole file in memory."""
     offset = 0
     while offset < file.size:
-        chunk = await store.read(store.repo.attachment_chunk, file.interaction_id,
+        chunk = await store.read(file_chunk, store.repo, file.interaction_id,
                                  file.attachment_id, offset)
         if not chunk:
             return

@@ -25,14 +25,13 @@ from choice.contract import (
     Shape,
     Submission,
 )
-from choice.contract.attachments import ANSWER_LIMITS, SentFile
 from choice.contract.clock import now
 from choice.contract.compat import parse_request
-from choice.contract.errors import AlreadyCompleted, DeadlinePassed, FieldError
-from choice.contract.field_errors import InvalidInput
+from choice.contract.errors import AlreadyCompleted, DeadlinePassed
 from choice.contract.normalize import Completion
 from choice.contract.result import DiscussionData
-from choice.core.attachments import draft_file, file_url, files_of, sent_file
+from choice.core.answer_files import AnswerFiles
+from choice.core.attachments import files_of
 from choice.core.completion import Completer, Decide
 from choice.core.config import Settings
 from choice.core.deadlines import DeadlineScheduler, new_deadline
@@ -47,7 +46,7 @@ from choice.core.waiting import AgentWait
 from choice.store import Store
 from choice.store.preferences import load_preferences, save_preferences
 from choice.store.records import AuditEvent, Interaction
-from choice.store.repository import Completed, TooManyFiles, Which
+from choice.store.repository import Completed, Which
 
 NO_CLIENT_WARNING = (
     "interface 'client' asks inside an MCP client that supports elicitation; this request "
@@ -85,6 +84,8 @@ class InteractionService:
         """Periodic work the features register (reminders), run by one task."""
         self._prefs: Preferences | None = None
         self._retention = Retention(store, settings, clock)
+        self.answer_files = AnswerFiles(store, self.notifier, clock, settings.link_base)
+        """A person's files for the answer being written (`answer_files.py`)."""
 
     def register(self, extension: Extension) -> None:
         """Plug a feature in (before `start`): the composition root does, in order."""
@@ -247,42 +248,6 @@ class InteractionService:
 
         return await self.complete(interaction_id, decide, actor=actor,
                                    statuses=UNRESOLVED_STATUSES)
-
-    # -- a person's files, kept with the draft until an answer sends them -------------------
-    async def attach(self, interaction_id: str, name: str, mime_type: str, data: bytes,
-                     actor: str = "human", tab: str | None = None) -> SentFile:
-        """Attach a file to an undecided question's draft (`answer-N`), audited as
-        `attachment_added`. `InvalidInput` naming `name`, `mime_type` or `data` (type,
-        size, a sixth file); `AlreadyCompleted` once the question is over."""
-        file = draft_file(interaction_id, name, mime_type, data, self.clock())
-        try:
-            kept = await self.store.write(self.store.repo.add_draft_file, file,
-                                          ANSWER_LIMITS.files,
-                                          lambda added: file_added(added, actor, added.created_at))
-        except TooManyFiles as too_many:
-            raise InvalidInput([FieldError(field="data", code="too_many", message=(
-                f"{too_many.limit} files are attached already: remove one first."))]) from None
-        self.notifier.publish(Change("interaction.draft", interaction_id,
-                                           {"tab": tab, "files": True}))
-        return sent_file(kept, file_url(self.settings.link_base, interaction_id,
-                                        kept.attachment_id))
-
-    async def detach(self, interaction_id: str, attachment_id: str, actor: str = "human",
-                     tab: str | None = None) -> None:
-        """Take a file off the draft (`attachment_removed`); `NotFound` if it holds none."""
-        event = audit(interaction_id, "attachment_removed", actor,
-                      {"attachment_id": attachment_id}, self.clock())
-        await self.store.write(self.store.repo.drop_draft_file, interaction_id, attachment_id,
-                               event)
-        self.notifier.publish(Change("interaction.draft", interaction_id,
-                                           {"tab": tab, "files": True}))
-
-    async def draft_files(self, interaction_id: str) -> list[SentFile]:
-        """The files attached to the draft, oldest first; `NotFound` for no such question."""
-        await self.get(interaction_id)
-        files = await self.store.read(self.store.repo.draft_files, interaction_id)
-        return [sent_file(f, file_url(self.settings.link_base, interaction_id, f.attachment_id))
-                for f in files]
 
     async def expire(self, interaction_id: str) -> None:
         """Called by the scheduler at the deadline; honours the request's `on_timeout`."""

@@ -13,11 +13,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError
 
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
-from choice.contract.attachments import answer_file_id
 from choice.contract.errors import AlreadyCompleted, DeadlinePassed, NotFound
 from choice.store.compiled import Compiled, cursor_of
 from choice.store.engine import WRITE
@@ -28,8 +27,6 @@ from choice.store.tables import AUDIT_EVENTS as EVENTS
 
 New = tuple[Interaction, Sequence[AuditEvent], Sequence[StoredFile]]
 """A new interaction: its row, its first audit events, the files shown with it."""
-CHUNK = 256 * 1024
-"""An attachment is read this much at a time: ten 5 MiB downloads at once hold ~2.5 MB."""
 Which = Literal["active", "widened", "deferred", "completed", "all"]
 IS_OPEN = or_(*(INTERACTIONS.c.status == status for status in OPEN_STATUSES))
 """Open, as literals (not an expanding IN): `compiled.py` runs it without SQLAlchemy."""
@@ -73,14 +70,6 @@ class Completed:
         """The pending `row` as this completion leaves it."""
         return replace(row, status=self.status, result_json=self.result_json,
                        completed_at=self.completed_at)
-
-
-class TooManyFiles(Exception):
-    """A draft holds as many files as an answer may send."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"at most {limit} files")
-        self.limit = limit
 
 
 def _row(mapping: Any) -> Interaction:
@@ -162,36 +151,6 @@ class Repository:
                 conn.execute(insert(ATTACHMENTS), files)
             return enforce_count_limit(conn, max_sessions) if max_sessions else None
 
-    def add_draft_file(self, file: StoredFile, limit: int, event: Callable[[StoredFile], AuditEvent],
-                       ) -> StoredFile:
-        """Attach `file` to an undecided question's draft as the next free `answer-N`, and
-        audit it. `AlreadyCompleted` once the question is over, `TooManyFiles` when the
-        draft holds `limit` already."""
-        with self._write() as conn:
-            row = self.find(conn, file.interaction_id)
-            if row.status not in UNRESOLVED_STATUSES:
-                raise AlreadyCompleted(row)
-            ids = conn.execute(select(ATTACHMENTS.c.attachment_id, ATTACHMENTS.c.direction).where(
-                ATTACHMENTS.c.interaction_id == file.interaction_id)).all()
-            if sum(1 for _, direction in ids if direction == "draft") >= limit:
-                raise TooManyFiles(limit)
-            file = replace(file, attachment_id=answer_file_id({i for i, _ in ids}))
-            conn.execute(insert(ATTACHMENTS), [values_of(file)])
-            self.add_events(conn, [event(file)])
-            return replace(file, data=None)
-
-    def drop_draft_file(self, interaction_id: str, attachment_id: str,
-                        event: AuditEvent) -> None:
-        """Take a file off an undecided question's draft; `NotFound` if it holds none by
-        that id (a sent file stays: it is part of the answer)."""
-        with self._write() as conn:
-            gone = conn.execute(delete(ATTACHMENTS).where(
-                ATTACHMENTS.c.interaction_id == interaction_id,
-                ATTACHMENTS.c.attachment_id == attachment_id, IS_DRAFT_FILE))
-            if gone.rowcount != 1:
-                raise NotFound(attachment_id)
-            self.add_events(conn, [event])
-
     def draft_files(self, interaction_id: str) -> list[StoredFile]:
         """The files attached to a question's draft, oldest first (descriptions only).
         Inside `complete` (its `decide`, on the writer thread) they are read in the
@@ -205,25 +164,6 @@ class Repository:
         with self.engine.connect() as conn:
             return [StoredFile(**m) for m in conn.execute(DRAFT_FILES, {
                 "interaction_id": interaction_id}).mappings()]
-
-    def attachment(self, interaction_id: str, attachment_id: str) -> StoredFile:
-        """One attachment's description (not its bytes: `attachment_chunk` reads those)."""
-        with self.engine.connect() as conn:
-            found = conn.execute(select(*FILE_COLUMNS).where(
-                ATTACHMENTS.c.interaction_id == interaction_id,
-                ATTACHMENTS.c.attachment_id == attachment_id)).mappings().first()
-        if found is None:
-            raise NotFound(interaction_id)
-        return StoredFile(**found)
-
-    def attachment_chunk(self, interaction_id: str, attachment_id: str, offset: int) -> bytes:
-        """`CHUNK` bytes of an attachment from `offset` (SQL `substr`: the row is never read
-        whole into memory)."""
-        with self.engine.connect() as conn:
-            chunk = conn.execute(select(func.substr(ATTACHMENTS.c.data, offset + 1, CHUNK)).where(
-                ATTACHMENTS.c.interaction_id == interaction_id,
-                ATTACHMENTS.c.attachment_id == attachment_id)).scalar()
-        return bytes(chunk or b"")
 
     def get(self, interaction_id: str) -> Interaction:
         with self.engine.connect() as conn:

@@ -60,19 +60,20 @@ class AnswerFileController(Controller):
         each, PNG/JPEG/GIF/WebP images, text, JSON, PDF or archives. It goes with the
         answer, whichever interface sends it; 409 once the question is over."""
         mime_type = request.headers.get("content-type", "").split(";")[0].strip()
-        data = await request.body()
-        sent = await service.attach(interaction_id, name, mime_type or "application/octet-stream",
-                                    data, actor_of(request, interface), tab)
+        sent = await service.answer_files.attach(
+            interaction_id, name, mime_type or "application/octet-stream", await request.body(),
+            actor_of(request, interface), tab)
         return sent.model_dump()
 
     @get("/", responses=errors(404))
     async def listed(self, interaction_id: FromPath[str], service: Service) -> dict[str, Any]:
         """The files attached so far, oldest first."""
-        return {"files": [file.model_dump() for file in await service.draft_files(interaction_id)]}
+        files = await service.answer_files.listed(interaction_id)
+        return {"files": [file.model_dump() for file in files]}
 
     @delete("/{file_id:str}", responses=errors(404, 422))
     async def detach(self, interaction_id: FromPath[str], file_id: FromPath[str],
                      request: Request[Any, Any, Any], service: Service,
                      interface: WhereFrom = None, tab: Tab = None) -> None:
         """Take a file off before answering (a sent one stays with the answer)."""
-        await service.detach(interaction_id, file_id, actor_of(request, interface), tab)
+        await service.answer_files.detach(interaction_id, file_id, actor_of(request, interface), tab)

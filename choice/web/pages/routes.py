@@ -17,7 +17,7 @@ from choice.team.thread import Window, page_cursor
 from choice.web.deps import Owner, QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context
 from choice.web.security.auth import session_guard
-from choice.web.views.interactions import interaction_view, soonest_first
+from choice.web.views.interactions import soonest_first
 from choice.web.views.team import team_context
 
 VARY_ON_HTMX = {"Vary": "HX-Request"}
@@ -87,7 +87,6 @@ class PageController(Controller):
         """The files attached to the answer being written, for a page told they changed
         (its own upload, a removal, or the terminal's `a`)."""
         row = await service.get(interaction_id)
-        view = interaction_view(row, await service.preferences(),
-                                answer_files=await owner.answer_files(row))
         return HTMXTemplate(template_name="partials/_answer_file_list.html", headers=VARY_ON_HTMX,
-                            context={"view": view, "locale": service.language_for(row)})
+                            context={"iid": row.id, "files": await owner.answer_files(row),
+                                     "locale": service.language_for(row)})

@@ -69,7 +69,7 @@ class OwnerViews:
         """The files attached to the answer being written; none once it is decided."""
         if row.status not in UNRESOLVED_STATUSES:
             return []
-        return await self.service.draft_files(row.id)
+        return await self.service.answer_files.listed(row.id)
 
     async def others_waiting(self, row: Interaction) -> list[Interaction]:
         """Once `row` is decided: the other questions still open, soonest deadline first
