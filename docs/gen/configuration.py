@@ -1,9 +1,9 @@
-"""The configuration reference: every `CHOICE_*` variable, from `choice.core.config.VARIABLES`,
+"""The configuration reference: every `CHOICE_*` variable, from `choice.core.variables.VARIABLES`,
 the same table `Settings.from_env` reads them with."""
 
 from __future__ import annotations
 
-from choice.core.config import OTHER_ENVIRONMENT, VARIABLES, Variable
+from choice.core.variables import OTHER_ENVIRONMENT, VARIABLES, Variable
 from docs.gen._markdown import code, table
 
 FLAG_OFF = "`0`, `false`, `no` or `off` (any case) turn it off; anything else turns it on"

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from choice.core.config import VARIABLES, Settings
+from choice.core.config import Settings
+from choice.core.variables import VARIABLES
 from docs import hooks
 from docs.gen import cli, configuration, http_api, mcp_tools
 
@@ -50,7 +51,7 @@ def test_the_code_names_no_choice_variable_outside_the_table() -> None:
                 named.setdefault(name, set()).add(str(path.relative_to(ROOT)))
     assert named, "the scan found nothing: the pattern or the folder is wrong"
     undocumented = {name: files for name, files in named.items() if name not in documented}
-    assert not undocumented, ("add these to choice/core/config.py's VARIABLES (or INTERNAL "
+    assert not undocumented, ("add these to choice/core/variables.py's VARIABLES (or INTERNAL "
                               f"here, saying why): {undocumented}")
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from choice.core.config import Settings, origin_of
+from choice.core.config import Settings
 from choice.core.replies import interaction_url
+from choice.core.variables import origin_of
 
 
 @pytest.mark.parametrize(("given", "origin"), [

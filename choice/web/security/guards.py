@@ -23,7 +23,7 @@ from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
 from litestar.types import ASGIApp, BeforeMessageSendHookHandler, Message, Receive, Scope, Send
 
-from choice.core.config import origin_of
+from choice.core.variables import origin_of
 from choice.web.security.auth import Access, Credentials
 from choice.web.security.guest_budget import BUSY_MESSAGE, RETRY_SECONDS, GuestBudget, is_guest
 from choice.web.security.origins import parse_origin
