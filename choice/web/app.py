@@ -63,6 +63,7 @@ from choice.web.pages.participant import ParticipantPages
 from choice.web.pages.routes import PageController
 from choice.web.pages.team_actions import TeamActions
 from choice.web.pages.time_default_actions import use_time_as_default
+from choice.web.pydantic_bodies import PortalLitestar, PydanticBodies, PydanticSchemas
 from choice.web.security.auth import Credentials, LoginCodes, LoginRequired
 from choice.web.security.guards import (
     RequestGuard,
@@ -126,7 +127,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
             await service.stop()
             store.close()
 
-    return Litestar(
+    return PortalLitestar(
         logging_config=LoggingConfig(root={"level": log_level, "handlers": ["queue_listener"]}),
         route_handlers=[
             InteractionController, TeamController, DecisionController, ParticipantController,
@@ -156,7 +157,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
                             LoginRequired: login_required_handler(service, assets)},
         request_max_body_size=settings.max_body_bytes,
         template_config=TemplateConfig(engine=JinjaTemplateEngine.from_environment(env)),
-        plugins=[HTMXPlugin()],
+        plugins=[HTMXPlugin(), PydanticBodies(), PydanticSchemas()],
         compression_config=CompressionConfig(backend="gzip", minimum_size=500, gzip_compress_level=6,
                                              exclude_opt_key=SKIP_COMPRESSION),
         openapi_config=OpenAPIConfig(

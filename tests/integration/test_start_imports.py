@@ -1,0 +1,41 @@
+"""What a portal's start leaves unimported: each of these is loaded on first use, or never,
+and each cost start-up time and memory when it was loaded at every start."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+NOT_AT_START = {
+    "litestar.plugins.pydantic": "Litestar's pydantic plugin (and pydantic.v1 with it): ~25 ms, ~3 MB",
+    "pydantic.v1": "pydantic's v1 compatibility layer",
+    "attr": "Litestar's attrs plugin",
+    "mcp": "the MCP SDK: on the first /mcp request",
+    "mcp_types": "the MCP wire types: with the SDK",
+    "alembic": "migrations: only when a database is behind",
+    "sqlalchemy.orm": "the ORM: the store uses Core",
+    "sqlalchemy.dialects.postgresql": "PostgreSQL's dialect, on SQLite",
+    "psycopg": "the PostgreSQL driver, on SQLite",
+    "markdown_it": "Markdown: on the first page",
+    "babel": "Babel: the catalogs are read without it",
+    "choice.webhooks": "the webhook feature: only with CHOICE_WEBHOOK_URL",
+}
+
+PROBE = """
+import json, sys
+from choice.portal import create_app
+create_app()
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_a_new_portal_is_built_without_what_it_loads_later(tmp_path: Path) -> None:
+    env = {"CHOICE_DATA_DIR": str(tmp_path / "data"), "PATH": "/usr/bin:/bin"}
+    loaded = json.loads(subprocess.run([sys.executable, "-c", PROBE], capture_output=True,
+                                       text=True, check=True, timeout=120, env=env).stdout)
+    assert "choice.web.app" in loaded and "litestar" in loaded  # the probe built the app
+    imported = {name: why for name, why in NOT_AT_START.items()
+                if any(module == name or module.startswith(name + ".") for module in loaded)}
+    assert imported == {}
