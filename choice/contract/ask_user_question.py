@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from choice.contract import (
     TITLE_MAX,
@@ -22,6 +22,7 @@ from choice.contract import (
     Language,
     RequestContext,
 )
+from choice.contract.model import Model
 
 RECOMMENDED = re.compile(r"\s*\(recommended\)\s*$", re.IGNORECASE)
 """Models mark the option they recommend by this label suffix (shared/NOTES.md)."""
@@ -29,7 +30,7 @@ SEPARATOR = ", "
 """How several chosen labels are joined in one answer, as the tool's own multiSelect does."""
 
 
-class _Compat(BaseModel):
+class _Compat(Model):
     model_config = ConfigDict(extra="forbid")
 
 

@@ -20,9 +20,10 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from choice.contract.errors import FieldError
+from choice.contract.model import Model
 from choice.contract.vocabulary import OPTION_ID_PATTERN, Strict
 
 MiB = 1024 * 1024
@@ -158,7 +159,7 @@ def stored(attachments: list[Attachment], blobs: list[bytes]) -> list[dict[str, 
             for index, (attachment, blob) in enumerate(zip(attachments, blobs, strict=True))]
 
 
-class SentFile(BaseModel):
+class SentFile(Model):
     """A file a person sent with the answer, as the result lists it: fetch its bytes from
     `url` with the token."""
 

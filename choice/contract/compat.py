@@ -29,6 +29,7 @@ from choice.contract import (
 from choice.contract.compat_errors import in_their_words, without_union_branches
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.contract.knobs import pop_cancel_disabling
+from choice.contract.model import Model
 from choice.contract.validation import ValidatedRequest, validate_request
 
 SHAPES: tuple[Shape, ...] = get_args(Shape)
@@ -40,7 +41,7 @@ FREE_TEXT_FIELDS = (
 )
 
 
-class _Compat(BaseModel):
+class _Compat(Model):
     model_config = ConfigDict(extra="forbid")
 
 

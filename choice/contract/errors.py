@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
+from choice.contract.model import Model
 
 if TYPE_CHECKING:
     from choice.store.records import Interaction
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 # One problem with an input, as a value: which field, a stable code, and a message that says
 # how to fix it. (No docstring: it would become the schema's description in every listing.)
-class FieldError(BaseModel):
+class FieldError(Model):
     field: str
     code: str
     message: str

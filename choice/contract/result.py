@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from choice.contract.attachments import SentFile
+from choice.contract.model import Model
 from choice.contract.vocabulary import (
     SCHEMA_VERSION,
     ActionStatus,
@@ -24,14 +25,14 @@ DISCUSSION_MESSAGES_MAX = 50
 """`DiscussionData` carries at most this many messages: the summarising model's context is finite."""
 
 
-class SummaryJson(BaseModel):
+class SummaryJson(Model):
     """Where a widened decision came from: the discussion's summary and its provenance."""
 
     text: str = Field(description="The summary of the discussion ('' when written by hand).")
     source: SummarySource
 
 
-class OptionVotes(BaseModel):
+class OptionVotes(Model):
     """One option's votes in a widened discussion, with who cast them."""
 
     option_id: str
@@ -40,12 +41,12 @@ class OptionVotes(BaseModel):
     voters: list[str]
 
 
-class SelectedOption(BaseModel):
+class SelectedOption(Model):
     id: str
     label: str
 
 
-class QuestionAnswer(BaseModel):
+class QuestionAnswer(Model):
     """One question's answer in a result with several questions."""
 
     selected_ids: list[str] = Field(default_factory=list)
@@ -57,7 +58,7 @@ class QuestionAnswer(BaseModel):
                                         "`unanswered`: nobody answered it and it had none.")
 
 
-class ChoiceResult(BaseModel):
+class ChoiceResult(Model):
     """What the agent gets back once the interaction is over.
 
     The fields after `summary` are additive (schema_version 1): who decided and how, and
@@ -124,7 +125,7 @@ class Outcome(ChoiceResult):
     status: Literal["submitted", "auto_submitted", "cancelled", "timeout", "withdrawn"]
 
 
-class Handoff(BaseModel):
+class Handoff(Model):
     """The reply while pending: where the human answers and how to poll."""
 
     interaction_id: str
@@ -137,7 +138,7 @@ class Handoff(BaseModel):
     instructions: str
 
 
-class DiscussionData(BaseModel):
+class DiscussionData(Model):
     """The discussion as the write-back step reads it: `messages` are at most 50,
     the newest, each `[Name] text`; `truncated` when there were more."""
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
+
+from choice.contract.model import Model
 
 SelectionMode = Literal["single", "multi", "text_input", "hybrid"]
 OnTimeout = Literal["timeout", "submit_defaults", "cancel"]
@@ -87,7 +89,7 @@ DEFAULT_TIMEOUT = 300
 CANCEL_DISABLING_FIELDS = ("allow_cancel", "cancel_enabled", "hide_cancel")
 
 
-class Strict(BaseModel):
+class Strict(Model):
     """Unknown fields are errors: a typo must not silently change what the human sees."""
 
     model_config = ConfigDict(extra="forbid")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from choice.contract import (
     CUSTOM_INPUT_MAX,
@@ -23,13 +23,14 @@ from choice.contract import (
     Answer,
     PortalInterface,
 )
+from choice.contract.model import Model
 from choice.contract.result import DiscussionData
 
 SourceHint = Literal["discussion_extraction", "manual"]
 ReviewState = Literal["not_requested", "awaiting_candidate", "candidate_ready", "timed_out"]
 
 
-class _Strict(BaseModel):
+class _Strict(Model):
     model_config = ConfigDict(extra="forbid")
 
 
@@ -105,7 +106,7 @@ class QuorumBody(_Strict):
                     "switches the quorum off.")
 
 
-class CandidateReview(BaseModel):
+class CandidateReview(Model):
     """The candidate review (schema_version 1) with the review's state: what the
     owner reviews. While no candidate has come, `candidate_*` are empty; once the fallback
     time passes without one, `llm_timed_out` is true and `source_hint` is `manual`."""
@@ -130,19 +131,19 @@ class CandidateReview(BaseModel):
     defer_rationale: str | None
 
 
-class QuestionBrief(BaseModel):
+class QuestionBrief(Model):
     id: str
     label: str
 
 
-class QuestionShown(BaseModel):
+class QuestionShown(Model):
     title: str
     prompt: str
     selection_mode: str
     options: list[QuestionBrief]
 
 
-class SummaryRequested(BaseModel):
+class SummaryRequested(Model):
     """What an agent gets when the owner asks it to summarise the discussion:
     send the candidate (`submit_candidate`, or POST .../candidate) before `due_at`."""
 
@@ -161,7 +162,7 @@ class SummaryRequested(BaseModel):
     instructions: str
 
 
-class DeferredReply(BaseModel):
+class DeferredReply(Model):
     """What an agent gets for a deferred question: not an answer, not the end (it may be
     taken up again and resolved later; poll with `session_id`)."""
 

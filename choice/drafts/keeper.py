@@ -20,7 +20,7 @@ import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from choice.contract import (
     CUSTOM_INPUT_MAX,
@@ -33,6 +33,7 @@ from choice.contract import (
 )
 from choice.contract.clock import iso
 from choice.contract.errors import AlreadyCompleted
+from choice.contract.model import Model
 from choice.core.extension import Extension
 from choice.core.notifier import Change
 from choice.store.drafts import drop_draft, load_draft, save_draft
@@ -46,7 +47,7 @@ WRITE_EVERY = 1.0
 OptionId = Annotated[str, Field(max_length=LABEL_MAX)]
 
 
-class DraftAnswer(BaseModel):
+class DraftAnswer(Model):
     """One question's half-done answer."""
 
     model_config = ConfigDict(extra="forbid")

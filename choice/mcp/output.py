@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from choice.contract import FieldError, Handoff, Outcome
+from choice.contract.model import Model
 from choice.contract.schemas import inline_schema
 from choice.decision.models import CandidateReview, DeferredReply, SummaryRequested
 from choice.mcp.pending import PendingList
@@ -30,7 +29,7 @@ WARNINGS = {
 }
 
 
-class Refused(BaseModel):
+class Refused(Model):
     """A request the portal refused before any human saw it (`isError: true`)."""
 
     errors: list[FieldError]

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from choice.contract import FieldError
 from choice.contract.clock import iso
 from choice.contract.field_errors import InvalidInput
+from choice.contract.model import Model
 from choice.core.service import InteractionService
 from choice.decision.service import DecisionService
 from choice.team.models import WidenMode
@@ -25,7 +26,7 @@ FILTERS: tuple[PendingFilter, ...] = ("active", "pending", "widened", "deferred"
 LIMIT = 100
 
 
-class PendingEntry(BaseModel):
+class PendingEntry(Model):
     session_id: str = Field(description="Call provide_choice with only this to poll it.")
     title: str
     status: Literal["pending", "widened", "deferred"]
@@ -39,7 +40,7 @@ class PendingEntry(BaseModel):
     project: str | None
 
 
-class PendingList(BaseModel):
+class PendingList(Model):
     """The structured content of `list_pending`."""
 
     interactions: list[PendingEntry]

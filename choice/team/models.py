@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from choice.contract import (
     MAX_OPTIONS,
@@ -20,13 +20,14 @@ from choice.contract import (
     OptionVotes,
     Quorum,
 )
+from choice.contract.model import Model
 
 WidenMode = Literal["block", "continue"]
 COMMENT_MAX = 4_000
 WIDEN_NOTE_MAX = 2_000
 
 
-class _Strict(BaseModel):
+class _Strict(Model):
     model_config = ConfigDict(extra="forbid")
 
 
@@ -63,7 +64,7 @@ class VoteBody(_Strict):
         description="The options this participant backs (an empty list withdraws the vote).")
 
 
-class ParticipantOut(BaseModel):
+class ParticipantOut(Model):
     """A participant as the owner sees them (the link only in the widen reply)."""
 
     participant_id: str
@@ -79,7 +80,7 @@ TallyOut = OptionVotes
 """One option's votes (the same shape as in a result's `votes`)."""
 
 
-class WidenedReply(BaseModel):
+class WidenedReply(Model):
     """What an agent gets while a widened question has no result yet (HTTP poll, MCP tool,
     `choice ask`): who was invited, and with `mode: continue` that it may carry on and
     poll later with `session_id` (`TeamService.widened_reply` builds it)."""

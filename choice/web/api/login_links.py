@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Request, post
-from pydantic import BaseModel
 
 from choice.contract.field_errors import parse_model
+from choice.contract.model import Model
 from choice.web.api.body import json_body
 from choice.web.api.openapi import BODY_ERRORS, body_of, errors
 from choice.web.deps import PortalSettings, SignInCodes
@@ -16,7 +16,7 @@ from choice.web.security.auth import login_link, safe_next
 from choice.web.security.guards import BEARER, bearer_token_guard
 
 
-class LoginLinkRequest(BaseModel):
+class LoginLinkRequest(Model):
     next: str | None = None
     """Where the link lands, a path on this portal (anything else means `/`)."""
 

@@ -31,6 +31,7 @@ from choice.contract import (
     SelectionMode,
     Status,
 )
+from choice.contract.model import Model
 from choice.contract.schemas import inline_schema
 from choice.core.config import Settings
 from choice.decision.models import DeferredReply, SummaryRequested
@@ -96,7 +97,7 @@ class CreatedOutcome(Outcome):
     warnings: list[str]
 
 
-class Listing(BaseModel):
+class Listing(Model):
     interaction_id: str
     title: str
     status: Status
@@ -111,7 +112,7 @@ class Listing(BaseModel):
     question_count: int = Field(description="How many questions it asks (1 unless several).")
 
 
-class InteractionList(BaseModel):
+class InteractionList(Model):
     interactions: list[Listing]
 
 
@@ -122,21 +123,21 @@ class Detail(Listing):
     result: ChoiceResult | None
 
 
-class AuditEntry(BaseModel):
+class AuditEntry(Model):
     kind: str
     actor: str
     at: str
     detail: dict[str, Any] | None
 
 
-class AuditTrail(BaseModel):
+class AuditTrail(Model):
     events: list[AuditEntry]
     events_after: int | None = Field(
         description="The cursor of the next page (`?after=`); null once this page reaches "
                     "the end of the trail.")
 
 
-class ErrorBody(BaseModel):
+class ErrorBody(Model):
     """Every error. A 409 adds the interaction as it stands and the result that stands."""
 
     errors: list[FieldError]
