@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
@@ -25,6 +26,7 @@ from choice.core.i18n import translator
 from choice.core.replies import question_count
 from choice.core.resources import RESOURCES
 from choice.core.time_defaults import ago, duration
+from choice.web.views.template_cache import TemplateCache
 
 if TYPE_CHECKING:  # imported on the first page that needs it, not at start
     from markdown_it import MarkdownIt
@@ -127,9 +129,12 @@ def finalize(value: Any) -> Any:
     return value
 
 
-def make_environment() -> Environment:
+def make_environment(compiled: Path | None = None) -> Environment:
+    """The pages' environment; `compiled` keeps the templates' compiled code between starts
+    (`template_cache.py`)."""
     env = Environment(
         loader=FileSystemLoader(RESOURCES.templates),
+        bytecode_cache=TemplateCache(compiled) if compiled else None,
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
