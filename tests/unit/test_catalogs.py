@@ -11,7 +11,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from choice.core.i18n import translator
+from choice.core.i18n import SOURCE_PLURALS, catalog, plural_rule, translator
 from choice.web.views.js_messages import JS_KEYWORDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,3 +108,14 @@ def test_the_english_catalog_translates_nothing_so_english_needs_no_catalog() ->
     assert translator("en")("Deny") == "Deny"
     assert translator("en").ngettext("{n} option", "{n} options", 1) == "{n} option"
     assert translator("en").ngettext("{n} option", "{n} options", 2) == "{n} options"
+
+
+def test_the_english_plural_rule_is_the_catalogs_header_without_reading_it() -> None:
+    """An English page's scripts get `SOURCE_PLURALS` without Babel: they must be what the
+    English catalog's `Plural-Forms` says, and its plural forms add nothing."""
+    english = read_po((ROOT / "locales/en/LC_MESSAGES/messages.po").open("rb"))
+    assert (english.plural_expr, english.num_plurals) == SOURCE_PLURALS
+    read_back = catalog("en")
+    rule = plural_rule("en")
+    assert (rule.expression, rule.count) == (read_back.plural_expression, read_back.plural_count)
+    assert rule.forms == read_back.plurals == {}

@@ -4,6 +4,8 @@ are translated per language."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,3 +59,13 @@ def test_the_catalog_translates_each_message_and_each_plural_form() -> None:
     assert english["messages"]["Open"] == "Open" and chinese["messages"]["Open"] != "Open"
     assert english["messages"]["{n} minute left"] == ["{n} minute left", "{n} minutes left"]
     assert chinese["messages"]["{n} minute left"] == ["还剩 {n} 分钟"]
+
+
+def test_an_english_pages_messages_need_no_babel() -> None:
+    probe = ("import sys; from choice.web.views.js_messages import js_catalog; "
+             "shown = js_catalog('en'); "
+             "print(shown['plural'], shown['nplurals'], "
+             "any(m.startswith('babel') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, timeout=60).stdout.split()
+    assert out == ["(n", "!=", "1)", "2", "False"]

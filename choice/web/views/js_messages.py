@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from choice.core.i18n import catalog, translator
+from choice.core.i18n import plural_rule, translator
 from choice.core.resources import RESOURCES, MissingResource
 
 JS_KEYWORDS: dict[str, tuple[int, ...] | None] = {"P.t": None, "P.nt": (1, 2)}
@@ -57,12 +57,12 @@ def js_catalog(language: str) -> dict[str, Any]:
     """What a page in `language` hands the bundle: the catalog's plural rule and every JS
     message translated; a message with a count maps to its list of plural forms (the
     English pair while it is untranslated, which the JS then picks by English's rule)."""
-    translate, plural = translator(language), catalog(translator(language).language)
+    translate = translator(language)
+    plural = plural_rule(translate.language)
     messages: dict[str, str | list[str]] = {}
     for message in js_messages():
         if isinstance(message, str):
             messages[message] = translate(message)
         else:
-            messages[message[0]] = list(plural.plurals.get(message[0], message))
-    return {"plural": plural.plural_expression, "nplurals": plural.plural_count,
-            "messages": messages}
+            messages[message[0]] = list(plural.forms.get(message[0], message))
+    return {"plural": plural.expression, "nplurals": plural.count, "messages": messages}
