@@ -28,7 +28,6 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.plugins.htmx import HTMXPlugin
-from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.template import TemplateConfig
 
 from choice.core.i18n import SUPPORTED
@@ -77,7 +76,7 @@ from choice.web.security.sessions import Sessions
 from choice.web.views.assets import Assets
 from choice.web.views.list_cache import ListCache
 from choice.web.views.owner import OwnerViews
-from choice.web.views.templating import make_environment
+from choice.web.views.templates import Templates
 
 log = logging.getLogger("choice")
 
@@ -96,11 +95,11 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     settings.prepare_data_dir()
     token = TokenFile(settings.token_path).current
     credentials = Credentials(token, Sessions(store, token, settings.public_url))
-    env = make_environment(settings.data_dir / "cache" / "templates")
+    templates = Templates(settings.data_dir / "cache" / "templates")
     codes = LoginCodes(token, lambda nonce, expires: store.write(
         spend_login_code, store.engine, nonce, expires, time.time()))
     assets, tabs, activity = Assets.build(), Tabs(), Activity()
-    lists, feeds = ListCache(env), DiscussionFeeds(portal.team, env)
+    lists, feeds = ListCache(templates), DiscussionFeeds(portal.team, templates)
     service.notifier.listen(BrowserOpener(settings, tabs, codes))
     service.notifier.listen(lists, remote=True)
     service.notifier.listen(feeds, remote=True)
@@ -156,7 +155,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
         exception_handlers={**exception_handlers(settings.max_body_bytes),
                             LoginRequired: login_required_handler(service, assets)},
         request_max_body_size=settings.max_body_bytes,
-        template_config=TemplateConfig(engine=JinjaTemplateEngine.from_environment(env)),
+        template_config=TemplateConfig(engine=templates),
         plugins=[HTMXPlugin(), PydanticBodies(), PydanticSchemas()],
         compression_config=CompressionConfig(backend="gzip", minimum_size=500, gzip_compress_level=6,
                                              exclude_opt_key=SKIP_COMPRESSION),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from litestar.exceptions import TemplateNotFoundException
 
+from choice.web.views.templates import Templates
 from choice.web.views.templating import (
     countdown_clock,
     inline_code,
@@ -68,3 +70,13 @@ def test_a_diff_block_marks_its_lines_and_escapes_them() -> None:
     assert '<span class="diff-add">+new</span>' in shown and '<span class="diff-hunk">' in shown
     assert "--- a/x\n+++ b/x" in shown and "<b>" not in shown  # file names unmarked
     assert "<span" not in render_markdown("```sh\n+not a diff\n```")
+
+
+def test_the_environment_is_made_at_the_first_template_and_missing_ones_are_named() -> None:
+    templates = Templates()
+    assert "env" not in vars(templates)
+    assert templates.get_template("choice.html").name == "choice.html"
+    assert "env" in vars(templates)
+    with pytest.raises(TemplateNotFoundException, match=r"nowhere\.html"):
+        templates.get_template("nowhere.html")
+    assert templates.render_string("{{ _('Deny') }}", {"locale": "zh"}) == "拒绝"

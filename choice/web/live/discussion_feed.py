@@ -25,8 +25,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from jinja2 import Environment
-
 from choice.contract.clock import now
 from choice.contract.errors import NotFound
 from choice.core.notifier import Change
@@ -41,6 +39,7 @@ from choice.web.live.socket_limits import (
 )
 from choice.web.views.decision import shared_decision
 from choice.web.views.team import everyone_view
+from choice.web.views.templates import Templates
 
 log = logging.getLogger("choice.web")
 
@@ -109,10 +108,10 @@ class Feed:
 
 
 class DiscussionFeeds:
-    def __init__(self, team: TeamService, env: Environment) -> None:
+    def __init__(self, team: TeamService, templates: Templates) -> None:
         self.team = team
-        self.env = env
-        """The app's Jinja environment (the pages' own templates render the fragments)."""
+        self.templates = templates
+        """The app's templates (the pages' own templates render the fragments)."""
         self._feeds: dict[str, Feed] = {}
         self.links = SocketLimit(LINK_SOCKETS)
         self.handshakes = HandshakeLimit(LINK_HANDSHAKES, HANDSHAKE_WINDOW)
@@ -211,7 +210,7 @@ class DiscussionFeeds:
 
     def _render(self, discussion: Discussion, locale: str, parts: dict[str, Any]) -> str:
         view = everyone_view(discussion)
-        template = self.env.get_template("partials/_discussion_update.html")
+        template = self.templates.get_template("partials/_discussion_update.html")
         return template.render(view=view, locale=locale, comment_ids=set(parts["comments"]),
                                tally=parts["tally"], people=parts["people"],
                                state=parts["state"], shared=parts.get("shared"))

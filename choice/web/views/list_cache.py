@@ -11,12 +11,12 @@ import asyncio
 import time
 from dataclasses import dataclass
 
-from jinja2 import Environment
 from markupsafe import Markup
 
 from choice.core.notifier import Change
 from choice.core.service import InteractionService
 from choice.web.views.interactions import ListView, split_for_list
+from choice.web.views.templates import Templates
 
 FRESH_SECONDS = 30
 LIST_CHANGES = ("interaction.created", "interaction.completed", "interaction.widened",
@@ -46,9 +46,9 @@ async def list_view(service: InteractionService, which: str, current_id: str | N
 
 
 class ListCache:
-    def __init__(self, env: Environment) -> None:
-        self.env = env
-        """The app's Jinja environment (the one its template engine renders with)."""
+    def __init__(self, templates: Templates) -> None:
+        self.templates = templates
+        """The app's templates (the ones its template engine renders with)."""
         self.version = 0
         self._rendered: dict[tuple[str, str | None, str, int], RenderedList] = {}
 
@@ -64,7 +64,7 @@ class ListCache:
             return hit
         version = self.version
         view = await list_view(service, which, current_id)
-        template = self.env.get_template("partials/_interaction_list.html")
+        template = self.templates.get_template("partials/_interaction_list.html")
         rendered = RenderedList(Markup(template.render(list=view, locale=locale)),
                                 view.active_count)
         if version == self.version:  # nothing changed while we read: safe to keep
