@@ -221,8 +221,8 @@ def _create_at_head(engine: Engine) -> Upgrade | None:
     with _locked(engine) as conn:
         if not _empty(conn):
             return None
-        METADATA.create_all(conn)
-        VERSION_TABLE.create(conn)
+        METADATA.create_all(conn, checkfirst=False)  # empty, checked under the lock above
+        VERSION_TABLE.create(conn, checkfirst=False)
         conn.execute(VERSION_TABLE.insert().values(version_num=HEAD))
     done = Upgrade(_shown(engine), None, HEAD)
     log.info("database %s", done.describe())
