@@ -5,6 +5,11 @@ How to run (from the repository root, with the package installed):
     python bench/startup_bench.py            # 7 rounds, 10,000 pending (~2.5 min)
     python bench/startup_bench.py --quick    # 3 rounds, 1,000 pending (~45 s)
     python bench/startup_bench.py --runs 15
+    python bench/startup_bench.py --as-found # without compiling choice/ first (see below)
+
+`choice/`'s bytecode is compiled first, as `pip install` does: an editable checkout under
+`PYTHONDONTWRITEBYTECODE=1` (as `.ci/run` sets) has no `.pyc` for it, and each start would
+compile every module (~100 ms more than an installed portal's start).
 
 Each round runs, one after the other (so a change in the machine's load hits every row alike):
 1. the framework-import baseline: a new `python -c "import litestar, sqlalchemy, uvicorn"`,
@@ -507,8 +512,22 @@ def row_of(name: str, values: list[float], unit: str, target: float | None = Non
     return (f"{name} ({unit})", value, f"<= {target:g}", "yes" if median <= target else "MISSED")
 
 
+def compile_package() -> str:
+    """Write `choice/`'s bytecode caches first, as `pip install` does for an installed
+    package: with `PYTHONDONTWRITEBYTECODE=1` (as in `.ci/run`) an editable checkout has
+    none, and every start would compile ~150 modules (~100 ms more than a user's start)."""
+    import compileall
+
+    import choice
+
+    folder = Path(choice.__file__).parent
+    compileall.compile_dir(folder, quiet=1)
+    return f"choice/ compiled first ({folder})"
+
+
 def run(args: argparse.Namespace, tmp: Path) -> list[str]:
     rounds, n_pending = (3, 1_000) if args.quick else (args.runs, 10_000)
+    bytecode = "choice/ as found (--as-found)" if args.as_found else compile_package()
     load_before = os.getloadavg()
     print(f"warm-up (not counted): one baseline, one choice serve ({' '.join(choice_command())})",
           flush=True)
@@ -593,7 +612,8 @@ def run(args: argparse.Namespace, tmp: Path) -> list[str]:
     ratio_of_medians = med(r.ready_s for r in fresh) / med(baseline)
     lines += ["", f"ratio of the medians, new data dir / baseline: {ratio_of_medians:.2f}", ""]
     lines += import_report(imports_fresh, imports_existing)
-    lines += ["", f"command: {' '.join(choice_command())}; {os.cpu_count()} CPUs; load average "
+    lines += ["", f"command: {' '.join(choice_command())}; {bytecode}; {os.cpu_count()} CPUs; "
+              "load average "
               f"(1/5/15 min) before {load_before[0]:.2f} / {load_before[1]:.2f} / "
               f"{load_before[2]:.2f}, after {load_after[0]:.2f} / {load_after[1]:.2f} / "
               f"{load_after[2]:.2f}; code {revision()}"]
@@ -604,6 +624,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="3 rounds, 1,000 pending")
     parser.add_argument("--runs", type=int, default=7, help="rounds (default 7)")
+    parser.add_argument("--as-found", action="store_true",
+                        help="do not compile choice/ first (measure its .pyc files as they are)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="choice-startup-") as name:
         tmp = Path(name)
