@@ -53,9 +53,12 @@ def _error(field: str, code: str, message: str) -> FieldError:
     return FieldError(field=field, code=code, message=message)
 
 
-MISSING_PROMPT = _error("prompt", "required",
-                        "prompt is missing: give the task context and why the choice is needed "
-                        "(or send several questions in `questions`).")
+def missing_prompt() -> FieldError:
+    """Made when needed, not at import: a model's first instance builds pydantic's first
+    validator (~7 ms of every start)."""
+    return _error("prompt", "required",
+                  "prompt is missing: give the task context and why the choice is needed "
+                  "(or send several questions in `questions`).")
 NONE: frozenset[str] = frozenset()
 
 
@@ -80,7 +83,7 @@ def check_rules(req: ChoiceRequest, unsure: frozenset[str] = NONE) -> list[Field
             "prompt is only whitespace: give the task context and why the choice is needed.",
         ))
     if req.prompt is None and req.questions is None and not unsure & {"prompt", "questions"}:
-        errors.append(MISSING_PROMPT)
+        errors.append(missing_prompt())
     if "questions" not in unsure:  # else it was meant to ask several: none of these apply
         errors += _check_questions(req) if req.several else _check_single(req, unsure)
     if req.attachments or any(o.attachment_ids for q in req.asked() for o in q.options):

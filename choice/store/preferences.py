@@ -30,6 +30,18 @@ def load_preferences(engine: Engine) -> Preferences:
         return Preferences()
 
 
+def saved_language(engine: Engine) -> str | None:
+    """The saved `language` as stored, without validating the rest (what a start needs:
+    `resolve_language` ignores anything it does not support)."""
+    with engine.connect() as conn:
+        raw = conn.execute(select(TABLE.c.value_json).where(TABLE.c.key == "language")).scalar()
+    try:
+        value = json.loads(raw) if raw is not None else None
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
+
+
 def save_preferences(engine: Engine, patch: PreferencesPatch) -> Preferences:
     changes = patch.model_dump(exclude_unset=True)
     with engine.connect() as conn:
