@@ -2,8 +2,8 @@
 
 `create_app(portal)` takes the core and the features the composition root built
 (`choice/portal.py`) and adds the web's own long-lived objects: the credentials (the API
-token and the browser sessions), the Jinja environment, the asset bundles, the rendered-list
-cache, the open tabs.
+token and the browser sessions), the pages' templates (made at the first page), the asset
+bundles, the rendered-list cache, the open tabs.
 Handlers receive them through dependency injection (`web/deps.py`); the request guard and
 the sign-in page's exception handler get theirs from here. The lifespan starts the service
 (which brings back pending interactions and starts every feature) and the MCP mount, and
