@@ -22,6 +22,7 @@ NOT_AT_START = {
     "jinja2": "Jinja and the pages' environment: on the first page (~15 ms)",
     "babel": "Babel: the catalogs are read without it",
     "choice.webhooks": "the webhook feature: only with CHOICE_WEBHOOK_URL",
+    "platformdirs": "the default data dir: only without CHOICE_DATA_DIR",
 }
 
 PROBE = """
