@@ -28,6 +28,11 @@ class DriverMissing(RuntimeError):
     """The database URL names a driver that is not installed: the message says what to do."""
 
 
+def shown(engine: Engine) -> str:
+    """The engine's URL with its password hidden, for messages and logs."""
+    return engine.url.render_as_string(hide_password=True)
+
+
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
         return driven(create_engine, url, pool_pre_ping=True)

@@ -1,9 +1,8 @@
 """The schema's version: bring a database to the newest Alembic revision (head), one process
 at a time, and say where a database stands.
 
-Owns the migrations folder (`migrations/`, shipped inside the package), the cross-process
-lock around "read the version, migrate" (SQLite: the database's write lock, taken with
-`BEGIN IMMEDIATE`; PostgreSQL: a transaction-scoped advisory lock), recognising a database
+Owns the migrations folder (`migrations/`, shipped inside the package), what to do once
+the cross-process upgrade lock is held (`upgrade_lock.py`), recognising a database
 that choice-portal 0.1.0 made (its tables, no version table) and stamping it, and refusing
 a database that a newer version upgraded. It knows nothing of what the tables mean: the
 revisions under `migrations/versions/` and `tables.py` do.
@@ -13,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,10 +32,10 @@ from sqlalchemy import (
     make_url,
     text,
 )
-from sqlalchemy.exc import OperationalError
 
-from choice.store.engine import WRITE, DriverMissing, driven, make_engine
+from choice.store.engine import DriverMissing, driven, make_engine, shown
 from choice.store.tables import METADATA
+from choice.store.upgrade_lock import LockNotTaken, upgrade_lock
 
 if TYPE_CHECKING:  # Alembic costs ~10 MB and is loaded only when a database must change
     from alembic.config import Config
@@ -61,14 +59,10 @@ BASELINE_COLUMNS = {
     "audit_event": {"id", "interaction_id", "kind", "actor", "at", "detail_json"},
     "preference": {"key", "value_json"},
 }
-LOCK_WAIT_SECONDS = 300.0
-"""How long a process waits for another one's upgrade before giving up."""
 VERSION_TABLE = Table("alembic_version", MetaData(),
                       Column("version_num", String(32), nullable=False),
                       PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
 """Alembic's own version table, as Alembic creates it (for a new database made here)."""
-PG_LOCK_KEY = 0x63686F6963650001
-"""The advisory lock that serialises upgrades on PostgreSQL ("choice" and 1, as 64 bits)."""
 
 
 class SchemaError(RuntimeError):
@@ -169,7 +163,7 @@ def read_version(conn: Connection) -> Version:
 
     revision = MigrationContext.configure(conn).get_current_revision()
     tables = frozenset(inspect(conn).get_table_names()) & BASELINE_COLUMNS.keys()
-    return Version(_shown(conn.engine), revision, head(), tables)
+    return Version(shown(conn.engine), revision, head(), tables)
 
 
 def upgrade(engine: Engine) -> Upgrade:
@@ -182,7 +176,7 @@ def upgrade(engine: Engine) -> Upgrade:
     """
     with engine.connect() as conn:
         if _at_head(conn):  # every start but the first after an upgrade
-            return Upgrade(_shown(engine), HEAD, HEAD)
+            return Upgrade(shown(engine), HEAD, HEAD)
         empty = _empty(conn)
     if empty and (created := _create_at_head(engine)) is not None:
         return created
@@ -224,7 +218,7 @@ def _create_at_head(engine: Engine) -> Upgrade | None:
         METADATA.create_all(conn, checkfirst=False)  # empty, checked under the lock above
         VERSION_TABLE.create(conn, checkfirst=False)
         conn.execute(VERSION_TABLE.insert().values(version_num=HEAD))
-    done = Upgrade(_shown(engine), None, HEAD)
+    done = Upgrade(shown(engine), None, HEAD)
     log.info("database %s", done.describe())
     return done
 
@@ -251,10 +245,10 @@ def upgrade_url(url: str) -> Upgrade:
 def current(url: str) -> Version:
     """Where the database at `url` stands, changing nothing (not even creating the file)."""
     parsed = make_url(url)
-    shown = parsed.render_as_string(hide_password=True)
+    where = parsed.render_as_string(hide_password=True)
     on_disk = parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:")
     if on_disk and not Path(str(parsed.database)).exists():
-        return Version(shown, None, head(), frozenset(), exists=False)
+        return Version(where, None, head(), frozenset(), exists=False)
     try:  # plain: none of make_engine's pragmas, nothing written
         engine = driven(create_engine, url)
     except DriverMissing as missing:
@@ -268,42 +262,12 @@ def current(url: str) -> Version:
 
 @contextmanager
 def _locked(engine: Engine) -> Iterator[Connection]:
-    """A connection inside a transaction that holds the upgrade lock; commits on exit."""
-    if engine.dialect.name == "sqlite":
-        with _sqlite_write_lock(engine) as conn:
-            yield conn
-        return
-    with engine.connect() as conn, conn.begin():
-        if engine.dialect.name == "postgresql":
-            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": PG_LOCK_KEY})
-        else:  # no portable lock: run the same steps, and hope for one portal at a time
-            log.warning("no upgrade lock for %s: start one portal at a time", engine.dialect.name)
-        yield conn
-
-
-@contextmanager
-def _sqlite_write_lock(engine: Engine) -> Iterator[Connection]:
-    """`BEGIN IMMEDIATE` takes the write lock of the file, across processes; readers go on
-    (WAL). SQLite's own wait is the busy timeout (10 s); an upgrade may take longer."""
-    deadline = time.monotonic() + LOCK_WAIT_SECONDS
-    while True:
-        conn = engine.connect()
-        conn.execution_options(**WRITE)
-        try:
-            transaction = conn.begin()
-            break
-        except OperationalError as error:
-            conn.close()
-            if "locked" not in str(error) or time.monotonic() > deadline:
-                raise SchemaError(f"{_shown(engine)}: could not take the database's write lock "
-                                  f"to upgrade it ({error.orig}); is another program holding "
-                                  "it? Stop it and start again.") from error
-            log.info("waiting for another process to finish upgrading %s", _shown(engine))
+    """`upgrade_lock`, a lock not taken said as a `SchemaError` (what `choice serve` shows)."""
     try:
-        with transaction:
+        with upgrade_lock(engine) as conn:
             yield conn
-    finally:
-        conn.close()
+    except LockNotTaken as not_taken:  # raised only while taking it, never by the body
+        raise SchemaError(str(not_taken)) from not_taken.__cause__
 
 
 def _check_known(version: Version) -> None:
@@ -346,5 +310,3 @@ def _installed() -> str:
         return "(not installed)"
 
 
-def _shown(engine: Engine) -> str:
-    return engine.url.render_as_string(hide_password=True)
