@@ -6,7 +6,8 @@
      `hx-swap`: outerHTML, innerHTML or none.
    - The reply is swapped by status: 2xx, 409, 422 and 429 carry a fragment to show; 204
      shows nothing; any other status is an error (`hx:error`, render.js says so).
-   - In the reply, `hx-swap-oob="true"` replaces the element with the same id, and
+   - In the reply, `hx-swap-oob="true"` replaces the element with the same id (keeping
+     the <details> the user opened in it open and the fields they changed), and
      `hx-swap-oob="beforeend:<selector>"` appends its children there; both also with
      `swap: "none"`.
    - Headers: `HX-Request` is sent (the server answers a fragment instead of a page);
@@ -39,6 +40,20 @@
     return template.content;
   }
 
+  /* An element replaced out of band is news arriving, not an answer to the user: what they
+     are doing in it stays. A <details> they opened stays open; a field they changed keeps
+     their value. */
+  function keepWhatTheyDo(old, fresh) {
+    var now = fresh.querySelectorAll("details");
+    [].forEach.call(old.querySelectorAll("details"), function (el, i) {
+      if (el.open && now[i]) now[i].open = true;
+    });
+    [].forEach.call(old.querySelectorAll("input[id], textarea[id]"), function (field) {
+      var twin = fresh.querySelector("#" + CSS.escape(field.id));
+      if (twin && field.type !== "hidden" && field.value !== field.defaultValue) twin.value = field.value;
+    });
+  }
+
   function outOfBand(fragment) {
     [].forEach.call(fragment.querySelectorAll("[hx-swap-oob]"), function (el) {
       if (el.parentElement && el.parentElement.closest("[hx-swap-oob]")) return;  // goes with its own
@@ -47,7 +62,7 @@
       el.remove();
       if (spec === "true") {
         there = el.id && doc.getElementById(el.id);
-        if (there) there.replaceWith(el);
+        if (there) { keepWhatTheyDo(there, el); there.replaceWith(el); }
       } else if (at > 0 && spec.slice(0, at) === "beforeend") {
         there = doc.querySelector(spec.slice(at + 1));
         if (there) there.append.apply(there, [].slice.call(el.childNodes));

@@ -244,6 +244,21 @@ def test_the_owner_changes_the_quorum_and_switches_it_off(
     expect(owner.get_by_test_id("quorum-text")).to_contain_text("No quorum")
 
 
+def test_a_quorum_set_elsewhere_leaves_the_owners_open_quorum_form_as_it_is(
+        open_page: OpenPage, client: PortalClient) -> None:
+    iid, _ = widened(client)
+    owner = open_page(f"/choice/{iid}")
+    owner.get_by_test_id("quorum-change").click()
+    owner.get_by_test_id("quorum-votes").fill("2")
+    client.call("PUT", f"/api/interactions/{iid}/quorum", {"min_votes": 3})  # another tab, the API
+    expect(owner.get_by_test_id("quorum-text")).to_have_text("Resolves when 3 of 3 vote alike.",
+                                                             timeout=LIVE_MS)
+    expect(owner.get_by_test_id("quorum-votes")).to_be_visible()
+    expect(owner.get_by_test_id("quorum-votes")).to_have_value("2")
+    owner.get_by_test_id("quorum-off").click()
+    expect(owner.get_by_test_id("quorum-text")).to_contain_text("No quorum")
+
+
 def test_a_plain_question_is_deferred_listed_and_taken_up_again(
         open_page: OpenPage, client: PortalClient) -> None:
     iid = client.create(question(title="Rename the sync service?"))["interaction_id"]
