@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from litestar.exceptions import TemplateNotFoundException
 
 from choice.web.views.templates import Templates
 from choice.web.views.templating import (
+    _markdown,
+    _plain,
     countdown_clock,
     inline_code,
     make_environment,
@@ -80,3 +84,24 @@ def test_the_environment_is_made_at_the_first_template_and_missing_ones_are_name
     with pytest.raises(TemplateNotFoundException, match=r"nowhere\.html"):
         templates.get_template("nowhere.html")
     assert templates.render_string("{{ _('Deny') }}", {"locale": "zh"}) == "拒绝"
+
+
+PLAIN = list("abcXYZéß中文ÿ0129 ,.;:?!'\"/%$@=^{}()-+")
+MARKED = ["*", "_", "`", "[", "]", "<", ">", "&", "#", "\\", "|", "~", "\n", "\t", "\u00a0",
+          "\u202e", "\u2028", "\x00"]
+NEAR_PLAIN = st.builds(str.__add__, st.sampled_from(["a", "Z", "é", "中", "1", " ", "*"]),
+                       st.text(st.sampled_from(PLAIN * 4 + MARKED), max_size=40))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(NEAR_PLAIN, st.text(max_size=40)))
+def test_plain_text_is_rendered_as_markdown_it_would_without_it(text: str) -> None:
+    # The fast path must be invisible: whatever it takes, markdown-it writes the same bytes.
+    if _plain(text):
+        assert str(render_markdown(text)) == _markdown().render(text)
+
+
+def test_a_plain_prompt_does_not_need_markdown_it_but_a_marked_one_does() -> None:
+    assert _plain("Which database should the sync service use?")
+    assert not _plain("Use `sqlite`?") and not _plain("1. first") and not _plain("- item")
+    assert str(render_markdown('Say "hi" (or not)')) == "<p>Say &quot;hi&quot; (or not)</p>\n"
