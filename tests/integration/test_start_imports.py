@@ -41,3 +41,33 @@ def test_a_new_portal_is_built_without_what_it_loads_later(tmp_path: Path) -> No
     imported = {name: why for name, why in NOT_AT_START.items()
                 if any(module == name or module.startswith(name + ".") for module in loaded)}
     assert imported == {}
+
+
+FIRST_PAGE = """
+import json, mimetypes, sys
+from litestar.testing import TestClient
+from choice.core.config import Settings
+from choice.portal import create_app
+token = None
+with TestClient(create_app(), base_url="http://127.0.0.1:8000") as client:
+    token = (Settings.from_env().data_dir / "token").read_text().strip()
+    created = client.post("/api/interactions", headers={"Authorization": "Bearer " + token},
+                          json={"title": "Pick one", "prompt": "Which database (for now)?",
+                                "options": [{"id": "a", "label": "SQLite"},
+                                            {"id": "b", "label": "PostgreSQL"}]})
+    client.get("/login?token=" + token, follow_redirects=False)
+    page = client.get("/choice/" + created.json()["interaction_id"])
+    print(json.dumps({"status": page.status_code, "type": page.headers["content-type"],
+                      "mime_table_read": mimetypes.inited, "modules": sorted(sys.modules)}))
+"""
+
+
+def test_the_first_page_of_a_plain_question_reads_no_parser_nor_mime_table(
+        tmp_path: Path) -> None:
+    env = {"CHOICE_DATA_DIR": str(tmp_path / "data"), "PATH": "/usr/bin:/bin"}
+    shown = json.loads(subprocess.run([sys.executable, "-c", FIRST_PAGE], capture_output=True,
+                                      text=True, check=True, timeout=120, env=env).stdout)
+    assert (shown["status"], shown["type"]) == (200, "text/html; charset=utf-8")
+    assert "jinja2" in shown["modules"]  # the page was rendered
+    assert not shown["mime_table_read"]  # each page response says it is HTML
+    assert not [name for name in shown["modules"] if name.split(".")[0] in ("markdown_it", "babel")]

@@ -11,7 +11,7 @@ from typing import Any, get_args
 
 from litestar import Controller, Response, post
 from litestar.params import FromPath
-from litestar.plugins.htmx import ClientRefresh, HTMXRequest, HTMXTemplate
+from litestar.plugins.htmx import ClientRefresh, HTMXRequest
 from litestar.response import Redirect
 
 from choice.contract import (
@@ -40,6 +40,7 @@ from choice.web.pages.forms import (
     team_from,
     team_rows,
 )
+from choice.web.pages.html import Fragment
 from choice.web.pages.routes import VARY_ON_HTMX, page
 from choice.web.security.auth import safe_next, session_guard
 from choice.web.views.assets import Assets
@@ -79,10 +80,10 @@ class Shown:
                                           errors=errors.errors if errors else None, notice=notice,
                                           form=form, focus=focus)
         if self.request.htmx:
-            return HTMXTemplate(template_name="partials/_interaction.html", status_code=status,
-                                headers=VARY_ON_HTMX,
-                                context={"view": view, "locale": service.language_for(row),
-                                         "prefs": await service.preferences(), **extra})
+            return Fragment(template_name="partials/_interaction.html", status_code=status,
+                            headers=VARY_ON_HTMX,
+                            context={"view": view, "locale": service.language_for(row),
+                                     "prefs": await service.preferences(), **extra})
         if status == 200 and view.stage == "outcome":  # post/redirect/get
             return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
         context = await base_context(service, self.assets, self.lists, row)
@@ -193,11 +194,11 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
         refresh = ClientRefresh()
         refresh.headers.update(VARY_ON_HTMX)
         return refresh
-    return HTMXTemplate(template_name="partials/_settings_form.html", status_code=status,
-                        trigger_event="choice:settings-saved", after="receive",
-                        headers=VARY_ON_HTMX,
-                        context={"prefs": await service.preferences(), "saved_message": message,
-                                 "refused": status == 422, "locale": service.language_for(None)})
+    return Fragment(template_name="partials/_settings_form.html", status_code=status,
+                    trigger_event="choice:settings-saved", after="receive",
+                    headers=VARY_ON_HTMX,
+                    context={"prefs": await service.preferences(), "saved_message": message,
+                             "refused": status == 422, "locale": service.language_for(None)})
 
 
 def with_elicitation(patch: PreferencesPatch, form: Form) -> PreferencesPatch:
@@ -226,6 +227,6 @@ async def save_team(request: HTMXRequest, service: Service, assets: WebAssets,
         context = await base_context(service, assets, lists)
         context.update(shown, settings_page=True)
         return page("settings.html", context, status, headers=VARY_ON_HTMX)
-    return HTMXTemplate(template_name="partials/_team_form.html", status_code=status,
-                        headers=VARY_ON_HTMX,
-                        context={**shown, "locale": service.language_for(None)})
+    return Fragment(template_name="partials/_team_form.html", status_code=status,
+                    headers=VARY_ON_HTMX,
+                    context={**shown, "locale": service.language_for(None)})

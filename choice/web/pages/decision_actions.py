@@ -33,6 +33,7 @@ from choice.store.records import Interaction
 from choice.web.deps import Decision, Owner, QuestionLists, Service, Team, WebAssets
 from choice.web.pages.actions import ACTOR, ELSEWHERE, Shown
 from choice.web.pages.forms import Form, first, read_form, typed_text
+from choice.web.pages.html import Fragment
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.security.auth import session_guard
 from choice.web.views.decision import DecisionForm, form_errors
@@ -196,5 +197,5 @@ class DecisionActions(Controller):
         candidate, the quorum line) comes back, as out-of-band swaps."""
         row = await service.get(interaction_id)
         name = "partials/_decision_refresh.html" if keep else "partials/_decision_panel.html"
-        return HTMXTemplate(template_name=name, headers=VARY_ON_HTMX, context={
+        return Fragment(template_name=name, headers=VARY_ON_HTMX, context={
             "view": await owner.page_view(row), "locale": service.language_for(row)})

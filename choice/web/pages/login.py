@@ -17,6 +17,7 @@ from litestar.types import ExceptionHandler
 from choice.core.i18n import N_
 from choice.core.service import InteractionService
 from choice.web.deps import PortalCredentials, Service, SignInCodes, WebAssets
+from choice.web.pages.html import Page
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.security.auth import Credentials, LoginRequired, safe_next, session_guard
 from choice.web.views.assets import Assets
@@ -34,7 +35,7 @@ async def _signed_in(request: Request[Any, Any, Any], credentials: Credentials,
 
 def login_page(service: InteractionService, assets: Assets, target: str | None,
                error: str | None, status: int = 401) -> Template:
-    return Template(template_name="login.html", status_code=status, context={
+    return Page(template_name="login.html", status_code=status, context={
         "locale": service.language_for(None), "assets": assets, "next": safe_next(target),
         "error": error, "interaction_id": _interaction_in(safe_next(target)),
     })

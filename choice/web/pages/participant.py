@@ -20,7 +20,7 @@ from typing import Any
 
 from litestar import Controller, Response, get, post
 from litestar.params import FromPath, FromQuery
-from litestar.plugins.htmx import HTMXRequest, HTMXTemplate
+from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 from markupsafe import Markup
 
@@ -34,16 +34,10 @@ from choice.store.records import Participant
 from choice.team.models import CommentBody, VoteBody
 from choice.team.rate_limit import RateLimited
 from choice.team.service import TeamService, UnknownLink
-from choice.team.thread import (
-    CURSOR_MAX,
-    NEWEST,
-    PAGE_SHOWN,
-    SHOWN_MAX,
-    Window,
-    page_cursor,
-)
+from choice.team.thread import CURSOR_MAX, NEWEST, PAGE_SHOWN, SHOWN_MAX, Window, page_cursor
 from choice.web.deps import Service, Team, WebAssets
 from choice.web.pages.forms import first, read_form, typed_text
+from choice.web.pages.html import Fragment, Page
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.security.participant_links import is_link_preview, participant_using
 from choice.web.views.assets import Assets
@@ -73,7 +67,7 @@ EARLIER = "partials/_thread_earlier.html"
 
 def link_gone(service: InteractionService, assets: Assets, lang: str | None) -> Template:
     """The one answer for every link that opens nothing: no hint whether it ever existed."""
-    return Template(template_name="link_gone.html", status_code=404, context={
+    return Page(template_name="link_gone.html", status_code=404, context={
         "locale": lang if lang in SUPPORTED else service.language_for(None), "assets": assets})
 
 
@@ -128,8 +122,8 @@ class Reader:
         context = {"view": view, "locale": locale, "shared": shared,
                    "base": self.base, "lang": self.chosen, **extra}
         if partial is not None:
-            return HTMXTemplate(template_name=partial, status_code=status, headers=VARY_ON_HTMX,
-                                context=context, **(htmx or {}))
+            return Fragment(template_name=partial, status_code=status, headers=VARY_ON_HTMX,
+                            context=context, **(htmx or {}))
         context.update({
             "assets": self.assets, "fallback_script": Markup(self.assets.fallback_script),
             "js_catalog": js_catalog(locale),
@@ -137,8 +131,8 @@ class Reader:
                             "discussion_path": self.base, "lang": context["lang"],
                             "server_now_ms": round(now() * 1000), "notifications": "never"},
         })
-        return Template(template_name="participant.html", status_code=status, context=context,
-                        headers=VARY_ON_HTMX)
+        return Page(template_name="participant.html", status_code=status, context=context,
+                    headers=VARY_ON_HTMX)
 
     async def earlier(self, before: int | None) -> Response[Any]:
         """The 20 comments before `before`, as the list items "Show earlier" swaps in."""
@@ -149,7 +143,7 @@ class Reader:
             return link_gone(self.service, self.assets, self.lang)
         thread = thread_view(page, thread_urls_of(base=self.base, lang=self.chosen),
                              participant=True)
-        return HTMXTemplate(template_name=EARLIER, headers=VARY_ON_HTMX, context={
+        return Fragment(template_name=EARLIER, headers=VARY_ON_HTMX, context={
             "thread": thread, "locale": chosen_language(self.service, row, self.lang)})
 
     async def said(self, error: FieldError) -> str:

@@ -16,6 +16,7 @@ from litestar.response import Template
 from choice.team.thread import Window, page_cursor
 from choice.web.deps import Owner, QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context
+from choice.web.pages.html import Fragment, Page
 from choice.web.security.auth import session_guard
 from choice.web.views.interactions import soonest_first
 from choice.web.views.team import team_context
@@ -28,7 +29,7 @@ must not hand the fragment to a plain load, or the page to a swap."""
 def page(name: str, context: dict[str, Any], status: int = 200,
          headers: dict[str, str] | None = None) -> Template:
     """A whole page; its CSP comes with every HTML response (`security.protective_headers`)."""
-    return Template(template_name=name, context=context, status_code=status, headers=headers)
+    return Page(template_name=name, context=context, status_code=status, headers=headers)
 
 
 class PageController(Controller):
@@ -75,7 +76,7 @@ class PageController(Controller):
     async def interaction_partial(self, service: Service, owner: Owner,
                                   interaction_id: FromPath[str]) -> HTMXTemplate:
         row = await service.get(interaction_id)
-        return HTMXTemplate(template_name="partials/_interaction.html", context={
+        return Fragment(template_name="partials/_interaction.html", context={
             "view": await owner.page_view(row),
             "locale": service.language_for(row),
             "prefs": await service.preferences(),
@@ -87,6 +88,6 @@ class PageController(Controller):
         """The files attached to the answer being written, for a page told they changed
         (its own upload, a removal, or the terminal's `a`)."""
         row = await service.get(interaction_id)
-        return HTMXTemplate(template_name="partials/_answer_file_list.html", headers=VARY_ON_HTMX,
-                            context={"iid": row.id, "files": await owner.answer_files(row),
-                                     "locale": service.language_for(row)})
+        return Fragment(template_name="partials/_answer_file_list.html", headers=VARY_ON_HTMX,
+                        context={"iid": row.id, "files": await owner.answer_files(row),
+                                 "locale": service.language_for(row)})

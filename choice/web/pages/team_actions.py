@@ -36,6 +36,7 @@ from choice.web.deps import Owner, QuestionLists, Service, Team, WebAssets
 from choice.web.pages.actions import Shown
 from choice.web.pages.context import base_context
 from choice.web.pages.forms import first, read_form, typed_text, widen_from
+from choice.web.pages.html import Fragment
 from choice.web.pages.routes import VARY_ON_HTMX, page
 from choice.web.security.auth import session_guard
 from choice.web.views.assets import Assets
@@ -56,9 +57,9 @@ CANCELLED = "choice:widen-cancelled"
 
 def _team_live(service: InteractionService, row: Interaction, team: DiscussionView | None,
                **extra: Any) -> HTMXTemplate:
-    return HTMXTemplate(template_name="partials/_team_live.html", headers=VARY_ON_HTMX,
-                        context={"team": team, "interaction_id": row.id,
-                                 "locale": service.language_for(row), **extra})
+    return Fragment(template_name="partials/_team_live.html", headers=VARY_ON_HTMX,
+                    context={"team": team, "interaction_id": row.id,
+                             "locale": service.language_for(row), **extra})
 
 
 class TeamActions(Controller):
@@ -70,9 +71,9 @@ class TeamActions(Controller):
                            assets: Assets, lists: ListCache, row: Interaction, form: WidenForm,
                            status: int = 200) -> Response[Any]:
         if request.htmx:
-            return HTMXTemplate(template_name="partials/_widen_dialog.html", status_code=status,
-                                headers=VARY_ON_HTMX,
-                                context={"widen": form, "locale": service.language_for(row)})
+            return Fragment(template_name="partials/_widen_dialog.html", status_code=status,
+                            headers=VARY_ON_HTMX,
+                            context={"widen": form, "locale": service.language_for(row)})
         context = await base_context(service, assets, lists, row)
         context["widen"] = form
         return page("widen.html", context, status, headers=VARY_ON_HTMX)
@@ -107,9 +108,9 @@ class TeamActions(Controller):
         values, cancelled = widen_from(form)
         if cancelled:
             if request.htmx:
-                return HTMXTemplate(template_name="partials/_empty.html", headers=VARY_ON_HTMX,
-                                    re_swap="none", trigger_event=CANCELLED, after="receive",
-                                    context={})
+                return Fragment(template_name="partials/_empty.html", headers=VARY_ON_HTMX,
+                                re_swap="none", trigger_event=CANCELLED, after="receive",
+                                context={})
             return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
         typed = {"names": first(form, "names"), "mode": values["mode"],
                  "note": first(form, "note"), "extra_seconds": _seconds(form),
@@ -148,8 +149,8 @@ class TeamActions(Controller):
         row = await service.get(interaction_id)
         page = await team.comments(row.id, page_cursor(before), PAGE_SHOWN)
         thread = thread_view(page, thread_urls_of(interaction_id=row.id), participant=False)
-        return HTMXTemplate(template_name="partials/_thread_earlier.html", headers=VARY_ON_HTMX,
-                            context={"thread": thread, "locale": service.language_for(row)})
+        return Fragment(template_name="partials/_thread_earlier.html", headers=VARY_ON_HTMX,
+                        context={"thread": thread, "locale": service.language_for(row)})
 
     @post("/comment")
     async def comment(self, request: HTMXRequest, service: Service, owner: Owner, team: Team,
@@ -181,11 +182,11 @@ class TeamActions(Controller):
                                 headers=VARY_ON_HTMX)
             row = await service.get(interaction_id)
             return await Shown(request, service, owner, assets, lists).show(row, status, **shown)
-        return HTMXTemplate(template_name="partials/_owner_comment.html", status_code=status,
-                            headers=VARY_ON_HTMX, context={
-                                "team": await owner.team_view(row, window),
-                                "interaction_id": row.id,
-                                "locale": service.language_for(row), **shown})
+        return Fragment(template_name="partials/_owner_comment.html", status_code=status,
+                        headers=VARY_ON_HTMX, context={
+                            "team": await owner.team_view(row, window),
+                            "interaction_id": row.id,
+                            "locale": service.language_for(row), **shown})
 
     @post("/participants/{participant_id:str}/withdraw")
     async def withdraw(self, request: HTMXRequest, service: Service, owner: Owner, team: Team,

@@ -14,13 +14,14 @@ from typing import Any
 
 from litestar import Response, post
 from litestar.params import FromPath
-from litestar.plugins.htmx import HTMXRequest, HTMXTemplate
+from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect
 
 from choice.contract import PreferencesPatch
 from choice.core.i18n import N_
 from choice.web.deps import Service
 from choice.web.pages.context import time_default_of
+from choice.web.pages.html import Fragment
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.security.auth import session_guard
 
@@ -46,8 +47,8 @@ async def use_time_as_default(request: HTMXRequest, service: Service,
         return Redirect(path=f"/choice/{row.id}#time-section", status_code=303,
                         headers=VARY_ON_HTMX)
     prefs = await service.preferences()
-    return HTMXTemplate(template_name="partials/_time_default_saved.html", status_code=status,
-                        headers=VARY_ON_HTMX,
-                        context={"time_row": row, "prefs": prefs, "time_notice": notice,
-                                 "time_default": offered,
-                                 "locale": service.language_for(row)})
+    return Fragment(template_name="partials/_time_default_saved.html", status_code=status,
+                    headers=VARY_ON_HTMX,
+                    context={"time_row": row, "prefs": prefs, "time_notice": notice,
+                             "time_default": offered,
+                             "locale": service.language_for(row)})
