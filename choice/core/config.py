@@ -65,6 +65,11 @@ class Settings:
         return self.data_dir / "token"
 
     @property
+    def compiled_templates(self) -> Path:
+        """The pages' compiled templates, kept between starts (`web/views/template_cache.py`)."""
+        return self.data_dir / "cache" / "templates"
+
+    @property
     def base_url(self) -> str:
         host = self.host if self.host not in ("0.0.0.0", "::") else "127.0.0.1"
         host = f"[{host}]" if ":" in host else host

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import shlex
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from choice.contract import UNRESOLVED_STATUSES, ChoiceRequest
 from choice.contract.clock import iso
 from choice.core.config import Settings
-from choice.store.records import Interaction
+
+if TYPE_CHECKING:  # rows are only read here: the store (and SQLAlchemy) stay unimported
+    from choice.store.records import Interaction
 
 
 def terminal_command(settings: Settings, interaction_id: str) -> str:

@@ -95,7 +95,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     settings.prepare_data_dir()
     token = TokenFile(settings.token_path).current
     credentials = Credentials(token, Sessions(store, token, settings.public_url))
-    templates = Templates(settings.data_dir / "cache" / "templates")
+    templates = Templates(settings.compiled_templates)
     codes = LoginCodes(token, lambda nonce, expires: store.write(
         spend_login_code, store.engine, nonce, expires, time.time()))
     assets, tabs, activity = Assets.build(), Tabs(), Activity()
