@@ -15,14 +15,17 @@ from tests.reliability.faults import wait_until
 
 
 def children_of(pid: int) -> list[str]:
-    """The states of a process's children ('Z': exited, never reaped)."""
+    """The states of a process's children ('Z': exited, never reaped), from /proc."""
     found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
-            try:
-                found.append(Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0])
-            except OSError:
-                continue
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it exited meanwhile
+            continue
+        if int(fields[1]) == pid:
+            found.append(fields[0])
     return found
 
 
