@@ -41,9 +41,10 @@ def portal_mcp_app(portal: McpParts, settings: Settings,
     `sign_in_link` makes the links a URL elicitation hands an MCP client (None: the client
     is asked by form only). Slow the first time: it imports the SDK."""
     collecting = gc.isenabled()
-    # The SDK makes ~100,000 objects that live as long as the portal, and `gc.freeze()`
-    # (in `streamable_http_app`) sets them all aside: collecting meanwhile only slowed the
-    # import, by ~40 ms.
+    # The SDK makes ~100,000 objects that live as long as the portal: collecting while it
+    # loads only slowed the import (~40 ms). Once loaded, they and everything else alive
+    # (the app, most of the heap) leave the collector's full collections, which walked
+    # them all: a stall of 70-180 ms every few hundred requests (a 2 ms tool call took 180).
     gc.disable()
     try:
         from choice.mcp.server import PortalMCP, security_for  # the SDK: off the event loop
@@ -51,6 +52,7 @@ def portal_mcp_app(portal: McpParts, settings: Settings,
         server = PortalMCP(lambda: portal, settings, sign_in_link)
         app = server.streamable_http_app(streamable_http_path="/",
                                          transport_security=security_for(settings))
+        gc.freeze()  # the last thing the portal loads
     finally:
         if collecting:
             gc.enable()

@@ -16,7 +16,6 @@ or defers the question, the waiting call answers at once (`summary_requested`,
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import logging
 from collections.abc import Callable
@@ -136,16 +135,9 @@ class PortalMCP(MCPServer):
     def streamable_http_app(self, **options: Any) -> Starlette:
         """The SDK's app with the asking route's body limit (`ASKING_BODY_MAX`, 16 MiB):
         a tool call may ask a question with its files, base64, as `POST /api/interactions`
-        may; over it is a 413 (the web mount answers it first, in the portal's words).
-
-        This is the last thing the portal loads, so it also takes every object alive now
-        (the app, the SDK's protocol models: most of the heap) out of the garbage
-        collector's full collections, which walked them all: a stall of 70-180 ms every
-        few hundred requests here (a tool call that takes 2 ms took 180)."""
+        may; over it is a 413 (the web mount answers it first, in the portal's words)."""
         options.setdefault("max_request_body_size", ASKING_BODY_MAX)
-        app = super().streamable_http_app(**options)
-        gc.freeze()
-        return app
+        return super().streamable_http_app(**options)
 
     async def list_tools(self) -> list[Tool]:
         if self._tools is None:
