@@ -80,11 +80,11 @@ class FreezeAfterStartup:
 
 
 def websocket_protocol(**kwargs: Any) -> asyncio.Protocol:
-    """uvicorn's WebSocket protocol (the one its `auto` picks with `websockets` installed),
-    imported at the first socket rather than at every start (~7 ms)."""
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    """uvicorn's sans-I/O WebSocket protocol, closing as `ws_protocol` says, imported at the
+    first socket rather than at every start (~7 ms)."""
+    from choice.cli.ws_protocol import LingeringCloseProtocol
 
-    return WebSocketsSansIOProtocol(**kwargs)
+    return LingeringCloseProtocol(**kwargs)
 
 
 def _config(app: Any, settings: Settings, log_level: str) -> uvicorn.Config:

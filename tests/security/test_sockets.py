@@ -7,7 +7,12 @@ no longer than its question or its link (4410, 4404).
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import select
+import socket
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -19,11 +24,13 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
+from choice.cli.ws_protocol import LINGER_SECONDS
 from choice.portal import create_app
 from choice.web.live.socket_limits import (
     INBOUND_BYTES,
     LINK_HANDSHAKES,
     LINK_SOCKETS,
+    TOO_BIG,
 )
 from tests.portal_process import PortalProcess
 from tests.security.conftest import JSON, bearer, send, signed_in
@@ -66,6 +73,27 @@ def opened(sockets: ExitStack, portal: PortalProcess, path: str,
         additional_headers=headers or {}, open_timeout=5))
 
 
+def handshake(portal: PortalProcess, path: str) -> bytes:
+    """A WebSocket opening handshake for `path`, from the portal's own origin."""
+    key = base64.b64encode(os.urandom(16)).decode()
+    return (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{portal.port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+            f"Origin: http://127.0.0.1:{portal.port}\r\n\r\n").encode()
+
+
+def server_frames(data: bytes) -> list[tuple[int, bytes]]:
+    """The (opcode, payload) of each unmasked frame in `data`, as a server sends them."""
+    frames = []
+    while data:
+        opcode, length, start = data[0] & 0x0F, data[1] & 0x7F, 2
+        if length >= 126:
+            start = 4 if length == 126 else 10
+            length = int.from_bytes(data[2:start], "big")
+        frames.append((opcode, data[start:start + length]))
+        data = data[start + length:]
+    return frames
+
+
 def participant_page(sockets: ExitStack, portal: PortalProcess, who: Invitee) -> ClientConnection:
     """A participant's page's socket, past its first message (the deadline)."""
     socket = opened(sockets, portal, f"/ws/d/{who.secret}")
@@ -106,6 +134,35 @@ def test_a_message_over_4_kib_closes_either_socket_with_1009(portal: PortalProce
                 else:
                     code, _heard = closing(socket)
                 seen.refused_if(code == 1009, (kind, name, code))
+
+
+def test_a_refused_message_is_answered_with_1009_then_drained_until_the_linger_ends(
+        portal: PortalProcess) -> None:
+    """The server's side of the close, on a raw socket that says its frame is 1 MiB and
+    keeps sending: the close frame (1009) comes with the end of the server's half, what
+    follows is read and dropped (no reset while the client is still writing), and the
+    connection ends once `LINGER_SECONDS` pass."""
+    (who,) = widened(portal, ["Ann"])
+    with socket.create_connection(("127.0.0.1", portal.port), timeout=WAIT) as raw:
+        raw.sendall(handshake(portal, f"/ws/d/{who.secret}"))
+        received = b""
+        while b"\r\n\r\n" not in received:
+            received += raw.recv(4096)
+        assert received.startswith(b"HTTP/1.1 101"), received[:40]
+        raw.sendall(bytes([0x81, 0x80 | 127]) + (2**20).to_bytes(8, "big") + b"mask"
+                    + b"x" * 8192)
+        received = received.split(b"\r\n\r\n", 1)[1]
+        while chunk := raw.recv(4096):  # up to the server's EOF
+            received += chunk
+        *_before, (opcode, payload) = server_frames(received)
+        assert (opcode, int.from_bytes(payload[:2], "big")) == (0x8, TOO_BIG), (opcode, payload)
+        eof_at = time.monotonic()
+        raw.sendall(b"x" * 65_536)  # more of the message: read and dropped, no reset
+        with pytest.raises(OSError):  # the reset once the server closed: the linger is over
+            while time.monotonic() < eof_at + LINGER_SECONDS + WAIT:
+                select.select([], [], [], 0.1)  # a probe every 100 ms, bounded above
+                raw.send(b"x")
+        assert time.monotonic() - eof_at > LINGER_SECONDS / 2, "closed with no linger"
 
 
 def test_a_small_message_is_ignored_and_the_page_stays_live(portal: PortalProcess,
