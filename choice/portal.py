@@ -12,9 +12,9 @@ below imports this module.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from litestar import Litestar
+from msgspec import Struct
 
 from choice.contract.clock import now
 from choice.core.config import Settings
@@ -26,8 +26,7 @@ from choice.store import Store
 from choice.team.service import TeamService
 
 
-@dataclass(frozen=True)
-class Portal:
+class Portal(Struct, frozen=True):
     """The core and the features, built and registered (not started: the app's lifespan,
     or a test, starts `service`, which starts every feature)."""
 

@@ -11,7 +11,8 @@ functions: the core decides when they run and stores what they return.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from choice.contract.answer_rules import answers_of, checked_answer, problem, written
 from choice.contract.ask_user_question import answers_by_question
@@ -44,8 +45,7 @@ from choice.contract.vocabulary import (
 )
 
 
-@dataclass(frozen=True)
-class Completion:
+class Completion(Struct, frozen=True):
     """When and where an interaction ended; the same for every kind of ending."""
 
     interaction_id: str
@@ -139,8 +139,7 @@ def normalize_submission(
 
 
 
-@dataclass(frozen=True)
-class Provenance:
+class Provenance(Struct, frozen=True):
     """Where a decision on a widened (or deferred) question came from (see
     docs/guides/write-back.md): the discussion's summary as recorded (`summary_json.text`),
     its source, and the owner's reason. A quorum's summary says who voted for what."""

@@ -10,9 +10,9 @@ is stored or shown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from msgspec import Struct
 from pydantic import ValidationError
 
 from choice.contract import ChoiceRequest
@@ -27,8 +27,7 @@ ids, counts and modes, and only whether a text is there at all): the field stays
 so what the rules say about the rest still holds. Its own error is already reported."""
 
 
-@dataclass(frozen=True)
-class Salvaged:
+class Salvaged(Struct, frozen=True):
     request: ChoiceRequest
     unsure: frozenset[str]
     """Top-level fields left out because pydantic refused them: a rule reading any of them

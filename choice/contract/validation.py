@@ -9,8 +9,9 @@ The compatibility shapes are mapped in `compat.py` and come through here too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from choice.contract import SINGLE_QUESTION_FIELDS, ChoiceRequest, FieldError, Preferences, Question
 from choice.contract.attachment_rules import attachment_errors
@@ -19,8 +20,7 @@ from choice.contract.knobs import max_for, min_for, pop_cancel_disabling, resolv
 from choice.contract.salvage import salvaged
 
 
-@dataclass(frozen=True)
-class ValidatedRequest:
+class ValidatedRequest(Struct, frozen=True):
     """A request whose every knob is decided, plus what the agent should be told about it."""
 
     request: ChoiceRequest

@@ -10,7 +10,8 @@ contract's (`ANSWER_LIMITS`); the bytes are the store's.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from choice.contract.attachments import ANSWER_LIMITS, SentFile
 from choice.contract.errors import FieldError
@@ -23,8 +24,7 @@ from choice.store.files import TooManyFiles, add_draft_file, drop_draft_file
 from choice.store.records import StoredFile
 
 
-@dataclass
-class AnswerFiles:
+class AnswerFiles(Struct):
     store: Store
     notifier: LocalNotifier
     clock: Callable[[], float]

@@ -17,7 +17,9 @@ Must not: know any feature, or decide anything a `decide` callback decides.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, replace
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES, Interface
 from choice.contract.errors import AlreadyCompleted, NotFound
@@ -49,8 +51,7 @@ class NotDue(Exception):
     """The deadline moved (another instance extended it): expire nothing."""
 
 
-@dataclass
-class Completer:
+class Completer(Struct):
     store: Store
     notifier: LocalNotifier
     deadlines: DeadlineScheduler

@@ -26,8 +26,9 @@ Must not: import any feature. Hooks default to doing nothing.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 if TYPE_CHECKING:
     from choice.contract.result import DiscussionData
@@ -35,8 +36,7 @@ if TYPE_CHECKING:
     from choice.store.records import Interaction
 
 
-@dataclass(frozen=True)
-class ReplyHints:
+class ReplyHints(Struct, frozen=True):
     """How the asking agent reaches the portal, for the words of its reply."""
 
     poll_hint: str

@@ -14,10 +14,11 @@ terminals or HTTP.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from functools import cache
 from io import BytesIO
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from choice.core.resources import RESOURCES, MissingResource
 
@@ -41,8 +42,7 @@ def N_(message: str) -> str:
     return message
 
 
-@dataclass(frozen=True, eq=False)
-class Catalog:
+class Catalog(Struct, frozen=True, eq=False):
     """One language's `.po` file, read into `Translations` and what the browser needs."""
 
     language: str
@@ -54,8 +54,7 @@ class Catalog:
     """Singular msgid -> every translated plural form (complete entries only)."""
 
 
-@dataclass(frozen=True)
-class Translator:
+class Translator(Struct, frozen=True):
     """`_` for one language: call it (gettext), or `ngettext` for text with a count.
 
     Both return the catalog's text unformatted: the caller fills `{n}` and the other
@@ -76,8 +75,7 @@ class Translator:
         return catalog(self.language).translations.ngettext(singular, plural, n)
 
 
-@dataclass(frozen=True)
-class PluralRule:
+class PluralRule(Struct, frozen=True):
     """What a page's scripts need to pick a plural form: the `Plural-Forms` expression and
     count, and the translated forms of each message with a count."""
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, get_args
+
+from msgspec import Struct, field
 
 ChangeKind = Literal[
     "interaction.created", "interaction.completed", "interaction.updated", "interaction.opened",
@@ -29,8 +30,7 @@ AGENT_WAKING: tuple[ChangeKind, ...] = ("interaction.completed", "interaction.de
 SUBSCRIBER_QUEUE = 256
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(Struct, frozen=True):
     kind: ChangeKind
     interaction_id: str
     data: dict[str, Any] = field(default_factory=dict)

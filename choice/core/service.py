@@ -12,8 +12,9 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Collection, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from choice.contract import (
     OPEN_STATUSES,
@@ -53,8 +54,7 @@ NO_CLIENT_WARNING = (
     "did not come from one, so it is asked in the {interface} interface instead.")
 
 
-@dataclass(frozen=True)
-class Created:
+class Created(Struct, frozen=True):
     row: Interaction
     warnings: list[str]
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Protocol
+
+from msgspec import Struct
 
 from choice.contract import TIMEOUT_MAX, TIMEOUT_MIN
 from choice.core.i18n import Translator
@@ -39,8 +40,7 @@ class Audited(Protocol):
     def detail_json(self) -> str | None: ...
 
 
-@dataclass(frozen=True)
-class SeenEvent:
+class SeenEvent(Struct, frozen=True):
     """An audit event as `GET /api/interactions/{id}/events` shows it (the terminal's)."""
 
     kind: str
@@ -49,8 +49,7 @@ class SeenEvent:
     detail_json: str | None
 
 
-@dataclass(frozen=True)
-class TimeDefault:
+class TimeDefault(Struct, frozen=True):
     """The time a person gave one question, as a default time would hold it."""
 
     given: int

@@ -6,10 +6,11 @@ configuration reference (docs/gen/configuration.py) says of it. `Settings.from_e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
+
+from msgspec import Struct
 
 from choice.core.i18n import language_from_env
 
@@ -101,8 +102,7 @@ Kind = Literal["text", "path", "whole", "number", "flag", "choice", "names", "ur
                "public_url", "language"]
 
 
-@dataclass(frozen=True)
-class Variable:
+class Variable(Struct, frozen=True):
     """One `CHOICE_*` variable: how `Settings.from_env` reads it, and what the configuration
     reference (docs/gen/configuration.py) says of it. Unset and empty mean the default."""
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from choice.contract import OPEN_STATUSES
 from choice.core.extension import Extensions
@@ -24,8 +25,7 @@ from choice.core.notifier import LocalNotifier, Waiter
 from choice.store.records import Interaction
 
 
-@dataclass(frozen=True)
-class Waited:
+class Waited(Struct, frozen=True):
     row: Interaction
     woken: bool
     """There is something for the agent to hear now (not just the window running out)."""

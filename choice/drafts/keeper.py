@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
+from msgspec import Struct
 from pydantic import ConfigDict, Field
 
 from choice.contract import (
@@ -71,8 +71,7 @@ class Draft(DraftAnswer):
                             description="The writing page's id: it ignores its own echo.")
 
 
-@dataclass
-class _Held:
+class _Held(Struct):
     draft: Draft
     at: float
 

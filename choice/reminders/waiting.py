@@ -23,8 +23,9 @@ anything about a question: it only reminds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from choice.contract import WaitingReason
 from choice.contract.clock import iso
@@ -43,8 +44,7 @@ SHORT_QUESTION = 120.0
 """A question asked at most this long before its deadline gets no last-minute reminder."""
 
 
-@dataclass(frozen=True)
-class Due:
+class Due(Struct, frozen=True):
     reason: WaitingReason
     key: str
     """Which reminder: the period's number for `unopened`, the deadline for `deadline`."""

@@ -6,8 +6,7 @@ question is undecided (the transaction that ends a question deletes its draft:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from msgspec import Struct
 from sqlalchemy import delete, insert, select
 
 from choice.contract import UNRESOLVED_STATUSES
@@ -16,8 +15,7 @@ from choice.store.repository import Repository
 from choice.store.tables import DRAFTS
 
 
-@dataclass(frozen=True)
-class StoredDraft:
+class StoredDraft(Struct, frozen=True):
     draft_json: str
     updated_at: float
     written_from: str

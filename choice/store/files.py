@@ -7,8 +7,8 @@ thread; the transaction that ends a question keeps or drops a draft's files
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
+from msgspec.structs import replace
 from sqlalchemy import delete, func, insert, select
 
 from choice.contract import UNRESOLVED_STATUSES

@@ -11,8 +11,8 @@ is sent once across instances and restarts. Writes run on the store's writer thr
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
+from msgspec import Struct
 from sqlalchemy import select, update
 
 from choice.store.records import AuditEvent
@@ -23,8 +23,7 @@ from choice.store.tables import INTERACTIONS
 REMINDER_SENT = "reminder_sent"
 
 
-@dataclass(frozen=True)
-class Waiting:
+class Waiting(Struct, frozen=True):
     """A pending question, as much of it as the reminder scan needs."""
 
     interaction_id: str

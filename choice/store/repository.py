@@ -10,9 +10,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from msgspec import Struct, field
+from msgspec.structs import replace
 from sqlalchemy import Connection, Engine, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError
 
@@ -53,8 +54,7 @@ DRAFT_FILES = (select(*FILE_COLUMNS)
 EVENT_COLUMNS = ("interaction_id", "kind", "actor", "at", "detail_json")
 
 
-@dataclass(frozen=True)
-class Completed:
+class Completed(Struct, frozen=True):
     """What a `decide` callback returns: the final state and the events that record it."""
 
     status: str

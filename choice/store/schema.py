@@ -14,11 +14,11 @@ import functools
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from msgspec import Struct
 from sqlalchemy import (
     Column,
     Connection,
@@ -69,8 +69,7 @@ class SchemaError(RuntimeError):
     """The database cannot be brought to head: the message names it and says what to do."""
 
 
-@dataclass(frozen=True)
-class Version:
+class Version(Struct, frozen=True):
     """Where a database stands."""
 
     url: str
@@ -111,8 +110,7 @@ class Version:
                 "`choice db upgrade` or starting the portal upgrades it")
 
 
-@dataclass(frozen=True)
-class Upgrade:
+class Upgrade(Struct, frozen=True):
     """What `upgrade` did."""
 
     url: str

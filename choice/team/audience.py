@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from choice.contract import NAME_MAX, TEAM_MAX, FieldError, TeamMember
 from choice.contract.field_errors import InvalidInput
 
 
-@dataclass(frozen=True)
-class Audience:
+class Audience(Struct, frozen=True):
     members: list[TeamMember]
     warnings: list[str]
 

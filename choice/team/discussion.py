@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from choice.contract import ChoiceRequest, FieldError
 from choice.contract.clock import iso
@@ -18,8 +19,7 @@ from choice.store.team import DISCUSSION_OPEN
 from choice.team.models import ParticipantOut, TallyOut
 
 
-@dataclass(frozen=True)
-class Discussion:
+class Discussion(Struct, frozen=True):
     """Everything a page or a JSON reply shows about one widened interaction."""
 
     row: Interaction

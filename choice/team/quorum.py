@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from choice.contract import ChoiceRequest, FieldError, Quorum, Submission
 from choice.contract.errors import AlreadyCompleted
@@ -27,8 +29,7 @@ from choice.store.repository import Completed
 from choice.store.team import TeamRepository
 
 
-@dataclass(frozen=True)
-class Reached:
+class Reached(Struct, frozen=True):
     option_ids: list[str]
     votes: int
     voters: list[str]

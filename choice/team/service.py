@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Collection
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from choice.contract import FieldError
 from choice.contract.errors import DeadlinePassed
@@ -62,8 +63,7 @@ class UnknownLink(LookupError):
     """No participant has this link, or the owner withdrew it: answered as a 404."""
 
 
-@dataclass(frozen=True)
-class Invited:
+class Invited(Struct, frozen=True):
     """What widening returns to the owner: the row, each participant with their link
     (shown this once: only its hash is stored), and any warnings."""
 

@@ -12,7 +12,7 @@ service decides who may read what.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from choice.store.records import Comment
 from choice.store.team import TeamRepository
@@ -36,8 +36,7 @@ CURSOR_MAX = 2**31 - 1
 in a query is an error there, not an empty page)."""
 
 
-@dataclass(frozen=True)
-class Window:
+class Window(Struct, frozen=True):
     """Which comments of a thread to read: the newest `limit` before comment `before`; with
     `since`, everything from comment `since` on (at least `limit`, at most `SHOWN_MAX`)."""
 
@@ -46,8 +45,7 @@ class Window:
     since: int | None = None
 
 
-@dataclass(frozen=True)
-class ThreadPage:
+class ThreadPage(Struct, frozen=True):
     comments: list[Comment] = field(default_factory=list)
     """Oldest first."""
     before: int | None = None

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from choice.contract import TeamMember
 from choice.contract.clock import iso
@@ -22,8 +23,7 @@ from choice.team.models import WidenRequest
 from choice.team.quorum import checked_quorum
 
 
-@dataclass(frozen=True)
-class WideningPlan:
+class WideningPlan(Struct, frozen=True):
     widening: Widening
     participants: list[Participant]
     links: dict[str, str]

@@ -3,12 +3,12 @@ same rows: a column added to one and not the other would be lost on the way in o
 
 from __future__ import annotations
 
-import dataclasses
 import types
 import typing
 from typing import Any
 
 import pytest
+from msgspec.structs import fields
 from sqlalchemy import Column
 
 from choice.store.records import AuditEvent, Interaction
@@ -36,13 +36,13 @@ def plain_type(hint: Any) -> tuple[type, bool]:
 
 @pytest.mark.parametrize(("record", "table"), PAIRS, ids=ids)
 def test_a_record_has_exactly_the_columns_of_its_table(record: type, table: Any) -> None:
-    assert {f.name for f in dataclasses.fields(record)} == set(columns_of(table))
+    assert {f.name for f in fields(record)} == set(columns_of(table))
 
 
 @pytest.mark.parametrize(("record", "table"), PAIRS, ids=ids)
 def test_a_field_that_may_be_none_is_a_nullable_column_and_back(record: type, table: Any) -> None:
     columns, hints = columns_of(table), typing.get_type_hints(record)
-    for field in dataclasses.fields(record):
+    for field in fields(record):
         column = columns[field.name]
         _, optional = plain_type(hints[field.name])
         database_fills_it = column.primary_key and column.autoincrement in (True, "auto")

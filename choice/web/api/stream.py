@@ -16,13 +16,13 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Annotated, Any, TypeAlias
 
 from litestar import get
 from litestar.params import QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
+from msgspec import Struct
 
 from choice.contract import CONTEXT_VALUE_MAX, SCHEMA_VERSION, ChoiceRequest
 from choice.contract.compat import user_choice_required
@@ -55,8 +55,7 @@ def _request(request_json: str) -> ChoiceRequest:
     return ChoiceRequest.model_validate_json(request_json)
 
 
-@dataclass(frozen=True)
-class Only:
+class Only(Struct, frozen=True):
     """`?conversation_id=` / `?tool_call_id=`: the events of matching interactions only."""
 
     conversation_id: str | None = None

@@ -22,8 +22,9 @@ import contextlib
 import json
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from choice.contract.clock import now
 from choice.contract.errors import NotFound
@@ -60,8 +61,7 @@ REFRESH = json.dumps({"type": "refresh"})
 CLOSED = json.dumps({"type": "closed"})
 
 
-@dataclass(frozen=True)
-class Push:
+class Push(Struct, frozen=True):
     """One update for every page of a discussion, serialised once per language."""
 
     texts: dict[str, str]
@@ -78,8 +78,7 @@ def ended(locales: set[str]) -> Push:
     return Push(dict.fromkeys(locales, CLOSED), ended=True)
 
 
-@dataclass(eq=False)
-class Watcher:
+class Watcher(Struct, eq=False):
     participant_id: str
     locale: str
     queue: asyncio.Queue[Push | None] = field(
@@ -97,8 +96,7 @@ class Watcher:
             self.queue.put_nowait(None)  # tells the socket it fell behind
 
 
-@dataclass(eq=False)
-class Feed:
+class Feed(Struct, eq=False):
     interaction_id: str
     watchers: set[Watcher] = field(default_factory=set)
     inbox: asyncio.Queue[Change] = field(default_factory=lambda: asyncio.Queue(INBOX))

@@ -25,11 +25,11 @@ import contextlib
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from litestar import WebSocket
 from litestar.exceptions import WebSocketDisconnect
+from msgspec import Struct, field
 
 INBOUND_BYTES = 4 * 1024
 """The largest message a page's socket takes (ours send none: a few KiB covers a ping a
@@ -54,8 +54,7 @@ REPLACED = 4409
 reconnect (it would close the next oldest, and so on)."""
 
 
-@dataclass(eq=False)
-class Held:
+class Held(Struct, eq=False):
     """One open socket under a `SocketLimit`."""
 
     wake: Callable[[], None]
@@ -63,8 +62,7 @@ class Held:
     replaced: bool = False
 
 
-@dataclass
-class SocketLimit:
+class SocketLimit(Struct):
     """Open sockets per key, oldest first; past `most`, the oldest is woken to close."""
 
     most: int

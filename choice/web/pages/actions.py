@@ -6,13 +6,13 @@ page (no script), never a second code path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, get_args
 
 from litestar import Controller, Response, post
 from litestar.params import FromPath
 from litestar.plugins.htmx import ClientRefresh, HTMXRequest
 from litestar.response import Redirect
+from msgspec import Struct
 
 from choice.contract import (
     OPEN_STATUSES,
@@ -57,8 +57,7 @@ SETTINGS_REFUSED = N_("Not saved: a setting has a value the portal does not take
                       "and save again.")
 
 
-@dataclass(frozen=True)
-class Shown:
+class Shown(Struct, frozen=True):
     """How one form post answers: the interaction as it now stands, as the partial for HTMX
     or as the whole page without script."""
 

@@ -14,13 +14,13 @@ owner's edit changed the candidate materially.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from typing import Any
 
 from litestar import Controller, Response, get, post
 from litestar.params import FromPath, FromQuery
 from litestar.plugins.htmx import HTMXRequest, HTMXTemplate
 from litestar.response import Redirect
+from msgspec.structs import replace
 
 from choice.contract import UNRESOLVED_STATUSES, FieldError, Quorum
 from choice.contract.errors import AlreadyCompleted, NotDeferred, NotWidenedNow

@@ -15,7 +15,6 @@ ever existed. This page must not link to the owner's pages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from litestar import Controller, Response, get, post
@@ -23,6 +22,7 @@ from litestar.params import FromPath, FromQuery
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 from markupsafe import Markup
+from msgspec import Struct
 
 from choice.contract import FieldError
 from choice.contract.clock import now
@@ -71,8 +71,7 @@ def link_gone(service: InteractionService, assets: Assets, lang: str | None) -> 
         "locale": lang if lang in SUPPORTED else service.language_for(None), "assets": assets})
 
 
-@dataclass(frozen=True)
-class Reader:
+class Reader(Struct, frozen=True):
     """One request from a participant: who they are, and how to answer them (a fragment
     for HTMX, the whole page without script)."""
 

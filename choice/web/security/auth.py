@@ -22,7 +22,6 @@ import math
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -30,6 +29,7 @@ from litestar.connection import ASGIConnection
 from litestar.datastructures import MutableScopeHeaders
 from litestar.exceptions import NotAuthorizedException
 from litestar.types import BeforeMessageSendHookHandler, Message, Scope
+from msgspec import Struct
 
 from choice.core.config import Settings
 from choice.web.security.sessions import Sessions
@@ -37,8 +37,7 @@ from choice.web.security.sessions import Sessions
 CODE_SECONDS = 60.0
 
 
-@dataclass(frozen=True, slots=True)
-class Access:
+class Access(Struct, frozen=True):
     """What a request proved: the connection's `auth`, set by `security.RequestGuard`."""
 
     token: bool

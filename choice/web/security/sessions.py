@@ -26,10 +26,10 @@ import re
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from litestar.datastructures import Cookie
+from msgspec import Struct
 
 from choice.store import Store
 from choice.store.sessions import end_session, find_session, open_session, session_seen
@@ -56,8 +56,7 @@ def stored_hash(key: bytes, value: str) -> str:
     return hmac.new(key, value.encode(), hashlib.sha256).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
+class Check(Struct, frozen=True):
     """What a request's cookie turned out to be."""
 
     live: bool

@@ -12,15 +12,16 @@ import gzip
 import hashlib
 import re
 import tomllib
-from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from choice.core.resources import RESOURCES, MissingResource
 
 
-@dataclass(frozen=True)
-class Bundle:
+class Bundle(Struct, frozen=True):
     kind: str
     modules: tuple[str, ...]
     content: bytes

@@ -9,7 +9,7 @@ provenance of an answer, who may defer); the templates own the markup.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from choice.contract import FieldError
 from choice.contract.clock import now, parse_iso
@@ -23,8 +23,7 @@ PANEL_STATUSES = ("widened", "deferred")
 pending one shows the form, with Defer beside Cancel)."""
 
 
-@dataclass(frozen=True)
-class DecisionForm:
+class DecisionForm(Struct, frozen=True):
     """What the owner typed into one of the panel's forms, to show it again intact with its
     errors (by field: `final_answer`, `rationale`, `defer_rationale`, `min_votes`), and the
     step the edit is at (`rationale`: a material change asks why)."""
@@ -60,8 +59,7 @@ def form_errors(errors: list[FieldError], _: Translator, defer: bool = False) ->
     return shown
 
 
-@dataclass(frozen=True)
-class DecisionView:
+class DecisionView(Struct, frozen=True):
     """The owner's decision panel of a widened or deferred question."""
 
     status: str
@@ -98,8 +96,7 @@ class DecisionView:
         return round(now() * 1000)
 
 
-@dataclass(frozen=True)
-class SharedDecision:
+class SharedDecision(Struct, frozen=True):
     """What a participant may know of the write-back while the question is open: that it
     is deferred and why (the owner is told the team sees it), and the quorum. How it was
     decided is the discussion's ending (`views.team.Ending`)."""

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from msgspec import Struct, field
 
 from choice.contract import (
     OPEN_STATUSES,
@@ -34,8 +35,7 @@ WIDEN_HINT_TAG = "[WIDEN-HINT] "
 LIST_COMPLETED = 5
 
 
-@dataclass(frozen=True)
-class Draft:
+class Draft(Struct, frozen=True):
     """What the human has entered so far (from a form post), to re-render it intact."""
 
     selected: tuple[str, ...] | None = None
@@ -46,8 +46,7 @@ class Draft:
     """Several questions: each question's draft by its id (their global_note unused)."""
 
 
-@dataclass(frozen=True)
-class OptionView:
+class OptionView(Struct, frozen=True):
     index: int
     id: str
     label: str
@@ -63,8 +62,7 @@ class OptionView:
     """The request's files this option points at (`attachment_ids`), e.g. its mock-up."""
 
 
-@dataclass(frozen=True)
-class QuestionView:
+class QuestionView(Struct, frozen=True):
     """One of several questions, as its section shows it (and the review step lists it)."""
 
     number: int
@@ -133,8 +131,7 @@ def question_views(request: ChoiceRequest, draft: Draft, prefs: Preferences,
     return views
 
 
-@dataclass(frozen=True)
-class InteractionView:
+class InteractionView(Struct, frozen=True):
     row: Interaction
     request: ChoiceRequest
     stage: Stage
@@ -238,8 +235,7 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
     )
 
 
-@dataclass(frozen=True)
-class ListView:
+class ListView(Struct, frozen=True):
     """The sidebar: active interactions plus the most recent completed ones."""
 
     items: list[Interaction]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
 
 from markupsafe import Markup
+from msgspec import Struct
 
 from choice.core.notifier import Change
 from choice.core.service import InteractionService
@@ -32,8 +32,7 @@ def moves_a_line(change: Change) -> bool:
         change.kind == "interaction.updated" and "switched_from" in change.data)
 
 
-@dataclass(frozen=True)
-class RenderedList:
+class RenderedList(Struct, frozen=True):
     html: Markup
     active_count: int
 

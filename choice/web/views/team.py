@@ -10,8 +10,9 @@ service owns every decision about state.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from choice.contract import FieldError, TeamMember
 from choice.contract.clock import parse_iso
@@ -23,8 +24,7 @@ from choice.team.payloads import owner_payload, page_reply, participant_payload
 from choice.team.thread import ThreadPage
 
 
-@dataclass(frozen=True)
-class MessageView:
+class MessageView(Struct, frozen=True):
     id: int
     author: str
     text: str
@@ -32,8 +32,7 @@ class MessageView:
     by_owner: bool
 
 
-@dataclass(frozen=True)
-class OptionTally:
+class OptionTally(Struct, frozen=True):
     """One option with its votes: what the vote form and the tally show."""
 
     index: int
@@ -47,8 +46,7 @@ class OptionTally:
     mine: bool = False
 
 
-@dataclass(frozen=True)
-class Ending:
+class Ending(Struct, frozen=True):
     """How the question ended, as a participant may know it: what was decided (the options'
     labels, the answer in words), by whom (`owner`, `quorum`), from where (the result's
     `summary_json.source`), and why."""
@@ -68,8 +66,7 @@ class Ending:
         return self.status in ("submitted", "auto_submitted") and not self.timed_out
 
 
-@dataclass(frozen=True)
-class PersonView:
+class PersonView(Struct, frozen=True):
     """A participant as the owner sees them."""
 
     id: str
@@ -80,8 +77,7 @@ class PersonView:
     vote: list[str]
 
 
-@dataclass(frozen=True)
-class DiscussionView:
+class DiscussionView(Struct, frozen=True):
     """One widened question as its reader sees it (participant page or owner's panel)."""
 
     title: str
@@ -133,8 +129,7 @@ class DiscussionView:
         return [by_id[i] for i in option_ids if i in by_id]
 
 
-@dataclass(frozen=True)
-class ThreadView:
+class ThreadView(Struct, frozen=True):
     """A page of the thread on its own ("Show earlier"): its comments, oldest first, and
     the cursor of the page before it."""
 
@@ -239,8 +234,7 @@ def owner_view(discussion: Discussion, *, window: bool = False) -> DiscussionVie
                           window=window)
 
 
-@dataclass(frozen=True)
-class TeamRow:
+class TeamRow(Struct, frozen=True):
     """One row of the settings' team list, as typed, with its field errors."""
 
     name: str

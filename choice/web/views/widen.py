@@ -5,7 +5,7 @@ reads it. Shaping only: `choice.team` decides who is invited and what a widening
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from choice.contract import FieldError, TeamMember
 from choice.team.service import Invited
@@ -23,8 +23,7 @@ def shown_hint(widen_hint: str | None) -> str:
         else text
 
 
-@dataclass(frozen=True)
-class WidenForm:
+class WidenForm(Struct, frozen=True):
     """The widen dialog: the team list, what the owner typed, and what came of it."""
 
     interaction_id: str
