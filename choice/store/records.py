@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from msgspec import Struct
-from msgspec.structs import fields
+from msgspec.structs import asdict
 
 
 class Interaction(Struct):
@@ -110,7 +110,7 @@ Record = Interaction | AuditEvent | Widening | Decision | Participant | Comment 
 
 def values_of(record: Record) -> dict[str, Any]:
     """Column values for an INSERT (an unset autoincrement id is left to the database)."""
-    values = {f.name: getattr(record, f.name) for f in fields(record)}
+    values = asdict(record)  # (not `structs.fields`: it reads the type hints, ~100 µs a call)
     if values.get("id") is None:
         values.pop("id", None)
     return values
