@@ -10,7 +10,7 @@ For each entry point's module, a fresh interpreter imports it under `python -X i
 the figure is the sum of the "self" column (every module imported, counted once), median
 and minimum over the runs, beside the interpreter's own start (`-c pass`). Also printed: the
 wall time of `python -c "import <module>"` (median), how many modules end up loaded, and
-which of the heavy packages (httpx, pydantic, litestar, sqlalchemy, mcp) are among them.
+which of the heavy packages (httpx, pydantic, litestar, sqlalchemy, mcp, msgspec) are among them.
 Figures, not a pass/fail: `tests/client/test_start_imports.py` keeps the heavy packages out.
 """
 
@@ -33,7 +33,7 @@ ENTRIES = {
     "choice (cli.main)": "choice.cli",
     "Python API (choice.client.blocking)": "choice.client.blocking",
 }
-HEAVY = ("httpx", "pydantic", "litestar", "sqlalchemy", "mcp")
+HEAVY = ("httpx", "pydantic", "litestar", "sqlalchemy", "mcp", "msgspec")
 
 
 def _env() -> dict[str, str]:

@@ -17,9 +17,9 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
-from msgspec import Struct
 from pydantic import Field
 
 from choice.contract.errors import FieldError
@@ -49,7 +49,8 @@ DOWNLOAD_TYPES = frozenset({
 ALLOWED_TYPES = INLINE_TYPES | DOWNLOAD_TYPES
 
 
-class Limits(Struct, frozen=True):
+@dataclass(frozen=True)
+class Limits:
     files: int
     each: int
     total: int

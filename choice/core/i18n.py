@@ -14,11 +14,10 @@ terminals or HTTP.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from functools import cache
 from io import BytesIO
 from typing import TYPE_CHECKING
-
-from msgspec import Struct
 
 from choice.core.resources import RESOURCES, MissingResource
 
@@ -42,7 +41,8 @@ def N_(message: str) -> str:
     return message
 
 
-class Catalog(Struct, frozen=True, eq=False):
+@dataclass(frozen=True, eq=False)
+class Catalog:
     """One language's `.po` file, read into `Translations` and what the browser needs."""
 
     language: str
@@ -54,7 +54,8 @@ class Catalog(Struct, frozen=True, eq=False):
     """Singular msgid -> every translated plural form (complete entries only)."""
 
 
-class Translator(Struct, frozen=True):
+@dataclass(frozen=True)
+class Translator:
     """`_` for one language: call it (gettext), or `ngettext` for text with a count.
 
     Both return the catalog's text unformatted: the caller fills `{n}` and the other
@@ -75,7 +76,8 @@ class Translator(Struct, frozen=True):
         return catalog(self.language).translations.ngettext(singular, plural, n)
 
 
-class PluralRule(Struct, frozen=True):
+@dataclass(frozen=True)
+class PluralRule:
     """What a page's scripts need to pick a plural form: the `Plural-Forms` expression and
     count, and the translated forms of each message with a count."""
 

@@ -10,9 +10,8 @@ a silent fallback (an English-only page or a 500 on the first request).
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
-
-from msgspec import Struct
 
 PACKAGE = Path(__file__).resolve().parent.parent
 INSTALLED = PACKAGE / "_resources"
@@ -23,7 +22,8 @@ class MissingResource(RuntimeError):
     """The installation is incomplete: the message names the path and what to do."""
 
 
-class Resources(Struct, frozen=True):
+@dataclass(frozen=True)
+class Resources:
     root: Path
 
     @property

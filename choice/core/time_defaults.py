@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Protocol
-
-from msgspec import Struct
 
 from choice.contract import TIMEOUT_MAX, TIMEOUT_MIN
 from choice.core.i18n import Translator
@@ -40,7 +39,8 @@ class Audited(Protocol):
     def detail_json(self) -> str | None: ...
 
 
-class SeenEvent(Struct, frozen=True):
+@dataclass(frozen=True)
+class SeenEvent:
     """An audit event as `GET /api/interactions/{id}/events` shows it (the terminal's)."""
 
     kind: str
@@ -49,7 +49,8 @@ class SeenEvent(Struct, frozen=True):
     detail_json: str | None
 
 
-class TimeDefault(Struct, frozen=True):
+@dataclass(frozen=True)
+class TimeDefault:
     """The time a person gave one question, as a default time would hold it."""
 
     given: int

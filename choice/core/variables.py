@@ -6,11 +6,10 @@ configuration reference (docs/gen/configuration.py) says of it. `Settings.from_e
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
-
-from msgspec import Struct
 
 from choice.core.i18n import language_from_env
 
@@ -102,7 +101,8 @@ Kind = Literal["text", "path", "whole", "number", "flag", "choice", "names", "ur
                "public_url", "language"]
 
 
-class Variable(Struct, frozen=True):
+@dataclass(frozen=True)
+class Variable:
     """One `CHOICE_*` variable: how `Settings.from_env` reads it, and what the configuration
     reference (docs/gen/configuration.py) says of it. Unset and empty mean the default."""
 

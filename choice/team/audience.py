@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
-
-from msgspec import Struct
+from dataclasses import dataclass
 
 from choice.contract import NAME_MAX, TEAM_MAX, FieldError, TeamMember
 from choice.contract.field_errors import InvalidInput
 
 
-class Audience(Struct, frozen=True):
+@dataclass(frozen=True)
+class Audience:
     members: list[TeamMember]
     warnings: list[str]
 

@@ -19,7 +19,9 @@ LIGHT = {
     "choice.mcp.bridge": "from choice.mcp import bridge",
     "choice.client (its errors)": "from choice.client import ClientError, PortalNotRunning",
 }
-HEAVY = ["httpx", "pydantic", "litestar", "sqlalchemy", "mcp"]
+HEAVY = ["httpx", "pydantic", "litestar", "sqlalchemy", "mcp", "msgspec"]
+"""msgspec: the portal's records and views are Structs; the modules these commands share
+with it keep dataclasses (`tests/integration/test_start_imports.py`)."""
 KNOWN = {
     ("choice.terminal.answer_command", "pydantic"):
         "the terminal reads a question through the contract's pydantic models "

@@ -9,13 +9,13 @@ Without script: post, then redirect back to the question's page at the section.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from litestar import Response, post
 from litestar.params import FromPath
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect
-from msgspec.structs import replace
 
 from choice.contract import PreferencesPatch
 from choice.core.i18n import N_
