@@ -36,6 +36,7 @@ from choice.core.config import Settings
 from choice.core.service import InteractionService
 from choice.decision.models import CandidateBody
 from choice.decision.service import DecisionService
+from choice.mcp.described import described_tools
 from choice.mcp.elicitation import (
     Elicitation,
     Mode,
@@ -43,26 +44,9 @@ from choice.mcp.elicitation import (
     client_modes,
     mode_for,
 )
-from choice.mcp.output import candidate_output_schema, output_schema, pending_output_schema
 from choice.mcp.pending import pending_list
 from choice.mcp.replies import candidate_refusal, invalid, result_for, text_content
-from choice.mcp.tools import (
-    LIST_PENDING,
-    LIST_PENDING_DESCRIPTION,
-    LIST_PENDING_INPUT,
-    LIST_PENDING_TITLE,
-    SUBMIT_CANDIDATE,
-    SUBMIT_CANDIDATE_DESCRIPTION,
-    SUBMIT_CANDIDATE_INPUT,
-    SUBMIT_CANDIDATE_TITLE,
-    TOOLS,
-    TOOLS_BY_NAME,
-    WITHDRAW,
-    WITHDRAW_DESCRIPTION,
-    WITHDRAW_INPUT,
-    WITHDRAW_TITLE,
-    ToolSpec,
-)
+from choice.mcp.tools import LIST_PENDING, SUBMIT_CANDIDATE, TOOLS_BY_NAME, WITHDRAW, ToolSpec
 from choice.store.records import Interaction
 from choice.team.service import TeamService
 
@@ -113,25 +97,6 @@ class PortalMCP(MCPServer):
         self._sign_in_link = sign_in_link
         self._tools: list[Tool] | None = None
 
-    @staticmethod
-    def _described() -> list[Tool]:
-        """The tools with their JSON schemas, made from the contract's models (~70 ms): at
-        the first `tools/list`, which the stdio bridge answers itself (`listing.py`), so a
-        portal it started never makes them."""
-        outcome = output_schema()
-        tools = [Tool(name=t.name, title=t.title, description=t.description,
-                      input_schema=t.input_schema(), output_schema=outcome) for t in TOOLS]
-        tools.append(Tool(name=LIST_PENDING, title=LIST_PENDING_TITLE,
-                          description=LIST_PENDING_DESCRIPTION, input_schema=LIST_PENDING_INPUT,
-                          output_schema=pending_output_schema()))
-        tools.append(Tool(name=SUBMIT_CANDIDATE, title=SUBMIT_CANDIDATE_TITLE,
-                          description=SUBMIT_CANDIDATE_DESCRIPTION,
-                          input_schema=SUBMIT_CANDIDATE_INPUT,
-                          output_schema=candidate_output_schema()))
-        tools.append(Tool(name=WITHDRAW, title=WITHDRAW_TITLE, description=WITHDRAW_DESCRIPTION,
-                          input_schema=WITHDRAW_INPUT, output_schema=outcome))
-        return tools
-
     def streamable_http_app(self, **options: Any) -> Starlette:
         """The SDK's app with the asking route's body limit (`ASKING_BODY_MAX`, 16 MiB):
         a tool call may ask a question with its files, base64, as `POST /api/interactions`
@@ -141,7 +106,7 @@ class PortalMCP(MCPServer):
 
     async def list_tools(self) -> list[Tool]:
         if self._tools is None:
-            self._tools = self._described()
+            self._tools = described_tools()  # (~70 ms) at the first listing, not at start
         return self._tools
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
