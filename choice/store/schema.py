@@ -306,5 +306,3 @@ def _installed() -> str:
         return metadata.version("choice-portal")
     except metadata.PackageNotFoundError:
         return "(not installed)"
-
-
