@@ -4,7 +4,6 @@ service and API suites run on both SQLite and a throwaway PostgreSQL (`backend`)
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 
 from choice.client.portal_client import PortalClient
 from choice.store import Store
+from tests.missing_tool import unavailable
 from tests.pg_cluster import Cluster, server_binaries
 from tests.portal_process import PortalProcess
 
@@ -63,10 +63,7 @@ def pg_cluster() -> Iterator[Cluster]:
     """One PostgreSQL server per test process (each xdist worker starts its own)."""
     binaries = server_binaries()
     if binaries is None:
-        message = "no PostgreSQL server installed: sudo apt-get install -y postgresql"
-        if os.environ.get("CI"):
-            pytest.fail(message)  # CI installs it: a missing server is a broken run, not a skip
-        pytest.skip(message)
+        unavailable("no PostgreSQL server installed: sudo apt-get install -y postgresql")
     cluster = Cluster(binaries).start()
     yield cluster
     cluster.stop()

@@ -8,22 +8,13 @@ accessibility checks behind a green run."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
-from typing import NoReturn
 
-import pytest
+from tests.missing_tool import unavailable
 
 CACHE = Path.home() / ".cache" / "choice-portal"
-
-
-def unavailable(message: str) -> NoReturn:
-    """Skip, or fail under CI."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{message} (under CI this is a broken run, not a skip)")
-    pytest.skip(message)
 
 
 def npm_package(name: str, version: str, purpose: str) -> Path:

@@ -9,7 +9,6 @@ bypasses CSP for the scan only)."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 from collections.abc import Iterator
 from itertools import pairwise
@@ -22,6 +21,7 @@ from choice.client.portal_client import PortalClient
 from tests.browser.conftest import OpenPage
 from tests.browser.support import iso_in, question, shoot
 from tests.browser.team import links, widen
+from tests.missing_tool import unavailable
 from tests.npm_cache import npm_package
 
 AXE_VERSION = "4.14.1"
@@ -192,10 +192,7 @@ def test_chinese_text_renders_with_a_cjk_font(open_page: OpenPage, client: Porta
     """Without a CJK font, headless Chromium draws boxes: the title's glyphs must come from
     one (CI installs `fonts-noto-cjk`; the font stack names the common ones)."""
     if not subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout:
-        message = "no CJK font installed: sudo apt-get install -y fonts-noto-cjk"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable("no CJK font installed: sudo apt-get install -y fonts-noto-cjk")
     iid = client.create(question(language="zh", title="选择同步服务的数据库"))["interaction_id"]
     page = open_page(f"/choice/{iid}")
     page.get_by_test_id("title").wait_for()

@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-import pytest
+from tests.missing_tool import unavailable
 
 TMUX = "/usr/bin/tmux"
 WAIT_SECONDS = 10.0
@@ -116,7 +116,7 @@ class Pane:
 
 def need_tmux() -> None:
     if not Path(TMUX).exists():
-        pytest.skip(f"the terminal tests drive {TMUX}: apt-get install -y tmux")
+        unavailable(f"the terminal tests drive {TMUX}: apt-get install -y tmux")
 
 
 def server_env() -> dict[str, str]:
