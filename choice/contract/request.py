@@ -1,5 +1,6 @@
 """The request: what an agent asks (`provide_choice`, `POST /api/interactions`), one
-question or several. Cross-field rules live in `validation.py`.
+question or several. Cross-field rules live in `validation.py` (one question's in
+`question_rules.py`).
 """
 
 from __future__ import annotations
