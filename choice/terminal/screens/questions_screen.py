@@ -15,7 +15,8 @@ from choice.terminal.key_table import Key, file_keys
 from choice.terminal.questions import QuestionsState
 from choice.terminal.questions_review import note_line, reviewed
 from choice.terminal.screens.files_screen import files_lines
-from choice.terminal.screens.screen import Row, Screen
+from choice.terminal.screens.options_screen import Row
+from choice.terminal.screens.screen import Screen
 from choice.terminal.screens.tabs import Kind, Tab, tab_bar
 from choice.terminal.text import width
 

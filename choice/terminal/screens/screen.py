@@ -26,20 +26,19 @@ from choice.terminal.key_table import (
 from choice.terminal.markdown import BOLD, CODE, Line, clip_spans, inline_spans, styled_lines
 from choice.terminal.markdown import ITALIC as EMPHASIS
 from choice.terminal.screens.files_screen import detach_lines, files_lines
-from choice.terminal.screens.panels import LATEST_MESSAGES, votes_text
+from choice.terminal.screens.options_screen import Row, bounds, option_lines
+from choice.terminal.screens.panels import LATEST_MESSAGES
 from choice.terminal.screens.review_panels import deferral_box
 from choice.terminal.screens.review_screen import review_hints, review_lines, reviewing
 from choice.terminal.screens.settings_screen import settings_lines
 from choice.terminal.screens.team_screen import team_lines, widen_hints, widen_lines
 from choice.terminal.state import AnswerState
-from choice.terminal.text import cell_width, clip, labelled, no_gap, safe_text, width, wrap
+from choice.terminal.text import cell_width, clip, no_gap, safe_text, width, wrap
 
 HINTS_MIN_HEIGHT = 10  # below this the key hints give their line to the question
 MESSAGE_LINES = 3  # a long message (a portal error) wraps to this many lines at most
 
 
-Row = tuple[str | Line, int]
-"""A body line: text (or styled spans) and the curses attribute of the whole line."""
 ITALIC = getattr(curses, "A_ITALIC", curses.A_UNDERLINE)  # older curses: underlined
 
 
@@ -129,7 +128,6 @@ class Screen:
             if q.files:  # shown in a browser: here, what they are and the command to see them
                 lines += [*((line, curses.A_DIM) for line in wrap(q.files_line(_), cols - 2)),
                           ("", 0)]
-        focus = 0
         if self.state.stage == "confirm":
             lines.append((_("Please confirm:"), curses.A_BOLD))
             for option in q.options:
@@ -139,60 +137,13 @@ class Screen:
                 lines.append(("  " + safe_text(self.state.text, keep_newlines=False), 0))
             focus = len(lines) - 1
             return [*lines, *files_lines(self.state, cols - 2)], focus
-        if q.multi:
-            lines.append((self.bounds(), curses.A_DIM))
-        recommended = _("recommended")  # outside the f-string: Babel reads no f-strings
-        for index, option in enumerate(self.state.options):
-            here = index == self.state.cursor
-            number = f"{index + 1} " if index < 9 else "  "  # 1-9 pick it
-            mark = ("[x]" if option.id in self.state.picked else "[ ]") if q.multi else (
-                "(•)" if option.id in self.state.picked else "( )")
-            badge = f"  [{recommended}]" if option.recommended else ""
-            if widened and self.state.team and self.state.team.votes.get(option.id):
-                badge += "  · " + votes_text(self.state.team.votes[option.id], _)
-            if here:
-                focus = len(lines)
-            lines.append((f"{number}{'›' if here else ' '} {mark} {option.label}{badge}",
-                          curses.A_REVERSE if here else curses.A_BOLD))
-            if widened:
-                continue  # the discussion takes the descriptions' room: the owner has read them
-            for extra in styled_lines(option.description, cols - 10):
-                lines.append(((("        ", 0), *extra), curses.A_DIM))
-            if option.rationale:  # markdown too: `Fits the **3-replica** deployment`
-                why = styled_lines(labelled(_("Why:"), option.rationale), cols - 10)
-                lines += [((("        ", 0), *extra), curses.A_DIM) for extra in why]
-            if option.id in self.state.notes:
-                note = safe_text(self.state.notes[option.id], keep_newlines=False)
-                lines.append(("        " + _("Note:") + " " + note, 0))
-        if self.state.hidden:
-            count = len(self.state.hidden)
-            lines.append(("  " + _.ngettext("{n} option hidden (H shows it)",
-                                            "{n} options hidden (H shows them)",
-                                            count).format(n=count), curses.A_DIM))
-        if q.has_text:
-            here = self.state.on_text_row
-            if here:
-                focus = len(lines)
-            label = _("Or write your own answer:") if q.options else _("Your answer:")
-            shown = safe_text(self.state.text, keep_newlines=False)
-            lines.append(("", 0))
-            lines.append((f"  {'›' if here else ' '} {label} {shown}{'▏' if here else ''}",
-                          curses.A_REVERSE if here else 0))
-            if not self.state.text and q.placeholder:
-                lines.append(("      " + q.placeholder, curses.A_DIM))
-        if self.state.global_note:
-            lines.append(("", 0))
-            lines.append((_("Note for the agent:") + " " +
-                          safe_text(self.state.global_note, keep_newlines=False), 0))
+        answering, focused = option_lines(self.state, cols)
+        focus = 0 if focused is None else len(lines) + focused
+        lines += answering
         return [*lines, *files_lines(self.state, cols - 2)], focus
 
     def bounds(self) -> str:
-        _, request = self.state.translate, self.state.question.request
-        low, high = request.min_selections or 0, request.max_selections or 0
-        if low == high:
-            return _.ngettext("Choose {n} option:", "Choose {n} options:", low).format(n=low)
-        return _.ngettext("Choose {low} to {n} option:", "Choose {low} to {n} options:",
-                          high).format(low=low, n=high)
+        return bounds(self.state)
 
     def settings_lines(self) -> list[tuple[str, int]]:
         return settings_lines(self.state)
