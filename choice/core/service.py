@@ -14,8 +14,6 @@ from collections.abc import Callable, Collection, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from msgspec import Struct
-
 from choice.contract import (
     OPEN_STATUSES,
     UNRESOLVED_STATUSES,
@@ -35,8 +33,9 @@ from choice.core.answer_files import AnswerFiles
 from choice.core.attachments import files_of
 from choice.core.completion import Completer, Decide
 from choice.core.config import Settings
+from choice.core.creation import NO_CLIENT_WARNING, Created, stored_question
 from choice.core.deadlines import DeadlineScheduler, new_deadline
-from choice.core.endings import answered, audit, cancelled, file_added, withdrawn
+from choice.core.endings import answered, audit, cancelled, withdrawn
 from choice.core.extension import Extension, Extensions, ReplyHints
 from choice.core.i18n import resolve_language
 from choice.core.notifier import Change, LocalNotifier
@@ -48,15 +47,6 @@ from choice.store import Store
 from choice.store.preferences import load_preferences, save_preferences, saved_language
 from choice.store.records import AuditEvent, Interaction
 from choice.store.repository import Completed, Which
-
-NO_CLIENT_WARNING = (
-    "interface 'client' asks inside an MCP client that supports elicitation; this request "
-    "did not come from one, so it is asked in the {interface} interface instead.")
-
-
-class Created(Struct, frozen=True):
-    row: Interaction
-    warnings: list[str]
 
 
 def _answering(submission: Submission, actor: str) -> Decide:
@@ -180,29 +170,17 @@ class InteractionService:
         """`in_client`: the asker is an MCP client that can ask its user (elicitation), so
         `interface: client` stays; anyone else asking for it gets the saved interface and a
         warning."""
-        validated = parse_request(payload, await self.preferences(), shape)
-        req, prefs, created = validated.request, await self.preferences(), self.clock()
+        prefs = await self.preferences()
+        validated = parse_request(payload, prefs, shape)
+        req, created = validated.request, self.clock()
         warnings = validated.warnings
         if req.interface == "client" and not in_client:
             req = req.model_copy(update={"interface": prefs.interface})
             warnings = [*warnings, NO_CLIENT_WARNING.format(interface=prefs.interface)]
         interaction_id = secrets.token_hex(8)
         files, req = files_of(req, interaction_id, created)
-        assert req.timeout_seconds is not None and req.interface != "auto"
-        row = Interaction(
-            id=interaction_id, status="pending", title=req.title,
-            selection_mode="questions" if req.several else req.selection_mode,
-            interface=req.interface,
-            agent=req.context.agent, project=req.context.project, language=req.language,
-            placeholder_shown=prefs.show_placeholder and any(
-                question.placeholder for question in req.asked()),
-            created_at=created, expires_at=created + req.timeout_seconds,
-            request_json=req.model_dump_json(),
-        )
-        detail = {"context": req.context.model_dump(exclude_none=True),
-                  "timeout_seconds": req.timeout_seconds, "warnings": warnings}
-        events = [audit(row.id, "created", actor, detail, at=created),
-                  *(file_added(file, actor, created) for file in files)]
+        row, events = stored_question(req, interaction_id, created, prefs.show_placeholder,
+                                      warnings, files, actor)
         limit = self._retention.limit_for_one_more()
         self._retention.counted(await self.store.insert(row, events, limit, files))
         self.deadlines.schedule(row.id, row.expires_at)
