@@ -2,9 +2,9 @@
 at a time, and say where a database stands.
 
 Owns the migrations folder (`migrations/`, shipped inside the package), what to do once
-the cross-process upgrade lock is held (`upgrade_lock.py`), recognising a database
-that choice-portal 0.1.0 made (its tables, no version table) and stamping it, and refusing
-a database that a newer version upgraded. It knows nothing of what the tables mean: the
+the cross-process upgrade lock is held (`upgrade_lock.py`), stamping a database that
+choice-portal 0.1.0 made (its tables, no version table: `baseline.py` recognises it), and
+refusing a database that a newer version upgraded. It knows nothing of what the tables mean: the
 revisions under `migrations/versions/` and `tables.py` do.
 """
 
@@ -33,6 +33,7 @@ from sqlalchemy import (
     text,
 )
 
+from choice.store.baseline import BASELINE, BASELINE_COLUMNS, baseline_problems
 from choice.store.engine import DriverMissing, driven, make_engine, shown
 from choice.store.tables import METADATA
 from choice.store.upgrade_lock import LockNotTaken, upgrade_lock
@@ -50,15 +51,6 @@ MIGRATIONS = Path(__file__).resolve().with_name("migrations")
 HEAD = "0008"
 """The newest revision under `migrations/versions/` (a test holds them equal): a database
 already there is recognised with one query, without loading Alembic."""
-BASELINE = "0001"
-"""The revision equal to what choice-portal 0.1.0 made with `create_all` (no version table)."""
-BASELINE_COLUMNS = {
-    "interaction": {"id", "status", "title", "selection_mode", "interface", "agent", "project",
-                    "language", "placeholder_shown", "created_at", "expires_at", "completed_at",
-                    "request_json", "result_json"},
-    "audit_event": {"id", "interaction_id", "kind", "actor", "at", "detail_json"},
-    "preference": {"key", "value_json"},
-}
 VERSION_TABLE = Table("alembic_version", MetaData(),
                       Column("version_num", String(32), nullable=False),
                       PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
@@ -282,18 +274,7 @@ def _too_new(version: Version) -> str:
 
 def _check_baseline(conn: Connection, version: Version) -> None:
     """A database without a version is stamped only if it really is 0.1.0's schema."""
-    inspector = inspect(conn)
-    problems = []
-    for table, expected in BASELINE_COLUMNS.items():
-        if table not in version.tables:
-            problems.append(f"table {table} is missing")
-            continue
-        found = {column["name"] for column in inspector.get_columns(table)}
-        if found != expected:
-            missing, extra = sorted(expected - found), sorted(found - expected)
-            problems.append(f"table {table} " + "; ".join(
-                part for part in (missing and f"lacks {', '.join(missing)}",
-                                  extra and f"has unknown {', '.join(extra)}") if part))
+    problems = baseline_problems(conn, version.tables)
     if problems:
         raise SchemaError(
             f"{version.url} has no schema version and is not a database that choice-portal "
