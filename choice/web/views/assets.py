@@ -42,6 +42,10 @@ def _read(path: Path) -> str:
                               "reinstall the package, or fix manifest.toml.") from error
 
 
+VENDORED = "vendor/"
+"""Third-party files (`manifest.toml`'s [vendor]): minified by their makers and bundled as
+they are, so the bundle holds the very file whose sha256 the manifest records."""
+
 WHOLE_LINE_COMMENT = re.compile(r"^[ \t]*(?:/\*(?:(?!\*/).)*\*/|//[^\n]*)[ \t]*\n", re.M | re.S)
 INDENT = re.compile(r"^[ \t]+", re.M)
 
@@ -74,7 +78,9 @@ def minified(kind: str, source: str) -> str:
 def assemble(kind: str, modules: list[str], static: Path = RESOURCES.static) -> Bundle:
     parts = []
     for module in modules:
-        source = minified(kind, _read(static / module))
+        source = _read(static / module)
+        if not module.startswith(VENDORED):
+            source = minified(kind, source)
         separator = ";" if kind == "js" else ""
         parts.append(f"/* --- {module} --- */\n{source}{separator}\n")
     content = "".join(parts).encode()
