@@ -53,7 +53,7 @@
     if (button) use(function (f) { f.remove(button.dataset.removeFile); });
   });
   doc.addEventListener("DOMContentLoaded", show);
-  doc.addEventListener("hx:swapped", show);
+  doc.addEventListener("htmx:afterSwap", show);
   /* The list as the server has it now. One fetch at a time, and one more if asked
      meanwhile: two in flight could land in the wrong order and show an older list. */
   var fetching = null, again = 0;

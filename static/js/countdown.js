@@ -87,6 +87,6 @@
     if (el) follow(+el.getAttribute("data-expires-at"), P.config.server_now_ms);
   }
   document.addEventListener("DOMContentLoaded", start);
-  document.addEventListener("hx:swapped", function () { if (deadline === null) start(); else tick(); });
+  document.addEventListener("htmx:afterSwap", function () { if (deadline === null) start(); else tick(); });
   P.countdownSeconds = function () { return deadline === null ? null : secondsLeft(); };
 })();

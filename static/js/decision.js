@@ -35,12 +35,13 @@
     document.dispatchEvent(new CustomEvent("choice:decision-updated"));
     if (again) { again = false; refresh(); }
   }
+  var KEEP = /[?&]keep=true\b/;  // the notice-only reply: it swaps only out-of-band parts
   /* The owner opened Edit or Defer (or typed) while a whole-panel refresh was on its way:
      that reply is not swapped in over what they are doing; the notice-only one follows. */
-  document.addEventListener("hx:before-swap", function (event) {
+  document.addEventListener("htmx:beforeSwap", function (event) {
     var box = panel();
-    if (box && event.detail.elt === box && event.detail.target === box &&
-        event.detail.swap !== "none" && busy(box)) {
+    if (box && event.detail.requestConfig.elt === box && event.detail.target === box &&
+        !KEEP.test(event.detail.requestConfig.path) && busy(box)) {
       event.preventDefault();
       again = true;
     }

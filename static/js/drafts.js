@@ -85,12 +85,12 @@
   doc.addEventListener("input", changed);
   doc.addEventListener("change", changed);
 
-  doc.addEventListener("hx:before-swap", function (event) {
-    var f = form(), elt = event.detail.elt;
+  doc.addEventListener("htmx:beforeSwap", function (event) {
+    var f = form(), elt = event.detail.requestConfig.elt;  // who asked (detail.elt: the target)
     kept = event.detail.target.id === "interaction" && !(f && f.contains(elt)) &&
       !elt.closest(".cancel-form") ? { state: state(), focus: doc.activeElement } : null;
   });
-  doc.addEventListener("hx:swapped", function () {
+  doc.addEventListener("htmx:afterSwap", function () {
     var k = kept, focus = k && k.focus, f = form(), same = null, at;
     kept = null;
     if (!k) return;

@@ -75,7 +75,7 @@
     if (note) note.focus();
   });
   document.addEventListener("DOMContentLoaded", function () { init(document); });
-  document.addEventListener("hx:swapped", function () { init(document); });
+  document.addEventListener("htmx:afterSwap", function () { init(document); });
   P.initForm = init;
   P.checkForm = check;
 })();

@@ -4,23 +4,9 @@
 (function () {
   "use strict";
   var P = window.ChoicePortal;
-  var loading = false, again = false;
-
-  // One refresh at a time, and a change that arrives meanwhile refreshes once more: an event
-  // triggered on a list that is being swapped (or queued on the one swapped out) is lost.
-  function refresh() {
-    var list = document.getElementById("interaction-list");
-    if (!list) return;
-    if (loading) { again = true; return; }
-    loading = true;
-    P.load(list.getAttribute("data-refresh-url"), { target: list }).then(settled, settled);
-  }
-  setInterval(refresh, 60000);  // what no message moves: the "answered … ago" of the recent
-
-  function settled() {
-    loading = false;
-    if (again) { again = false; refresh(); }
-  }
+  // The sidebar refreshes the list itself (base.html: hx-trigger, one request at a time):
+  // a change only says so.
+  function refresh() { htmx.trigger(document.body, "choice:list-changed"); }
 
   function idle() {
     var root = P.interaction();

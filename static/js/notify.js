@@ -58,7 +58,7 @@
     button.onclick = function () { N.requestPermission().then(function () { button.hidden = true; }); };
   }
   document.addEventListener("DOMContentLoaded", update);
-  document.addEventListener("hx:swapped", update);
+  document.addEventListener("htmx:afterSwap", update);
   document.addEventListener("pointerdown", function () {  // browsers let audio start on a click
     if (A && P.config.sound) try { (audio = audio || new A()).resume(); } catch (e) { /* none */ }
   });

@@ -77,5 +77,5 @@
   P.on("refresh", function () { if (isOpenHere()) catchUp(); });
   P.on("connected", function () { if (isOpenHere()) catchUp(); });
   P.on("gone", function () { if (root()) window.location.reload(); });
-  document.addEventListener("hx:swapped", function () { if (root()) tidyThread(); });
+  document.addEventListener("htmx:afterSwap", function () { if (root()) tidyThread(); });
 })();

@@ -80,5 +80,5 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () { init(document); });
-  document.addEventListener("hx:swapped", function () { init(document); });
+  document.addEventListener("htmx:afterSwap", function () { init(document); });
 })();

@@ -26,17 +26,6 @@
     P.load("/choice/" + encodeURIComponent(root.getAttribute("data-interaction-id")) + "/partial",
       { target: root });
   };
-  // An action the portal refused without a fragment to show (hx.js swaps nothing on these):
-  // say so, or the click seems to do nothing.
-  document.addEventListener("hx:error", function (event) {
-    var status = event.detail.status;
-    if (status === 401) { window.location.reload(); return; }
-    if (status === 503) {
-      P.toast(P.t("The portal is busy right now. Try again in a moment."));
-    } else if (status >= 500) {
-      P.toast(P.t("Something went wrong on the portal. Reload the page and try again."));
-    }
-  });
   document.addEventListener("choice:settings-saved", function () { P.reloadInteraction(); });
 
   // A long prompt on a phone pushes the options off the first screen: fold it (CSS clamps
@@ -59,7 +48,7 @@
     more.hidden = true;
     if (prompt) { prompt.setAttribute("tabindex", "-1"); prompt.focus(); }
   });
-  document.addEventListener("hx:swapped", fold);
+  document.addEventListener("htmx:afterSwap", fold);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fold);
   else fold();
 })();

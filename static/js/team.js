@@ -1,4 +1,4 @@
-/* The owner's team side: the widen dialog (hx.js loads the form into a <dialog>; without
+/* The owner's team side: the widen dialog (htmx loads the form into a <dialog>; without
    script the same form is a page of its own), copy buttons for the links it shows once,
    the team panel kept live, reminders, and the settings' "add a row". */
 (function () {
@@ -30,9 +30,9 @@
   }
   document.addEventListener("DOMContentLoaded", watchDialog);
 
-  document.addEventListener("hx:swapped", function (event) {
+  document.addEventListener("htmx:afterSwap", function (event) {
     var box = dialog();
-    var from = event.detail.elt;
+    var from = event.detail.requestConfig && event.detail.requestConfig.elt;  // who asked
     if (box && event.target && event.target.id === "widen-dialog-body" && from && !box.contains(from)) {
       if (!box.open) box.showModal();
       var first = box.querySelector("[data-testid=widen-names], [data-testid=copy-link], [data-testid=widen-done]");
@@ -83,7 +83,7 @@
   /* The panel comes back from the first comment it shows (the owner may have brought
      earlier ones in): sent with a refresh, the owner's comment and a withdrawal. */
   var PANEL = /^\/choice\/[^/]+\/(team|comment|participants\/[^/]+\/withdraw)$/;
-  document.addEventListener("hx:config", function (event) {
+  document.addEventListener("htmx:configRequest", function (event) {
     var first = document.querySelector("#owner-thread > [data-comment-id]");
     if (first && PANEL.test(event.detail.path.split("?")[0])) {
       event.detail.parameters.set("since", first.getAttribute("data-comment-id"));
@@ -124,5 +124,5 @@
       function (button) { button.hidden = false; });
   }
   document.addEventListener("DOMContentLoaded", offerAddRow);
-  document.addEventListener("hx:swapped", offerAddRow);
+  document.addEventListener("htmx:afterSwap", offerAddRow);
 })();

@@ -86,7 +86,7 @@
   });
   doc.addEventListener("input", openIfPicked);
   doc.addEventListener("change", openIfPicked);
-  doc.addEventListener("hx:swapped", offer);
+  doc.addEventListener("htmx:afterSwap", offer);
   if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", offer);
   else offer();
 })();

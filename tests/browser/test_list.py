@@ -45,7 +45,32 @@ def test_the_filter_swaps_the_list_without_reloading_the_page(open_page: OpenPag
     expect(item(page, done).get_by_test_id("status-badge")).to_have_text("Cancelled")
     assert "pending" not in statuses(page)
     assert page.evaluate("window.__sameDocument") == "yes"
-    assert page.url.endswith("/")
+    assert page.url.endswith("/?filter=completed")  # htmx pushed it: a reload keeps it
+
+    page.reload()
+    expect(page.get_by_test_id("filter-completed")).to_have_attribute("aria-current", "true")
+    expect(item(page, waiting)).to_have_count(0)
+    page.go_back()  # to the filter before: the list follows the URL
+    expect(page).to_have_url(re.compile(r"/\?filter=active$"))
+    expect(page.get_by_test_id("filter-active")).to_have_attribute("aria-current", "true")
+    expect(item(page, done)).to_have_count(0)
+    expect(item(page, waiting)).to_be_visible()
+
+
+def test_a_filter_on_a_question_page_stays_on_that_question(open_page: OpenPage,
+                                                           client: PortalClient) -> None:
+    here = client.create(question(title="The one on screen"))["interaction_id"]
+    done = client.create(question(title="Already done"))["interaction_id"]
+    client.cancel(done, "not needed")
+    page = open_page(f"/choice/{here}")
+    page.get_by_test_id("filter-completed").click()
+    expect(page).to_have_url(re.compile(rf"/choice/{here}\?filter=completed$"))
+    expect(item(page, done)).to_be_visible()
+    expect(item(page, here)).to_have_count(0)
+    expect(page.get_by_test_id("title")).to_have_text("The one on screen")
+    page.reload()
+    expect(page.get_by_test_id("filter-completed")).to_have_attribute("aria-current", "true")
+    expect(item(page, done)).to_be_visible()
 
 
 def test_new_and_finished_questions_appear_live_in_an_open_page(open_page: OpenPage,

@@ -1,9 +1,10 @@
-"""The page-weight budget (issue 27 §6): the first load of each kind of page, on the wire
-with headers, as Chromium counts it (CDP `encodedDataLength`), with a cold cache, signed in
-beforehand so no sign-in hop is counted, and the socket apart. The pages hold the same
-realistic questions `bench/web_bench.py` loads, and a list of 22, so the bytes are the
+"""The page-weight budget: the first load of each kind of page, on the wire with headers, as
+Chromium counts it (CDP `encodedDataLength`), with a cold cache, signed in beforehand so no
+sign-in hop is counted, and the socket apart; and the same page loaded again with the cache
+the first load filled, where the hashed, immutable bundle costs nothing. The pages hold the
+same realistic questions `bench/web_bench.py` loads, and a list of 22, so the bytes are the
 bench's (give or take a digit of a countdown): `python bench/web_bench.py --weights` prints
-them with each resource."""
+them with each resource. The bundle holds the vendored htmx 2 (16.8 KB gzipped)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,12 @@ from tests.browser.team import TEAM, widen
 from tests.portal_process import PortalProcess
 
 KB = 1000
-BUDGET_KB = {"one question": 30, "four questions": 34, "widened, the owner's": 36,
-             "the list": 30}
+BUDGET_KB = {"one question": 46, "four questions": 48, "widened, the owner's": 50,
+             "the list": 44}
+WARM_BUDGET_KB = {"one question": 10, "four questions": 10, "the list": 10,
+                  # its team panel is fetched again when the socket connects (~1.5 KB): what
+                  # moved between the page's render and its subscription is not missed
+                  "widened, the owner's": 12}
 ANSWERED = 3  # of the realistic questions, answered ones: the list shows recent completed
 
 
@@ -65,18 +70,24 @@ def pages(portal: PortalProcess) -> Iterator[dict[str, str]]:
            "widened, the owner's": f"/choice/{widened}", "the list": "/"}
 
 
-def first_load(browser: Browser, portal: PortalProcess, path: str) -> Load:
+def first_load(browser: Browser, portal: PortalProcess, path: str, again: bool = False) -> Load:
+    """The bytes of loading `path` in a new, signed-in context with an empty cache, or
+    (`again`) of loading it a second time, after a first load filled the cache."""
     context = browser.new_context(viewport=DESKTOP)
     try:
         signed_in = context.request.get(
             f"{portal.base_url}/login?token={portal.token}&next=/", max_redirects=0)
         assert signed_in.status == 303, signed_in.status
         page = context.new_page()
+        if again:
+            page.goto(portal.base_url + path)
+            wait_until_live(page)
+            page.wait_for_load_state("networkidle")
         load = Load()
         cdp = context.new_cdp_session(page)
         load.listen(cdp)
         cdp.send("Network.enable")
-        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": not again})
         page.goto(portal.base_url + path)
         wait_until_live(page)
         page.wait_for_load_state("networkidle")
@@ -99,3 +110,18 @@ def test_the_first_load_stays_in_its_budget(browser: Browser, portal: PortalProc
     assert load.total <= BUDGET_KB[kind] * KB, (
         f"{kind}: {load.total / KB:.1f} KB on the wire, over the {BUDGET_KB[kind]} KB budget:\n"
         f"{load.lines()}")
+
+
+@pytest.mark.parametrize("kind", list(BUDGET_KB))
+def test_the_same_page_again_costs_little_with_a_warm_cache(
+        browser: Browser, portal: PortalProcess, pages: dict[str, str], kind: str) -> None:
+    load = first_load(browser, portal, pages[kind], again=True)
+    assert load.failed == []
+    assert any(load.urls.get(rid, "").split("?")[0].endswith(pages[kind])
+               for rid in load.finished), load.lines()  # the page itself was fetched again
+    ARTIFACTS.mkdir(exist_ok=True)
+    with (ARTIFACTS / "page-weight.txt").open("a") as out:
+        out.write(f"{kind}, again (warm cache): {load.total:,} B\n{load.lines()}\n")
+    assert load.total <= WARM_BUDGET_KB[kind] * KB, (
+        f"{kind} again: {load.total / KB:.1f} KB on the wire with a warm cache, over the "
+        f"{WARM_BUDGET_KB[kind]} KB budget:\n{load.lines()}")

@@ -31,7 +31,7 @@ pytestmark = pytest.mark.slow
 
 RESOURCES = ("choice/_resources/manifest.toml", "choice/_resources/templates/base.html",
              "choice/_resources/locales/zh/LC_MESSAGES/messages.po",
-             "choice/_resources/static/js/hx.js")
+             "choice/_resources/static/vendor/htmx.min.js")
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,8 @@ def traversals(bundle: str) -> list[str]:
         "/static/bundle.%2e%2e.js", "/static/bundle..%2f..%2fpyproject.toml",
         "/static/%c0%ae%c0%ae/pyproject.toml", "/static/..;/pyproject.toml",
         "/static/....//....//pyproject.toml", "/static/./pyproject.toml",
-        "/static/js/hx.js", "/static/js/config.js", "/static/fallback.js",
+        "/static/js/swaps.js", "/static/vendor/htmx.min.js", "/static/js/config.js",
+        "/static/fallback.js",
         "/static/../manifest.toml", "/static/%2e%2e/manifest.toml", "/%2e%2e/pyproject.toml",
         "/../pyproject.toml", "//etc/passwd", "/static/pyproject.toml", "/static/",
     ]

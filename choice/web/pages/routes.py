@@ -10,20 +10,26 @@ from typing import Any
 
 from litestar import Controller, MediaType, Response, get
 from litestar.params import FromPath, FromQuery
-from litestar.plugins.htmx import HTMXTemplate
+from litestar.plugins.htmx import HTMXRequest, HTMXTemplate
 from litestar.response import Template
 
+from choice.core.service import InteractionService
 from choice.team.thread import Window, page_cursor
 from choice.web.deps import Owner, QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context
 from choice.web.pages.html import Fragment, Page
 from choice.web.security.auth import session_guard
 from choice.web.views.interactions import soonest_first
+from choice.web.views.list_cache import ListCache
 from choice.web.views.team import team_context
 
 VARY_ON_HTMX = {"Vary": "HX-Request"}
 """On every response whose form depends on `request.htmx` (a fragment or the page): a cache
 must not hand the fragment to a plain load, or the page to a swap."""
+
+
+LIST_TARGET = "interaction-list"
+"""The sidebar list's id: a boosted filter link aims there (`_interaction_list.html`)."""
 
 
 def page(name: str, context: dict[str, Any], status: int = 200,
@@ -32,30 +38,44 @@ def page(name: str, context: dict[str, Any], status: int = 200,
     return Page(template_name=name, context=context, status_code=status, headers=headers)
 
 
+async def list_alone(service: InteractionService, lists: ListCache, which: str,
+                     current: str | None) -> Response[str]:
+    """The sidebar's list by itself (`which`: its filter; `current`: the question shown)."""
+    row = await service.get(current) if current else None
+    rendered = await lists.render(service, which, current, service.language_for(row))
+    return Response(str(rendered.html), media_type=MediaType.HTML, headers=VARY_ON_HTMX)
+
+
 class PageController(Controller):
     guards = [session_guard]  # noqa: RUF012 - Litestar reads it from the class
     include_in_schema = False
 
     @get("/")
-    async def index(self, service: Service, assets: WebAssets, lists: QuestionLists,
-                    filter: FromQuery[str] = "all") -> Template:
+    async def index(self, request: HTMXRequest, service: Service, assets: WebAssets,
+                    lists: QuestionLists, filter: FromQuery[str] = "all") -> Response[Any]:
         """The interaction list: where a closed tab comes back to, with the way to the
         question whose time runs out first."""
+        if request.htmx and request.htmx.target == LIST_TARGET:
+            return await list_alone(service, lists, filter, None)
         context = await base_context(service, assets, lists, which=filter)
         waiting = soonest_first(await service.recent("active", 100))
         context["next_waiting"] = waiting[0] if waiting else None
-        return page("index.html", context)
+        return page("index.html", context, headers=VARY_ON_HTMX)
 
     @get("/choice/{interaction_id:str}")
-    async def interaction(self, service: Service, owner: Owner, assets: WebAssets, lists: QuestionLists,
-                          interaction_id: FromPath[str],
-                          before: FromQuery[str | None] = None) -> Template:
-        """The question; `?before=` (a "Show earlier" followed without script): its team
-        panel shows the 20 comments before that one instead of the newest."""
+    async def interaction(self, request: HTMXRequest, service: Service, owner: Owner,
+                          assets: WebAssets, lists: QuestionLists, interaction_id: FromPath[str],
+                          before: FromQuery[str | None] = None,
+                          filter: FromQuery[str] = "all") -> Response[Any]:
+        """The question, with the list as `?filter=` shows it; `?before=` (a "Show
+        earlier" followed without script): its team panel shows the 20 comments before that
+        one instead of the newest."""
         row = await service.get(interaction_id)
-        context = await base_context(service, assets, lists, row)
+        if request.htmx and request.htmx.target == LIST_TARGET:
+            return await list_alone(service, lists, filter, row.id)
+        context = await base_context(service, assets, lists, row, which=filter)
         context["view"] = await owner.page_view(row, window=Window(before=page_cursor(before)))
-        return page("choice.html", context)
+        return page("choice.html", context, headers=VARY_ON_HTMX)
 
     @get("/settings")
     async def settings(self, service: Service, assets: WebAssets,
@@ -68,9 +88,8 @@ class PageController(Controller):
     async def interaction_list(self, service: Service, lists: QuestionLists,
                                filter: FromQuery[str] = "all",
                                current: FromQuery[str | None] = None) -> Response[str]:
-        row = await service.get(current) if current else None
-        rendered = await lists.render(service, filter, current, service.language_for(row))
-        return Response(str(rendered.html), media_type=MediaType.HTML)
+        """The list, as the sidebar refreshes it (base.html)."""
+        return await list_alone(service, lists, filter, current)
 
     @get("/choice/{interaction_id:str}/partial")
     async def interaction_partial(self, service: Service, owner: Owner,
