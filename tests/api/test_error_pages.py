@@ -185,10 +185,27 @@ def test_too_many_comments_is_a_429_page_that_says_when_to_try_again(web: Client
                         headers=FORM, follow_redirects=False).status_code == 303
     page = web.post(f"/d/{secret}/comment", content="text=one+more", headers=FORM)
     assert page.status_code == 429 and is_page(page)
-    assert "Too many comments in a minute" in page.text
+    assert page.headers["retry-after"].isdigit() and "Too many comments in a minute" in page.text
     api = web.post(f"/api/d/{secret}/comments", json={"text": "one more"})
     assert api.status_code == 429 and api.json()["errors"][0]["code"] == "rate_limited"
     assert api.headers["retry-after"].isdigit()
+
+
+def test_the_owners_429_page_says_when_to_try_again_too(web: Client) -> None:
+    iid, _secret = widened(web)
+    for number in range(20):
+        assert web.post(f"/choice/{iid}/comment", content=f"text=point+{number}",
+                        headers={**owner(web), **FORM},
+                        follow_redirects=False).status_code == 303
+    page = web.post(f"/choice/{iid}/comment", content="text=one+more",
+                    headers={**owner(web), **FORM})
+    assert page.status_code == 429 and is_page(page) and page.headers["retry-after"].isdigit()
+    swap = web.post(f"/choice/{iid}/comment", content="text=one+more",
+                    headers={**owner(web), **FORM, **HTMX})
+    assert swap.status_code == 429 and swap.headers["retry-after"].isdigit()
+    api = web.post(f"/api/interactions/{iid}/comments", json={"text": "one more"},
+                   headers=agent())
+    assert api.status_code == 429 and api.headers["retry-after"].isdigit()
 
 
 def test_a_participants_error_page_leads_back_to_their_discussion_only(web: Client) -> None:

@@ -153,9 +153,13 @@ class Reader(Struct, frozen=True):
         return person_message(error, Translator(chosen_language(self.service, row, self.lang)))
 
     async def again(self, status: int, partial: str, **shown: Any) -> Response[Any]:
-        """A form that was refused: the same form with the message and what was typed."""
-        return await self.show(status=status, partial=partial if self.request.htmx else None,
-                               **shown)
+        """A form that was refused: the same form with the message and what was typed (a
+        429 says when to try again in `Retry-After`, as the JSON API's does)."""
+        response = await self.show(status=status,
+                                   partial=partial if self.request.htmx else None, **shown)
+        if "retry_after" in shown:
+            response.headers["retry-after"] = str(shown["retry_after"])
+        return response
 
     async def closed(self) -> Response[Any]:
         """The question ended meanwhile: its outcome, the whole discussion read-only."""
