@@ -5,9 +5,9 @@
 token and the browser sessions), the pages' templates (made at the first page), the asset
 bundles, the rendered-list cache, the open tabs.
 Handlers receive them through dependency injection (`web/deps.py`); the request guard and
-the sign-in page's exception handler get theirs from here. The lifespan starts the service
-(which brings back pending interactions and starts every feature) and the MCP mount, and
-stops them and closes the store at shutdown.
+the exception handlers (the sign-in page, the error pages) get theirs from here. The
+lifespan starts the service (which brings back pending interactions and starts every
+feature) and the MCP mount, and stops them and closes the store at shutdown.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from litestar import Litestar, Response, asgi
+from litestar import Litestar, Response, Router, asgi
 from litestar.config.compression import CompressionConfig
 from litestar.di import Provide
 from litestar.logging.config import LoggingConfig
@@ -56,6 +56,7 @@ from choice.web.mcp_mount import McpFactory, McpMount
 from choice.web.pages.actions import InteractionActions, save_settings, save_team
 from choice.web.pages.bundles import SKIP_COMPRESSION, bundle
 from choice.web.pages.decision_actions import DecisionActions
+from choice.web.pages.error_pages import ErrorPages
 from choice.web.pages.login import login, login_form, login_required_handler, logout
 from choice.web.pages.option_visibility import save_hidden_options
 from choice.web.pages.participant import ParticipantPages
@@ -126,15 +127,23 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
             await service.stop()
             store.close()
 
+    errors = ErrorPages(service, assets, exception_handlers(settings.max_body_bytes),
+                        settings.max_body_bytes)
+    # A page's error is a page: the owner's and the participants' routers answer their
+    # errors themselves; the API and the rest keep the app's JSON errors.
+    owner_pages = Router("/", exception_handlers=errors.for_owner(), route_handlers=[
+        PageController, InteractionActions, TeamActions, DecisionActions, save_settings, save_team,
+        use_time_as_default, save_hidden_options, login, login_form, logout])
+    participant_pages = Router("/", exception_handlers=errors.for_participant(),
+                               route_handlers=[ParticipantPages])
+
     return PortalLitestar(
         logging_config=LoggingConfig(root={"level": log_level, "handlers": ["queue_listener"]}),
         route_handlers=[
             InteractionController, TeamController, DecisionController, ParticipantController,
             SettingsController, DraftController, AnswerFileController,
             create_login_link, agent_waiting, stream, healthz,
-            PageController, InteractionActions, TeamActions, DecisionActions, save_settings, save_team,
-            use_time_as_default, save_hidden_options,
-            login, login_form, logout, ParticipantPages,
+            owner_pages, participant_pages,
             choice_socket, portal_socket, participant_socket, bundle,
             asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp_mount),
         ],
@@ -152,7 +161,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
                                      guests=GuestBudget(refuse_busy))],
         before_send=[protective_headers(assets.content_security_policy()), credentials.renewal()],
         after_request=announced,
-        exception_handlers={**exception_handlers(settings.max_body_bytes),
+        exception_handlers={**errors.unrouted(),
                             LoginRequired: login_required_handler(service, assets)},
         request_max_body_size=settings.max_body_bytes,
         template_config=TemplateConfig(engine=templates),

@@ -2,6 +2,8 @@
 client can branch on: 422 bad input, 404 unknown id, 409 already completed (or a discussion
 that takes no more comments), 413 too big, 429 too many in a minute.
 Unexpected failures are logged with their traceback and answered without it.
+The messages are written for agents and scripts. A person's browser on one of the pages gets
+a page instead, made around these answers (`pages/error_pages.py`).
 """
 
 from __future__ import annotations
@@ -166,16 +168,24 @@ def _validation(_: Request[Any, Any, Any], exc: ValidationException) -> Response
                                            "message": str(exc.detail)}])
 
 
+def body_limit(request: Request[Any, Any, Any], max_body_bytes: int) -> int:
+    """The most bytes a body may have on `request`'s route: the app's `max_body_bytes`, or
+    the larger limit of a route that takes files."""
+    route_limit = getattr(request.scope.get("route_handler"), "request_max_body_size", None)
+    return route_limit if isinstance(route_limit, int) and route_limit > max_body_bytes \
+        else max_body_bytes
+
+
 def _http(max_body_bytes: int) -> ExceptionHandler[HTTPException]:
     def handle(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
         code = _CODES.get(exc.status_code, "error")
         message = str(exc.detail)
-        handler = request.scope.get("route_handler")
-        route_limit = getattr(handler, "request_max_body_size", None)
-        if exc.status_code == 413 and isinstance(route_limit, int) and route_limit > max_body_bytes:
-            why = (getattr(handler, "opt", None) or {}).get("body_limit", "")
+        limit = body_limit(request, max_body_bytes)
+        if exc.status_code == 413 and limit > max_body_bytes:
+            why = (getattr(request.scope.get("route_handler"), "opt", None) or {}).get(
+                "body_limit", "")
             message = (f"the request body is too large: keep it under "
-                       f"{max(1, round(route_limit / 2**20))} MiB{f' ({why})' if why else ''}.")
+                       f"{max(1, round(limit / 2**20))} MiB{f' ({why})' if why else ''}.")
         elif exc.status_code == 413:
             message = (f"the request body is too large: keep it under {max_body_bytes // 1024} "
                        "KiB (shorten the prompt or option descriptions).")

@@ -87,6 +87,7 @@ def test_every_page_passes_axe_in_both_languages_at_both_widths(
         "Alice Johnson"]
     pages["team owner"] = f"/choice/{widened}"
     pages["list"], pages["settings"] = "/", "/settings"
+    pages["error"] = "/choice/0123456789abcdef"  # a wrong link's page
     assert client.poll(late, 15)["action_status"] == "timeout"
     found: dict[str, list[dict[str, Any]]] = {}
     for phone, scheme in ((False, "light"), (True, "dark")):  # each width, each scheme

@@ -1,6 +1,7 @@
 """The team's and the decision's field errors as a person reads them (`web/views/
 person_errors.py`): a sentence for people in their language, never the API's wording for an
-agent (JSON field names, routes), and the numbers the domain's message carried."""
+agent (JSON field names, routes), and the numbers the domain's message carried. And what an
+error page says for each status."""
 
 from __future__ import annotations
 
@@ -10,7 +11,12 @@ import pytest
 
 from choice.contract import FieldError
 from choice.core.i18n import Translator
-from choice.web.views.person_errors import _BY_FIELD, person_errors, person_message
+from choice.web.views.person_errors import (
+    _BY_FIELD,
+    page_problem,
+    person_errors,
+    person_message,
+)
 
 EN, ZH = Translator("en"), Translator("zh")
 LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
@@ -46,3 +52,21 @@ def test_a_field_is_known_by_its_base_name_and_an_unknown_error_keeps_its_messag
     assert person_message(name, ZH).startswith("名字最多")
     odd = FieldError(field="mode", code="invalid_choice", message="mode must be one of ...")
     assert person_errors([odd], EN)[0].message == "Mode must be one of ..."
+
+
+@pytest.mark.parametrize("status", [400, 404, 405, 409, 410, 413, 415, 422, 429, 500, 502])
+def test_every_error_page_reads_as_a_sentence_for_a_person_in_both_languages(
+        status: int) -> None:
+    english = page_problem(status, EN, size=256 * 1024, seconds=42)
+    chinese = page_problem(status, ZH, size=256 * 1024, seconds=42)
+    for said in (english, chinese):
+        assert said.title and said.detail and "{" not in said.detail and "/api" not in said.detail
+    assert not LATIN_WORD.search(chinese.title + chinese.detail.replace("KiB", "")), chinese
+
+
+def test_an_error_page_says_the_limit_and_the_wait_it_is_about() -> None:
+    assert "at most 10 MiB in one request" in page_problem(413, EN, size=10 * 2**20).detail
+    assert page_problem(429, ZH, seconds=42).detail == "请等待 42 秒后再试。"
+    assert page_problem(404, EN, question=True).title == "This question is not here"
+    assert page_problem(404, EN).title == "There is no page at this address"
+    assert page_problem(503, EN) == page_problem(500, EN)

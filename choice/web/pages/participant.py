@@ -36,6 +36,7 @@ from choice.team.rate_limit import RateLimited
 from choice.team.service import TeamService, UnknownLink
 from choice.team.thread import CURSOR_MAX, NEWEST, PAGE_SHOWN, SHOWN_MAX, Window, page_cursor
 from choice.web.deps import Service, Team, WebAssets
+from choice.web.pages.error_pages import participant_page
 from choice.web.pages.forms import first, read_form, typed_text
 from choice.web.pages.html import Fragment, Page
 from choice.web.pages.routes import VARY_ON_HTMX
@@ -67,8 +68,8 @@ EARLIER = "partials/_thread_earlier.html"
 
 def link_gone(service: InteractionService, assets: Assets, lang: str | None) -> Template:
     """The one answer for every link that opens nothing: no hint whether it ever existed."""
-    return Page(template_name="link_gone.html", status_code=404, context={
-        "locale": lang if lang in SUPPORTED else service.language_for(None), "assets": assets})
+    return participant_page(assets, lang if lang in SUPPORTED and lang else
+                            service.language_for(None))
 
 
 class Reader(Struct, frozen=True):
@@ -152,9 +153,13 @@ class Reader(Struct, frozen=True):
         return person_message(error, Translator(chosen_language(self.service, row, self.lang)))
 
     async def again(self, status: int, partial: str, **shown: Any) -> Response[Any]:
-        """A form that was refused: the same form with the message and what was typed."""
-        return await self.show(status=status, partial=partial if self.request.htmx else None,
-                               **shown)
+        """A form that was refused: the same form with the message and what was typed (a
+        429 says when to try again in `Retry-After`, as the JSON API's does)."""
+        response = await self.show(status=status,
+                                   partial=partial if self.request.htmx else None, **shown)
+        if "retry_after" in shown:
+            response.headers["retry-after"] = str(shown["retry_after"])
+        return response
 
     async def closed(self) -> Response[Any]:
         """The question ended meanwhile: its outcome, the whole discussion read-only."""

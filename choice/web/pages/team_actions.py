@@ -176,14 +176,19 @@ class TeamActions(Controller):
             shown["comment_limit"] = full.limit
         except NotWidened:
             status, shown["comment_error"] = 409, NOT_WIDENED
+        # a 429 says when to try again, as the JSON API's does
+        headers = {**VARY_ON_HTMX, **({"Retry-After": str(shown["retry_after"])}
+                                      if "retry_after" in shown else {})}
         if not request.htmx:
             if status == 200:  # post/redirect/get, back to the thread
                 return Redirect(path=f"/choice/{row.id}#team-panel", status_code=303,
                                 headers=VARY_ON_HTMX)
             row = await service.get(interaction_id)
-            return await Shown(request, service, owner, assets, lists).show(row, status, **shown)
+            answer = await Shown(request, service, owner, assets, lists).show(row, status, **shown)
+            answer.headers.update(headers)
+            return answer
         return Fragment(template_name="partials/_owner_comment.html", status_code=status,
-                        headers=VARY_ON_HTMX, context={
+                        headers=headers, context={
                             "team": await owner.team_view(row, window),
                             "interaction_id": row.id,
                             "locale": service.language_for(row), **shown})

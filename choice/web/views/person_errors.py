@@ -1,6 +1,8 @@
 """The team's and the decision's field errors as a person reads them on a page: a sentence
 written for people, in their language (the domain's `FieldError.message` is written for an
-agent or a script: it names JSON fields, `selected_ids`, `PUT /api/settings`).
+agent or a script: it names JSON fields, `selected_ids`, `PUT /api/settings`). And what an
+error page says for a failed request's status (`page_problem`), where the JSON error's
+message would name API paths.
 
 By the error's code and the field it is about (`audience[2]` is `audience`,
 `quorum.min_votes` is `quorum`); an error no sentence here covers keeps its own message
@@ -11,6 +13,8 @@ Shaping only: the rules that raise these errors live in `choice.team` and `choic
 from __future__ import annotations
 
 import re
+
+from msgspec import Struct
 
 from choice.contract import CUSTOM_INPUT_MAX, NAME_MAX, RATIONALE_MAX, TEAM_MAX, FieldError
 from choice.core.i18n import N_, Translator
@@ -105,3 +109,57 @@ def person_message(error: FieldError, _: Translator, field: str | None = None) -
 def person_errors(errors: list[FieldError], _: Translator) -> list[FieldError]:
     """The same errors, each with a person's sentence for its message."""
     return [error.model_copy(update={"message": person_message(error, _)}) for error in errors]
+
+
+class Problem(Struct, frozen=True):
+    """An error page's heading and its sentence, both translated."""
+
+    title: str
+    detail: str
+
+
+QUESTION_GONE = (N_("This question is not here"),
+                 N_("Its link may be mistyped, or the question is old and the portal has "
+                    "removed it."))
+_BY_STATUS: dict[int, tuple[str, str]] = {
+    404: (N_("There is no page at this address"),
+          N_("The link may be mistyped or out of date.")),
+    409: (N_("This question has changed meanwhile"),
+          N_("It was answered, ended or changed elsewhere, so nothing was changed here. Open "
+             "it again to see where it stands.")),
+    410: (N_("This is no longer here"), N_("What the link led to has been removed.")),
+    413: (N_("That was too much to send at once"),
+          N_("The portal takes at most {size} in one request. Nothing was saved: go back, "
+             "shorten the text, and send it again.")),
+    422: (N_("The portal could not take what was sent"),
+          N_("Part of it is not in a form the portal reads (an address changed by hand, or "
+             "a page from an older version). Nothing was changed: open the page again and "
+             "retry.")),
+    429: (N_("Too many at once"), N_("Wait {seconds} s, then try again.")),
+    500: (N_("Something went wrong on the portal"),
+          N_("It hit an unexpected error; the details are in the portal's log. Try again in "
+             "a moment.")),
+}
+_REFUSED = (N_("The portal cannot do that here"),
+            N_("This request did not come from one of the portal's own pages, or the page "
+               "was out of date. Nothing was changed: open the page again and use its "
+               "buttons."))
+"""Any other refusal (400, 405, 415): what a person's browser sends only from a forged or
+stale page."""
+
+
+def page_problem(status: int, _: Translator, *, question: bool = False, size: int = 0,
+                 seconds: int = 60) -> Problem:
+    """What an error page says for `status` (`question`: a 404 for a question's id; `size`:
+    a 413's body limit in bytes; `seconds`: a 429's Retry-After). A server error (5xx) is
+    the 500's sentence, whatever its code."""
+    if question and status == 404:
+        title, detail = QUESTION_GONE
+    else:
+        title, detail = _BY_STATUS.get(500 if status >= 500 else status, _REFUSED)
+    return Problem(_(title), _(detail).format(size=_bytes(size), seconds=seconds))
+
+
+def _bytes(size: int) -> str:
+    """`262144` -> `256 KiB`, `10485760` -> `10 MiB`."""
+    return f"{round(size / 2**20)} MiB" if size >= 2**20 else f"{max(1, size // 1024)} KiB"
