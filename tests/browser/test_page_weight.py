@@ -1,9 +1,9 @@
-"""The page-weight budget (issue 27 §6): the first load of each kind of page, on the wire
-with headers, as Chromium counts it (CDP `encodedDataLength`), with a cold cache, signed in
-beforehand so no sign-in hop is counted, and the socket apart. The pages hold the same
-realistic questions `bench/web_bench.py` loads, and a list of 22, so the bytes are the
-bench's (give or take a digit of a countdown): `python bench/web_bench.py --weights` prints
-them with each resource."""
+"""The page-weight budget: the first load of each kind of page, on the wire with headers, as
+Chromium counts it (CDP `encodedDataLength`), with a cold cache, signed in beforehand so no
+sign-in hop is counted, and the socket apart. The pages hold the same realistic questions
+`bench/web_bench.py` loads, and a list of 22, so the bytes are the bench's (give or take a
+digit of a countdown): `python bench/web_bench.py --weights` prints them with each
+resource."""
 
 from __future__ import annotations
 
