@@ -1,4 +1,4 @@
-"""Team mode under attack (issue 26): does the owner's portal stay usable while participant
+"""Team mode under attack: does the owner's portal stay usable while participant
 links are abused, and does its memory stay put?
 
 How to run (from the repository root, with the test extras installed):
@@ -23,7 +23,7 @@ questions (`POST .../response`) in a loop. It prints the owner's latencies (p50,
 the portal's RSS before, at its peak (VmHWM) and after, and what the abusers got (closes,
 429s, refusals).
 
-Targets (issue 26): owner p99 <= 50 ms, RSS growth <= 50 MB. Linux only (/proc).
+Targets: owner p99 <= 50 ms, RSS growth <= 50 MB. Linux only (/proc).
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ async def setup(base: str, token: str, data_dir: Path) -> tuple[httpx.AsyncClien
     widened.raise_for_status()
     secrets = [p["link"].rsplit("/d/", 1)[1] for p in widened.json()["participants"]]
     # The owner has looked at the question they widened: what is measured is their page under
-    # attack, not its first render after start (templates compiled on first use: issue 30).
+    # attack, not its first render after start (templates compiled on first use).
     (await owner.get(f"/choice/{iid}")).raise_for_status()
     participants = [p["participant_id"] for p in widened.json()["participants"]]
     with sqlite3.connect(data_dir / "choice.db", timeout=30) as db:  # the 500-comment thread

@@ -1,4 +1,4 @@
-"""Files with a question (issue 29): what a 5 MiB image costs the portal.
+"""Files with a question: what a 5 MiB image costs the portal.
 
     python bench/attachments_bench.py   # 5 asks with a 5 MiB file; 10 downloads at once, 3 times
 

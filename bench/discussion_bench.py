@@ -1,4 +1,4 @@
-"""Long discussion bench: what a 500-comment thread costs the portal (issue 26 §2).
+"""Long discussion bench: what a 500-comment thread costs the portal.
 
 Builds two widened questions of 500 comments each through the API (25 participants x 20
 comments, each at its rate limit): one with comments of everyday length (60-600

@@ -11,7 +11,7 @@ hands its answer back to the SDK; the clock stops when `call_tool` returns. So a
 is: the client SDK writes the elicitation result (an HTTP POST to `/mcp`), the portal's SDK
 wakes the waiting tool, the answer is checked and durably committed (`synchronous=FULL`) as
 interface `client` with its audit event, the tool's waiter wakes, and the result travels back
-on the call's SSE stream to the client SDK. Target (issue 14): p50 <= 5 ms. Nothing is
+on the call's SSE stream to the client SDK. Target: p50 <= 5 ms. Nothing is
 asserted: it prints.
 """
 

@@ -1,5 +1,5 @@
 """`choice hook` benchmark: a real hook process from spawn to its question in the portal, from
-the person's answer to its exit, and its memory (issue 28).
+the person's answer to its exit, and its memory.
 
     python bench/hook_bench.py                   # 30 spawns with a portal, 5 with none (~20 s)
     python bench/hook_bench.py --quick           # 8 and 2 (a sanity run)

@@ -82,7 +82,7 @@ def run(cycles: int, seed: int) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cycles", type=int, default=100, help="kill/restart cycles (100)")
-    parser.add_argument("--seed", type=int, default=9090, help="seed of the kill points (9090)")
+    parser.add_argument("--seed", type=int, default=9090, help="random seed of the kill points (9090)")
     args = parser.parse_args()
     return run(args.cycles, args.seed)
 

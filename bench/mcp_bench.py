@@ -7,7 +7,7 @@ how fast an answer reaches a waiting agent, and the portal's memory.
 
 Every agent is a real `choice mcp` process driven over stdio with raw JSON-RPC lines
 (`tests/mcp/bridge_process.py`); the portal is a real `choice serve` on a free port with a
-fresh data dir, its log in a file, as a bridge starts it. Targets (issue 11): spawn ->
+fresh data dir, its log in a file, as a bridge starts it. Targets: spawn ->
 tools/list <= 0.25 s median with and without a running portal; first tools/call when a
 portal must start <= 2.0 s; `choice mcp` RSS <= 25 MB; answer -> the agent's MCP result p50
 <= 2.0 ms. Nothing is asserted: it prints.

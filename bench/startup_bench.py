@@ -1,4 +1,4 @@
-"""Start-up benchmark (issue 30): how fast the portal starts and how small it idles.
+"""Start-up benchmark: how fast the portal starts and how small it idles.
 
 How to run (from the repository root, with the package installed):
 

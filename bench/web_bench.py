@@ -6,7 +6,7 @@ Debian's Chromium at /usr/bin/chromium: `playwright install` cannot download bro
     python bench/web_bench.py            # full: 500 renders each way, 1,000 sockets for 30 s
     python bench/web_bench.py --quick    # sanity: 100 renders each way, 100 sockets for 10 s
     python bench/web_bench.py --py-spy /tmp/prof   # also sample the server with py-spy
-    python bench/web_bench.py --weights  # page weights only: the four pages issue 27 budgets
+    python bench/web_bench.py --weights  # page weights only: the four pages with a weight budget
 
 Needs Linux (/proc) and, beyond the project's own dependencies, playwright (the [test] extra)
 and websockets (comes with uvicorn[standard]). It reuses core_bench.py's portal handling: a
@@ -496,7 +496,7 @@ async def bench_browser(portal: Portal, path: str, chromium: str) -> Browser:
 
 
 async def bench_weights(args: argparse.Namespace, portal: Portal, single_id: str) -> str:
-    """`--weights`: the first load of the four pages issue 27 budgets: one question, N
+    """`--weights`: the first load of the four pages with a weight budget: one question, N
     questions (`--questions`, 4 by default), a question widened to the team (its owner's
     page), and the list."""
     session = RawSession(portal.port, portal.token)

@@ -5,7 +5,7 @@
 its discussion, an answered one, and the list of them all), and photographs each page with
 Debian's Chromium: light and dark, English and Chinese, desktop (1280 wide) and phone (375).
 Each lands in `docs/images/` as `<page>-<device>-<theme>-<lang>.png`, e.g.
-`question-desktop-light-en.png`; the same seed gives the same pages, so the names stay.
+`question-desktop-light-en.png`; the same random seed gives the same pages, so the names stay.
 
 By default it makes only the images the docs use (`COMMITTED`, under ~3 MB in all); `--all`
 makes every combination (into `--out`, default `docs/images/`), to look at before choosing.

@@ -25,7 +25,8 @@ from choice.contract import (
 from choice.contract.model import Model
 
 RECOMMENDED = re.compile(r"\s*\(recommended\)\s*$", re.IGNORECASE)
-"""Models mark the option they recommend by this label suffix (shared/NOTES.md)."""
+"""Models mark the option they recommend by this label suffix
+(docs/internals.md#claude-codes-askuserquestion)."""
 SEPARATOR = ", "
 """How several chosen labels are joined in one answer, as the tool's own multiSelect does."""
 

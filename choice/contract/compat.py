@@ -90,7 +90,7 @@ class RequestUserChoice(_Compat):
 
 
 def detect_shape(payload: Any) -> Shape:
-    """`question` without `prompt` is a compatibility shape; option `title`s mark the ADR one;
+    """`question` without `prompt` is a compatibility shape; option `title`s mark `request_user_choice`;
     `questions` carrying `question`s are Claude Code's AskUserQuestion."""
     if ask_user_question.looks_like(payload):
         return "ask_user_question"
@@ -236,8 +236,8 @@ def _map_user_choice(choice: RequestUserChoice) -> tuple[dict[str, Any], dict[st
 
 
 def _adr_advice(options: list[dict[str, Any]]) -> list[str]:
-    """The ADR's prompt rules (two distinct options at least, one recommended), as advice: the
-    question is still asked."""
+    """`request_user_choice`'s prompt rules (two distinct options at least, one
+    recommended), as advice: the question is still asked."""
     advice = []
     if len({" ".join(str(o["label"]).split()).casefold() for o in options}) < 2:
         advice.append("request_user_choice asks for at least two distinct options: next time "
@@ -249,8 +249,8 @@ def _adr_advice(options: list[dict[str, Any]]) -> list[str]:
 
 
 def user_choice_required(request: ChoiceRequest, listed: dict[str, Any]) -> dict[str, Any]:
-    """The ADR's `user_choice_required` event for a `request_user_choice` interaction: the
-    question and its options in the ADR's own words, so a chat UI can show them (and block
+    """The `user_choice_required` event for a `request_user_choice` interaction: the
+    question and its options in that shape's own words, so a chat UI can show them (and block
     its input while the choice is pending)."""
     return {**listed, "question": request.prompt,
             "options": [{"id": o.id, "title": o.label, "description": o.description,

@@ -2,10 +2,11 @@
 team's quorum, a cancel and a deadline all become the normalized `ChoiceResult` here, under
 the question's own rules.
 
-Owns the result table of DESIGN.md: selected ids in option order, min/max enforced again,
-untouched defaults returned as defaults, confirmation, annotations, who decided and where
-a widened decision came from, and what each compatibility shape promises its caller. Pure
-functions: the core decides when they run and stores what they return.
+Owns the result's rules (docs/reference/contract.md#the-result): selected ids in option
+order, min/max enforced again, untouched defaults returned as defaults, confirmation,
+annotations, who decided and where a widened decision came from, and what each
+compatibility shape promises its caller. Pure functions: the core decides when they run
+and stores what they return.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """JSON schemas of the contract's models, self-contained (no `$ref`), for documents that
-cannot carry a shared `$defs`: the OpenAPI operations (`web/openapi.py`) and the MCP tools'
+cannot carry a shared `$defs`: the OpenAPI operations (`web/api/openapi.py`) and the MCP tools'
 input schemas (`mcp/tools.py`).
 
 It sits outside both packages so that neither imports the other: the MCP tools must not

@@ -1,10 +1,11 @@
 """Request validation: a raw payload -> a fully decided `ChoiceRequest`, or every field error.
 
-Owns the rules of the request table in DESIGN.md; what the portal then decides for the
-caller (cancel, the optional knobs) is `knobs.py`. Invalid requests never reach a human, and
-one reply names every problem: the cross-field rules still run beside pydantic's errors, on
-the stand-in `salvage.py` builds, each rule quiet when it reads a field pydantic refused.
-The compatibility shapes are mapped in `compat.py` and come through here too.
+Owns the request's rules (docs/reference/contract.md#the-request); what the portal then
+decides for the caller (cancel, the optional knobs) is `knobs.py`. Invalid requests never
+reach a human, and one reply names every problem: the cross-field rules still run beside
+pydantic's errors, on the stand-in `salvage.py` builds, each rule quiet when it reads a
+field pydantic refused. The compatibility shapes are mapped in `compat.py` and come
+through here too.
 """
 
 from __future__ import annotations

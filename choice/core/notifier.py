@@ -2,7 +2,7 @@
 
 The service persists first, then publishes here. `LocalNotifier` delivers inside this
 process; with several portal instances on one PostgreSQL database it also hands each change
-to the `relay` (`change_relay.py`), and the changes other instances made come back through
+to the `relay` (`choice/instances/relay.py`), and the changes other instances made come back through
 `publish(..., remote=True)`: they wake waiters and subscribers here, and only the listeners
 that asked for them (a webhook is sent, a browser opened, by the instance that made the
 change).

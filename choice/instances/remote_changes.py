@@ -1,6 +1,6 @@
 """What this instance does with changes other portal instances made (PostgreSQL only).
 
-A change heard from another instance (`change_relay.py`) is read back from the database and
+A change heard from another instance (`relay.py`) is read back from the database and
 published here as a remote change: it wakes this instance's blocked agents, open pages,
 sockets and event streams, and keeps this instance's deadline scheduler in step (every
 instance schedules every open deadline; the first to expire an interaction wins in the

@@ -1,12 +1,12 @@
 """The `outputSchema` every tool lists: what its `structuredContent` can be.
 
 TypeScript-SDK clients (what most IDE clients embed) validate `structuredContent` against a
-listed `outputSchema`, errors included (shared/NOTES.md), so the schema must admit every
-shape `server.py` returns, and no more than those: the outcome (a result with its lifecycle
-`status`), the pending or terminal hand-off (where the human answers, how to poll), the
-widened reply (teammates were invited; poll later), the owner's request for a summary of
-the discussion, a deferral, and the field errors of a refused request. A call that asked a
-question may add `warnings`. `list_pending` lists its own.
+listed `outputSchema`, errors included (docs/internals.md#output-schemas), so the schema
+must admit every shape `server.py` returns, and no more than those: the outcome (a result
+with its lifecycle `status`), the pending or terminal hand-off (where the human answers,
+how to poll), the widened reply (teammates were invited; poll later), the owner's request
+for a summary of the discussion, a deferral, and the field errors of a refused request. A
+call that asked a question may add `warnings`. `list_pending` lists its own.
 
 Built from the contract's reply models, which the HTTP API's `/schema` documents too, so
 both describe one shape. Must not build any reply itself: `choice.core.replies` does.

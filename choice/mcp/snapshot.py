@@ -3,7 +3,7 @@
 They are asked of the real server: the portal's MCP app, in memory, over its own HTTP
 transport, so the file holds exactly what `/mcp` answers to `initialize` and `tools/list`.
 Run `scripts/mcp-listing` after changing a tool, its schemas, the instructions or the SDK
-version; `tests/mcp/test_bridge_listing.py` fails until then. A development tool: the
+version; `tests/mcp/test_bridge.py` fails until then. A development tool: the
 portal and the bridge never import it.
 """
 

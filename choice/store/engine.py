@@ -2,7 +2,7 @@
 
 SQLite runs in WAL mode with `synchronous=FULL` (an acknowledged answer survives a power
 cut) and a busy timeout. Write transactions start with `BEGIN IMMEDIATE` so a second
-process waits for the lock instead of failing on upgrade (see shared/NOTES.md).
+process waits for the lock instead of failing on upgrade (docs/internals.md#sqlite).
 `secure_delete` zeroes what a delete or an overwrite frees, and `forget_overwritten` moves
 the WAL into the database and empties it: together they take a dropped secret (a
 participant's link in a delivered webhook message) off the disk.
@@ -48,7 +48,8 @@ def make_engine(url: str) -> Engine:
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         _enable_wal(cursor)
         cursor.execute("PRAGMA synchronous=FULL")
-        # Freed space is zeroed, not left holding what was there (shared/NOTES.md).
+        # Freed space is zeroed, not left holding what was there: deleted values stay on
+        # disk otherwise (docs/internals.md#deleted-values-stay-on-disk).
         cursor.execute("PRAGMA secure_delete=ON")
         cursor.close()
 
@@ -80,7 +81,8 @@ def _enable_wal(cursor: sqlite3.Cursor) -> None:
 
     The switch needs an exclusive lock, and SQLite answers `database is locked` at once
     instead of calling the busy handler (it already holds a shared lock, and waiting could
-    deadlock). Two processes opening a new file together hit it (shared/NOTES.md), so
+    deadlock). Two processes opening a new file together hit it
+    (docs/internals.md#two-processes-on-a-new-file), so
     retry; once the file is in WAL mode the pragma only reads and never waits.
     """
     deadline = time.monotonic() + WAL_RETRY_SECONDS

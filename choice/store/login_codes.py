@@ -1,6 +1,6 @@
 """Redeemed sign-in codes: a code signs in once, on whichever instance its link lands.
 
-The codes are signed, not stored (`web/auth.py`); a redeemed one's nonce is written here
+The codes are signed, not stored (`web/security/auth.py`); a redeemed one's nonce is written here
 until the code expires, in the same statement that tells whether it was already there
 (`INSERT ... ON CONFLICT DO NOTHING RETURNING`: the first redeemer wins, on one database or several
 instances of one). Expired nonces are swept on the way.

@@ -172,7 +172,7 @@ OUTBOX = Table(
 LOGIN_CODES_USED = Table(
     "login_code_used", METADATA,
     # A one-time sign-in code already redeemed, by its nonce, until the code expires: the
-    # codes themselves are signed, not stored (`web/auth.py`), so any instance checks them.
+    # codes themselves are signed, not stored (`web/security/auth.py`), so any instance checks them.
     _key("nonce", 32),
     _time("expires_at"),
     Index("ix_login_code_used_expires", "expires_at"),

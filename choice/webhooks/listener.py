@@ -7,7 +7,7 @@ to the outbox. Installed only when `CHOICE_WEBHOOK_URL` is set (`webhooks_for`).
 - a comment (`discussion.changed`, change `comment`): folded into a coalesced message;
 - a reminder (`interaction.reminder`): of a widened question's idle discussion
   (`team/reminders.py`); with `CHOICE_WEBHOOK_CREATED`, also of a question nobody has
-  opened, or in its last minute (`choice/reminders/scheduler.py`);
+  opened, or in its last minute (`choice/reminders/waiting.py`);
 - the end of a widened interaction (`interaction.completed` with a widening): the outcome,
   who decided and where the answer came from;
 - a widened interaction deferred (`interaction.deferred`): the owner's rationale;

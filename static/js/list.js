@@ -58,7 +58,7 @@
     P.notify(text + (m.message ? ": " + m.message : ""), location.pathname);
     P.toast(text + (m.message ? ": " + m.message : ""));
   });
-  // A question nobody opened, or its last minute (`choice/reminders.py`); team ones: team.js.
+  // A question nobody opened, or its last minute (`choice/reminders/waiting.py`); team ones: team.js.
   P.on("reminder", function (m) {
     if (m.reason !== "unopened" && m.reason !== "deadline") return;
     var title = { title: m.title || "" }, root = P.interaction();

@@ -1,4 +1,5 @@
-"""Files a person sends back with the answer (issue 29 §2): in the answer's body (base64), or
+"""Files a person sends back with the answer
+(docs/guides/attachments.md#the-person-sends-files-back): in the answer's body (base64), or
 attached to the draft first (the raw bytes, as the page and the terminal do) and sent by
 whichever answer comes. The result lists them with a URL only the token or the owner's page
 opens; any other ending drops the draft's files; the limits name the field and change

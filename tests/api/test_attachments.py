@@ -1,4 +1,5 @@
-"""Files an agent shows with its question (issue 29 §1): stored apart from the request (which
+"""Files an agent shows with its question
+(docs/guides/attachments.md#the-agent-shows-files): stored apart from the request (which
 keeps their description), served to the token or the owner's page only, images inline and
 the rest as downloads; the limits and refused types are field errors that create nothing."""
 

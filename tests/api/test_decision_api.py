@@ -257,7 +257,7 @@ def test_a_quorum_needs_options_and_a_deferred_question_says_so(client: Client) 
     assert assert_field_errors(cancel.json())[0]["code"] == "deferred"
 
 
-# -- A resolve is an answer: the question's own rules (issue 25, bugs 1 and 2) -----------------
+# -- A resolve is an answer: the question's own rules -----------------
 
 def hitl(client: Client) -> str:
     response = client.post("/api/interactions?shape=hitl_request", json={

@@ -1,4 +1,5 @@
-"""The JSON API of DESIGN.md: create, poll, list, events, response, cancel, deadline."""
+"""The JSON API (docs/reference/contract.md): create, poll, list, events, response, cancel,
+deadline."""
 
 from __future__ import annotations
 

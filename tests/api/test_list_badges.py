@@ -88,7 +88,7 @@ def test_a_tab_is_told_to_refresh_its_list_when_another_question_switches(
 
 
 def test_the_json_list_and_the_stream_say_where_it_was_answered_too(client: Client) -> None:
-    """Issue 25, bug 7, for agents and `choice list`: the listing's `interface` is where the
+    """For agents and `choice list` too: the listing's `interface` is where the
     question was answered once it has a result, as the page's badge says."""
     iid = asked(client)
     answered = client.post(f"/api/interactions/{iid}/response",

@@ -1,7 +1,7 @@
-"""Seed 000's option visibility on the web: the page folds the options whose labels the
-person hid under "N hidden options" (never a picked one, never all), and
-`POST /choice/{id}/hidden-options` remembers what one question hides, by label, keeping the
-labels other questions hid."""
+"""Option visibility on the web (docs/guides/browser.md#options-you-do-not-want-to-see): the
+page folds the options whose labels the person hid under "N hidden options" (never a picked
+one, never all), and `POST /choice/{id}/hidden-options` remembers what one question hides,
+by label, keeping the labels other questions hid."""
 
 from __future__ import annotations
 

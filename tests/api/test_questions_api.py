@@ -1,5 +1,5 @@
-"""Several questions over HTTP (issue 14 §1): created, listed, answered in one submission,
-refused per question, and the widening they cannot take."""
+"""Several questions over HTTP (docs/guides/several-questions.md): created, listed, answered
+in one submission, refused per question, and the widening they cannot take."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def test_a_bad_answer_names_its_question_and_changes_nothing(client: Client) -> 
                       json={"answers": {"db": {"selected_ids": ["mysql"]}}})
     assert bad.status_code == 422
     fields = {e["field"] for e in bad.json()["errors"]}
-    assert fields == {"answers.db.selected_ids[0]",  # and not also too few (issue 25)
+    assert fields == {"answers.db.selected_ids[0]",  # and not also too few
                       "answers.name.custom_input"}
     assert client.get(f"/api/interactions/{iid}").json()["status"] == "pending"
 

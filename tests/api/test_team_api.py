@@ -245,7 +245,7 @@ def test_widen_extends_the_deadline_and_never_shortens_it(client: Client) -> Non
 
 
 def test_a_withdrawn_participants_vote_no_longer_counts(client: Client) -> None:
-    """Issue 25, bug 5: the tally, the owner's team view and the result's votes counted a
+    """The tally, the owner's team view and the result's votes counted a
     vote cast through a link the owner had withdrawn."""
     iid = create(client)
     invited = widen(client, iid, audience=["Alice", "Bob"], mode="block")

@@ -1,7 +1,7 @@
-"""An agent withdraws its question (issue 29 §4): `POST /api/interactions/{id}/withdraw
-{reason}` ends it `withdrawn`, audited with the agent as its actor; an open page hears it at
-once and says why; a later answer, or a second withdrawal, is a 409 with the standing
-result; a deferred question can be withdrawn too."""
+"""An agent withdraws its question (docs/reference/contract.md#the-result): `POST
+/api/interactions/{id}/withdraw {reason}` ends it `withdrawn`, audited with the agent as its
+actor; an open page hears it at once and says why; a later answer, or a second withdrawal,
+is a 409 with the standing result; a deferred question can be withdrawn too."""
 
 from __future__ import annotations
 

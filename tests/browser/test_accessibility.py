@@ -1,7 +1,8 @@
-"""Accessibility (issue 16 §3): every kind of page passes axe-core with no serious or
-critical violation, in English and Chinese, at desktop and phone width, light and dark; the whole answer
-flow works with the keyboard alone, with a visible focus; the countdown is announced
-politely and rarely; reduced motion is respected; Chinese renders with a CJK font.
+"""Accessibility (docs/guides/browser.md#accessibility): every kind of page passes axe-core
+with no serious or critical violation, in English and Chinese, at desktop and phone width,
+light and dark; the whole answer flow works with the keyboard alone, with a visible focus;
+the countdown is announced politely and rarely; reduced motion is respected; Chinese renders
+with a CJK font.
 
 axe-core is the npm package, pinned, installed once into the cache (`tests/npm_cache.py`)
 and injected into each page (the portal's CSP forbids injected scripts, so the context
@@ -101,7 +102,7 @@ def test_every_page_passes_axe_in_both_languages_at_both_widths(
             page.context.close()
     login = open_page("/login", signed_in=False, bypass_csp=True)
     found["sign-in"] = violations(login, axe_source)
-    client.save_settings({"hidden_options": ["SQLite"]})  # seed 000: a folded option, shown
+    client.save_settings({"hidden_options": ["SQLite"]})  # a folded option, shown
     folded = client.create(question(language="zh"))["interaction_id"]
     for scheme in ("light", "dark"):
         page = open_page(f"/choice/{folded}", bypass_csp=True, color_scheme=scheme)

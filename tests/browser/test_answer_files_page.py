@@ -1,7 +1,8 @@
-"""A person sends files back from the question's page (issue 29 §2), in a real Chromium against
-a real portal: the file picker, pasting an image, dropping a file. Each file is kept with the
-draft (a reload shows it), can be removed before submitting, and reaches the agent's result
-with its bytes intact. The script that sends them loads only when used."""
+"""A person sends files back from the question's page
+(docs/guides/attachments.md#the-person-sends-files-back), in a real Chromium against a real
+portal: the file picker, pasting an image, dropping a file. Each file is kept with the draft
+(a reload shows it), can be removed before submitting, and reaches the agent's result with
+its bytes intact. The script that sends them loads only when used."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Attention (issue 16): a visible window that is not focused still gets the notification and
-the chime on a new question (the default trigger), a click on it opens that question, and the
-tab's title counts the waiting questions as they come and go."""
+"""Attention (docs/guides/browser.md#getting-your-attention): a visible window that is not
+focused still gets the notification and the chime on a new question (the default trigger), a
+click on it opens that question, and the tab's title counts the waiting questions as they
+come and go."""
 
 from __future__ import annotations
 

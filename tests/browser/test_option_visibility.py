@@ -1,4 +1,4 @@
-"""Seed 000's option visibility in the browser: "Hide" folds an option under "N hidden
+"""Option visibility in the browser: "Hide" folds an option under "N hidden
 options" and the next question starts with it folded; "Show them all again" brings them
 back; the last option shown and a picked one cannot be hidden; a folded option picked by a
 draft opens the fold."""

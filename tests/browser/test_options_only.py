@@ -1,6 +1,7 @@
-"""A `hitl_request` is options-only on the page (issue 17, seed 002): no per-option notes,
-no note for the agent, no typed answer, no cancel reason; its confirm step still works. A
-`provide_choice` question keeps all of them."""
+"""A `hitl_request` is options-only on the page
+(docs/reference/contract.md#compatibility-shapes): no per-option notes, no note for the
+agent, no typed answer, no cancel reason; its confirm step still works. A `provide_choice`
+question keeps all of them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Reminders reach the page (issue 16 §1): a question nobody has opened reminds every
-`CHOICE_REMINDER_MINUTES` (here 0.05, three seconds): an open list page that is not focused
-shows a notification and a toast that opens the question."""
+"""Reminders reach the page (docs/guides/browser.md#reminders-of-a-waiting-question): a
+question nobody has opened reminds every `CHOICE_REMINDER_MINUTES` (here 0.05, three
+seconds): an open list page that is not focused shows a notification and a toast that opens
+the question."""
 
 from __future__ import annotations
 

@@ -133,7 +133,7 @@ def test_the_owner_panel_and_the_dialog_at_phone_width(open_page: OpenPage,
     owner.get_by_test_id("widen-open").click()
     expect(owner.get_by_test_id("widen-form")).to_be_visible()
     shoot_dialog(owner, "team-widen-dialog-phone")
-    owner.get_by_test_id("widen-names").fill("cancel")  # the seed's way out: nothing changes
+    owner.get_by_test_id("widen-names").fill("cancel")  # the prompt's way out: nothing changes
     owner.get_by_test_id("widen-submit").click()
     expect(owner.get_by_test_id("widen-dialog")).to_be_hidden()
     expect(owner.get_by_test_id("toast")).to_have_text("Nothing was widened.")

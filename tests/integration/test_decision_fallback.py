@@ -1,10 +1,10 @@
-"""The review's fallback (seed §5.3) on a fake clock: `InteractionService` gets a clock the
-test moves forward, and `DecisionService`'s scheduler reads the same clock, so the
-`CHOICE_SUMMARY_SECONDS` period (the default 30 s here) passes in no real time. No
-candidate by `requested_at + 30 s`: the review times out once (`llm_timed_out`, an empty
-`manual` candidate) and the agent is no longer asked; a candidate in time stops the timer;
-a restart sets the timer again from the database; asking again starts a new period.
-"""
+"""The review's fallback (no candidate in time: docs/guides/write-back.md#on-the-page) on a
+fake clock: `InteractionService` gets a clock the test moves forward, and
+`DecisionService`'s scheduler reads the same clock, so the `CHOICE_SUMMARY_SECONDS` period
+(the default 30 s here) passes in no real time. No candidate by `requested_at + 30 s`: the
+review times out once (`llm_timed_out`, an empty `manual` candidate) and the agent is no
+longer asked; a candidate in time stops the timer; a restart sets the timer again from the
+database; asking again starts a new period."""
 
 from __future__ import annotations
 

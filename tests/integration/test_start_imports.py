@@ -27,7 +27,7 @@ NOT_AT_START = {
 
 LIGHT = "imported by `choice mcp`, `choice ask` or `choice answer`, which load no msgspec"
 DATACLASSES_AT_START = {
-    "choice.core.config.Settings": "the settings, read once (STYLE.md)",
+    "choice.core.config.Settings": "the settings: a dataclass read once from the environment",
     "choice.web.api.openapi.OperationWithBody": "extends Litestar's OpenAPI dataclass",
     "choice.core.i18n.Catalog": LIGHT,
     "choice.core.i18n.Translator": LIGHT,

@@ -1,6 +1,7 @@
-"""`GET /api/stream` for a chat UI (issue 14 §4), on a real portal: `interaction.created`
-carries the whole question and the request's `context`, and `?conversation_id=` keeps only
-the events of that conversation's interactions, replay included."""
+"""`GET /api/stream` for a chat UI (docs/reference/contract.md#events), on a real portal:
+`interaction.created` carries the whole question and the request's `context`, and
+`?conversation_id=` keeps only the events of that conversation's interactions, replay
+included."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Reminders of questions still waiting for their person (issue 16 §1), on a moved clock:
-every `CHOICE_REMINDER_MINUTES` while nobody has opened the question, once more 60 s before
-its deadline; each recorded once in the audit trail (across instances and restarts) and
+"""Reminders of questions still waiting for their person
+(docs/guides/browser.md#reminders-of-a-waiting-question), on a moved clock: every
+`CHOICE_REMINDER_MINUTES` while nobody has opened the question, once more 60 s before its
+deadline; each recorded once in the audit trail (across instances and restarts) and
 published as `interaction.reminder` with its reason. On SQLite and PostgreSQL.
 
 The scan is called step by step (so "no reminder now" is a fact, not a wait); the last test

@@ -341,8 +341,9 @@ def test_a_written_back_decision_says_who_decided_and_from_what_and_a_deferral_s
 
 def test_new_questions_reach_the_webhook_only_when_asked_for(
         receiver: WebhookReceiver, isolated_env: Path) -> None:
-    """`CHOICE_WEBHOOK_CREATED` (issue 14 §4): the whole question and its context, for a
-    chat UI; off, a new question sends nothing (a team channel hears of widenings only)."""
+    """`CHOICE_WEBHOOK_CREATED` (docs/guides/team-mode.md#webhooks): the whole question and
+    its context, for a chat UI; off, a new question sends nothing (a team channel hears of
+    widenings only)."""
     with portal(settings_for(receiver)) as owner:
         quiet = owner.ask("Nobody outside should hear of this")
         owner.call("POST", f"/api/interactions/{quiet}/cancel", {})
@@ -361,7 +362,7 @@ def test_new_questions_reach_the_webhook_only_when_asked_for(
 
 def test_a_team_reminder_is_delivered_once_and_settled(receiver: WebhookReceiver,
                                                        isolated_env: Path) -> None:
-    """Issue 25, bug 3: a reminder's `participants` is a count, and settling it (dropping
+    """A reminder's `participants` is a count, and settling it (dropping
     links from the stored event) raised on it, so the delivery was never recorded and the
     same message went out again every retry, forever, across restarts."""
     settings = settings_for(receiver, reminder_minutes=0.05, reminder_scan_seconds=0.5)

@@ -1,6 +1,7 @@
-"""`ask_user_question` through the MCP SDK client on a real portal (issue 14 §2): an agent
-trained on Claude Code's AskUserQuestion calls it with that input and reads the answer the
-way that tool gives it, with our whole result (and `answers` by question id) alongside."""
+"""`ask_user_question` through the MCP SDK client on a real portal
+(docs/guides/mcp-clients.md#claude-codes-askuserquestion-answered-here): an agent trained on
+Claude Code's AskUserQuestion calls it with that input and reads the answer the way that
+tool gives it, with our whole result (and `answers` by question id) alongside."""
 
 from __future__ import annotations
 

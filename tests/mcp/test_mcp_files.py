@@ -1,8 +1,9 @@
-"""Files both ways over MCP (issue 29): an agent asks with an image, over HTTP or through
-`choice mcp` (which also reads a local file named by `path`); the person answers with an
-image and a text file through the API; the tool's result carries the image as an `image`
-block (its bytes) and the text file as a `resource_link`, next to the structured content
-that lists both. `/mcp` takes a body as large as the asking route's, and no larger."""
+"""Files both ways over MCP (docs/guides/attachments.md): an agent asks with an image, over
+HTTP or through `choice mcp` (which also reads a local file named by `path`); the person
+answers with an image and a text file through the API; the tool's result carries the image
+as an `image` block (its bytes) and the text file as a `resource_link`, next to the
+structured content that lists both. `/mcp` takes a body as large as the asking route's, and
+no larger."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
-"""The compatibility shapes answer the way their callers expect (issue 17), through the MCP
-SDK client on a real portal: a `hitl_request` says `outcome: confirmed | canceled` with
-`selected_option` (a cancel or a timeout never reads as success) and takes no free text; a
-`request_user_choice` answers with exactly the chosen title or the typed words, and gets
-advice when it breaks the ADR's prompt rules; `/api/stream` announces it as
+"""The compatibility shapes answer the way their callers expect
+(docs/reference/contract.md#compatibility-shapes), through the MCP SDK client on a real
+portal: a `hitl_request` says `outcome: confirmed | canceled` with `selected_option` (a
+cancel or a timeout never reads as success) and takes no free text; a `request_user_choice`
+answers with exactly the chosen title or the typed words, and gets advice when it breaks that
+shape's prompt rules (two distinct options, one recommended); `/api/stream` announces it as
 `user_choice_required`."""
 
 from __future__ import annotations
@@ -140,7 +141,7 @@ async def test_request_user_choice_breaking_the_adr_rules_still_asks_with_advice
 
 async def test_a_refused_compatibility_call_names_only_the_tools_own_fields(
         portal: PortalProcess) -> None:
-    """What the tool description promised (issue 25, bugs 8 and 9): the task context goes
+    """What the tool description promised: the task context goes
     in `question`, and an error never talks about fields the tool does not have."""
     async with http_session(portal) as session:
         empty = await session.call_tool("request_user_choice",

@@ -1,7 +1,7 @@
 """choice/mcp/tools.py and the server's instructions: what a model reads about each tool
 names only fields that tool has. A description that says "`prompt` must carry the task
-context" on a tool that refuses `prompt` as unknown teaches the model to fail (issue 25,
-bug 8). Checked on the live listing, the one `/mcp` and the stdio bridge answer."""
+context" on a tool that refuses `prompt` as unknown teaches the model to fail. Checked on
+the live listing, the one `/mcp` and the stdio bridge answer."""
 
 from __future__ import annotations
 

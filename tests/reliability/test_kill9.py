@@ -39,7 +39,7 @@ def portal(isolated_env: Path, backend: str) -> Iterator[PortalProcess]:
 
 def test_kill_9_at_random_points_loses_no_acknowledged_write(portal: PortalProcess,
                                                             backend: str) -> None:
-    print(f"kill -9 seed {SEED} (set CHOICE_KILL9_SEED to replay)")
+    print(f"kill -9 random seed {SEED} (set CHOICE_KILL9_SEED to replay)")
     rng, ledger = random.Random(SEED), Ledger()
     area = "kill -9 during writes" + (" (PostgreSQL)" if backend == "postgresql" else "")
     lost: dict[str, str] = {}  # each acknowledged write missing after a kill, and where
@@ -48,7 +48,7 @@ def test_kill_9_at_random_points_loses_no_acknowledged_write(portal: PortalProce
         try:
             for cycle in range(CYCLES[backend]):
                 outcome = kill9_cycle(portal, ledger, rng, cycle, clients=CLIENTS)
-                where = f"seed {SEED}, cycle {cycle}, killed after {outcome.traffic_s:.3f} s"
+                where = f"random seed {SEED}, cycle {cycle}, killed after {outcome.traffic_s:.3f} s"
                 seen.tries()
                 seen.fact("cycles")
                 for line in outcome.lost:

@@ -45,7 +45,7 @@ LIMIT = 256 * 1024
 ASKING_LIMIT = 16 * 1024 * 1024
 ANSWER_LIMIT = ANSWER_BODY_MAX  # an answer may carry 5 files of 10 MiB, base64
 FILE_LIMIT = FILE_BODY_MAX  # one file attached to the draft, its raw bytes
-"""`POST /api/interactions` and `/mcp` alone: a question may carry 10 MiB of files (issue 29)."""
+"""`POST /api/interactions` and `/mcp` alone: a question may carry 10 MiB of files."""
 SAME_ORIGIN = {"Origin": "null", "Sec-Fetch-Site": "same-origin"}
 
 
@@ -149,7 +149,7 @@ def test_bodies_over_256_kib_get_413_with_or_without_a_length(portal: PortalProc
     form = b"selected=a&action=submit&global_annotation=" + b"x" * LIMIT
     mcp = mcp_session(portal)
     call = mcp_ask().encode()
-    # `/mcp` takes what the asking route takes: a tool call may ask with files (issue 29)
+    # `/mcp` takes what the asking route takes: a tool call may ask with files
     mcp_big = call[:-1] + b', "padding": "' + b"x" * ASKING_LIMIT + b'"}'
     targets: list[tuple[str, str, bytes, dict[str, str]]] = [
         ("POST", "/api/interactions", asking_big, {**bearer(portal), **JSON}),

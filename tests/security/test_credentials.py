@@ -3,8 +3,8 @@ pages, and `/login`, which turns a one-time code or the token into that cookie a
 sends the browser anywhere but this portal. Unknown ids are a plain 404, and without
 credentials a real id and an unknown one look the same (no oracle).
 
-Per-interaction respondent links are "widening, later" in DESIGN.md: the cookie is
-portal-wide, so nothing here expects a link that opens only one question.
+The cookie is the owner's and portal-wide; a participant's link, which opens one question
+only, is tried in `test_participant_vs_owner.py`.
 """
 
 from __future__ import annotations

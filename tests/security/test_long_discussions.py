@@ -1,9 +1,10 @@
-"""A discussion that grows without end must not take the portal with it (issue 26 §2, §3):
-the JSON API gives a thread 50 comments at a time through cursors, a page renders 20 and
-reaches the rest through "Show earlier" (a link without script), `/events` comes 200 at a
-time, a question takes 500 comments and a link writes 100 (409 beyond, nothing stored), a
-bad cursor is a clear 422; and a vote changes at most 10 times a minute per link (429 with
-`Retry-After`), quick changes making one audit row.
+"""A discussion that grows without end must not take the portal with it
+(docs/guides/team-mode.md#a-long-discussion): the JSON API gives a thread 50 comments at a
+time through cursors, a page renders 20 and reaches the rest through "Show earlier" (a link
+without script), `/events` comes 200 at a time, a question takes 500 comments and a link
+writes 100 (409 beyond, nothing stored), a bad cursor is a clear 422; and a vote changes at
+most 10 times a minute per link (429 with `Retry-After`), quick changes making one audit
+row.
 
 Long threads are written straight into the database, as if posted over the minutes the
 rate limit (20 comments a minute per author) would make a test wait; every comment the

@@ -4,8 +4,9 @@ With webhooks on, the invitation carries each link to the receiver through the o
 the links are stored until the message is delivered or given up on (to survive a restart),
 and then dropped from the row. Dropping a value from a row does not take it off the disk:
 SQLite keeps the old page in the WAL until a checkpoint, and the old bytes in free space
-unless `secure_delete` is on (shared/NOTES.md). So every file of the data dir is read here,
-byte by byte, the database's `-wal` and `-shm` included, while the portal still runs.
+unless `secure_delete` is on (docs/internals.md#deleted-values-stay-on-disk). So every file
+of the data dir is read here, byte by byte, the database's `-wal` and `-shm` included, while
+the portal still runs.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""A person's own files from `choice answer` (issue 29 §2): `a` asks for a path (`~` and
-relative paths work), the file is attached to the draft and listed with its size, `A`
-takes one off, and the answer carries what is listed; a file that cannot be sent says why
-on the status line and the question stays answerable. Real portal, real tmux; the result
-and the bytes are read back through the API."""
+"""A person's own files from `choice answer`
+(docs/guides/attachments.md#the-person-sends-files-back): `a` asks for a path (`~` and
+relative paths work), the file is attached to the draft and listed with its size, `A` takes
+one off, and the answer carries what is listed; a file that cannot be sent says why on the
+status line and the question stays answerable. Real portal, real tmux; the result and the
+bytes are read back through the API."""
 
 from __future__ import annotations
 

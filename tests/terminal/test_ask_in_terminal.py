@@ -1,5 +1,5 @@
-"""`choice ask` in a terminal asks right there (issue 17, seeds 000/001: "default to an
-interactive terminal transport when stdin is available"); without one, or with
+"""`choice ask` in a terminal asks right there, when stdin is an interactive terminal
+(docs/guides/choice-ask.md#where-the-question-is-asked); without one, or with
 `--interface web`, it keeps pointing at the browser and the API."""
 
 from __future__ import annotations

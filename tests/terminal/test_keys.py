@@ -1,6 +1,6 @@
 """Keys people bring from other tools, in a real terminal: an option's number picks it
 (AskUserQuestion, questionary), `?` lists every key of the screen, the bar says when it left
-keys out, and `h` hides an option (seed 000's option visibility), remembered next time."""
+keys out, and `h` hides an option (docs/guides/terminal.md#keys), remembered next time."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""`choice list --status widened`: the seed's end-of-run pending pass (§7), against this
-module's own portal (so no other test's widened question shows up in it)."""
+"""`choice list --status widened`: an agent's end-of-run pass over what is still pending,
+against this module's own portal (so no other test's widened question shows up in it)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""A `hitl_request` is options-only in the terminal (issue 17, seed 002): no note keys, no
-typed cancel reason, in the full-screen UI and in the plain lines; its confirm step still
-works. A `provide_choice` question keeps its notes and its cancel reason."""
+"""A `hitl_request` is options-only in the terminal
+(docs/guides/terminal.md#options-only-questions): no note keys, no typed cancel reason, in
+the full-screen UI and in the plain lines; its confirm step still works. A `provide_choice`
+question keeps its notes and its cancel reason."""
 
 from __future__ import annotations
 
@@ -112,7 +113,7 @@ def test_the_plain_lines_confirm_a_hitl_request(portal: PortalProcess,
 
 def test_a_hitl_question_is_shown_once_in_the_full_screen_ui(
         answer: Answer, client: PortalClient) -> None:
-    """Issue 27: a hitl_request's question is its title and its prompt; the head shows it,
+    """A hitl_request's question is its title and its prompt; the head shows it,
     the body does not repeat it (at 50 columns the head cuts it, so the body shows it)."""
     iid = hitl(client, "Ship the hotfix to production tonight?")
     pane = answer(iid, width=80, height=24)

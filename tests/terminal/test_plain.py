@@ -114,7 +114,7 @@ def test_a_question_already_over_says_how_it_ended(
 
 
 def test_an_unknown_id_is_named_and_choice_list_is_offered(portal: PortalProcess) -> None:
-    """Issue 25, bug 10c: the person was pointed to `GET /api/interactions`. An id no URL
+    """The person used to be pointed to `GET /api/interactions`. An id no URL
     can carry (a control character, a space) is not sent: it used to end in a traceback."""
     for typed, shown in (("0123456789abcdef", "0123456789abcdef"),
                          ("no such\x1b[2J", "no such␛")):

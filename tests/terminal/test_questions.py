@@ -1,6 +1,7 @@
-"""Several questions in the terminal (issue 14 §1): a screen per question under a tab bar,
-moved between with ←/→ and Tab, a final review and one submission; a narrow pane; the
-plain lines through a pipe; `choice ask --json FILE` and `choice list`."""
+"""Several questions in the terminal (docs/guides/terminal.md#several-questions): a screen
+per question under a tab bar, moved between with ←/→ and Tab, a final review and one
+submission; a narrow pane; the plain lines through a pipe; `choice ask --json FILE` and
+`choice list`."""
 
 from __future__ import annotations
 

@@ -124,8 +124,8 @@ def test_the_key_hints_fit_an_80_column_terminal(ask: Ask, answer: Answer) -> No
     assert "…" not in hints
     for hint in ("space pick", "enter submit", "w widen", "d defer", "q cancel"):
         assert hint in hints
-    # the notes and the settings give way first to widening (seed §1.2) and deferring
-    # (seed §1.1); the bar says how many keys it left out, and `?` lists them all
+    # the notes and the settings give way first to widening and deferring; the bar says how
+    # many keys it left out, and `?` lists them all
     assert "g note to agent" not in hints and "tab note" not in hints
     assert "a attach" not in hints
     assert hints.endswith("· ? help (+5)")

@@ -215,7 +215,7 @@ def stream_updates(portal: PortalProcess, interaction_id: str,
 
 def test_the_settings_change_this_questions_time_left_and_every_page_hears_it(
         ask: Ask, answer: Answer, client: PortalClient, portal: PortalProcess) -> None:
-    """Seed 001: the timeout override affects the current question, like the web's "This
+    """The timeout override affects the current question, like the web's "This
     question" panel (a PATCH of its deadline), not only the default for the next ones."""
     iid = ask("Pick a store, more time")  # five minutes
     seen: list[dict[str, Any]] = []
@@ -335,7 +335,7 @@ def test_the_chime_volume_row_steps_types_and_refuses_what_is_out_of_range(
 
 def test_the_note_focus_row_persists_and_a_pick_then_opens_its_note_in_the_next_run(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
-    """Seed 001: the terminal's settings have the annotation focus behaviour, saved."""
+    """The terminal's settings have the annotation focus behaviour, saved."""
     client.save_settings({"note_focus": "tab", "allow_annotations": True})
     first = ask("Pick a store, note focus")
     pane = answer(first, width=80, height=24)

@@ -1,7 +1,8 @@
-"""Widening from `choice answer <id>` in a real terminal (seed §1-§4): `w` opens the
-audience box, trimmed names are confirmed, b/c picks the mode, the links show, the
-discussion arrives live from a participant, and a local answer closes it; cancelling at
-any prompt changes nothing. Asserted on the screen and through the portal's API."""
+"""Widening from `choice answer <id>` in a real terminal
+(docs/guides/terminal.md#a-widened-question): `w` opens the audience box, trimmed names are
+confirmed, b/c picks the mode, the links show, the discussion arrives live from a
+participant, and a local answer closes it; cancelling at any prompt changes nothing.
+Asserted on the screen and through the portal's API."""
 
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ def test_w_widens_to_trimmed_names_shows_links_follows_the_thread_and_a_local_an
               widen_hint="[WIDEN-HINT] Worth a second opinion: press w.")
     pane = answer(iid)
     screen = pane.wait_for("Worth a second opinion: press w.", "w widen")
-    assert "[WIDEN-HINT]" not in screen  # seed 003 §1.4: the mark is stripped, the rest dim
+    assert "[WIDEN-HINT]" not in screen  # the mark is stripped, the rest dim
     dim = next(line for line in pane.screen(escapes=True).splitlines()
                if "Worth a second opinion" in line)
     assert "\x1b[2m" in dim
@@ -106,7 +107,7 @@ def test_w_widens_to_trimmed_names_shows_links_follows_the_thread_and_a_local_an
 
     pane.press("Space", "Enter")  # the focused option (SQLite), answered here
     assert pane.exit_code() == 0
-    assert pane.output() == [  # seed §4.2: resolved by hand, `manual`
+    assert pane.output() == [  # resolved by hand, `manual`
         'Resolved locally: Decided by the owner after discussing it with 3 teammates, '
         'in their own words: Selected "SQLite" (lite). The discussion is closed.']
     assert finished(client, iid)["selected_ids"] == ["lite"]
@@ -186,10 +187,10 @@ def test_a_question_widened_in_the_browser_shows_as_widened_and_still_answers(
     invited = client.widen(iid, ["Bob Smith"], "block")  # the web dialog, meanwhile
     pane.wait_for("This question was widened in another window.",
                   "╭─ Waiting for widened discussion ", "Participants: Bob Smith",
-                  "f fetch & review")  # issue 25, bug 4: as if it had been opened widened
+                  "f fetch & review")  # as if it had been opened widened
     screen = pane.screen()
     assert "/d/" not in screen  # the links went to the other window, not this one
-    assert f"/choice/{iid}" in screen  # the owner's page (seed §4's thread link) is no secret
+    assert f"/choice/{iid}" in screen  # the owner's page (the discussion's link) is no secret
     secret = invited["participants"][0]["link"].rsplit("/", 1)[1]
     for n in range(5):
         participant.call("POST", f"/api/d/{secret}/comments", {"text": f"thought {n}"})

@@ -1,4 +1,4 @@
-"""Widening with `choice answer <id> --plain` (seed §1.2-§4 as line prompts): through a
+"""Widening with `choice answer <id> --plain` (the widen flow as line prompts): through a
 pipe, as a script would, and in a real terminal (tmux), where the discussion is fetched
 again with `f` after a teammate writes."""
 
@@ -46,7 +46,7 @@ def test_a_script_widens_in_continue_mode_then_answers(
         "Default audience for this decision:", "  Alice Johnson, Bob Smith, Carol Lee, Dana Park",
         "", "[Enter] to confirm, or type comma-separated names to trim.",
         'Type "cancel" or press Ctrl+C to abort.']
-    assert lines[at + 7] == "╰" + "─" * 74 + "╯"  # 76 wide: the seed's box, in 80 columns
+    assert lines[at + 7] == "╰" + "─" * 74 + "╯"  # 76 wide: the box, in 80 columns
     assert lines[at + 8:at + 13] == [
         "Audience > Alice Johnson, carol lee",
         "Audience confirmed: Alice Johnson, Carol Lee (2 members)",
@@ -123,7 +123,7 @@ def test_plain_lines_in_a_terminal_fetch_the_discussion_after_a_teammate_writes(
 
 def test_plain_lines_review_the_summary_right_after_widening_in_the_same_run(
         ask: Ask, run: Run, client: PortalClient, team: list[dict[str, Any]]) -> None:
-    """Issue 25, bug 4: widened with `w` here, `s` (summary & review) was offered but
+    """Widened with `w` here, `s` (summary & review) was offered but
     read as a wrong option number until the question was opened again."""
     iid = ask("Pick a store, plain, widened then reviewed")
     pane = run("answer", iid, "--plain")

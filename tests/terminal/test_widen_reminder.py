@@ -1,7 +1,7 @@
-"""The reminder line (seed §4.1) from the portal's real scheduler: a widened question with
-no activity for `CHOICE_REMINDER_MINUTES` (here 0.1, six seconds) shows "Still
-waiting on widened discussion." in the open `choice answer` UI, once, until a key or new
-activity; the answer keys still decide it."""
+"""The reminder line (docs/guides/team-mode.md#reminders) from the portal's real scheduler:
+a widened question with no activity for `CHOICE_REMINDER_MINUTES` (here 0.1, six seconds)
+shows "Still waiting on widened discussion." in the open `choice answer` UI, once, until a
+key or new activity; the answer keys still decide it."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_an_idle_widened_question_shows_the_reminder_line_until_a_key(
     assert "Send the links again" not in screen
     assert "Not opened their link yet: Alice Johnson." in screen
     assert f"Check the discussion (choice open {iid}), answer here, or press d" in screen
-    assert f"Discussion: http://127.0.0.1:{portal.port}/choice/{iid}" in screen  # seed §4
+    assert f"Discussion: http://127.0.0.1:{portal.port}/choice/{iid}" in screen
     assert ("reminder_sent", "system") in events(client, iid)
     lines = screen.splitlines()
     at = next(i for i, line in enumerate(lines) if REMINDER in line)
@@ -56,7 +56,7 @@ def test_an_idle_widened_question_shows_the_reminder_line_until_a_key(
     pane.wait_gone(REMINDER)
     pane.press("Enter")
     assert pane.exit_code() == 0
-    [line] = pane.output()  # resolved (seed §4.2): by hand, `manual`
+    [line] = pane.output()  # resolved by hand, `manual`
     assert line.startswith("Resolved locally: Decided by the owner after discussing it with ")
     assert line.endswith(', in their own words: Selected "PostgreSQL" (pg). The discussion is closed.')
     assert finished(client, iid)["selected_ids"] == ["pg"]
@@ -64,7 +64,7 @@ def test_an_idle_widened_question_shows_the_reminder_line_until_a_key(
 
 def test_another_question_nobody_opened_shows_a_line_with_the_command_that_opens_it(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
-    """Issue 16 §1: the question open here is opened; the other one reminds after a period
+    """The question open here is opened; the other one reminds after a period
     (its title is a model's: shown as text, never as terminal control)."""
     here = ask("Pick the cache for the API", timeout_seconds=900)
     pane = answer(here, width=120, height=24)
@@ -88,7 +88,7 @@ def reasons(client: PortalClient, interaction_id: str) -> list[str]:
 
 def test_plain_lines_print_the_reminder_while_waiting_and_still_take_an_answer(
         ask: Ask, run: Run, client: PortalClient, portal: PortalProcess) -> None:
-    """Seed 003 §4.1: `--plain` reminds too, at `Waiting >`, and prompts again."""
+    """`--plain` reminds too, at `Waiting >`, and prompts again."""
     client.save_settings({"team": [{"name": "Bob Stone"}]})
     iid = ask("Pick a store in plain lines, then wait", timeout_seconds=900)
     pane = run("answer", iid, "--plain", width=80, height=30)

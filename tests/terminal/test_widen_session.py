@@ -111,7 +111,7 @@ def test_b_and_c_become_the_widen_call_s_mode_and_the_view_comes_from_the_portal
     assert state.team.votes == {"b": ["Ann"]}
     assert state.team.messages[0].text == "Beta␛, clearly"  # safe before any drawing
     assert not state.can_widen and state.expires_at > now() + 600
-    assert state.discussion_url == "http://127.0.0.1:8765/choice/i-1"  # read once, for §4
+    assert state.discussion_url == "http://127.0.0.1:8765/choice/i-1"  # read once, for the reminder line
 
 
 def test_a_reminder_shows_once_until_a_key_or_new_activity() -> None:

@@ -1,9 +1,10 @@
-"""Writing a widened decision back from `choice answer <id>` in a real terminal (seed §4,
-§6): `f` asks the agent for its summary, the candidate posted through the JSON API shows
-in the Candidate Review box, and `a` accepts, `e` edits in `$EDITOR` (a material change
-asks for a rationale), `d` defers (an empty rationale refused). Any open question can be
-deferred; a deferred one is listed, taken up again or resolved; `choice ask` ends with exit
-code 7 on a deferral. Asserted on the screen and through the portal's API."""
+"""Writing a widened decision back from `choice answer <id>` in a real terminal
+(docs/guides/write-back.md): `f` asks the agent for its summary, the candidate posted
+through the JSON API shows in the Candidate Review box, and `a` accepts, `e` edits in
+`$EDITOR` (a material change asks for a rationale), `d` defers (an empty rationale refused).
+Any open question can be deferred; a deferred one is listed, taken up again or resolved;
+`choice ask` ends with exit code 7 on a deferral. Asserted on the screen and through the
+portal's API."""
 
 from __future__ import annotations
 
@@ -79,7 +80,7 @@ def test_f_then_the_agent_s_candidate_and_a_accepts_it(
 
 def test_f_fetches_and_reviews_right_after_widening_in_the_same_window(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
-    """Issue 25, bug 4: widened with `w` here, `f` did nothing until the question was
+    """Widened with `w` here, `f` did nothing until the question was
     opened again (the UI still held it as pending)."""
     iid = ask("Pick the billing store, widened here then fetched")
     pane = answer(iid, env=NO_EDITOR)
@@ -230,7 +231,7 @@ def test_choice_ask_ends_with_exit_7_when_the_owner_defers(
 
 def test_e_on_an_options_only_question_picks_the_proposed_option_to_decide(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
-    """Issue 25: a resolve follows the question's rules. Words alone do not answer an
+    """A resolve follows the question's rules. Words alone do not answer an
     options-only question, so Edit goes to its options, the proposal's ticked."""
     iid = widened(ask, client, "Pick the billing store, options only")
     pane = fetch(answer, iid)

@@ -1,6 +1,6 @@
-"""The review's fallback in a real terminal (seed §5.3): no candidate within
-`CHOICE_SUMMARY_SECONDS` (1 s on this module's portal), so the owner is told and writes the
-answer in the built-in line editor; it resolves as `manual`."""
+"""The review's fallback in a real terminal (docs/guides/write-back.md#on-the-page): no
+candidate within `CHOICE_SUMMARY_SECONDS` (1 s on this module's portal), so the owner is
+told and writes the answer in the built-in line editor; it resolves as `manual`."""
 
 from __future__ import annotations
 

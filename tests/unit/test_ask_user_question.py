@@ -1,6 +1,6 @@
-"""Claude Code's AskUserQuestion shape (issue 14 §2): detected, mapped onto several hybrid
-questions with " (Recommended)" read as a mark, refused in its own words, and answered
-back as question text -> label(s)."""
+"""Claude Code's AskUserQuestion shape (docs/internals.md#claude-codes-askuserquestion):
+detected, mapped onto several hybrid questions with " (Recommended)" read as a mark, refused
+in its own words, and answered back as question text -> label(s)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Who a widened question goes to (seed §2.2): the whole team by default, trimmed by
-comma-separated names matched case-insensitively; unknown names invited with a warning."""
+"""Who a widened question goes to (docs/guides/team-mode.md#widening): the whole team by
+default, trimmed by comma-separated names matched case-insensitively; unknown names invited
+with a warning."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """choice/contract/compat_errors.py: a compatibility shape's caller reads its errors in its
 own words. No message names a field that shape does not have (`selection_mode` to a
 request_user_choice caller, `default_selection_ids` to a hitl_request caller), and a
-problem in the caller's own payload does not hide the others (issue 25, bug 9)."""
+problem in the caller's own payload does not hide the others."""
 
 from __future__ import annotations
 

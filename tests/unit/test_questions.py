@@ -1,5 +1,6 @@
-"""Several questions in one interaction (issue 14 §1): the request's rules, each reported
-under its question, one submission answering all of them, and the deadline per question."""
+"""Several questions in one interaction (docs/guides/several-questions.md): the request's
+rules, each reported under its question, one submission answering all of them, and the
+deadline per question."""
 
 from __future__ import annotations
 
@@ -143,7 +144,7 @@ def test_each_answer_is_checked_against_its_own_question() -> None:
                                      "zzz": {"selected_ids": []}}})
     assert {e.field: e.code for e in raised.value.errors} == {
         "answers.db.selected_ids": "too_many",
-        "answers.ci.selected_ids[0]": "unknown_option",  # and not also too few (issue 25)
+        "answers.ci.selected_ids[0]": "unknown_option",  # and not also too few
         "answers.name.custom_input": "required",
         "answers.zzz": "unknown_question",
     }

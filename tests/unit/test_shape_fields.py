@@ -1,4 +1,5 @@
-"""`response.shape_fields`: what a hitl_request's result promises its caller (seed 002).
+"""`response.shape_fields`: what a hitl_request's result promises its caller
+(docs/reference/contract.md#compatibility-shapes).
 Only a person's pick (confirmed when asked) reads as `confirmed`; defaults submitted by the
 deadline, a cancel, a timeout are `canceled` with no option; other shapes get neither."""
 

@@ -1,5 +1,5 @@
 """choice/terminal/answer_command.py: what `choice answer <id>` says before any UI runs, to
-a person (issue 25, bug 10c): an id that names no question, in the person's language."""
+a person: an id that names no question, in the person's language."""
 
 from __future__ import annotations
 

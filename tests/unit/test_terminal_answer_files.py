@@ -1,7 +1,7 @@
-"""choice/terminal/answer_files.py and stages/files.py: a typed path read from disk (its type
-from its name, `~` and relative paths, every refusal a sentence that says what to do), Tab's
-completion, and the keys: `a` and `A` where letters do not type, Ctrl-A and Ctrl-X where
-they do, and the write-back review's `a` still accepting."""
+"""choice/terminal/answer_files.py and choice/terminal/stages/files.py: a typed path read
+from disk (its type from its name, `~` and relative paths, every refusal a sentence that
+says what to do), Tab's completion, and the keys: `a` and `A` where letters do not type,
+Ctrl-A and Ctrl-X where they do, and the write-back review's `a` still accepting."""
 
 from __future__ import annotations
 

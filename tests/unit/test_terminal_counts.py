@@ -1,5 +1,6 @@
-"""Counts in the terminal's words (choice/terminal/screens/screen.py, plain.py): "1 option" and
-"3 options" in English, Chinese's one form for both, picked by each catalog's plural rule."""
+"""Counts in the terminal's words (choice/terminal/screens/screen.py,
+choice/terminal/plain/lines.py): "1 option" and "3 options" in English, Chinese's one form
+for both, picked by each catalog's plural rule."""
 
 from __future__ import annotations
 

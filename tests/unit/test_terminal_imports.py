@@ -1,6 +1,6 @@
 """choice/terminal's import graph, read with `ast` (imports under TYPE_CHECKING and inside
 functions included): no module imports one that imports it back, and `keys.py` stays a
-leaf every stage can use (issue 25: state, review and settings imported each other)."""
+leaf every stage can use (state, review and settings once imported each other)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The widen flow's boxes (`screens/panels.py`) show a question's title as words: its
+"""The widen flow's boxes (`terminal/screens/panels.py`) show a question's title as words: its
 inline Markdown marks are drawn nowhere there, so they are taken off, and nothing else."""
 
 from __future__ import annotations

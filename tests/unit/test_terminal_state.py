@@ -1,5 +1,5 @@
-"""choice/terminal/state.py and stages/: what each key does to the terminal UI's state, no
-curses, no network (and the key names the screen gives curses' keys)."""
+"""choice/terminal/state.py and choice/terminal/stages/: what each key does to the terminal
+UI's state, no curses, no network (and the key names the screen gives curses' keys)."""
 
 from __future__ import annotations
 

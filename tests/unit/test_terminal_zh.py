@@ -1,4 +1,4 @@
-"""Every terminal screen drawn in Chinese has no English sentence (issue 27: a person reads
+"""Every terminal screen drawn in Chinese has no English sentence (a person reads
 the catalogs' words, never an untranslated line): the question, its help, the settings,
 the confirmation, the editors, the widen dialog, the waiting box with a reminder, a
 deferral and the review, drawn into a window that records what curses would show.

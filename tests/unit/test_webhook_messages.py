@@ -15,7 +15,7 @@ def test_an_invitation_loses_every_link_once_settled() -> None:
 
 
 def test_a_reminder_whose_participants_is_a_count_settles_unchanged() -> None:
-    """Issue 25, bug 3: this raised `'int' object is not iterable`, so the delivery was never
+    """This raised `'int' object is not iterable`, so the delivery was never
     recorded and the reminder went out again at every retry."""
     reminder = {"type": "interaction.reminder", "participants": 3, "opened": 1}
     assert json.loads(without_links(json.dumps(reminder))) == reminder

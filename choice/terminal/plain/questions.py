@@ -1,6 +1,6 @@
 """Several questions as plain lines (pipes, `TERM=dumb`, `--plain`): the title once, then
 each question in order under "Question 2 of 3 · Database", asked with today's plain
-prompts (`plain.py`), then the review and a confirm. Enter (or `y`) submits them all, a
+prompts (`lines.py`), then the review and a confirm. Enter (or `y`) submits them all, a
 question's number asks it again, `!cancel [why]` cancels. A script answers with one line
 per question and one for the confirm.
 

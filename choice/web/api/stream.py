@@ -1,7 +1,7 @@
 """`GET /api/stream`: server-sent events for chat clients that must block their input while
 a prompt is pending (`interaction.created` with the whole question and the request's
 `context`, `interaction.completed`, `interaction.updated`; for a `request_user_choice`, also
-the ADR's `user_choice_required`), and for dashboards following a team decision
+its `user_choice_required`), and for dashboards following a team decision
 (`interaction.widened`, `discussion.changed`, `interaction.reminder`, `interaction.deferred`,
 `interaction.resumed`, `decision.changed`). `?conversation_id=` and `?tool_call_id=` keep
 only the events of the interactions asked with that context (a chat UI follows its own).
@@ -77,7 +77,7 @@ class Only(Struct, frozen=True):
 
 def _created(row: Interaction, replay: bool) -> Iterator[ServerSentEventMessage]:
     """`interaction.created` with the whole question and the request's context, and for a
-    `request_user_choice` the ADR's `user_choice_required` right after it."""
+    `request_user_choice` its `user_choice_required` right after it."""
     extra = {"replay": True} if replay else {}
     listed = listing(row)
     request = _request(row.request_json)

@@ -11,8 +11,8 @@ write per request, and the cookie's Max-Age is renewed with it (`auth.Credential
 The cookie is HttpOnly, SameSite=Lax and Path=/. For a request for the public host of an
 https `CHOICE_PUBLIC_URL` it is `__Host-choice_session` and Secure, so the browser never
 sends it over plain http; anywhere else (loopback, a plain-http name) it is `choice_session`
-without Secure, which browsers would not send to http://127.0.0.1 (shared/NOTES.md). Each
-host reads only its own name.
+without Secure, which not every client sends back over http://127.0.0.1 (Python's cookie
+jar does not: docs/internals.md#cookies-over-plain-http). Each host reads only its own name.
 
 Owns the cookie and the session's rules. The rows are `store/sessions.py`'s; who is let in
 (token or session) is `auth.py`'s.
