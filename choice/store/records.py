@@ -7,6 +7,8 @@ SQLModel instance costs ~35 µs (`model_construct` ~11). Why hand-written: mypy 
 must see their fields, which a class made at run time hides. `tests/unit/test_store_records.py`
 holds every record to its table: the same names, types, defaults and nullability, so a
 column is still declared once and a record that drifts fails the build.
+
+JSON columns hold Python values here (a dict, a list), never JSON text.
 """
 
 from __future__ import annotations
@@ -25,13 +27,13 @@ class Interaction(Struct):
     interface: str
     created_at: float
     expires_at: float
-    request_json: str
+    request_json: dict[str, Any]
     agent: str | None = None
     project: str | None = None
     language: str | None = None
     placeholder_shown: bool = False
     completed_at: float | None = None
-    result_json: str | None = None
+    result_json: dict[str, Any] | None = None
 
 
 class StoredFile(Struct):
@@ -53,7 +55,7 @@ class AuditEvent(Struct):
     kind: str
     actor: str
     at: float
-    detail_json: str | None = None
+    detail_json: dict[str, Any] | None = None
     id: int | None = None
 
 
@@ -72,7 +74,7 @@ class Decision(Struct):
     review_requested_at: float | None = None
     candidate_summary: str | None = None
     candidate_answer: str | None = None
-    candidate_selected_ids_json: str | None = None
+    candidate_selected_ids_json: list[str] | None = None
     candidate_source_hint: str | None = None
     candidate_at: float | None = None
     candidate_timed_out_at: float | None = None
@@ -105,7 +107,7 @@ class Comment(Struct):
 class Vote(Struct):
     participant_id: str
     interaction_id: str
-    option_ids_json: str
+    option_ids_json: list[str]
     at: float
 
 

@@ -10,9 +10,9 @@ instance costs ~35 µs to make, a record ~0.4; `tests/unit/test_store_records.py
 record to its table). No row is read through the ORM.
 
 Times are epoch seconds (REAL): the deadline scheduler compares them and the API turns them
-into ISO 8601. The full request and result are stored as JSON text, exactly as validated,
-so a restart brings back the same interaction. Strings name their SQL type (`String(32)`) so
-the tables say exactly what the migrations make.
+into ISO 8601. The request, the result and every other JSON value are `StoredJSON`
+(`json_type.py`): Python values in and out, `json` on PostgreSQL, text on SQLite. Strings
+name their SQL type (`String(32)`) so the tables say exactly what the migrations make.
 
 A change here is a change of schema: it needs an Alembic revision in the same commit
 (`scripts/new-migration`); tests/integration/test_migrations.py fails until the two agree.
@@ -25,6 +25,8 @@ from typing import Any
 from sqlalchemy import Index, String, Table, inspect
 from sqlmodel import Field, SQLModel
 
+from choice.store.json_type import StoredJSON
+
 METADATA = SQLModel.metadata
 """The tables below, as Alembic compares them with what the migrations made."""
 
@@ -32,6 +34,10 @@ METADATA = SQLModel.metadata
 def _text(length: int | None = None, **options: Any) -> Any:
     """A string column of `length` characters (None: unbounded), as the migrations made it."""
     return Field(sa_type=String(length), **options)
+
+
+def _json(**options: Any) -> Any:
+    return Field(sa_type=StoredJSON(), **options)
 
 
 class InteractionTable(SQLModel, table=True):
@@ -51,8 +57,8 @@ class InteractionTable(SQLModel, table=True):
     created_at: float
     expires_at: float
     completed_at: float | None = None
-    request_json: str = _text()
-    result_json: str | None = _text(default=None)
+    request_json: dict[str, Any] = _json()
+    result_json: dict[str, Any] | None = _json(default=None)
 
 
 class AuditEventTable(SQLModel, table=True):
@@ -63,14 +69,15 @@ class AuditEventTable(SQLModel, table=True):
     kind: str = _text(32)
     actor: str = _text(64)
     at: float
-    detail_json: str | None = _text(default=None)
+    detail_json: dict[str, Any] | None = _json(default=None)
 
 
 class PreferenceTable(SQLModel, table=True):
     __tablename__ = "preference"
 
     key: str = _text(64, primary_key=True)
-    value_json: str = _text()
+    value_json: Any = Field(sa_type=StoredJSON(none_as_null=False), nullable=False)
+    """Any JSON value; a preference set to None is stored as the JSON `null`."""
 
 
 class WideningTable(SQLModel, table=True):
@@ -93,8 +100,8 @@ class WideningTable(SQLModel, table=True):
 
 class DecisionTable(SQLModel, table=True):
     """The write-back of an interaction (docs/guides/write-back.md) while it is decided: the
-    owner's request for the agent's summary and the candidate it sent (the options it picks as
-    a JSON list), a deferral and its rationale, the team's quorum (None: off). One row per
+    owner's request for the agent's summary and the candidate it sent (the options it picks,
+    a list of ids), a deferral and its rationale, the team's quorum (None: off). One row per
     interaction that has any of these; the final answer goes into the result."""
 
     __tablename__ = "decision"
@@ -103,7 +110,7 @@ class DecisionTable(SQLModel, table=True):
     review_requested_at: float | None = None
     candidate_summary: str | None = _text(default=None)
     candidate_answer: str | None = _text(default=None)
-    candidate_selected_ids_json: str | None = _text(default=None)
+    candidate_selected_ids_json: list[str] | None = _json(default=None)
     candidate_source_hint: str | None = _text(32, default=None)
     candidate_at: float | None = None
     candidate_timed_out_at: float | None = None
@@ -151,7 +158,7 @@ class VoteTable(SQLModel, table=True):
 
     participant_id: str = _text(32, primary_key=True)
     interaction_id: str = _text(32, index=True)
-    option_ids_json: str = _text()
+    option_ids_json: list[str] = _json()
     at: float
 
 
@@ -165,7 +172,7 @@ class OutboxTable(SQLModel, table=True):
     interaction_id: str | None = _text(32)
     """None: a message about no single question (always given: `webhooks/rows.py`)."""
     kind: str = _text(32)
-    payload_json: str = _text()
+    payload_json: dict[str, Any] = _json()
     created_at: float
     attempts: int = 0
     next_attempt_at: float
@@ -207,7 +214,7 @@ class DraftTable(SQLModel, table=True):
     __tablename__ = "draft"
 
     interaction_id: str = _text(32, primary_key=True)
-    draft_json: str = _text()
+    draft_json: dict[str, Any] = _json()
     updated_at: float
     written_from: str = _text(16)
 

@@ -6,7 +6,6 @@ Unexpected failures are logged with their traceback and answered without it.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -72,7 +71,7 @@ def _already_completed(_: Request[Any, Any, Any], exc: AlreadyCompleted) -> Resp
     return _conflict(row, "already_completed",
                      f"this interaction is already {row.status}: nothing was changed. "
                      "The result below is what stands.",
-                     result=json.loads(row.result_json) if row.result_json else None)
+                     result=row.result_json)
 
 
 def _already_widened(_: Request[Any, Any, Any], exc: AlreadyWidened) -> Response[Any]:

@@ -467,7 +467,7 @@ async def test_0003_keeps_a_widened_discussion_which_can_then_be_reviewed_and_re
             final_answer="PostgreSQL, with a migration plan.", selected_ids=["pg"]))
     finally:
         await portal.stop()
-    result = json.loads(row.result_json or "{}")
+    result = (row.result_json or {})
     assert (row.status, result["selected_ids"], result["decided_by"]) == ("submitted", ["pg"],
                                                                           "owner")
     assert result["summary_json"]["source"] == "discussion_extraction"
@@ -538,9 +538,9 @@ def test_0005_keeps_everything_and_a_draft_is_stored_and_goes_with_its_answer(
     try:
         open_ids = [found_id for found_id, _ in repo.deadlines()]
         assert open_ids, "the 0002 database has an open question"
-        save_draft(repo, open_ids[0], '{"custom_input": "half"}', 1.0, "web")
+        save_draft(repo, open_ids[0], {"custom_input": "half"}, 1.0, "web")
         assert load_draft(repo, open_ids[0]) is not None
-        repo.complete(open_ids[0], lambda row: Completed("cancelled", "{}", 2.0))
+        repo.complete(open_ids[0], lambda row: Completed("cancelled", {}, 2.0))
         assert load_draft(repo, open_ids[0]) is None
     finally:
         repo.close()
@@ -587,7 +587,7 @@ async def test_0006_keeps_a_candidate_in_review_and_a_new_one_may_propose_option
                                                               selected_ids=["pg"]))
     finally:
         await portal.stop()
-    result = json.loads(row.result_json or "{}")
+    result = (row.result_json or {})
     assert (result["selected_ids"], result["summary_json"]["source"]) == (
         ["pg"], "discussion_extraction")
 

@@ -18,6 +18,7 @@ from pydantic_core import PydanticUndefined
 from sqlmodel import SQLModel
 
 from choice.store import drafts, records, reminders
+from choice.store.json_type import StoredJSON
 from choice.store.tables import (
     AttachmentTable,
     AuditEventTable,
@@ -142,7 +143,9 @@ def test_a_field_that_may_be_none_is_a_nullable_column_and_back(checked: Checked
             continue
         column = table.columns[name]
         database_fills_it = column is table.autoincrement_column
-        if optional(field.hint):
+        if field.hint is Any:  # any JSON value, `null` included: never SQL NULL
+            assert not column.nullable, name
+        elif optional(field.hint):
             assert column.nullable or database_fills_it, f"{name}: None for NOT NULL"
         else:
             assert not column.nullable, f"{name}: nullable, needs `| None`"
@@ -150,10 +153,15 @@ def test_a_field_that_may_be_none_is_a_nullable_column_and_back(checked: Checked
 
 @pytest.mark.parametrize("table", sorted({c.table for c in CHECKED}, key=str), ids=str)
 def test_a_column_stores_the_python_type_its_class_names(table: type[SQLModel]) -> None:
-    """The SQL type each class gives a field (its `sa_type`) takes the field's values."""
+    """The SQL type each class gives a field (its `sa_type`) takes the field's values: a
+    JSON value in a JSON column, a string in a string column."""
     for name, field in table_fields(table).items():
         column_type = table_of(table).columns[name].type
-        assert without_none(field.hint) is column_type.python_type, name
+        inner = without_none(field.hint)
+        if isinstance(column_type, StoredJSON):
+            assert inner is Any or typing.get_origin(inner) in (dict, list), name
+        else:
+            assert inner is column_type.python_type, name
 
 
 def test_every_record_of_the_store_is_checked() -> None:

@@ -21,6 +21,7 @@ from sqlmodel import SQLModel
 from sqlmodel.sql.sqltypes import AutoString
 
 import choice.store.tables  # noqa: F401  (declares the tables in SQLModel.metadata)
+from choice.store.json_type import StoredJSON
 
 connection = context.config.attributes.get("connection")
 if not isinstance(connection, Connection):
@@ -32,6 +33,8 @@ def render_type(kind: str, value: Any, _autogen: AutogenContext) -> str | Litera
     """A column type as a revision writes it; False: Alembic's own rendering."""
     if kind != "type":
         return False
+    if isinstance(value, StoredJSON):  # what it is on each store (json_type.py)
+        return "sa.JSON().with_variant(sa.String(), 'sqlite')"
     if isinstance(value, AutoString):  # SQLModel's type for a `str` field without sa_type
         return f"sa.String(length={value.length})" if value.length else "sa.String()"
     return False
