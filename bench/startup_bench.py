@@ -12,8 +12,8 @@ How to run (from the repository root, with the package installed):
 compile every module (~100 ms more than an installed portal's start).
 
 Each round runs, one after the other (so a change in the machine's load hits every row alike):
-1. the framework-import baseline: a new `python -c "import litestar, sqlalchemy, uvicorn"`,
-   spawn -> exit;
+1. the framework-import baseline: a new `python -c "import litestar, sqlmodel, uvicorn"`
+   (the stack's own imports: SQLModel brings SQLAlchemy, its ORM and pydantic), spawn -> exit;
 2. `choice serve` (the console script next to `sys.executable`, else `python -m choice.cli
    serve`) on a new data dir, spawn -> the first `/healthz` 200 (polled every 10 ms), then
    stopped with SIGINT and started again on that same data dir (an existing one);
@@ -67,7 +67,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 POLL_SECONDS = 0.01
 LIMIT_SECONDS = 60.0
-BASELINE = "import litestar, sqlalchemy, uvicorn"
+BASELINE = "import litestar, sqlmodel, uvicorn"
 TARGETS = {"ratio": 1.5, "mcp_page_s": 1.5, "rss_idle_mb": 100.0, "rss_mcp_mb": 110.0,
            "rss_pending_mb": 170.0}
 INITIALIZE = {"protocolVersion": "2025-06-18", "capabilities": {},

@@ -37,7 +37,7 @@ def stored_question(req: ChoiceRequest, interaction_id: str, created: float,
         placeholder_shown=show_placeholder and any(
             question.placeholder for question in req.asked()),
         created_at=created, expires_at=created + req.timeout_seconds,
-        request_json=req.model_dump_json(),
+        request_json=req.model_dump(mode="json"),
     )
     detail = {"context": req.context.model_dump(exclude_none=True),
               "timeout_seconds": req.timeout_seconds, "warnings": warnings}

@@ -11,7 +11,6 @@ the row is still undecided. `completion.py` runs them; the results come from
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, get_args
 
@@ -37,7 +36,7 @@ def audit(interaction_id: str, kind: str, actor: str, detail: dict[str, Any] | N
           at: float | None = None) -> AuditEvent:
     return AuditEvent(interaction_id=interaction_id, kind=kind, actor=actor,
                       at=at if at is not None else now(),
-                      detail_json=json.dumps(detail) if detail else None)
+                      detail_json=dict(detail) if detail else None)
 
 
 def via_of(actor: str) -> AnsweredVia | None:
@@ -50,7 +49,7 @@ def via_of(actor: str) -> AnsweredVia | None:
 
 
 def request_of(row: Interaction) -> ChoiceRequest:
-    return ChoiceRequest.model_validate_json(row.request_json)
+    return ChoiceRequest.model_validate(row.request_json)
 
 
 def answered(row: Interaction, submission: Submission, done: Completion, actor: str,
@@ -74,14 +73,14 @@ def answered(row: Interaction, submission: Submission, done: Completion, actor: 
         events = [audit(row.id, "answered", actor, _answer_detail(result), at), *added]
         if result.confirmed:
             events.append(audit(row.id, "confirmed", actor, None, at))
-        return Completed(status, result.model_dump_json(), at, events, sent_drafts, new_files)
+        return Completed(status, result.model_dump(mode="json"), at, events, sent_drafts, new_files)
     result = normalize_decision(request, submission, done, provenance)
     done.stamped(result, provenance.decided_by, request)
     result.attachments = files
     event = audit(row.id, "resolved", actor, {
         "source": provenance.source, "selected_ids": result.selected_ids, "from": row.status,
         "rationale": provenance.rationale is not None, "via": done.via, **(detail or {})}, at)
-    return Completed("submitted", result.model_dump_json(), at, [event, *added], sent_drafts,
+    return Completed("submitted", result.model_dump(mode="json"), at, [event, *added], sent_drafts,
                      new_files)
 
 
@@ -116,7 +115,7 @@ def cancelled(row: Interaction, note: str | None, done: Completion, actor: str) 
     result = done.stamped(cancelled_result(request, done, note), "owner", request)
     event = audit(row.id, "cancelled", actor, {"note": result.global_annotation is not None,
                                                "interface": result.interface}, done.completed_at)
-    return Completed("cancelled", result.model_dump_json(), done.completed_at, [event])
+    return Completed("cancelled", result.model_dump(mode="json"), done.completed_at, [event])
 
 
 def withdrawn(row: Interaction, reason: str, done: Completion, actor: str) -> Completed:
@@ -124,7 +123,7 @@ def withdrawn(row: Interaction, reason: str, done: Completion, actor: str) -> Co
     request = request_of(row)
     result = done.stamped(withdrawn_result(request, done, reason), None, request)
     event = audit(row.id, "withdrawn", actor, {"reason": reason})
-    return Completed("withdrawn", result.model_dump_json(), done.completed_at, [event])
+    return Completed("withdrawn", result.model_dump(mode="json"), done.completed_at, [event])
 
 
 def expired(row: Interaction, done: Completion) -> Completed:
@@ -138,4 +137,4 @@ def expired(row: Interaction, done: Completion) -> Completed:
         status, result = "timeout", timeout_result(req, done)
     done.stamped(result, None, req)
     event = audit(row.id, "timed_out", "system", {"on_timeout": req.on_timeout}, done.completed_at)
-    return Completed(status, result.model_dump_json(), done.completed_at, [event])
+    return Completed(status, result.model_dump(mode="json"), done.completed_at, [event])

@@ -4,7 +4,6 @@ hand-off (where to answer, how to poll). Shared by the HTTP API, the MCP tools a
 
 from __future__ import annotations
 
-import json
 import shlex
 from typing import TYPE_CHECKING, Any
 
@@ -55,7 +54,7 @@ def reply(row: Interaction, settings: Settings, poll_hint: str) -> dict[str, Any
     """The result with its final `status`, or the hand-off while pending."""
     if row.status == "pending" or row.result_json is None:
         return handoff(row, settings, poll_hint)
-    return {**json.loads(row.result_json), "status": row.status}
+    return {**row.result_json, "status": row.status}
 
 
 def answered_in(row: Interaction) -> str:
@@ -65,7 +64,7 @@ def answered_in(row: Interaction) -> str:
     terminal, one asked in an MCP client and answered on its page says web)."""
     if row.status in UNRESOLVED_STATUSES or not row.result_json:
         return row.interface
-    answered = json.loads(row.result_json).get("interface")
+    answered = row.result_json.get("interface")
     return answered if isinstance(answered, str) and answered else row.interface
 
 
@@ -92,7 +91,7 @@ def question_count(row: Interaction) -> int:
     badge, `choice list`)."""
     if row.selection_mode != "questions":
         return 1
-    questions = json.loads(row.request_json).get("questions")
+    questions = row.request_json.get("questions")
     return len(questions) if isinstance(questions, list) else 1
 
 

@@ -14,10 +14,9 @@ nothing here writes.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from choice.contract import TIMEOUT_MAX, TIMEOUT_MIN
 from choice.core.i18n import Translator
@@ -36,7 +35,7 @@ class Audited(Protocol):
     @property
     def at(self) -> float: ...
     @property
-    def detail_json(self) -> str | None: ...
+    def detail_json(self) -> Mapping[str, Any] | None: ...
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ class SeenEvent:
     kind: str
     actor: str
     at: float
-    detail_json: str | None
+    detail_json: Mapping[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -78,7 +77,7 @@ def last_time_given(events: Iterable[Audited]) -> int | None:
         if event.kind != "deadline_changed" or event.actor not in PEOPLE_AT_A_SCREEN:
             continue
         try:
-            deadline = float(json.loads(event.detail_json or "{}")["to"])
+            deadline = float((event.detail_json or {})["to"])
         except (KeyError, TypeError, ValueError):
             continue  # an event without its new deadline says nothing about the time
         given = round(deadline - event.at)

@@ -14,8 +14,6 @@ Pure. Errors speak the resolve body's words (`final_answer`, not `custom_input`)
 
 from __future__ import annotations
 
-import json
-
 from choice.contract import ChoiceRequest, FieldError, Submission, SummarySource
 from choice.contract.field_errors import InvalidInput
 from choice.decision.models import ResolveBody
@@ -35,8 +33,7 @@ def candidate_ids(decision: Decision | None) -> list[str]:
     if candidate_of(decision) is None or decision is None \
             or not decision.candidate_selected_ids_json:
         return []
-    ids = json.loads(decision.candidate_selected_ids_json)
-    return [str(option_id) for option_id in ids] if isinstance(ids, list) else []
+    return [str(option_id) for option_id in decision.candidate_selected_ids_json]
 
 
 def takes_text(request: ChoiceRequest) -> bool:

@@ -17,7 +17,6 @@ the core, never from the team.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -204,7 +203,7 @@ class DecisionService(Extension):
             "source_hint": hint, "late": late, "summary_length": len(summary),
             "answer_length": len(answer), "selected_ids": proposed}, at)
         decision = await self.store.write(self.repo.submit_candidate, row.id, summary, answer,
-                                          json.dumps(proposed) if proposed else None, hint, at,
+                                          proposed or None, hint, at,
                                           [event])
         self.reviews.forget(row.id)
         self._publish("decision.changed", row, change="candidate_submitted")

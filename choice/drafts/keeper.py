@@ -102,7 +102,7 @@ class DraftKeeper(Extension):
         stored = await store.read(load_draft, store.repo, interaction_id)
         if stored is None:
             return {"draft": None}
-        return _shown(Draft.model_validate_json(stored.draft_json), stored.updated_at)
+        return _shown(Draft.model_validate(stored.draft_json), stored.updated_at)
 
     async def put(self, interaction_id: str, draft: Draft) -> dict[str, Any]:
         """Keep `draft` as the question's; 409 (`AlreadyCompleted`) once it is over."""
@@ -166,7 +166,7 @@ class DraftKeeper(Extension):
         store = self._service.store
         with contextlib.suppress(AlreadyCompleted, LookupError):  # ended meanwhile: no draft
             await store.write(save_draft, store.repo, interaction_id,
-                              held.draft.model_dump_json(exclude_none=True), held.at,
+                              held.draft.model_dump(mode="json", exclude_none=True), held.at,
                               held.draft.interface)
 
     def _announce(self, interaction_id: str, draft: Draft) -> None:

@@ -71,7 +71,7 @@ class DecisionRepository:
             return row
 
     def submit_candidate(self, interaction_id: str, summary: str, answer: str,
-                         selected_ids_json: str | None, source_hint: str, at: float,
+                         selected_ids_json: list[str] | None, source_hint: str, at: float,
                          events: Sequence[AuditEvent]) -> Decision:
         """Keep the agent's candidate for the open review (it replaces an earlier one).
         `NotWidenedNow` if the question is no longer widened (resolved, deferred, over),

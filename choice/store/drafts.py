@@ -6,6 +6,8 @@ question is undecided (the transaction that ends a question deletes its draft:
 
 from __future__ import annotations
 
+from typing import Any
+
 from msgspec import Struct
 from sqlalchemy import delete, insert, select
 
@@ -16,12 +18,12 @@ from choice.store.tables import DRAFTS
 
 
 class StoredDraft(Struct, frozen=True):
-    draft_json: str
+    draft_json: dict[str, Any]
     updated_at: float
     written_from: str
 
 
-def save_draft(repo: Repository, interaction_id: str, draft_json: str, at: float,
+def save_draft(repo: Repository, interaction_id: str, draft_json: dict[str, Any], at: float,
                written_from: str) -> None:
     """Replace the question's draft; `AlreadyCompleted` (nothing written) once it is over,
     `NotFound` if there is no such question."""

@@ -5,7 +5,9 @@ cut) and a busy timeout. Write transactions start with `BEGIN IMMEDIATE` so a se
 process waits for the lock instead of failing on upgrade (docs/internals.md#sqlite).
 `secure_delete` zeroes what a delete or an overwrite frees, and `forget_overwritten` moves
 the WAL into the database and empties it: together they take a dropped secret (a
-participant's link in a delivered webhook message) off the disk.
+participant's link in a delivered webhook message) off the disk. On a server database, JSON
+columns are encoded and decoded by `json_type.py`'s functions (as on SQLite), not the
+driver's `json` module.
 
 This module makes connections only; the schema is `schema.py`'s business.
 """
@@ -17,6 +19,8 @@ import time
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
+
+from choice.store.json_type import decode, encode
 
 BUSY_TIMEOUT_MS = 10_000
 WRITE = {"immediate": True}
@@ -35,7 +39,8 @@ def shown(engine: Engine) -> str:
 
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
-        return driven(create_engine, url, pool_pre_ping=True)
+        return driven(create_engine, url, pool_pre_ping=True, json_serializer=encode,
+                      json_deserializer=decode)
     engine = create_engine(
         url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000}
     )

@@ -4,13 +4,14 @@ claim of one reminder, recorded as a `reminder_sent` audit event.
 
 No table of its own: the audit trail already says what was sent. A claim locks the
 question's row (a no-op UPDATE; PostgreSQL makes a second instance wait for the first to
-commit) and then looks for the same reminder among the question's events, so each reminder
-is sent once across instances and restarts. Writes run on the store's writer thread.
+commit) and then looks for the same reminder among the question's events (their details
+compared as values: PostgreSQL's `json` has no equality operator), so each reminder is sent
+once across instances and restarts. Writes run on the store's writer thread.
 """
 
 from __future__ import annotations
 
-import json
+from typing import Any
 
 from msgspec import Struct
 from sqlalchemy import select, update
@@ -34,9 +35,9 @@ class Waiting(Struct, frozen=True):
     """Somebody opened it (a page or the terminal UI): no more reminders until the last minute."""
 
 
-def reminder_detail(reason: str, key: str) -> str:
-    """The audit detail that identifies one reminder, always written the same way."""
-    return json.dumps({"reason": reason, "key": key})
+def reminder_detail(reason: str, key: str) -> dict[str, Any]:
+    """The audit detail that identifies one reminder."""
+    return {"reason": reason, "key": key}
 
 
 def waiting(repo: Repository) -> list[Waiting]:
@@ -65,10 +66,9 @@ def claim_reminder(repo: Repository, event: AuditEvent) -> bool:
         if locked.rowcount != 1:
             return False
         sent = conn.execute(
-            select(EVENTS.c.id).where(EVENTS.c.interaction_id == event.interaction_id,
-                                      EVENTS.c.kind == REMINDER_SENT,
-                                      EVENTS.c.detail_json == event.detail_json)).first()
-        if sent is not None:
+            select(EVENTS.c.detail_json).where(EVENTS.c.interaction_id == event.interaction_id,
+                                               EVENTS.c.kind == REMINDER_SENT)).scalars()
+        if event.detail_json in sent:
             return False
         repo.add_events(conn, [event])
         return True

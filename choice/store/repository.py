@@ -58,7 +58,7 @@ class Completed(Struct, frozen=True):
     """What a `decide` callback returns: the final state and the events that record it."""
 
     status: str
-    result_json: str
+    result_json: dict[str, Any]
     completed_at: float
     events: Sequence[AuditEvent] = field(default_factory=tuple)
     sent_drafts: Sequence[str] = ()
@@ -77,10 +77,8 @@ def _row(mapping: Any) -> Interaction:
 
 
 def _row_of(values: Sequence[Any]) -> Interaction:
-    """A record from a raw `SELECT` of every column (the driver's types: 0/1 for booleans)."""
-    row = Interaction(**dict(zip(INTERACTIONS.c.keys(), values, strict=True)))
-    row.placeholder_shown = bool(row.placeholder_shown)
-    return row
+    """A record from a raw `SELECT` of every column (`Compiled.first`: converted by type)."""
+    return Interaction(**dict(zip(INTERACTIONS.c.keys(), values, strict=True)))
 
 
 class Repository:
@@ -158,9 +156,8 @@ class Repository:
         connection of its own cost ~150 µs of each."""
         completing = self._completing
         if completing is not None and completing[0] == threading.get_ident():
-            rows = self._draft_files_raw.run(completing[1], {"interaction_id": interaction_id})
-            return [StoredFile(**dict(zip(FILE_NAMES, found, strict=True)))
-                    for found in rows.fetchall()]
+            rows = self._draft_files_raw.all(completing[1], {"interaction_id": interaction_id})
+            return [StoredFile(**dict(zip(FILE_NAMES, found, strict=True))) for found in rows]
         with self.engine.connect() as conn:
             return [StoredFile(**m) for m in conn.execute(DRAFT_FILES, {
                 "interaction_id": interaction_id}).mappings()]
@@ -209,7 +206,7 @@ class Repository:
         with self._write() as conn:
             cursor = cursor_of(conn)  # the hot path: see `compiled.py`
             try:
-                found = self._find_raw.run(cursor, {"interaction_id": interaction_id}).fetchone()
+                found = self._find_raw.first(cursor, {"interaction_id": interaction_id})
                 if found is None:
                     raise NotFound(interaction_id)
                 row = _row_of(found)

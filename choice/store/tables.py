@@ -1,11 +1,19 @@
-"""The database tables (SQLAlchemy Core): interactions, their audit events, preferences, the
-team side of a widened interaction (its widening, participants, comments, votes) with the
-webhook outbox, the sign-in codes already used, the browsers signed in, drafts and files.
+"""The database tables, each declared once as a SQLModel class (`table=True`): its columns,
+their types, keys and indexes. Interactions, their audit events, preferences, the team side
+of a widened interaction (its widening, participants, comments, votes) with the webhook
+outbox, the sign-in codes already used, the browsers signed in, drafts and files.
+
+`SQLModel.metadata` holds them all (`METADATA`): new databases are made from it, and Alembic
+compares the migrations with it. The repositories run Core queries on each class's table
+(`INTERACTIONS`, ...), and read rows into the light records of `records.py` (a SQLModel
+instance costs ~54 µs to make, a record 0.4; `tests/unit/test_store_records.py` holds each
+record to its table). No row is read through the ORM. What SQLModel costs a start: ~75 ms to
+import (its ORM), ~45 ms to build these 13 classes, ~8 MB.
 
 Times are epoch seconds (REAL): the deadline scheduler compares them and the API turns them
-into ISO 8601. The full request and result are stored as JSON text, exactly as validated,
-so a restart brings back the same interaction. The rest of the portal works with the plain
-records of `records.py`; nothing here needs an ORM (importing one cost ~120 ms a start).
+into ISO 8601. The request, the result and every other JSON value are `StoredJSON`
+(`json_type.py`): Python values in and out, `json` on PostgreSQL, text on SQLite. Strings
+name their SQL type (`String(32)`) so the tables say exactly what the migrations make.
 
 A change here is a change of schema: it needs an Alembic revision in the same commit
 (`scripts/new-migration`); tests/integration/test_migrations.py fails until the two agree.
@@ -13,207 +21,249 @@ A change here is a change of schema: it needs an Alembic revision in the same co
 
 from __future__ import annotations
 
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Float,
-    Index,
-    Integer,
-    LargeBinary,
-    MetaData,
-    String,
-    Table,
-)
+from typing import Any
 
-METADATA = MetaData()
+from sqlalchemy import Index, String, Table, inspect
+from sqlmodel import Field, SQLModel
+
+from choice.store.json_type import StoredJSON
+
+METADATA = SQLModel.metadata
 """The tables below, as Alembic compares them with what the migrations made."""
 
 
-def _key(name: str, length: int) -> Column[str]:
-    return Column(name, String(length), primary_key=True)
+def _text(length: int | None = None, **options: Any) -> Any:
+    """A string column of `length` characters (None: unbounded), as the migrations made it."""
+    return Field(sa_type=String(length), **options)
 
 
-def _text(name: str, length: int | None = None, *, null: bool = False,
-          index: bool = False) -> Column[str]:
-    return Column(name, String(length), nullable=null, index=index)
+def _json(**options: Any) -> Any:
+    return Field(sa_type=StoredJSON(), **options)
 
 
-def _time(name: str, *, null: bool = False) -> Column[float]:
-    return Column(name, Float(), nullable=null)
+class InteractionTable(SQLModel, table=True):
+    __tablename__ = "interaction"
+    __table_args__ = (Index("ix_interaction_status_created", "status", "created_at"),
+                      Index("ix_interaction_created", "created_at"))
+
+    id: str = _text(32, primary_key=True)
+    status: str = _text(16)
+    title: str = _text()
+    selection_mode: str = _text(16)
+    interface: str = _text(16)
+    agent: str | None = _text(default=None)
+    project: str | None = _text(default=None)
+    language: str | None = _text(8, default=None)
+    placeholder_shown: bool = False
+    created_at: float
+    expires_at: float
+    completed_at: float | None = None
+    request_json: dict[str, Any] = _json()
+    result_json: dict[str, Any] | None = _json(default=None)
 
 
-def _serial() -> Column[int]:
-    return Column("id", Integer(), primary_key=True, autoincrement=True)
+class AuditEventTable(SQLModel, table=True):
+    __tablename__ = "audit_event"
+
+    id: int | None = Field(default=None, primary_key=True)
+    interaction_id: str = _text(32, index=True)
+    kind: str = _text(32)
+    actor: str = _text(64)
+    at: float
+    detail_json: dict[str, Any] | None = _json(default=None)
 
 
-INTERACTIONS = Table(
-    "interaction", METADATA,
-    _key("id", 32),
-    _text("status", 16),
-    _text("title"),
-    _text("selection_mode", 16),
-    _text("interface", 16),
-    _text("agent", null=True),
-    _text("project", null=True),
-    _text("language", 8, null=True),
-    Column("placeholder_shown", Boolean(), nullable=False, default=False),
-    _time("created_at"),
-    _time("expires_at"),
-    _time("completed_at", null=True),
-    _text("request_json"),
-    _text("result_json", null=True),
-    Index("ix_interaction_status_created", "status", "created_at"),
-    Index("ix_interaction_created", "created_at"),
-)
+class PreferenceTable(SQLModel, table=True):
+    __tablename__ = "preference"
 
-AUDIT_EVENTS = Table(
-    "audit_event", METADATA,
-    _serial(),
-    _text("interaction_id", 32, index=True),
-    _text("kind", 32),
-    _text("actor", 64),
-    _time("at"),
-    _text("detail_json", null=True),
-)
+    key: str = _text(64, primary_key=True)
+    value_json: Any = Field(sa_type=StoredJSON(none_as_null=False), nullable=False)
+    """Any JSON value; a preference set to None is stored as the JSON `null`."""
 
-PREFERENCES = Table(
-    "preference", METADATA,
-    _key("key", 64),
-    _text("value_json"),
-)
 
-WIDENINGS = Table(
-    "widening", METADATA,
-    # An interaction the owner widened to teammates: one row, written with the status
-    # change to `widened`. `mode`: `block` (the agent keeps waiting) or `continue` (it was
-    # told at once and moved on). `last_activity_at`: the widening, or the newest comment
-    # or vote (reminders count idle time from here); `reminded_at`: the last reminder, one
-    # per idle period.
-    _key("interaction_id", 32),
-    _text("mode", 16),
-    _text("note", null=True),
-    _time("widened_at"),
-    _text("widened_by", 64),
-    _time("last_activity_at"),
-    _time("reminded_at", null=True),
-)
+class WideningTable(SQLModel, table=True):
+    """An interaction the owner widened to teammates: one row, written with the status
+    change to `widened`. `mode`: `block` (the agent keeps waiting) or `continue` (it was told
+    at once and moved on). `last_activity_at`: the widening, or the newest comment or vote
+    (reminders count idle time from here); `reminded_at`: the last reminder, one per idle
+    period."""
 
-DECISIONS = Table(
-    "decision", METADATA,
-    # The write-back of an interaction (docs/guides/write-back.md) while it is decided: the owner's
-    # request for the agent's summary and the candidate it sent (the options it picks as a
-    # JSON list), a deferral and its rationale, the team's quorum (None: off). One row per
-    # interaction that has any of these; the final answer goes into the result.
-    _key("interaction_id", 32),
-    _time("review_requested_at", null=True),
-    _text("candidate_summary", null=True),
-    _text("candidate_answer", null=True),
-    _text("candidate_selected_ids_json", null=True),
-    _text("candidate_source_hint", 32, null=True),
-    _time("candidate_at", null=True),
-    _time("candidate_timed_out_at", null=True),
-    _time("deferred_at", null=True),
-    _text("defer_rationale", null=True),
-    Column("quorum_min_votes", Integer(), nullable=True),
-)
+    __tablename__ = "widening"
 
-PARTICIPANTS = Table(
-    "participant", METADATA,
-    # A teammate invited to one widened interaction. The link's secret is stored only as
-    # its SHA-256; the secret itself is shown once, to the owner who widened.
-    _key("id", 32),
-    _text("interaction_id", 32, index=True),
-    _text("name", 100),
-    _text("handle", 100, null=True),
-    _text("email", 254, null=True),
-    _text("secret_hash", 64),
-    _time("invited_at"),
-    _time("opened_at", null=True),
-    _time("revoked_at", null=True),
-    Index("ix_participant_secret_hash", "secret_hash", unique=True),
-)
+    interaction_id: str = _text(32, primary_key=True)
+    mode: str = _text(16)
+    note: str | None = _text(default=None)
+    widened_at: float
+    widened_by: str = _text(64)
+    last_activity_at: float
+    reminded_at: float | None = None
 
-COMMENTS = Table(
-    "comment", METADATA,
-    # One message of a widened interaction's discussion (`participant_id` None: the owner's).
-    _serial(),
-    _text("interaction_id", 32, index=True),
-    _text("participant_id", 32, null=True),
-    _text("author", 100),
-    _text("text"),
-    _time("at"),
-)
 
-VOTES = Table(
-    "vote", METADATA,
-    # A participant's current vote (changeable: one row per participant).
-    _key("participant_id", 32),
-    _text("interaction_id", 32, index=True),
-    _text("option_ids_json"),
-    _time("at"),
-)
+class DecisionTable(SQLModel, table=True):
+    """The write-back of an interaction (docs/guides/write-back.md) while it is decided: the
+    owner's request for the agent's summary and the candidate it sent (the options it picks,
+    a list of ids), a deferral and its rationale, the team's quorum (None: off). One row per
+    interaction that has any of these; the final answer goes into the result."""
 
-OUTBOX = Table(
-    "outbox", METADATA,
-    # A webhook message waiting to be delivered (or delivered, or given up on).
-    _serial(),
-    _text("interaction_id", 32, null=True),
-    _text("kind", 32),
-    _text("payload_json"),
-    _time("created_at"),
-    Column("attempts", Integer(), nullable=False, default=0),
-    _time("next_attempt_at"),
-    _time("delivered_at", null=True),
-    _time("failed_at", null=True),
-    _text("last_error", null=True),
-    Index("ix_outbox_due", "delivered_at", "failed_at", "next_attempt_at"),
-)
+    __tablename__ = "decision"
 
-LOGIN_CODES_USED = Table(
-    "login_code_used", METADATA,
-    # A one-time sign-in code already redeemed, by its nonce, until the code expires: the
-    # codes themselves are signed, not stored (`web/security/auth.py`), so any instance checks them.
-    _key("nonce", 32),
-    _time("expires_at"),
-    Index("ix_login_code_used_expires", "expires_at"),
-)
+    interaction_id: str = _text(32, primary_key=True)
+    review_requested_at: float | None = None
+    candidate_summary: str | None = _text(default=None)
+    candidate_answer: str | None = _text(default=None)
+    candidate_selected_ids_json: list[str] | None = _json(default=None)
+    candidate_source_hint: str | None = _text(32, default=None)
+    candidate_at: float | None = None
+    candidate_timed_out_at: float | None = None
+    deferred_at: float | None = None
+    defer_rationale: str | None = _text(default=None)
+    quorum_min_votes: int | None = None
 
-BROWSER_SESSIONS = Table(
-    "browser_session", METADATA,
-    # A signed-in browser: the keyed hash of its random session id (the cookie's value is
-    # never stored; `web/security/sessions.py`), when it signed in and was last seen, and
-    # when it ends unless seen again (the lifetime slides).
-    _key("id_hash", 64),
-    _time("created_at"),
-    _time("last_seen_at"),
-    _time("expires_at"),
-    Index("ix_browser_session_expires", "expires_at"),
-)
 
-DRAFTS = Table(
-    "draft", METADATA,
-    # What someone has typed or picked on an open question and not sent yet (one row per
-    # interaction, the newest wins; `written_from`: `web` or `terminal`). Never an answer:
-    # deleted in the transaction that ends the question.
-    _key("interaction_id", 32),
-    _text("draft_json"),
-    _time("updated_at"),
-    _text("written_from", 16),
-)
+class ParticipantTable(SQLModel, table=True):
+    """A teammate invited to one widened interaction. The link's secret is stored only as
+    its SHA-256; the secret itself is shown once, to the owner who widened."""
 
-ATTACHMENTS = Table(
-    "attachment", METADATA,
-    # A file shown with a question (`request`: the agent's), attached to the answer being
-    # written (`draft`: the person's, until an answer sends it or the question ends) or sent
-    # with the answer (`answer`): the bytes in the database, so every instance on one
-    # PostgreSQL serves them, and gone with their interaction (retention).
-    _key("interaction_id", 32),
-    _key("attachment_id", 64),
-    _text("direction", 8),
-    _text("name", 200),
-    _text("mime_type", 100),
-    Column("size", Integer(), nullable=False),
-    _text("sha256", 64),
-    Column("data", LargeBinary(), nullable=False),
-    _time("created_at"),
-)
+    __tablename__ = "participant"
+    __table_args__ = (Index("ix_participant_secret_hash", "secret_hash", unique=True),)
+
+    id: str = _text(32, primary_key=True)
+    interaction_id: str = _text(32, index=True)
+    name: str = _text(100)
+    handle: str | None = _text(100, default=None)
+    email: str | None = _text(254, default=None)
+    secret_hash: str = _text(64)
+    invited_at: float
+    opened_at: float | None = None
+    revoked_at: float | None = None
+
+
+class CommentTable(SQLModel, table=True):
+    """One message of a widened interaction's discussion (`participant_id` None: the
+    owner's)."""
+
+    __tablename__ = "comment"
+
+    id: int | None = Field(default=None, primary_key=True)
+    interaction_id: str = _text(32, index=True)
+    participant_id: str | None = _text(32, default=None)
+    author: str = _text(100)
+    text: str = _text()
+    at: float
+
+
+class VoteTable(SQLModel, table=True):
+    """A participant's current vote (changeable: one row per participant): the option ids."""
+
+    __tablename__ = "vote"
+
+    participant_id: str = _text(32, primary_key=True)
+    interaction_id: str = _text(32, index=True)
+    option_ids_json: list[str] = _json()
+    at: float
+
+
+class OutboxTable(SQLModel, table=True):
+    """A webhook message waiting to be delivered (or delivered, or given up on)."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_due", "delivered_at", "failed_at", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    interaction_id: str | None = _text(32)
+    """None: a message about no single question (always given: `webhooks/rows.py`)."""
+    kind: str = _text(32)
+    payload_json: dict[str, Any] = _json()
+    created_at: float
+    attempts: int = 0
+    next_attempt_at: float
+    delivered_at: float | None = None
+    failed_at: float | None = None
+    last_error: str | None = _text(default=None)
+
+
+class LoginCodeUsedTable(SQLModel, table=True):
+    """A one-time sign-in code already redeemed, by its nonce, until the code expires: the
+    codes themselves are signed, not stored (`web/security/auth.py`), so any instance checks
+    them."""
+
+    __tablename__ = "login_code_used"
+    __table_args__ = (Index("ix_login_code_used_expires", "expires_at"),)
+
+    nonce: str = _text(32, primary_key=True)
+    expires_at: float
+
+
+class BrowserSessionTable(SQLModel, table=True):
+    """A signed-in browser: the keyed hash of its random session id (the cookie's value is
+    never stored; `web/security/sessions.py`), when it signed in and was last seen, and when
+    it ends unless seen again (the lifetime slides)."""
+
+    __tablename__ = "browser_session"
+    __table_args__ = (Index("ix_browser_session_expires", "expires_at"),)
+
+    id_hash: str = _text(64, primary_key=True)
+    created_at: float
+    last_seen_at: float
+    expires_at: float
+
+
+class DraftTable(SQLModel, table=True):
+    """What someone has typed or picked on an open question and not sent yet (one row per
+    interaction, the newest wins; `written_from`: `web` or `terminal`). Never an answer:
+    deleted in the transaction that ends the question."""
+
+    __tablename__ = "draft"
+
+    interaction_id: str = _text(32, primary_key=True)
+    draft_json: dict[str, Any] = _json()
+    updated_at: float
+    written_from: str = _text(16)
+
+
+class AttachmentTable(SQLModel, table=True):
+    """A file shown with a question (`request`: the agent's), attached to the answer being
+    written (`draft`: the person's, until an answer sends it or the question ends) or sent
+    with the answer (`answer`): the bytes in the database, so every instance on one
+    PostgreSQL serves them, and gone with their interaction (retention)."""
+
+    __tablename__ = "attachment"
+
+    interaction_id: str = _text(32, primary_key=True)
+    attachment_id: str = _text(64, primary_key=True)
+    direction: str = _text(8)
+    name: str = _text(200)
+    mime_type: str = _text(100)
+    size: int
+    sha256: str = _text(64)
+    data: bytes
+    created_at: float
+
+
+TABLE_CLASSES: tuple[type[SQLModel], ...] = (
+    InteractionTable, AuditEventTable, PreferenceTable, WideningTable, DecisionTable,
+    ParticipantTable, CommentTable, VoteTable, OutboxTable, LoginCodeUsedTable,
+    BrowserSessionTable, DraftTable, AttachmentTable)
+"""Every table's class, in the order above."""
+
+
+def table_of(model: type[SQLModel]) -> Table:
+    """The Core table a SQLModel class declares (what the repositories query)."""
+    table = inspect(model).local_table
+    assert isinstance(table, Table)
+    return table
+
+
+INTERACTIONS = table_of(InteractionTable)
+AUDIT_EVENTS = table_of(AuditEventTable)
+PREFERENCES = table_of(PreferenceTable)
+WIDENINGS = table_of(WideningTable)
+DECISIONS = table_of(DecisionTable)
+PARTICIPANTS = table_of(ParticipantTable)
+COMMENTS = table_of(CommentTable)
+VOTES = table_of(VoteTable)
+OUTBOX = table_of(OutboxTable)
+LOGIN_CODES_USED = table_of(LoginCodeUsedTable)
+BROWSER_SESSIONS = table_of(BrowserSessionTable)
+DRAFTS = table_of(DraftTable)
+ATTACHMENTS = table_of(AttachmentTable)

@@ -14,8 +14,8 @@ Reads a thread a page at a time (`comments_page`): nothing here reads a whole th
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Collection, Sequence
+from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
@@ -123,14 +123,14 @@ class TeamRepository:
                    .scalar_one())
 
     def set_vote(self, vote: Vote, event: AuditEvent, merge_since: float,
-                 merged: Callable[[str | None], str]) -> None:
+                 merged: Callable[[dict[str, Any] | None], dict[str, Any]]) -> None:
         """Replace the participant's vote (an empty list withdraws it). Its audit `event`
         is added, unless the same actor's last `vote_cast` of this interaction is at or
         after `merge_since`: that row's detail becomes `merged(its detail)` instead."""
         with self.repo.transaction() as conn:
             self._still_widened(conn, vote.interaction_id)
             conn.execute(delete(VOTES).where(VOTES.c.participant_id == vote.participant_id))
-            if json.loads(vote.option_ids_json):
+            if vote.option_ids_json:
                 conn.execute(insert(VOTES).values(**values_of(vote)))
             self._touch(conn, vote.interaction_id, vote.at)
             last = conn.execute(

@@ -6,8 +6,8 @@ rows and writes the changes.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from msgspec import Struct
 
@@ -46,7 +46,7 @@ class Discussion(Struct, frozen=True):
     def vote_of(self, participant_id: str) -> list[str]:
         for vote in self.votes:
             if vote.participant_id == participant_id:
-                return list(json.loads(vote.option_ids_json))
+                return list(vote.option_ids_json)
         return []
 
     def tally(self) -> list[TallyOut]:
@@ -57,7 +57,7 @@ class Discussion(Struct, frozen=True):
         for vote in sorted(self.votes, key=lambda v: v.at):
             if vote.participant_id not in names:
                 continue
-            for option_id in json.loads(vote.option_ids_json):
+            for option_id in vote.option_ids_json:
                 if option_id in voters:
                     voters[option_id].append(names[vote.participant_id])
         return [TallyOut(option_id=o.id, label=o.label, votes=len(voters[o.id]),
@@ -107,10 +107,10 @@ VOTE_MERGE_SECONDS = 10.0
 audit row (its detail holds the vote as it stands and how many changes it took)."""
 
 
-def merged_vote(option_ids: list[str], at: float) -> Callable[[str | None], str]:
+def merged_vote(option_ids: list[str], at: float
+                ) -> Callable[[dict[str, Any] | None], dict[str, Any]]:
     """The detail of a `vote_cast` row that one more change is folded into."""
-    def merge(detail_json: str | None) -> str:
-        earlier = json.loads(detail_json) if detail_json else {}
-        return json.dumps({"option_ids": option_ids,
-                           "changes": int(earlier.get("changes", 1)) + 1, "last_at": iso(at)})
+    def merge(earlier: dict[str, Any] | None) -> dict[str, Any]:
+        return {"option_ids": option_ids, "changes": int((earlier or {}).get("changes", 1)) + 1,
+                "last_at": iso(at)}
     return merge

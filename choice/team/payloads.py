@@ -11,7 +11,6 @@ link, an id of another interaction, or anything of the owner's.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -69,7 +68,7 @@ def outcome_of(discussion: Discussion) -> dict[str, Any] | None:
     row = discussion.row
     if row.result_json is None:
         return None
-    result = json.loads(row.result_json)
+    result = row.result_json
     # The deadline ended it when it completed at (or after) its deadline: the service takes
     # no answer after the deadline, so only the expiry completes a question then.
     timed_out = row.status == "timeout" or (row.completed_at or 0) >= row.expires_at

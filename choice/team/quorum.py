@@ -8,7 +8,6 @@ core's one completion function, with the same normalisation as any answer.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from msgspec import Struct
@@ -43,7 +42,7 @@ def reached(votes: Sequence[Vote], participants: Sequence[Participant],
     names = {p.id: p.name for p in participants if p.revoked_at is None}
     groups: dict[tuple[str, ...], list[Vote]] = {}
     for vote in sorted(votes, key=lambda v: v.at):
-        ids = tuple(json.loads(vote.option_ids_json))
+        ids = tuple(vote.option_ids_json)
         if ids and vote.participant_id in names:
             groups.setdefault(ids, []).append(vote)
     best = [(ids, group) for ids, group in groups.items() if len(group) >= min_votes]

@@ -12,7 +12,6 @@ interaction are the core's (an answer from the owner ends the discussion).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any
 
@@ -279,7 +278,7 @@ class TeamService(Extension):
         self._votes.take(participant.id)
         at = self.interactions.clock()
         vote = Vote(participant_id=participant.id, interaction_id=row.id,
-                    option_ids_json=json.dumps(chosen), at=at)
+                    option_ids_json=chosen, at=at)
         event = audit(row.id, "vote_cast", f"participant:{participant.id}",
                       {"option_ids": chosen}, at)
         await self._store.write(self.repo.set_vote, vote, event, at - VOTE_MERGE_SECONDS,

@@ -8,7 +8,6 @@ a page instead, made around these answers (`pages/error_pages.py`).
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -74,7 +73,7 @@ def _already_completed(_: Request[Any, Any, Any], exc: AlreadyCompleted) -> Resp
     return _conflict(row, "already_completed",
                      f"this interaction is already {row.status}: nothing was changed. "
                      "The result below is what stands.",
-                     result=json.loads(row.result_json) if row.result_json else None)
+                     result=row.result_json)
 
 
 def _already_widened(_: Request[Any, Any, Any], exc: AlreadyWidened) -> Response[Any]:

@@ -20,7 +20,6 @@ the format's job.
 
 from __future__ import annotations
 
-import json
 import secrets
 from typing import Any, Literal
 
@@ -66,16 +65,17 @@ def _event(kind: EventKind, row: Interaction, link_base: str, at: float,
             "at": iso(at), "question": _question(row, link_base), **fields}
 
 
-def without_links(payload_json: str) -> str:
+def without_links(event: Event) -> Event:
     """The stored event once it is settled (delivered or given up on): every participant's
-    link removed, so the outbox holds a capability only while it may still be sent."""
-    event = json.loads(payload_json)
+    link removed, so the outbox holds a capability only while it may still be sent. A new
+    event; the one given is left as it was."""
     participants = event.get("participants")
-    # Only an invitation lists people; a reminder's `participants` is a count.
-    for participant in participants if isinstance(participants, list) else []:
-        if isinstance(participant, dict) and "link" in participant:
-            participant["link"] = None
-    return json.dumps(event)
+    if not isinstance(participants, list):  # only an invitation lists people (a reminder: a count)
+        return event
+    return {**event, "participants": [
+        {**participant, "link": None}
+        if isinstance(participant, dict) and "link" in participant else participant
+        for participant in participants]}
 
 
 def created(row: Interaction, link_base: str) -> Event:
@@ -154,7 +154,7 @@ def resolved(discussion: Discussion, link_base: str) -> Event:
     back, where the answer came from (`summary_json.source`: discussion_extraction,
     owner_override, manual, quorum; null otherwise)."""
     row = discussion.row
-    result = json.loads(row.result_json or "{}")
+    result = row.result_json or {}
     summary_json = result.get("summary_json") or {}
     return _event("interaction.resolved", row, link_base, row.completed_at or row.created_at,
                   status=row.status, outcome=outcome(row),

@@ -21,7 +21,6 @@ goes with its interaction at retention (`store.retention.BELONGINGS`).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 from collections.abc import Callable
@@ -66,7 +65,7 @@ class Outbox:
     # -- enqueue (on the caller's path: one insert) ------------------------------------------
     async def enqueue(self, interaction_id: str | None, event: Event, delay: float = 0.0) -> int:
         at = self.clock()
-        message = Message(interaction_id, event["type"], json.dumps(event), created_at=at,
+        message = Message(interaction_id, event["type"], event, created_at=at,
                           next_attempt_at=at + delay)
         message_id = await self.store.write(self.rows.add, message)
         self._wake.set()

@@ -11,7 +11,6 @@ send the same message at once. Every outcome is written with its audit event.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,7 +39,7 @@ class Message:
 
     interaction_id: str | None
     kind: str
-    payload_json: str
+    payload_json: Event
     created_at: float
     next_attempt_at: float
     attempts: int = 0
@@ -51,7 +50,7 @@ class Message:
 
     @property
     def event(self) -> Event:
-        return dict(json.loads(self.payload_json))
+        return self.payload_json
 
     def values(self) -> dict[str, Any]:
         return {"interaction_id": self.interaction_id, "kind": self.kind,
@@ -99,11 +98,11 @@ class OutboxRepository:
                 merged = add_comment(_message(waiting).event, comment)
                 changed = conn.execute(
                     update(OUTBOX).where(OUTBOX.c.id == waiting["id"], OUTBOX.c.attempts == 0)
-                    .values(payload_json=json.dumps(merged)))
+                    .values(payload_json=merged))
                 if changed.rowcount == 1:
                     return None
             event = comments(row, link_base, comment)
-            return self._insert(conn, Message(row.id, "discussion.comments", json.dumps(event),
+            return self._insert(conn, Message(row.id, "discussion.comments", event,
                                               created_at=at, next_attempt_at=at + window))
 
     def claim(self, at: float, lease: float, limit: int) -> list[Message]:

@@ -9,7 +9,6 @@ database; asking again starts a new period."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -96,7 +95,7 @@ async def test_no_candidate_in_the_period_falls_back_to_the_owner_once(portal: P
     assert (late.state, late.llm_timed_out, late.candidate_answer) == ("candidate_ready", False,
                                                                        "B")
     submitted = [e for e in await service.events(iid) if e.kind == "candidate_submitted"]
-    assert json.loads(submitted[-1].detail_json or "{}")["late"] is True
+    assert (submitted[-1].detail_json or {})["late"] is True
 
 
 async def test_a_candidate_in_time_stops_the_timer(portal: Portal) -> None:

@@ -4,7 +4,6 @@ back the same set and resolve it; a set that differs by one option does not."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -39,7 +38,7 @@ async def test_the_same_options_ticked_in_another_order_reach_the_quorum(
     await service.team.vote(people[2], VoteBody(option_ids=["a", "c"]))
 
     done = await service.get(row.id)
-    result = json.loads(done.result_json or "{}")
+    result = (done.result_json or {})
     assert (done.status, result["decided_by"], result["selected_ids"]) == (
         "submitted", "quorum", ["a", "c"])
     assert result["summary_json"]["source"] == "quorum"

@@ -8,7 +8,6 @@ wait); one test runs the real scheduler inside the app, started by its lifespan.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -47,7 +46,7 @@ async def service(isolated_env: Path) -> AsyncIterator[InteractionService]:
 
 
 async def reminders_sent(service: InteractionService, interaction_id: str) -> list[dict[str, float]]:
-    return [json.loads(e.detail_json or "{}") | {"at": e.at}
+    return [(e.detail_json or {}) | {"at": e.at}
             for e in await service.events(interaction_id) if e.kind == "reminder_sent"]
 
 

@@ -4,7 +4,6 @@ restarts, deadlines, retention."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -85,7 +84,7 @@ async def test_a_blocked_wait_is_woken_by_a_submit(portal: Portal) -> None:
     await service.submit(row.id, Submission(selected_ids=["b"]))
     done = await asyncio.wait_for(waiter, 5)
     assert done.status == "submitted"
-    assert json.loads(done.result_json or "{}")["selected_ids"] == ["b"]
+    assert (done.result_json or {})["selected_ids"] == ["b"]
 
 
 async def test_wait_returns_pending_when_the_window_ends(portal: Portal) -> None:
@@ -138,7 +137,7 @@ async def test_deadline_that_passed_while_down_becomes_timeout(portal: Portal) -
     service = await portal.start()
     done = await service.wait(row.id, 5)
     assert done.status == "timeout"
-    result = json.loads(done.result_json or "{}")
+    result = (done.result_json or {})
     assert result["action_status"] == "timeout" and result["selected_ids"] == []
     assert [e.kind for e in await service.events(row.id)][-1] == "timed_out"
 
@@ -157,7 +156,7 @@ async def test_on_timeout_is_honoured(portal: Portal, on_timeout: str, status: s
     portal.clock.advance(11)
     service.deadlines.recheck()
     done = await service.wait(row.id, 5)
-    result = json.loads(done.result_json or "{}")
+    result = (done.result_json or {})
     assert (done.status, result["action_status"], result["selected_ids"]) == (status, action, selected)
     if on_timeout == "submit_defaults":
         assert result["submission"] == "timeout_default"
@@ -206,8 +205,8 @@ async def test_a_check_past_the_deadline_is_refused_like_a_submit_and_writes_not
     with pytest.raises(AlreadyCompleted) as submitted:
         await service.submit(row.id, answer)
     assert submitted.value.row.status == checked.value.row.status
-    assert json.loads(submitted.value.row.result_json or "")["action_status"] == json.loads(
-        checked.value.row.result_json or "")["action_status"] == "timeout"
+    assert (submitted.value.row.result_json or {})["action_status"] == (
+        checked.value.row.result_json or {})["action_status"] == "timeout"
 
 
 async def test_count_limit_drops_the_oldest_completed_first(isolated_env: Path) -> None:

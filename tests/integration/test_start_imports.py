@@ -15,7 +15,6 @@ NOT_AT_START = {
     "mcp": "the MCP SDK: on the first /mcp request",
     "mcp_types": "the MCP wire types: with the SDK",
     "alembic": "migrations: only when a database is behind",
-    "sqlalchemy.orm": "the ORM: the store uses Core",
     "sqlalchemy.dialects.postgresql": "PostgreSQL's dialect, on SQLite",
     "psycopg": "the PostgreSQL driver, on SQLite",
     "markdown_it": "Markdown: on the first page",

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.usefixtures("backend")
 
 def interaction(interaction_id: str) -> Interaction:
     return Interaction(id=interaction_id, status="pending", title="t", selection_mode="single",
-                       interface="web", created_at=1.0, expires_at=2.0, request_json="{}")
+                       interface="web", created_at=1.0, expires_at=2.0, request_json={})
 
 
 def created(interaction_id: str) -> list[AuditEvent]:

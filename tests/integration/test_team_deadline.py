@@ -4,7 +4,6 @@ ending follows `on_timeout` as for any question, and a participant's JSON shows 
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -48,7 +47,7 @@ async def test_a_widened_question_expires_at_its_new_deadline_as_on_timeout_says
     portal.clock.advance(600)  # past the new one
     service.deadlines.recheck()
     done = await service.wait(row.id, 5)
-    result = json.loads(done.result_json or "{}")
+    result = (done.result_json or {})
     assert (done.status, result["selected_ids"]) == (status, selected)
     kinds = [event.kind for event in await service.events(row.id)]
     assert kinds.count("deadline_changed") == 1 and kinds[-1] in ("timed_out", "cancelled",

@@ -4,7 +4,6 @@ waiting call under block and continue, the deadline, restarts and retention."""
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -188,9 +187,9 @@ async def test_participants_comment_and_vote_and_the_owner_sees_it(portal: Porta
     await service.team.vote(bob, VoteBody(option_ids=[]))  # withdrawn
     assert [t.votes for t in (await service.team.discussion(interaction_id)).tally()] == [1, 1]
     votes = [e for e in await service.events(interaction_id) if e.kind == "vote_cast"]
-    assert [(e.actor, json.loads(e.detail_json or "{}").get("option_ids")) for e in votes] == [
+    assert [(e.actor, (e.detail_json or {}).get("option_ids")) for e in votes] == [
         (f"participant:{alice.id}", ["a", "b"]), (f"participant:{bob.id}", [])]
-    assert json.loads(votes[1].detail_json or "{}")["changes"] == 3  # within 10 s: one row
+    assert (votes[1].detail_json or {})["changes"] == 3  # within 10 s: one row
 
 
 async def test_a_vote_names_existing_options_within_the_questions_limit(portal: Portal) -> None:

@@ -5,7 +5,6 @@ the quorum checked on every change."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -141,7 +140,7 @@ async def test_quick_vote_changes_make_one_audit_row_and_a_later_change_another(
         await service.team.vote(ann, VoteBody(option_ids=[option]))
     portal.clock.advance(11)
     await service.team.vote(ann, VoteBody(option_ids=["a"]))
-    rows = [json.loads(e.detail_json or "{}") for e in await service.events(interaction_id)
+    rows = [(e.detail_json or {}) for e in await service.events(interaction_id)
             if e.kind == "vote_cast"]
     assert [(r["option_ids"], r.get("changes", 1)) for r in rows] == [(["b"], 4), (["a"], 1)]
     assert (await service.team.discussion(interaction_id)).vote_of(ann.id) == ["a"]
@@ -157,7 +156,7 @@ async def test_a_vote_change_folded_into_an_earlier_row_still_reaches_the_quorum
     assert (await service.get(interaction_id)).status == "widened"
     await service.team.vote(ann, VoteBody(option_ids=["b"]))  # folded, and checked
     done = await service.get(interaction_id)
-    result = json.loads(done.result_json or "{}")
+    result = (done.result_json or {})
     assert (done.status, result["decided_by"], result["selected_ids"]) == (
         "submitted", "quorum", ["b"])
 

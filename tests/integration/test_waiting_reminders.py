@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -48,7 +47,7 @@ def service_of(portal: Portal) -> InteractionService:
 
 async def sent(service: InteractionService, interaction_id: str) -> list[dict[str, str]]:
     """The reminders recorded for the question: their reason and key."""
-    return [json.loads(e.detail_json or "{}") for e in await service.events(interaction_id)
+    return [(e.detail_json or {}) for e in await service.events(interaction_id)
             if e.kind == "reminder_sent"]
 
 

@@ -162,7 +162,12 @@ def _database_state(database: Path | str) -> tuple[str, dict[str, Row], Counter[
 
 
 def _selected(row: Row) -> list[str] | None:
-    return json.loads(row["result_json"])["selected_ids"] if row["result_json"] else None
+    """The answer's option ids: `result_json` as the driver gives it, JSON text on SQLite,
+    a decoded `json` value on PostgreSQL."""
+    result = row["result_json"]
+    if isinstance(result, str):
+        result = json.loads(result)
+    return result["selected_ids"] if result else None
 
 
 def check_database(database: Path | str, ledger: Ledger) -> tuple[str, list[str], list[str]]:

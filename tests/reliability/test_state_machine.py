@@ -11,7 +11,6 @@ deadline scheduler tracks exactly the pending interactions, with their stored de
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import tempfile
 import time
@@ -67,7 +66,7 @@ class Expected:
     expires_at: float
     created_at: float
     on_timeout: str
-    result_json: str | None = None
+    result_json: dict[str, Any] | None = None
     acknowledged: bool = False
     """`submit` returned this answer: from then on it must be stored, across restarts."""
 
@@ -169,7 +168,7 @@ class Lifecycle(RuleBasedStateMachine):
             return
         assert expected.status == "pending" and answer != ["nope"]
         assert row.status == "submitted"
-        assert json.loads(row.result_json or "{}")["selected_ids"] == (answer or ["a"])
+        assert (row.result_json or {})["selected_ids"] == (answer or ["a"])
         expected.status, expected.result_json = row.status, row.result_json
         expected.acknowledged = True
         COUNTS.acknowledged += 1

@@ -5,8 +5,6 @@ more votes wins, then the one that got there first."""
 
 from __future__ import annotations
 
-import json
-
 from choice.store.records import Participant, Vote
 from choice.team.quorum import Reached, reached
 
@@ -19,7 +17,7 @@ def person(pid: str, revoked: bool = False) -> Participant:
 
 
 def vote(pid: str, ids: list[str], at: float) -> Vote:
-    return Vote(participant_id=pid, interaction_id=IID, option_ids_json=json.dumps(ids), at=at)
+    return Vote(participant_id=pid, interaction_id=IID, option_ids_json=ids, at=at)
 
 
 TEAM = [person("alice"), person("bob"), person("carol"), person("dan"), person("eve")]

@@ -3,7 +3,6 @@ and the default time it would become."""
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 
 import pytest
@@ -16,7 +15,7 @@ from choice.store.records import AuditEvent
 
 def moved(to: float, at: float, actor: str = "human:web") -> AuditEvent:
     return AuditEvent(interaction_id="q", kind="deadline_changed", actor=actor, at=at,
-                      detail_json=json.dumps({"from": 0, "to": to}))
+                      detail_json={"from": 0, "to": to})
 
 
 def test_the_time_given_is_the_new_deadline_less_the_moment_it_was_set() -> None:

@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import json
-
 from choice.webhooks.messages import without_links
 
 
 def test_an_invitation_loses_every_link_once_settled() -> None:
     invitation = {"type": "interaction.widened",
                   "participants": [{"name": "Alice", "link": "https://x/d/secret"}, "odd"]}
-    settled = json.loads(without_links(json.dumps(invitation)))
+    settled = without_links(invitation)
     assert settled["participants"] == [{"name": "Alice", "link": None}, "odd"]
+    assert invitation["participants"][0] == {"name": "Alice", "link": "https://x/d/secret"}
 
 
 def test_a_reminder_whose_participants_is_a_count_settles_unchanged() -> None:
     """This raised `'int' object is not iterable`, so the delivery was never
     recorded and the reminder went out again at every retry."""
     reminder = {"type": "interaction.reminder", "participants": 3, "opened": 1}
-    assert json.loads(without_links(json.dumps(reminder))) == reminder
+    assert without_links(reminder) == reminder

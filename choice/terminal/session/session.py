@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import curses
-import json
 import os
 import sys
 from typing import Any, TextIO
@@ -95,7 +94,7 @@ class Session(Actions):
         try:
             reply = self.client.call("GET", f"/api/interactions/{self.question.id}/events")
             events = [SeenEvent(e["kind"], e["actor"], parse_iso(e["at"]),
-                                json.dumps(e["detail"]) if e.get("detail") else None)
+                                e.get("detail") or None)
                       for e in reply["events"]]
         except (PortalError, PortalUnreachable, KeyError, TypeError, ValueError):
             return None  # no offer; nothing else depends on it

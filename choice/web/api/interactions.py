@@ -6,7 +6,6 @@ raised as exceptions and rendered by `web/errors.py`.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import quote
 
@@ -163,7 +162,7 @@ class InteractionController(Controller):
         more = len(events) > most
         events = events[:most]
         return {"events": [{"kind": e.kind, "actor": e.actor, "at": iso(e.at),
-                            "detail": json.loads(e.detail_json) if e.detail_json else None}
+                            "detail": e.detail_json}
                            for e in events],
                 "events_after": events[-1].id if more else None}
 
@@ -172,10 +171,10 @@ class InteractionController(Controller):
         """Everything an answering client needs to show the question: the validated
         request (every knob decided), the deadline, and whether the placeholder is shown."""
         row = await service.get(interaction_id)
-        return {**listing(row), "request": json.loads(row.request_json),
+        return {**listing(row), "request": row.request_json,
                 "placeholder_shown": row.placeholder_shown,
                 "language": service.language_for(row),
-                "result": json.loads(row.result_json) if row.result_json else None}
+                "result": row.result_json}
 
     @post("/{interaction_id:str}/interface", status_code=200, before_request=check_json_data,
           responses=CHANGED)
@@ -208,7 +207,7 @@ class InteractionController(Controller):
         if dry_run:
             checked = await service.check(interaction_id, submission, submission.interface, actor)
             # Not stored, so not completed: the result as it would be, without an end time.
-            return {**json.loads(checked.result_json), "status": "pending", "stored": False,
+            return {**checked.result_json, "status": "pending", "stored": False,
                     "completed_at": None}
         row = await service.submit(interaction_id, submission, submission.interface, actor)
         return reply(row, service.settings, poll_hint(row.id))

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
-from functools import lru_cache
 from typing import Annotated, Any, TypeAlias
 
 from litestar import get
@@ -49,10 +49,20 @@ def _message(kind: str, data: dict[str, Any]) -> ServerSentEventMessage:
                                   data=json.dumps({**data, "schema_version": SCHEMA_VERSION}))
 
 
-@lru_cache(maxsize=512)
-def _request(request_json: str) -> ChoiceRequest:
-    """The stored request, parsed once for every subscriber (each one reads each change)."""
-    return ChoiceRequest.model_validate_json(request_json)
+_VALIDATED: OrderedDict[str, ChoiceRequest] = OrderedDict()
+VALIDATED_KEPT = 512
+
+
+def _request(row: Interaction) -> ChoiceRequest:
+    """The stored request, validated once for every subscriber (each one reads each
+    change): kept by the interaction's id (a stored request never changes), the newest
+    `VALIDATED_KEPT`."""
+    request = _VALIDATED.get(row.id)
+    if request is None:
+        request = _VALIDATED[row.id] = ChoiceRequest.model_validate(row.request_json)
+        if len(_VALIDATED) > VALIDATED_KEPT:
+            _VALIDATED.popitem(last=False)
+    return request
 
 
 class Only(Struct, frozen=True):
@@ -69,7 +79,7 @@ class Only(Struct, frozen=True):
             return True
         if row is None:
             return False
-        context = _request(row.request_json).context
+        context = _request(row).context
         return all(wanted is None or wanted == got for wanted, got in (
             (self.conversation_id, context.conversation_id),
             (self.tool_call_id, context.tool_call_id)))
@@ -80,7 +90,7 @@ def _created(row: Interaction, replay: bool) -> Iterator[ServerSentEventMessage]
     `request_user_choice` its `user_choice_required` right after it."""
     extra = {"replay": True} if replay else {}
     listed = listing(row)
-    request = _request(row.request_json)
+    request = _request(row)
     yield _message("interaction.created", {
         **listed, "question": whole_question(request),
         "context": request.context.model_dump(exclude_none=True), **extra})

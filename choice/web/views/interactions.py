@@ -6,7 +6,6 @@ the templates own the markup and the service owns every decision about state.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any, Literal
@@ -223,7 +222,7 @@ def interaction_view(row: Interaction, prefs: Preferences, *, stage: Stage | Non
     draft = draft or Draft()
     options = option_views(request.options, draft, request.default_selection_ids,
                            prefs.hidden_options, request.attachments)
-    result = json.loads(row.result_json) if row.result_json else None
+    result = row.result_json
     if row.status not in UNRESOLVED_STATUSES:  # a deferred one is still to be decided
         stage = "outcome"
     return InteractionView(
