@@ -3,7 +3,8 @@ copied by itself into an empty directory and run from there by a clean CPython (
 no venv, no site-packages, no current directory on the path), with no `CHOICE_*`, `PYTHON*`
 or `PEX_*` variables of the caller and a HOME of its own (where pex unpacks it). Under each
 CPython it is built for that this machine has, from that file: `serve` renders a question in
-English and in Chinese with its hashed bundle and answers the MCP SDK's client on `/mcp`;
+English and in Chinese with its hashed bundle and answers the MCP SDK's client on `/mcp`
+(on SQLite, and on PostgreSQL with the driver it carries);
 `ask` prints the result of an answer given through the API; the MCP configuration it prints
 launches `choice mcp` from the same file, which starts a portal and completes a call.
 """
@@ -36,6 +37,7 @@ from tests.packaging.built_portal import (
     serving,
     stop_started_portal,
 )
+from tests.pg_cluster import Cluster
 from tests.portal_process import ROOT, free_port
 
 # The first test's setup builds the file (pex resolves every dependency for three Python
@@ -78,13 +80,14 @@ INTERPRETERS = _interpreters()
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     out = tmp_path_factory.mktemp("pyz-build") / NAME
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
     done = subprocess.run([ROOT / "scripts" / "build-pyz", "-o", out], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=540)
     assert done.returncode == 0, f"scripts/build-pyz failed:\n{done.stdout}\n{done.stderr}"
-    return out
+    yield out
+    out.unlink()  # ~80 MB
 
 
 @pytest.fixture(scope="module", params=sorted(INTERPRETERS), ids=lambda version: f"python{version}")
@@ -96,7 +99,8 @@ def one_file(request: pytest.FixtureRequest, built: Path,
     home.mkdir()
     shutil.copy2(built, folder / NAME)
     yield OneFile(INTERPRETERS[request.param], folder, home)
-    shutil.rmtree(home, ignore_errors=True)  # what pex unpacked: ~280 MB
+    shutil.rmtree(folder)  # the copy (~80 MB) and what pex unpacked from it (~280 MB)
+    shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +134,20 @@ async def test_the_file_answers_the_mcp_client_over_http(served: Served) -> None
         initialized = await session.initialize()
         tools = {tool.name for tool in (await session.list_tools()).tools}
     assert initialized.server_info.name and tools == MCP_TOOLS
+
+
+def test_the_file_serves_from_postgresql_with_the_driver_it_carries(
+        one_file: OneFile, pg_cluster: Cluster, tmp_path: Path) -> None:
+    port = free_port()
+    env = one_file.env(tmp_path / "data", port,
+                       CHOICE_DB_URL=pg_cluster.new_database(migrated=False))
+    with serving(one_file.command("serve", "--port", str(port)), one_file.folder, env) as portal:
+        portal.call("POST", "/api/interactions", {
+            "title": "Pick a store", "prompt": "Both fit.",
+            "options": [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"}]})
+        listed = PortalClient(portal.base_url, portal.token).list()["interactions"]
+    assert [row["title"] for row in listed] == ["Pick a store"]
+    assert not (tmp_path / "data" / "choice.db").exists()
 
 
 def test_ask_from_the_file_prints_the_result_of_an_answer(
