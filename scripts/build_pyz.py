@@ -10,6 +10,11 @@
 3. Every distribution inside is checked against the lock: one the lock does not pin, or pins
    at another version, fails the build (run scripts/lock, then build again).
 
+Why pex rather than shiv: shiv installs with `pip install --target` for one interpreter, so
+one file per Python version; pex resolves for several platforms into one file and picks
+each package's wheel for the running interpreter. shiv unpacks into `~/.shiv` and fails when
+that cannot be written; pex falls back to a temporary directory.
+
 The file is a venv-mode PEX: its first run unpacks it under PEX_ROOT (default
 `~/.cache/pex`; a temporary one when that is not writable) and makes a venv there, later
 runs start that venv at once. `PEX_*` variables reach the portal's own children
@@ -48,7 +53,10 @@ def _run(*command: str | Path) -> str:
     done = subprocess.run([str(part) for part in command], cwd=ROOT, capture_output=True,
                           text=True)
     if done.returncode != 0:
-        sys.exit(f"build-pyz: {command[:4]} failed:\n{done.stdout}\n{done.stderr}")
+        missing = "No module named" in done.stderr
+        sys.exit(f"build-pyz: {' '.join(map(str, command[:4]))} ... failed:\n{done.stdout}"
+                 f"{done.stderr}" + ("install the test extra (pex, uv): pip install -c "
+                                     "requirements.lock -e '.[test]'" if missing else ""))
     return done.stdout
 
 
