@@ -13,7 +13,9 @@ so pex unpacks into a new `~/.cache/pex`, and a new data dir. Rows:
   dir (the database is made);
 - later: the same HOME and data dir again (median, min-max of `--runs`);
 - HOME not writable: HOME names a file, so pex warns and unpacks into a temporary PEX_ROOT
-  that it deletes at exit: every start is a first start.
+  (under TMPDIR, here one of this run's): every start is a first start, and what is left
+  there once the portal has stopped (SIGINT) is printed (pex deletes it only on an exit that
+  runs Python's exit handlers, which `choice serve`'s does not).
 Also the PEX_ROOT's size after the first start, and, for comparison, a later start of
 `choice serve` installed in this venv. Each portal is stopped with SIGINT before the
 next starts. Nothing is asserted: it prints.
@@ -52,8 +54,10 @@ def clean_env(home: Path, data_dir: Path) -> dict[str, str]:
             "CHOICE_OPEN_BROWSER": "0", "CHOICE_HOST": HOST}
 
 
-def start_to_healthz(python: Path, pyz: Path, home: Path, data_dir: Path) -> float:
-    return timed_serve([python, "-I", pyz.name], pyz.parent, clean_env(home, data_dir))
+def start_to_healthz(python: Path, pyz: Path, home: Path, data_dir: Path,
+                     **extra: str) -> float:
+    return timed_serve([python, "-I", pyz.name], pyz.parent,
+                       {**clean_env(home, data_dir), **extra})
 
 
 def timed_serve(command: list[str | Path], cwd: Path, env: dict[str, str]) -> float:
@@ -84,15 +88,17 @@ def bench(python: Path, pyz: Path, runs: int, work: Path) -> list[str]:
     first = start_to_healthz(python, pyz, home, data_dir)
     unpacked = size_mb(home / ".cache" / "pex")
     later = [start_to_healthz(python, pyz, home, data_dir) for _ in range(runs)]
-    not_a_dir = work / "home-is-a-file"
+    not_a_dir, tmp = work / "home-is-a-file", work / "tmp"
     not_a_dir.touch()
-    fallback = start_to_healthz(python, pyz, not_a_dir, work / "data-fallback")
+    tmp.mkdir()
+    fallback = start_to_healthz(python, pyz, not_a_dir, work / "data-fallback", TMPDIR=str(tmp))
     return [f"CPython {version} ({python})",
             f"  first start (new PEX_ROOT, new data dir)   {first:6.2f} s   "
             f"PEX_ROOT afterwards: {unpacked:.0f} MB",
             f"  later start (median of {runs}; min-max)       {statistics.median(later):6.2f} s   "
             f"{min(later):.2f}-{max(later):.2f} s",
-            f"  HOME not writable (temporary PEX_ROOT)     {fallback:6.2f} s"]
+            f"  HOME not writable (temporary PEX_ROOT)     {fallback:6.2f} s   "
+            f"left in TMPDIR once stopped: {size_mb(tmp):.0f} MB"]
 
 
 def main() -> int:
