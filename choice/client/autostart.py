@@ -13,13 +13,12 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
 from choice.client.errors import PortalNotRunning
 from choice.client.portal_client import PortalClient
-from choice.core.config import Settings
+from choice.core.config import Settings, choice_command
 
 try:
     import fcntl
@@ -72,7 +71,7 @@ def ensure_portal(settings: Settings) -> None:
 def _start_detached(settings: Settings) -> subprocess.Popen[bytes]:
     with open(settings.data_dir / "portal.log", "ab") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "choice.cli", "serve", "--idle-exit", str(IDLE_EXIT_SECONDS)],
+            [*choice_command(), "serve", "--idle-exit", str(IDLE_EXIT_SECONDS)],
             stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True,
             env={**os.environ, "CHOICE_OPEN_BROWSER": os.environ.get("CHOICE_OPEN_BROWSER", "1")},
         )

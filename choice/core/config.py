@@ -125,9 +125,24 @@ def _unconfigured() -> Settings:
 
 def choice_command() -> list[str]:
     """The command that runs this very installation's `choice`, by absolute path (what the
-    MCP and hook configurations name: desktop clients and agents do not start from the
-    user's shell and often lack `~/.local/bin` or the venv on their PATH)."""
+    MCP and hook configurations name, and what starts a portal in the background: desktop
+    clients and agents do not start from the user's shell and often lack `~/.local/bin` or
+    the venv on their PATH). The one-file build is named by its file, run isolated by the
+    interpreter that runs it now: the venv it unpacked itself into is only a cache."""
+    archive = _running_archive()
+    if archive is not None:
+        return [os.path.realpath(sys.executable), "-I", archive]
     beside = Path(sys.executable).parent / ("choice.exe" if os.name == "nt" else "choice")
     if beside.is_file() and os.access(beside, os.X_OK):
         return [str(beside)]
     return [sys.executable, "-m", "choice.cli"]  # e.g. run from a checkout without installing
+
+
+def _running_archive() -> str | None:
+    """The zip application this process was started as (`python -I choice-portal.pyz ...`,
+    `scripts/build-pyz`), if it was one: its path is `sys.argv[0]`, where both Python and
+    pex's venv mode leave it."""
+    import zipfile
+
+    path = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return path if os.path.isfile(path) and zipfile.is_zipfile(path) else None

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import signal
 import subprocess
 import sys
 import zipfile
@@ -19,13 +17,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from choice.client.portal_client import PortalClient
-from tests.portal_process import READY_LINE, ROOT, free_port
+from tests.packaging.built_portal import (
+    LANGUAGES,
+    MCP_TOOLS,
+    Served,
+    assert_renders_a_question,
+    clean_env,
+    serving,
+    stop_started_portal,
+)
+from tests.portal_process import ROOT, free_port
 
 pytestmark = pytest.mark.slow
 
@@ -42,10 +47,7 @@ class Installed:
     """A working directory outside the checkout: nothing can be imported from the repo."""
 
     def env(self, data_dir: Path, port: int) -> dict[str, str]:
-        inherited = {k: v for k, v in os.environ.items()
-                     if not k.startswith(("CHOICE_", "PYTHON", "VIRTUAL_ENV"))}
-        return {**inherited, "CHOICE_DATA_DIR": str(data_dir), "CHOICE_PORT": str(port),
-                "CHOICE_OPEN_BROWSER": "0", "PATH": f"{self.bin}:{inherited.get('PATH', '')}"}
+        return clean_env(data_dir, port, PATH=f"{self.bin}:{os.environ.get('PATH', '')}")
 
 
 def _run(*command: str | Path, cwd: Path = ROOT) -> str:
@@ -72,40 +74,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     return Installed(wheel, venv / "bin", home)
 
 
-@dataclass(frozen=True)
-class Served:
-    base_url: str
-    token: str
-
-    def call(self, method: str, path: str, body: object = None) -> dict[str, object]:
-        reply: dict[str, object] = PortalClient(self.base_url, self.token).call(method, path, body)
-        return reply
-
-
 @pytest.fixture
 def served(installed: Installed, tmp_path: Path) -> Iterator[Served]:
-    port = free_port()
-    process = subprocess.Popen([installed.bin / "choice", "serve"], cwd=installed.home,
-                               env=installed.env(tmp_path / "data", port),
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert process.stdout is not None
-    log = []
-    try:
-        for line in process.stdout:  # bounded: the process exits if it cannot start
-            log.append(line)
-            if READY_LINE in line:
-                break
-        else:
-            pytest.fail("the installed portal did not start:\n" + "".join(log))
-    except BaseException:  # failed or interrupted (the suite's timeout): leave no portal
-        process.kill()
-        process.wait(timeout=10)
-        raise
-    try:
-        yield Served(f"http://127.0.0.1:{port}", (tmp_path / "data" / "token").read_text().strip())
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with serving([installed.bin / "choice", "serve"], installed.home,
+                 installed.env(tmp_path / "data", free_port())) as portal:
+        yield portal
 
 
 def test_the_wheel_carries_the_resources_and_no_checkout_paths(installed: Installed) -> None:
@@ -117,24 +90,10 @@ def test_the_wheel_carries_the_resources_and_no_checkout_paths(installed: Instal
     assert Path(location.strip()).is_relative_to(installed.bin.parent)
 
 
-@pytest.mark.parametrize(("language", "submit"), [("en", "Submit"), ("zh", "提交")])
+@pytest.mark.parametrize(("language", "submit"), LANGUAGES)
 def test_the_installed_portal_renders_a_question_with_its_bundle(
         served: Served, language: str, submit: str) -> None:
-    created = served.call("POST", "/api/interactions", {
-        "title": "Pick a database", "prompt": "Both fit.", "language": language,
-        "options": [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"}]})
-    with httpx.Client(base_url=served.base_url, follow_redirects=True, timeout=10) as browser:
-        page = browser.get("/login", params={"token": served.token,
-                                             "next": f"/choice/{created['interaction_id']}"})
-        assert page.status_code == 200
-        assert f'<html lang="{language}">' in page.text
-        assert submit in page.text and "PostgreSQL" in page.text
-        assert '"{n} second left":' in page.text  # the scripts' messages, found in the wheel
-        bundles = re.findall(r'/static/bundle\.[0-9a-f]{16}\.(?:js|css)', page.text)
-        assert {url.rsplit(".", 1)[1] for url in bundles} == {"js", "css"}
-        for url in bundles:
-            fetched = browser.get(url)
-            assert fetched.status_code == 200 and len(fetched.content) > 1000
+    assert_renders_a_question(served, language, submit)
 
 
 async def test_the_printed_mcp_config_launches_the_installed_bridge(
@@ -151,14 +110,9 @@ async def test_the_printed_mcp_config_launches_the_installed_bridge(
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             tools = {tool.name for tool in (await session.list_tools()).tools}
-        assert tools == {"provide_choice", "hitl_request", "request_user_choice",
-                         "ask_user_question", "list_pending", "submit_candidate",
-                         "withdraw_question"}
+        assert tools == MCP_TOOLS
     finally:
-        client = PortalClient(f"http://127.0.0.1:{port}", None)
-        if client.is_portal():  # the bridge started one: stop it (its pid is the owner's to see)
-            owner = PortalClient(client.base_url, (tmp_path / "data" / "token").read_text().strip())
-            os.kill(owner.call("GET", "/healthz")["pid"], signal.SIGTERM)
+        stop_started_portal(port, tmp_path / "data")
 
 
 def test_a_missing_catalog_stops_the_start_with_its_path(installed: Installed,
