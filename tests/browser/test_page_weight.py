@@ -70,43 +70,50 @@ def pages(portal: PortalProcess) -> Iterator[dict[str, str]]:
            "widened, the owner's": f"/choice/{widened}", "the list": "/"}
 
 
-def first_load(browser: Browser, portal: PortalProcess, path: str, again: bool = False) -> Load:
+def page_load(browser: Browser, portal: PortalProcess, path: str, warm: bool = False) -> Load:
     """The bytes of loading `path` in a new, signed-in context with an empty cache, or
-    (`again`) of loading it a second time, after a first load filled the cache."""
+    (`warm`) of loading it a second time, after a first load filled the cache."""
     context = browser.new_context(viewport=DESKTOP)
     try:
         signed_in = context.request.get(
             f"{portal.base_url}/login?token={portal.token}&next=/", max_redirects=0)
         assert signed_in.status == 303, signed_in.status
         page = context.new_page()
-        if again:
+
+        def visit() -> None:
             page.goto(portal.base_url + path)
             wait_until_live(page)
             page.wait_for_load_state("networkidle")
+
+        if warm:
+            visit()
         load = Load()
         cdp = context.new_cdp_session(page)
         load.listen(cdp)
         cdp.send("Network.enable")
-        cdp.send("Network.setCacheDisabled", {"cacheDisabled": not again})
-        page.goto(portal.base_url + path)
-        wait_until_live(page)
-        page.wait_for_load_state("networkidle")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": not warm})
+        visit()
         return load
     finally:
         context.close()
 
 
+def record(title: str, load: Load) -> None:
+    """The load's bytes by URL, for a reviewer (tests/artifacts/page-weight.txt)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    with (ARTIFACTS / "page-weight.txt").open("a") as out:
+        out.write(f"{title}: {load.total:,} B\n{load.lines()}\n")
+
+
 @pytest.mark.parametrize("kind", list(BUDGET_KB))
 def test_the_first_load_stays_in_its_budget(browser: Browser, portal: PortalProcess,
                                             pages: dict[str, str], kind: str) -> None:
-    load = first_load(browser, portal, pages[kind])
+    load = page_load(browser, portal, pages[kind])
     assert load.failed == []
     bundles = [load.urls[rid].rsplit(".", 1)[-1] for rid in load.finished
                if "/static/bundle." in load.urls.get(rid, "")]
     assert sorted(bundles) == ["css", "js"], load.lines()  # the page came whole
-    ARTIFACTS.mkdir(exist_ok=True)
-    with (ARTIFACTS / "page-weight.txt").open("a") as out:
-        out.write(f"{kind}: {load.total:,} B\n{load.lines()}\n")
+    record(kind, load)
     assert load.total <= BUDGET_KB[kind] * KB, (
         f"{kind}: {load.total / KB:.1f} KB on the wire, over the {BUDGET_KB[kind]} KB budget:\n"
         f"{load.lines()}")
@@ -115,13 +122,11 @@ def test_the_first_load_stays_in_its_budget(browser: Browser, portal: PortalProc
 @pytest.mark.parametrize("kind", list(BUDGET_KB))
 def test_the_same_page_again_costs_little_with_a_warm_cache(
         browser: Browser, portal: PortalProcess, pages: dict[str, str], kind: str) -> None:
-    load = first_load(browser, portal, pages[kind], again=True)
+    load = page_load(browser, portal, pages[kind], warm=True)
     assert load.failed == []
     assert any(load.urls.get(rid, "").split("?")[0].endswith(pages[kind])
                for rid in load.finished), load.lines()  # the page itself was fetched again
-    ARTIFACTS.mkdir(exist_ok=True)
-    with (ARTIFACTS / "page-weight.txt").open("a") as out:
-        out.write(f"{kind}, again (warm cache): {load.total:,} B\n{load.lines()}\n")
+    record(f"{kind}, again (warm cache)", load)
     assert load.total <= WARM_BUDGET_KB[kind] * KB, (
         f"{kind} again: {load.total / KB:.1f} KB on the wire with a warm cache, over the "
         f"{WARM_BUDGET_KB[kind]} KB budget:\n{load.lines()}")
