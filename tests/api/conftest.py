@@ -16,6 +16,7 @@ from litestar.testing import TestClient
 from choice.core.config import Settings
 from choice.core.token import read_token
 from choice.portal import create_app
+from tests.sign_in import client_cookie
 
 BASE_URL = "http://127.0.0.1:8765"
 
@@ -41,6 +42,17 @@ def token() -> str:
     found = read_token(Settings.from_env().token_path)
     assert found, "create the app first: it makes the token"
     return found
+
+
+def agent() -> dict[str, str]:
+    """The agent's credentials: the API token as a bearer."""
+    return {"Authorization": f"Bearer {token()}"}
+
+
+def owner(client: Any) -> dict[str, str]:
+    """The owner's signed-in browser: the session cookie, sent by hand so the client keeps
+    none."""
+    return client_cookie(client, token())
 
 
 @pytest.fixture

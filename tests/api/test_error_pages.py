@@ -16,8 +16,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from choice.core.config import Settings
-from tests.api.conftest import ask, token
-from tests.sign_in import client_cookie
+from tests.api.conftest import agent, ask, owner
 
 Client = TestClient[Litestar]
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -30,15 +29,6 @@ TOO_BIG = b"text=" + b"x" * 300_000  # over the 256 KiB a request body may have
 def web(anonymous: Client) -> Client:
     """No token, no cookie: each request sends the owner's cookie or the agent's token."""
     return anonymous
-
-
-def owner(client: Client) -> dict[str, str]:
-    """The signed-in browser's cookie."""
-    return client_cookie(client, token())
-
-
-def agent() -> dict[str, str]:
-    return {"Authorization": f"Bearer {token()}"}
 
 
 def asked(web: Client, **overrides: object) -> str:

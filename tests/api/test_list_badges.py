@@ -11,19 +11,10 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from tests.api.conftest import ask, token
-from tests.sign_in import client_cookie
+from tests.api.conftest import agent, ask, owner
 
 Client = TestClient[Litestar]
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
-
-
-def agent() -> dict[str, str]:
-    return {"Authorization": f"Bearer {token()}"}
-
-
-def owner(client: Client) -> dict[str, str]:
-    return client_cookie(client, token())
 
 
 def asked(web: Client, **overrides: Any) -> str:

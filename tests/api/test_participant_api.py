@@ -12,22 +12,13 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from tests.api.conftest import ask, token
-from tests.sign_in import client_cookie
+from tests.api.conftest import agent, ask, owner
 
 pytestmark = pytest.mark.usefixtures("backend")  # on SQLite and on PostgreSQL
 
 Client = TestClient[Litestar]
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 TEAM = [{"name": "Ann"}, {"name": "Ben"}]
-
-
-def agent() -> dict[str, str]:
-    return {"Authorization": f"Bearer {token()}"}
-
-
-def owner(client: Client) -> dict[str, str]:
-    return client_cookie(client, token())
 
 
 def widened(web: Client) -> tuple[str, dict[str, str]]:

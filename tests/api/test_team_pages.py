@@ -16,23 +16,13 @@ from litestar.testing import TestClient
 from choice.core.notifier import Change
 from choice.core.service import InteractionService
 from choice.web.live.discussion_feed import DiscussionFeeds
-from tests.api.conftest import ask, token
+from tests.api.conftest import agent, ask, owner
 from tests.reliability.faults import wait_until
-from tests.sign_in import client_cookie
 
 Client = TestClient[Litestar]
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 HTMX = {**FORM, "HX-Request": "true"}
 TEAM = [{"name": "Alice Johnson", "handle": "@alice"}, {"name": "Bob"}]
-
-
-def owner(client: Client) -> dict[str, str]:
-    """The owner's browser: the session cookie, sent by hand so the client keeps none."""
-    return client_cookie(client, token())
-
-
-def agent() -> dict[str, str]:
-    return {"Authorization": f"Bearer {token()}"}
 
 
 def injected(app: Litestar, name: str) -> Any:
@@ -294,7 +284,6 @@ def test_a_socket_for_a_link_that_opens_nothing_is_closed(web: Client) -> None:
             web.websocket_connect(f"/ws/d/{'A' * 32}") as socket:
         socket.receive_json()
     assert closed.value.code == 4404
-
 
 
 PREVIEWS = [
