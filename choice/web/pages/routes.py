@@ -14,6 +14,7 @@ from litestar.plugins.htmx import HTMXRequest, HTMXTemplate
 from litestar.response import Template
 
 from choice.core.service import InteractionService
+from choice.store.records import Interaction
 from choice.team.thread import Window, page_cursor
 from choice.web.deps import Owner, QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context
@@ -39,10 +40,10 @@ def page(name: str, context: dict[str, Any], status: int = 200,
 
 
 async def list_alone(service: InteractionService, lists: ListCache, which: str,
-                     current: str | None) -> Response[str]:
+                     current: Interaction | None) -> Response[str]:
     """The sidebar's list by itself (`which`: its filter; `current`: the question shown)."""
-    row = await service.get(current) if current else None
-    rendered = await lists.render(service, which, current, service.language_for(row))
+    rendered = await lists.render(service, which, current.id if current else None,
+                                  service.language_for(current))
     return Response(str(rendered.html), media_type=MediaType.HTML, headers=VARY_ON_HTMX)
 
 
@@ -72,7 +73,7 @@ class PageController(Controller):
         one instead of the newest."""
         row = await service.get(interaction_id)
         if request.htmx and request.htmx.target == LIST_TARGET:
-            return await list_alone(service, lists, filter, row.id)
+            return await list_alone(service, lists, filter, row)
         context = await base_context(service, assets, lists, row, which=filter)
         context["view"] = await owner.page_view(row, window=Window(before=page_cursor(before)))
         return page("choice.html", context, headers=VARY_ON_HTMX)
@@ -89,7 +90,8 @@ class PageController(Controller):
                                filter: FromQuery[str] = "all",
                                current: FromQuery[str | None] = None) -> Response[str]:
         """The list, as the sidebar refreshes it (base.html)."""
-        return await list_alone(service, lists, filter, current)
+        return await list_alone(service, lists, filter,
+                                await service.get(current) if current else None)
 
     @get("/choice/{interaction_id:str}/partial")
     async def interaction_partial(self, service: Service, owner: Owner,
