@@ -1,5 +1,8 @@
 """The team's quorum: once `min_votes` participants back the very same option(s), that is
-the decision (`decided_by: quorum`), unless the owner decided first.
+the decision (`decided_by: quorum`), unless the owner decided first. A question about the
+agent's own tool call (`context.tool`: `choice hook`'s permission questions) takes no
+quorum: allowing a command on the owner's machine is the owner's alone, and teammates'
+votes there only advise (`owner_decides`).
 
 `reached` is pure. `QuorumKeeper` checks after each vote, after the quorum changes, when a
 deferred question is taken up again, and on start; a quorum ends the question through the
@@ -52,12 +55,23 @@ def reached(votes: Sequence[Vote], participants: Sequence[Participant],
     return Reached(list(ids), len(group), [names[v.participant_id] for v in group])
 
 
+def owner_decides(request: ChoiceRequest) -> bool:
+    """Only the owner decides this question (`context.tool`): no quorum, ever."""
+    return bool(request.context.tool)
+
+
 def checked_quorum(request: ChoiceRequest, quorum: Quorum | None, audience: int,
                    field: str = "min_votes") -> int | None:
     """The quorum's number of votes if it can be reached; `InvalidInput` naming `field`
-    when the question has nothing to vote on or fewer people than votes are invited."""
+    when the question has nothing to vote on, only its owner decides it, or fewer people
+    than votes are invited."""
     if quorum is None:
         return None
+    if owner_decides(request):
+        raise InvalidInput([FieldError(
+            field=field, code="owner_only", message="this question asks to allow the agent's "
+            f"own {request.context.tool} call on the owner's machine: only its owner decides "
+            "it, so it takes no quorum. Leave the quorum out: the team's votes advise.")])
     if not request.options or request.selection_mode == "text_input":
         raise InvalidInput([FieldError(
             field=field, code="no_options", message="a quorum counts votes for options, and "
@@ -123,7 +137,7 @@ class QuorumKeeper:
         """The team's votes decide, checked again inside the completing transaction."""
         decision = self.decisions.decision(row.id)
         min_votes = decision.quorum_min_votes if decision else None
-        if row.status != "widened" or min_votes is None:
+        if row.status != "widened" or min_votes is None or owner_decides(request_of(row)):
             raise _NoQuorum
         found = reached(self.team.votes(row.id), self.team.participants(row.id), min_votes)
         if found is None:

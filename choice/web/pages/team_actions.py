@@ -29,6 +29,7 @@ from choice.core.i18n import N_, Translator
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
 from choice.team.models import CommentBody, WidenRequest
+from choice.team.quorum import owner_decides
 from choice.team.rate_limit import RateLimited
 from choice.team.service import Invited, UnknownLink
 from choice.team.thread import PAGE_SHOWN, Window, page_cursor
@@ -88,6 +89,7 @@ class TeamActions(Controller):
             notice = ALREADY_OVER
         return WidenForm(interaction_id=row.id, title=row.title, team=list(prefs.team),
                          hint=shown_hint(request_of(row).widen_hint),
+                         owner_decides=owner_decides(request_of(row)),
                          notice=values.pop("notice", None) or notice, **values)
 
     @get("/widen")

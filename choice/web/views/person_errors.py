@@ -44,6 +44,9 @@ _BY_FIELD: dict[tuple[str, str], tuple[str, int | None]] = {
                                         "of those shown."), None),
     ("min_votes", "no_options"): (N_("This question has no options to vote on, so it takes "
                                      "no quorum."), None),
+    ("min_votes", "owner_only"): (N_("Only you can decide this question: it asks to allow "
+                                     "the agent's own action on your machine. The team's votes "
+                                     "advise."), None),
     ("min_votes", "out_of_range"): (N_("Enter a number of votes from 1 to {n}."), TEAM_MAX),
     # The widen dialog.
     ("audience", "empty"): (N_("Nobody to invite: type your teammates' names, or add them to "

@@ -36,6 +36,9 @@ class WidenForm(Struct, frozen=True):
     quorum: str = ""
     hint: str = ""
     """The agent's widen hint (`shown_hint`), shown dimmed under the title."""
+    owner_decides: bool = False
+    """Only the owner decides it (`choice.team.quorum.owner_decides`): no quorum field; the
+    dialog says the team only advises."""
     errors: list[FieldError] = field(default_factory=list)
     notice: str | None = None
     invited: Invited | None = None
