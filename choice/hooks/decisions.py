@@ -4,8 +4,10 @@
       "decision": {"behavior": "allow" | "deny", "message": ..., "updatedInput": ...,
                    "updatedPermissions": ...}}}
 
-Allow once is a bare allow; "Always allow this" also sends Claude Code's own suggestion back
-as `updatedPermissions`; Deny (and the plan's "Keep planning") carries the person's note as
+Allow once is a bare allow. Approve gives Claude Code the plan's input back as received
+(`updatedInput`): without it, Claude Code ignores the approval and its own dialog stays
+open. "Always allow this" also sends Claude Code's own suggestion back as
+`updatedPermissions`; Deny (and the plan's "Keep planning") carries the person's note as
 `message`; AskUserQuestion is allowed with `updatedInput` = its questions and the answers by
 question text. Codex fails closed on `updatedInput` and `updatedPermissions`, so it never
 gets them. Anything that is not a person's answer (cancelled, timed out) is None: the hook
@@ -40,14 +42,22 @@ def decision_for(payload: HookPayload, result: dict[str, Any]) -> dict[str, Any]
     notes = [str((result.get("option_annotations") or {}).get(picked) or "").strip(),
              str(result.get("global_annotation") or "").strip()]
     note = "\n\n".join(note for note in notes if note)  # on the option, for the agent, or both
+    if picked == APPROVE and payload.agent == "claude":
+        # Claude Code takes a plan's approval only with its input given back as received
+        return _output({"behavior": "allow", "updatedInput": payload.tool_input})
     if picked in (ALLOW, APPROVE):
-        return _output({"behavior": "allow"})
+        return allowed()
     if picked == ALWAYS and payload.suggestions and payload.agent == "claude":
         return _output({"behavior": "allow", "updatedPermissions": payload.suggestions})
     if picked in (DENY, KEEP):
         return _output({"behavior": "deny",
                         "message": note or (KEEP_PLANNING if picked == KEEP else DENIED)})
     return None  # no option this hook offered: never guess
+
+
+def allowed() -> dict[str, Any]:
+    """A bare allow: what Allow once prints, and the portal's own MCP tools get at once."""
+    return _output({"behavior": "allow"})
 
 
 def _output(decision: dict[str, Any]) -> dict[str, Any]:

@@ -229,12 +229,16 @@ def test_keep_planning_sends_the_feedback_as_the_deny_message(portal: PortalProc
         "behavior": "deny", "message": "Write the tests first, then the command."})
 
 
-def test_approving_the_plan_allows_it(portal: PortalProcess, client: PortalClient) -> None:
+def test_approving_the_plan_allows_it_with_the_plan_given_back(portal: PortalProcess,
+                                                               client: PortalClient) -> None:
+    """Claude Code takes a plan's approval only with its input back as received: a bare
+    allow left its own "Ready to code?" dialog open and the model without a result."""
     name = project()
-    hook = run_hook(portal, claude("ExitPlanMode", {"plan": PLAN}, cwd=f"/home/dev/{name}"))
+    tool_input = {"plan": PLAN, "planFilePath": f"/home/dev/.claude/plans/{name}.md"}
+    hook = run_hook(portal, claude("ExitPlanMode", tool_input, cwd=f"/home/dev/{name}"))
     iid, _ = asked(client, name, hook)
     client.respond(iid, {"selected_ids": ["approve"]})
-    assert hook.decision() == output_of({"behavior": "allow"})
+    assert hook.decision() == output_of({"behavior": "allow", "updatedInput": tool_input})
 
 
 # -- AskUserQuestion -----------------------------------------------------------------------------

@@ -12,7 +12,6 @@ import pytest
 from choice.contract.compat import parse_request
 from choice.contract.validation import validate_request
 from choice.core.i18n import translator
-from choice.hooks.config import render
 from choice.hooks.decisions import decision_for
 from choice.hooks.payload import BadPayload, HookPayload, WaitingNotice, read_payload
 from choice.hooks.questions import question_for
@@ -162,7 +161,7 @@ def test_each_answer_becomes_the_agent_s_decision() -> None:
     on_the_option = answered("deny", option_annotations={"deny": "Use staging."}, note="Sorry.")
     assert decision(on_the_option, bash)["message"] == "Use staging.\n\nSorry."
     plan = claude("ExitPlanMode", {"plan": "x"})
-    assert decision(answered("approve"), plan) == {"behavior": "allow"}
+    assert decision(answered("approve"), plan) == {"behavior": "allow", "updatedInput": {"plan": "x"}}
     assert decision(answered("keep", note="Add tests first."), plan) == {
         "behavior": "deny", "message": "Add tests first."}
     assert decision(answered("allow"), codex("ls")) == {"behavior": "allow"}
@@ -183,19 +182,3 @@ def test_ask_user_question_is_allowed_with_its_answers_by_question_text() -> Non
     answered("something-else"), answered()])
 def test_anything_but_a_person_s_pick_falls_through(result: dict[str, Any]) -> None:
     assert decision_for(payload(claude("Bash", {"command": "ls"})), result) is None
-
-
-def test_hook_config_names_the_event_every_tool_this_choice_and_a_longer_timeout() -> None:
-    for agent in ("claude", "codex"):
-        text = render(agent)
-        comment, _, body = text.partition("\n")
-        assert comment.startswith("// merge into ~/.")
-        entry = json.loads(body)["hooks"]["PermissionRequest"][0]
-        assert entry["matcher"] == "*"
-        hook = entry["hooks"][0]
-        assert hook["type"] == "command" and hook["command"].endswith(f"hook {agent}")
-        assert hook["timeout"] == 60
-        notification = json.loads(body)["hooks"].get("Notification")
-        assert (notification is not None) == (agent == "claude")  # Codex has no such event
-        if notification:
-            assert notification[0]["matcher"] == "idle_prompt|permission_prompt"
