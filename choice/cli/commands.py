@@ -117,9 +117,10 @@ def _hook(agent: str | None) -> int:
 
 
 def _hook_config(args: argparse.Namespace) -> int:
-    from choice.hooks.config import render
+    from choice.hooks.config import advice, render
 
-    print(render(args.agent))
+    print(render(args.agent))  # JSON alone on stdout: `choice hook-config claude > x.json`
+    print(advice(args.agent), file=sys.stderr)
     return 0
 
 

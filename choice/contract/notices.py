@@ -1,7 +1,11 @@
-"""`POST /api/agent-waiting`: an agent says it waits for its person outside the portal (its own
-terminal prompt: Claude Code's `idle_prompt` and `permission_prompt` notifications, sent by
-`choice hook`). Nothing is asked or stored; the portal's open pages notify, as they do for a
-reminder.
+"""What an agent's hooks tell the portal beside a question (`choice hook` sends both):
+
+- `POST /api/agent-waiting`: the agent waits for its person outside the portal (its own
+  terminal prompt: Claude Code's `idle_prompt` and `permission_prompt` notifications).
+  Nothing is asked or stored; the portal's open pages notify, as they do for a reminder.
+- `POST /api/agent-moved-on`: the agent went on without the portal (its own dialog was
+  answered, its turn ended, its session ended): the questions its hook asked about that
+  call, or in that session, are withdrawn with the true reason.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from choice.contract.vocabulary import CONTEXT_VALUE_MAX, Strict
 
 NOTICE_MAX = 500
 WaitingFor = Literal["input", "permission", "other"]
+MovedOnEvent = Literal["tool_done", "turn_over", "session_over"]
 
 
 class AgentWaiting(Strict):
@@ -26,3 +31,18 @@ class AgentWaiting(Strict):
     waiting_for: WaitingFor = Field(
         default="other", description="input (idle at its prompt), permission (its own "
                                      "permission dialog is open) or other.")
+
+
+class AgentMovedOn(Strict):
+    """Which call or session went on without the portal. `tool_done`: that one call ran
+    (matched by `tool_call_id`, else by `tool` and `tool_input_sha256`); `turn_over` and
+    `session_over`: every question of the session is moot."""
+
+    conversation_id: str = Field(min_length=1, max_length=CONTEXT_VALUE_MAX,
+                                 description="The agent's session, as its questions carry it.")
+    event: MovedOnEvent = Field(description="tool_done (a tool call ran), turn_over (the turn "
+                                            "ended or a new prompt came) or session_over.")
+    agent: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
+    tool: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
+    tool_call_id: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
+    tool_input_sha256: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Collection, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from typing import Any
 
 from choice.contract import (
@@ -28,6 +28,7 @@ from choice.contract.clock import now
 from choice.contract.compat import parse_request
 from choice.contract.errors import AlreadyCompleted, DeadlinePassed
 from choice.contract.normalize import Completion
+from choice.contract.notices import AgentMovedOn
 from choice.contract.result import DiscussionData
 from choice.core.answer_files import AnswerFiles
 from choice.core.attachments import files_of
@@ -38,6 +39,7 @@ from choice.core.deadlines import DeadlineScheduler, new_deadline
 from choice.core.endings import answered, audit, cancelled, withdrawn
 from choice.core.extension import Extension, Extensions, ReplyHints
 from choice.core.i18n import resolve_language
+from choice.core.moved_on import REASONS, moot
 from choice.core.notifier import Change, LocalNotifier
 from choice.core.replies import listing, reply
 from choice.core.retention import Retention
@@ -278,6 +280,18 @@ class InteractionService:
         question taken up again may already have its quorum)."""
         self.notifier.publish(change)
         await self.extensions.react(change)
+
+    async def agent_moved_on(self, notice: AgentMovedOn) -> list[str]:
+        """The agent went on without the portal (`POST /api/agent-moved-on`): each question
+        its hook asked that this makes moot (`moved_on.py`) is withdrawn, with why; one that
+        ended meanwhile stays as it ended. The ids withdrawn."""
+        rows = [*await self.recent("active", 200), *await self.recent("deferred", 200)]
+        withdrawn_ids = []
+        for row in moot(rows, notice):
+            with suppress(AlreadyCompleted):
+                await self.withdraw(row.id, REASONS[notice.event], "agent:hook")
+                withdrawn_ids.append(row.id)
+        return withdrawn_ids
 
     def agent_waiting(self, notice: dict[str, Any]) -> None:
         """An agent waits for its person in its own terminal (`POST /api/agent-waiting`): the

@@ -1,12 +1,18 @@
 """`choice hook [claude|codex]`: one hook call, start to end.
 
-Reads the payload on stdin, asks the portal (starting one unless
+A `PermissionRequest`: reads the payload on stdin, asks the portal (starting one unless
 `CHOICE_HOOK_START_PORTAL=0`), waits up to `CHOICE_HOOK_WAIT_SECONDS` for the person, and
 prints the decision. Every other way out is a fall-through: nothing on stdout, exit 0, one
 line on stderr, and the agent shows its own dialog. The question it asked is withdrawn then
-(`withdrawn`: "The agent no longer needs this: it asks in its own terminal now"), so nobody
-answers a stale one; an answer that arrives while it is being withdrawn is still used,
-never lost.
+(`WITHDRAWN`), so nobody answers a stale one; an answer that arrives while it is being
+withdrawn is still used, never lost. A call of the portal's own MCP tools is allowed at
+once: it is a question to the portal already.
+
+The agent shows its own dialog while the hook waits, and the person may answer there. The
+agent's later events (`MovedOn`: the call ran, the turn ended, a new prompt, the session
+ended) reach the portal through the same command, which withdraws the question they make
+moot; the waiting hook then sees it withdrawn and ends. Neither these nor a `Notification`
+start a portal: with none running there is nothing to tell.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import json
 import os
 import sys
 import time
+from contextlib import suppress
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
@@ -24,8 +31,15 @@ from choice.client.portal_client import PortalClient
 from choice.client.watch import OPEN_STATUSES
 from choice.core.config import Settings
 from choice.core.i18n import resolve_language, translator
-from choice.hooks.decisions import decision_for
-from choice.hooks.payload import BadPayload, HookPayload, WaitingNotice, read_payload
+from choice.hooks.decisions import allowed, decision_for
+from choice.hooks.payload import (
+    BadPayload,
+    HookPayload,
+    MovedOn,
+    WaitingNotice,
+    input_sha256,
+    read_payload,
+)
 from choice.hooks.questions import question_for
 
 WITHDRAWN = "nobody answered here in time; it asks in its own terminal now"
@@ -45,18 +59,35 @@ def run(agent: str | None, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.std
         return fall_through(str(error))
     if isinstance(payload, WaitingNotice):
         return tell_pages(payload, settings)
+    if isinstance(payload, MovedOn):
+        return tell_moved_on(payload, settings)
+    if payload.asks_the_portal:
+        return decide(stdout, allowed())
     if settings.hook_tools and payload.tool not in settings.hook_tools:
         return 0  # not one the person sends to the portal: the agent's dialog, quietly
     try:
         client = connect(settings)
-        output = ask(client, payload, settings)
+        output, reply = ask(client, payload, settings)
     except ClientError as error:
         return fall_through(str(error))
     if output is None:
-        return fall_through(f"no answer in the portal within {settings.hook_wait_seconds} s")
+        return fall_through(why_no_decision(reply, settings))
+    return decide(stdout, output)
+
+
+def decide(stdout: IO[str], output: dict[str, Any]) -> int:
     stdout.write(json.dumps(output, ensure_ascii=False) + "\n")
     stdout.flush()
     return 0
+
+
+def why_no_decision(reply: dict[str, Any], settings: Settings) -> str:
+    status, reason = reply.get("status"), reply.get("withdrawn_reason")
+    if status == "withdrawn" and reason and reason != WITHDRAWN:
+        return f"the portal's question was withdrawn ({reason})"
+    if status in ("answered", "cancelled", "timed_out"):
+        return f"the portal's question ended {status}, with no decision for the agent"
+    return f"no answer in the portal within {settings.hook_wait_seconds} s"
 
 
 def main(agent: str | None) -> NoReturn:
@@ -90,6 +121,20 @@ def tell_pages(notice: WaitingNotice, settings: Settings) -> int:
     return 0
 
 
+def tell_moved_on(moved: MovedOn, settings: Settings) -> int:
+    """The agent went on without the portal: the portal withdraws what that makes moot. No
+    portal is started, nothing is printed (these events decide nothing), and a portal that
+    cannot be reached is no error: then no question of this agent is open."""
+    body: dict[str, Any] = {"conversation_id": moved.session_id[:200], "event": moved.event,
+                            "agent": moved.agent_name}
+    if moved.event == "tool_done":
+        body.update(tool=moved.tool or None, tool_call_id=moved.tool_use_id or None,
+                    tool_input_sha256=input_sha256(moved.tool_input))
+    with suppress(ClientError):
+        discover(settings=settings).client().call("POST", "/api/agent-moved-on", body)
+    return 0
+
+
 def connect(settings: Settings) -> PortalClient:
     client = discover(settings=settings).client()
     if client.is_portal():
@@ -99,7 +144,9 @@ def connect(settings: Settings) -> PortalClient:
     return ensure_started(settings.base_url).client()
 
 
-def ask(client: PortalClient, payload: HookPayload, settings: Settings) -> dict[str, Any] | None:
+def ask(client: PortalClient, payload: HookPayload,
+        settings: Settings) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """The decision to print (None: fall through), and the question's last reply."""
     deadline = time.monotonic() + settings.hook_wait_seconds
     saved = client.settings().get("language")
     _ = translator(resolve_language(None, saved, settings.language))
@@ -111,7 +158,7 @@ def ask(client: PortalClient, payload: HookPayload, settings: Settings) -> dict[
         reply = client.poll(interaction_id, wait=round(min(left, 60.0), 3), candidates=False)
     if reply.get("status") in (*OPEN_STATUSES, "deferred"):
         reply = withdraw(client, interaction_id)
-    return decision_for(payload, reply)
+    return decision_for(payload, reply), reply
 
 
 def withdraw(client: PortalClient, interaction_id: str) -> dict[str, Any]:

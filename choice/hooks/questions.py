@@ -12,7 +12,6 @@ and the question takes a note, which goes to the agent with a Deny.
 from __future__ import annotations
 
 import difflib
-import hashlib
 import json
 import re
 from pathlib import Path
@@ -45,11 +44,10 @@ def question_for(payload: HookPayload, _: Translator, timeout_seconds: int) -> d
 def context_of(payload: HookPayload) -> dict[str, Any]:
     """Who asks and about what, for the list and the audit trail: the agent, the project
     (the working directory's name), the session, the tool and a hash of its input."""
-    digest = hashlib.sha256(json.dumps(payload.tool_input, sort_keys=True,
-                                       ensure_ascii=False).encode()).hexdigest()
     context = {"agent": payload.agent_name, "project": Path(payload.cwd).name or None,
                "conversation_id": payload.session_id[:200] or None,
-               "tool": payload.tool[:200], "tool_input_sha256": digest}
+               "tool_call_id": payload.tool_use_id or None,
+               "tool": payload.tool[:200], "tool_input_sha256": payload.input_sha256}
     return {key: value for key, value in context.items() if value}
 
 

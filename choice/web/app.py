@@ -40,7 +40,7 @@ from choice.web.api.drafts import DraftController
 from choice.web.api.health import VERSION, healthz
 from choice.web.api.interactions import InteractionController
 from choice.web.api.login_links import create_login_link
-from choice.web.api.notices import agent_waiting
+from choice.web.api.notices import agent_moved_on, agent_waiting
 from choice.web.api.participant import ParticipantController
 from choice.web.api.settings import SettingsController
 from choice.web.api.stream import stream
@@ -142,7 +142,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
         route_handlers=[
             InteractionController, TeamController, DecisionController, ParticipantController,
             SettingsController, DraftController, AnswerFileController,
-            create_login_link, agent_waiting, stream, healthz,
+            create_login_link, agent_waiting, agent_moved_on, stream, healthz,
             owner_pages, participant_pages,
             choice_socket, portal_socket, participant_socket, bundle,
             asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp_mount),

@@ -37,3 +37,27 @@ def test_a_bad_notice_is_refused_naming_the_field_and_the_token_is_needed(anonym
         assert refused.status_code == 422, body
         assert [e["field"] for e in refused.json()["errors"]] == [field]
     assert anonymous.post("/api/agent-waiting", json=NOTICE).status_code == 401
+
+
+MOVED_ON = {"conversation_id": "5f3c", "event": "tool_done", "agent": "Claude Code",
+            "tool": "Bash", "tool_input_sha256": "ab" * 32}
+
+
+def test_a_bad_moved_on_notice_is_refused_naming_the_field_and_changes_nothing(
+        anonymous: Client) -> None:
+    asked = anonymous.post("/api/interactions", headers=agent(), json={
+        "title": "Allow Bash: x", "prompt": "x", "options": [{"id": "allow", "label": "Allow"}],
+        "context": {"conversation_id": "5f3c", "agent": "Claude Code", "tool": "Bash",
+                    "tool_input_sha256": "ab" * 32}})
+    iid = asked.json()["interaction_id"]
+    for body, field in (({**MOVED_ON, "event": "lunch"}, "event"),
+                        ({"event": "turn_over"}, "conversation_id"),
+                        ({**MOVED_ON, "conversation_id": ""}, "conversation_id"),
+                        ({**MOVED_ON, "colour": "red"}, "colour")):
+        refused = anonymous.post("/api/agent-moved-on", json=body, headers=agent())
+        assert refused.status_code == 422, body
+        assert [e["field"] for e in refused.json()["errors"]] == [field]
+    assert anonymous.post("/api/agent-moved-on", json=MOVED_ON).status_code == 401
+    assert anonymous.get(f"/api/interactions/{iid}", headers=agent()).json()["status"] == "pending"
+    told = anonymous.post("/api/agent-moved-on", json=MOVED_ON, headers=agent())
+    assert told.status_code == 200 and told.json() == {"withdrawn": [iid]}
