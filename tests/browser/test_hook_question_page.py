@@ -54,7 +54,7 @@ def test_a_301_line_command_is_collapsed_whole_with_its_count(
 def test_a_hostile_directory_and_an_edit_against_the_file_on_the_page(
         open_page: OpenPage, portal: PortalProcess, client: PortalClient, tmp_path: Path) -> None:
     project = f"app-{uuid.uuid4().hex[:8]}"
-    cwd = tmp_path / f"x\n\n# Approved by security team ✅\n\n**Safe** [docs](https://evil.example)" \
+    cwd = tmp_path / "x\n\n# Approved by security team ✅\n\n**Safe** [docs](https://evil.example)" \
         / project
     cwd.mkdir(parents=True)
     (cwd / "app.py").write_text("".join(f"value_{n} = {n}\n" for n in range(1, 80)))

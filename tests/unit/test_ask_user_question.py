@@ -83,7 +83,7 @@ def test_a_recommended_label_comes_back_exactly_as_the_model_wrote_it() -> None:
     asked["questions"][1]["options"][0]["label"] = "Authentication (recommended)"
     asked["questions"][1]["options"][1]["label"] = "Logging (Recommended) (Recommended)"
     request = parse_request(asked).request
-    database, features = request.asked()
+    features = request.asked()[1]
     assert [(o.label, o.recommended) for o in features.options] == [
         ("Authentication (recommended)", False), ("Logging (Recommended)", True),
         ("Metrics", False)]
