@@ -9,7 +9,6 @@ calls ours with the same input and reads the same kind of answer.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from pydantic import ConfigDict, Field
@@ -20,13 +19,16 @@ from choice.contract import (
     ChoiceResult,
     InterfaceChoice,
     Language,
+    Option,
     RequestContext,
 )
 from choice.contract.model import Model
 
-RECOMMENDED = re.compile(r"\s*\(recommended\)\s*$", re.IGNORECASE)
+RECOMMENDED = " (Recommended)"
 """Models mark the option they recommend by this label suffix
-(docs/internals.md#claude-codes-askuserquestion)."""
+(docs/internals.md#claude-codes-askuserquestion). It is read as the option's mark and taken
+off the label the person sees, and put back, exactly, on the label the answer carries: only
+this exact suffix, so that the label the model gets back is always the one it wrote."""
 SEPARATOR = ", "
 """How several chosen labels are joined in one answer, as the tool's own multiSelect does."""
 
@@ -85,9 +87,8 @@ def mapped(asked: AskUserQuestion) -> tuple[dict[str, Any], dict[str, str]]:
             "id": f"q{index + 1}", "header": question.header, "prompt": question.question,
             "selection_mode": "hybrid",
             "max_selections": len(question.options) if question.multiSelect else 1,
-            "options": [{"id": str(number + 1), "label": RECOMMENDED.sub("", option.label),
-                         "description": option.description,
-                         "recommended": RECOMMENDED.search(option.label) is not None}
+            "options": [{"id": str(number + 1), **_marked(option.label),
+                         "description": option.description}
                         for number, option in enumerate(question.options)],
         })
     return {
@@ -95,6 +96,20 @@ def mapped(asked: AskUserQuestion) -> tuple[dict[str, Any], dict[str, str]]:
         "timeout_seconds": asked.timeout_seconds, "interface": asked.interface,
         "language": asked.language, "context": asked.context.model_dump(),
     }, renames
+
+
+def _marked(label: str) -> dict[str, Any]:
+    """The label the person sees and whether it is the recommended one: the suffix comes
+    off only where a label is left (`answer_label` puts it back)."""
+    shown = label.removesuffix(RECOMMENDED)
+    if shown == label or not shown.strip():
+        return {"label": label, "recommended": False}
+    return {"label": shown, "recommended": True}
+
+
+def answer_label(option: Option) -> str:
+    """The label exactly as the model wrote it (`_marked` in reverse)."""
+    return option.label + RECOMMENDED if option.recommended else option.label
 
 
 def _title(asked: AskUserQuestion) -> str:
@@ -113,8 +128,10 @@ def answers_by_question(request: ChoiceRequest, result: ChoiceResult) -> dict[st
     shaped = {}
     for question in request.asked():
         answer = answers.get(question.id)
-        parts = [*answer.selected_labels, *([answer.custom_input] if answer.custom_input
-                                            else [])] if answer else []
+        options = {option.id: option for option in question.options}
+        parts = [*(answer_label(options[picked]) for picked in answer.selected_ids
+                   if picked in options),
+                 *([answer.custom_input] if answer.custom_input else [])] if answer else []
         shaped[question.prompt] = SEPARATOR.join(parts)
     return shaped
 

@@ -6,10 +6,11 @@
 
 Allow once is a bare allow. Approve gives Claude Code the plan's input back as received
 (`updatedInput`): without it, Claude Code ignores the approval and its own dialog stays
-open. "Always allow this" also sends Claude Code's own suggestion back as
-`updatedPermissions`; Deny (and the plan's "Keep planning") carries the person's note as
-`message`; AskUserQuestion is allowed with `updatedInput` = its questions and the answers by
-question text. Codex fails closed on `updatedInput` and `updatedPermissions`, so it never
+open. "Always allow this" also sends back, as `updatedPermissions`, exactly the suggestions
+the question described (`permission_updates.savable`), nothing else; Deny (and the plan's
+"Keep planning") carries the person's note as `message`; AskUserQuestion is allowed with
+`updatedInput` = its questions and the answers by question text. Codex fails closed on
+`updatedInput` and `updatedPermissions`, so it never
 gets them. Anything that is not a person's answer (cancelled, timed out) is None: the hook
 then prints nothing and the agent asks in its own dialog.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from choice.hooks.payload import PERMISSION_REQUEST, HookPayload
+from choice.hooks.permission_updates import savable
 from choice.hooks.questions import ALLOW, ALWAYS, APPROVE, DENY, KEEP
 
 ANSWERED = ("selected", "custom_input")
@@ -47,8 +49,11 @@ def decision_for(payload: HookPayload, result: dict[str, Any]) -> dict[str, Any]
         return _output({"behavior": "allow", "updatedInput": payload.tool_input})
     if picked in (ALLOW, APPROVE):
         return allowed()
-    if picked == ALWAYS and payload.suggestions and payload.agent == "claude":
-        return _output({"behavior": "allow", "updatedPermissions": payload.suggestions})
+    if picked == ALWAYS and payload.agent == "claude":
+        described = savable(payload.suggestions)
+        if not described:
+            return None  # the question offered no such option: never guess
+        return _output({"behavior": "allow", "updatedPermissions": described})
     if picked in (DENY, KEEP):
         return _output({"behavior": "deny",
                         "message": note or (KEEP_PLANNING if picked == KEEP else DENIED)})

@@ -1,30 +1,46 @@
 """A hook payload as a question a person can read: a command in a code block with where it
-runs, an edit as a diff, the plan as Markdown, AskUserQuestion as its own questions, any
-other tool's input as JSON. Every text the agent wrote (the command, the plan, the labels)
-stays untrusted: it is shown in code blocks or passed as the question's own text, where the
-portal escapes it like any other.
+runs, an edit as a diff against the file on disk, the plan as Markdown, AskUserQuestion as
+its own questions, any other tool's input as JSON. Every text the agent wrote (the command,
+the plan, the labels, the directory) stays untrusted: values sit in code spans and commands
+in code blocks they cannot leave (`shown_code.py`), or pass as the question's own text,
+which the portal escapes like any other.
+
+A command or a diff is shown whole, with its line count when it is long (the page then
+shows it in a box of its own height that scrolls). When the portal's prompt limit (`PROMPT_MAX`) would
+cut it, the title says so and the only option is Deny: nothing cut short can be allowed.
 
 The options' ids are what `decisions.py` reads back: allow, always (only when the agent
-offers a rule to save), deny; approve and keep for the plan. No option is picked by default
-and the question takes a note, which goes to the agent with a Deny.
+offers changes this hook can describe, `permission_updates.py`), deny; approve and keep for
+the plan. No option is picked by default and the question takes a note, which goes to the
+agent with a Deny.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 from choice.core.i18n import Translator
+from choice.hooks import file_changes
 from choice.hooks.payload import HookPayload
+from choice.hooks.permission_updates import described, savable, session_only
+from choice.hooks.shown_code import (
+    BLANK_LINES_MAX,
+    BLANK_RUN_MAX,
+    code_span,
+    fenced,
+    line_count,
+    one_line,
+    with_blank_runs_marked,
+)
 
 ALLOW, ALWAYS, DENY, APPROVE, KEEP = "allow", "always", "deny", "approve", "keep"
-TITLE_MAX = 200
-PROMPT_MAX = 20_000
-SHOWN_LINES = 300
-"""A diff or a new file is cut after this many lines (the rest is counted)."""
+LONG_LINES, LONG_CHARS = 12, 1_000
+"""A block longer than this says how many lines it has: the page may show it collapsed."""
+TITLE_MAX, PROMPT_MAX, DESCRIPTION_MAX = 200, 20_000, 2_000
+"""The portal's limits (`choice/contract/vocabulary.py`), written again here: importing the
+contract loads pydantic, ~70 ms on every hook call (a unit test keeps them equal)."""
 
 
 def question_for(payload: HookPayload, _: Translator, timeout_seconds: int) -> dict[str, Any]:
@@ -34,7 +50,7 @@ def question_for(payload: HookPayload, _: Translator, timeout_seconds: int) -> d
     title, prompt, options = {"shell": _shell, "edit": _edit, "plan": _plan}.get(
         payload.kind, _other)(payload, _)
     return {
-        "title": _clip(title, TITLE_MAX), "prompt": _clip(prompt, PROMPT_MAX),
+        "title": _clip(title, TITLE_MAX), "prompt": prompt,
         "options": options, "selection_mode": "single", "default_selection_ids": [],
         "allow_annotations": True, "single_submit_mode": False,
         "timeout_seconds": timeout_seconds, "language": _.language,
@@ -53,42 +69,34 @@ def context_of(payload: HookPayload) -> dict[str, Any]:
 
 def _permission_options(payload: HookPayload, _: Translator) -> list[dict[str, Any]]:
     options = [{"id": ALLOW, "label": _("Allow once")}]
-    said = _what_always_does(payload.suggestions, _)
-    if said:
-        options.append({"id": ALWAYS, "label": _("Always allow this"), "description": " ".join(said)})
+    always = _always_option(payload, _)
+    if always:
+        options.append(always)
     options.append({"id": DENY, "label": _("Deny")})
     return options
 
 
-def _what_always_does(suggestions: list[dict[str, Any]], _: Translator) -> list[str]:
-    """What "Always allow this" changes, from Claude Code's own suggestions: the rules it
-    saves (as Claude Code writes them: `Bash(npm test:*)`), the mode it switches to, the
-    directories it adds. Nothing readable in them: no such option."""
-    rules, said = [], []
-    for suggestion in suggestions:
-        for rule in suggestion.get("rules") or []:
-            if isinstance(rule, dict) and rule.get("toolName"):
-                content = rule.get("ruleContent")
-                rules.append(f"{rule['toolName']}({content})" if content else str(rule["toolName"]))
-        if suggestion.get("type") == "setMode" and suggestion.get("mode"):
-            said.append(_("Switches the agent to its {mode} mode.").format(
-                mode=_code_span(str(suggestion["mode"]))))
-        directories = [str(d) for d in suggestion.get("directories") or []]
-        if suggestion.get("type") == "addDirectories" and directories:
-            said.append(_("Lets the agent work in {directories}.").format(
-                directories=", ".join(_code_span(d) for d in directories)))
-    if rules:
-        said.insert(0, _("Adds the rule {rules} to the agent's settings.").format(
-            rules=", ".join(_code_span(rule) for rule in rules)))
-    return said
+def _always_option(payload: HookPayload, _: Translator) -> dict[str, Any] | None:
+    """"Always allow this" (or "Allow for this session" when nothing outlives the session),
+    describing every change it saves, one line each: exactly what `decisions.py` passes on.
+    Nothing it can describe, or more than an option's description holds: no such option."""
+    entries = savable(payload.suggestions)
+    if not entries:
+        return None
+    said = [described(entry, _) for entry in entries]
+    description = said[0] if len(said) == 1 else "\n".join(f"- {line}" for line in said)
+    if len(description) > DESCRIPTION_MAX:
+        return None
+    label = _("Allow for this session") if session_only(entries) else _("Always allow this")
+    return {"id": ALWAYS, "label": label, "description": description}
 
 
 def _where(payload: HookPayload, _: Translator) -> str:
     facts = []
     if payload.cwd:
-        facts.append(_("Directory: {cwd}").format(cwd=_code_span(payload.cwd)))
+        facts.append(_("Directory: {cwd}").format(cwd=code_span(payload.cwd)))
     if payload.session_id:
-        facts.append(_("Session: {session}").format(session=_code_span(payload.session_id)))
+        facts.append(_("Session: {session}").format(session=code_span(payload.session_id)))
     return " · ".join(facts)
 
 
@@ -96,49 +104,89 @@ def _shell(payload: HookPayload, _: Translator) -> tuple[str, str, list[dict[str
     command = str(payload.tool_input.get("command") or "").strip("\n")
     description = str(payload.tool_input.get("description") or "").strip()
     summary = description or _first_line(command) or payload.tool
-    prompt = "\n\n".join(part for part in (
-        description and description != summary and description,
-        _fenced(command, "sh") if command else "",
-        _where(payload, _)) if part)
-    return (_("Allow {tool}: {summary}").format(tool=payload.tool, summary=summary), prompt.strip(),
-            _permission_options(payload, _))
+    title = _("Allow {tool}: {summary}").format(tool=payload.tool, summary=summary)
+    if not command:
+        return title, _where(payload, _), _permission_options(payload, _)
+    return _with_code(payload, _, title, "", command, "sh")
 
 
 def _edit(payload: HookPayload, _: Translator) -> tuple[str, str, list[dict[str, Any]]]:
     given = payload.tool_input
     path = str(given.get("file_path") or given.get("notebook_path") or "")
     shown = _relative(path, payload.cwd)
-    if payload.tool == "Write":
-        change = _written(str(given.get("content") or ""), shown, _)
-    elif payload.tool == "MultiEdit":
-        change = "\n".join(_diff(str(edit.get("old_string") or ""), str(edit.get("new_string") or ""),
-                                 shown) for edit in given.get("edits") or [] if isinstance(edit, dict))
-        change = _fenced(change, "diff")
-    elif payload.tool == "Edit":
-        change = _fenced(_diff(str(given.get("old_string") or ""),
-                               str(given.get("new_string") or ""), shown), "diff")
-    else:
-        change = _fenced(json.dumps(given, indent=2, ensure_ascii=False), "json")
-    return (_("Allow {tool}: {path}").format(tool=payload.tool, path=shown or payload.tool),
-            change + "\n\n" + _where(payload, _), _permission_options(payload, _))
+    title = _("Allow {tool}: {path}").format(tool=payload.tool,
+                                             path=one_line(shown) or payload.tool)
+    if payload.tool not in ("Write", "Edit", "MultiEdit") or not path:
+        return _with_code(payload, _, title, "",
+                          json.dumps(given, indent=2, ensure_ascii=False), "json")
+    change = file_changes.change_of(payload.tool, given, path, payload.cwd, shown)
+    said = [_FALLBACKS[change.fallback](_)] if change.fallback else []
+    if change.new_file:
+        said.append(_("The new content of {path}:").format(path=code_span(shown)))
+    return _with_code(payload, _, title, "\n\n".join(said),
+                      change.text or _("(no change)"), "" if change.new_file else "diff",
+                      after=_("Widening this question shares the diff with the team."))
 
 
-def _written(content: str, shown: str, _: Translator) -> str:
-    """A Write: what the file will hold (its head). Only what the agent sent is shown: the
-    file on disk is never read into the portal (it may hold secrets a widened question
-    would share)."""
-    lines = content.splitlines()
-    more = len(lines) - SHOWN_LINES
-    said = _("The new content of {path}:").format(path=_code_span(shown)) + "\n\n" + \
-        _fenced("\n".join(lines[:SHOWN_LINES]), "")
-    if more > 0:
-        said += "\n\n" + _.ngettext("… and {n} more line.", "… and {n} more lines.", more).format(n=more)
-    return said
+_FALLBACKS = {
+    file_changes.TOO_LARGE: lambda _: _(
+        "The file is larger than the hook reads, so this diff is of the agent's text alone, "
+        "without the file's own line numbers."),
+    file_changes.UNREADABLE: lambda _: _(
+        "The file could not be read, so this diff is of the agent's text alone, without the "
+        "file's own line numbers."),
+    file_changes.NOT_TEXT: lambda _: _(
+        "The file is not text, so this diff is of the agent's text alone, without the "
+        "file's own line numbers."),
+    file_changes.SECRET: lambda _: _(
+        "The file may hold secrets, so it was not read: this is the agent's text alone, "
+        "without the file's own line numbers."),
+    file_changes.NOT_IN_FILE: lambda _: _(
+        "The text to replace is not in the file on disk, so this diff is of the agent's "
+        "text alone: the edit may fail."),
+    file_changes.MISSING: lambda _: _(
+        "There is no such file on disk, so this diff is of the agent's text alone: the "
+        "edit may fail."),
+}
+
+
+def _with_code(payload: HookPayload, _: Translator, title: str, before: str, code: str,
+               language: str, after: str = "") -> tuple[str, str, list[dict[str, Any]]]:
+    """The prompt around a command or a diff shown whole: its line count, a note if long
+    blank runs are marked, the block, then `after` and where it runs. If the prompt limit
+    would cut the block, the title says it is shortened and Deny is the only option."""
+    code = code.removesuffix("\n")  # a file's last line break: no empty line in the block
+    shown, marked = with_blank_runs_marked(code)
+    lines = line_count(code)
+    notes = [before] if before else []
+    if lines > 1 and (lines > LONG_LINES or len(code) > LONG_CHARS):
+        notes.append(_.ngettext("All {n} line is below.", "All {n} lines are below.",
+                                lines).format(n=lines))
+    if marked:
+        notes.append(_("Runs of more than {spaces} blank characters are shown as [␣×n], "
+                       "and of more than {lines} blank lines as [↵×n].").format(
+                           spaces=BLANK_RUN_MAX, lines=BLANK_LINES_MAX))
+    tail = [part for part in (after, _where(payload, _)) if part]
+    prompt = _joined(*notes, fenced(shown, language), *tail)
+    if len(prompt) <= PROMPT_MAX:
+        return title, prompt, _permission_options(payload, _)
+    why = _("It is {n} characters long, more than a question can show: it is cut short "
+            "below, so it cannot be allowed here. Deny it, or answer in the agent's own "
+            "dialog.").format(n=f"{len(code):,}")
+    room = PROMPT_MAX - len(_joined(why, *notes, fenced("…", language), *tail)) - 16
+    cut = shown[:max(0, room)] + "\n…"
+    return (_("Shortened, deny only: {title}").format(title=title),
+            _joined(why, *notes, fenced(cut, language), *tail),
+            [{"id": DENY, "label": _("Deny"), "description": why}])
+
+
+def _joined(*parts: str) -> str:
+    return "\n\n".join(part for part in parts if part)
 
 
 def _plan(payload: HookPayload, _: Translator) -> tuple[str, str, list[dict[str, Any]]]:
     plan = str(payload.tool_input.get("plan") or "").strip() or _("(The agent sent no plan.)")
-    return (_("Approve the plan?"), plan + "\n\n" + _where(payload, _), [
+    return (_("Approve the plan?"), _clip(plan + "\n\n" + _where(payload, _), PROMPT_MAX), [
         {"id": APPROVE, "label": _("Approve"), "description": _("The agent starts on it.")},
         {"id": KEEP, "label": _("Keep planning"),
          "description": _("Your note goes to the agent as feedback.")}])
@@ -146,8 +194,7 @@ def _plan(payload: HookPayload, _: Translator) -> tuple[str, str, list[dict[str,
 
 def _other(payload: HookPayload, _: Translator) -> tuple[str, str, list[dict[str, Any]]]:
     shown = json.dumps(payload.tool_input, indent=2, ensure_ascii=False)
-    return (_("Allow {tool}?").format(tool=payload.tool),
-            _fenced(shown, "json") + "\n\n" + _where(payload, _), _permission_options(payload, _))
+    return _with_code(payload, _, _("Allow {tool}?").format(tool=payload.tool), "", shown, "json")
 
 
 def _asked_questions(payload: HookPayload, _: Translator, timeout_seconds: int) -> dict[str, Any]:
@@ -164,35 +211,6 @@ def _asked_questions(payload: HookPayload, _: Translator, timeout_seconds: int) 
                         for option in asked.get("options") or [] if isinstance(option, dict)]})
     return {"questions": questions, "timeout_seconds": timeout_seconds,
             "language": _.language, "context": context_of(payload)}
-
-
-# -- Markdown that cannot be broken out of -----------------------------------------------------
-def _fenced(text: str, language: str) -> str:
-    """`text` in a code block whose fence is longer than any backtick run inside it."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}{language}\n{_cut(text)}\n{fence}"
-
-
-def _code_span(text: str) -> str:
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    ticks = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
-
-
-def _diff(before: str, after: str, path: str) -> str:
-    lines = difflib.unified_diff(before.splitlines(), after.splitlines(),
-                                 f"a/{path}", f"b/{path}", lineterm="", n=3)
-    return "\n".join(lines) or f"(no change to {path})"
-
-
-def _cut(text: str) -> str:
-    lines = text.splitlines()
-    if len(lines) <= SHOWN_LINES:
-        return _clip(text, PROMPT_MAX - 2000)
-    return _clip("\n".join(lines[:SHOWN_LINES]), PROMPT_MAX - 2000) + \
-        f"\n… (+{len(lines) - SHOWN_LINES})"
 
 
 def _first_line(text: str) -> str:

@@ -157,8 +157,9 @@ def test_an_edit_is_shown_as_a_diff_and_can_be_allowed(portal: PortalProcess,
         "new_string": "def answer():\n    return 42\n"}, cwd=cwd))
     iid, request = asked(client, name, hook)
     assert request["title"] == "Allow Edit: src/app.py"
-    prompt = request["prompt"]
-    assert prompt.startswith("```diff\n--- a/src/app.py\n+++ b/src/app.py\n")
+    prompt = request["prompt"]  # no such file here: a diff of the strings, which it says
+    assert "There is no such file on disk" in prompt
+    assert "```diff\n--- a/src/app.py\n+++ b/src/app.py\n" in prompt
     assert "\n-    return 41\n+    return 42\n" in prompt
     assert "\n def answer():\n" in prompt  # context lines keep their leading space
     client.respond(iid, {"selected_ids": ["allow"]})
@@ -177,24 +178,6 @@ def test_a_write_of_a_new_file_shows_its_content(portal: PortalProcess,
     assert "```\n# To do\n\n- ship the hook\n```" in request["prompt"]
     client.respond(iid, {"selected_ids": ["deny"], "global_annotation": "Put it in the README."})
     assert hook.decision() == output_of({"behavior": "deny", "message": "Put it in the README."})
-
-
-def test_a_write_over_a_file_on_disk_never_copies_the_file_into_the_portal(
-        portal: PortalProcess, client: PortalClient, tmp_path: Path) -> None:
-    """Only what the agent sent is shown: the file on disk may hold secrets a widened
-    question would share with the team."""
-    name = project()
-    cwd = tmp_path / name
-    (cwd / "conf").mkdir(parents=True)
-    (cwd / "conf" / "app.ini").write_text("[server]\nport = 8000\npassword = hunter2\n")
-    hook = run_hook(portal, claude("Write", {"file_path": str(cwd / "conf" / "app.ini"),
-                                             "content": "[server]\nport = 9000\n"},
-                                   cwd=str(cwd)))
-    iid, request = asked(client, name, hook)
-    assert "The new content of `conf/app.ini`:" in request["prompt"]
-    assert "port = 9000" in request["prompt"] and "hunter2" not in request["prompt"]
-    client.respond(iid, {"selected_ids": ["allow"]})
-    assert hook.decision() == output_of({"behavior": "allow"})
 
 
 def test_another_tool_shows_its_input_as_json(portal: PortalProcess,

@@ -74,3 +74,29 @@ def test_answers_come_back_as_question_text_to_labels_and_other_text() -> None:
                       "Which features should we enable?": "Authentication, Metrics, tracing"}
     assert answered_line(shaped).startswith(
         'User has answered your questions: "Which database should we use?"="SQLite, honestly"')
+
+
+def test_a_recommended_label_comes_back_exactly_as_the_model_wrote_it() -> None:
+    """The page shows "PostgreSQL" with its Recommended mark; the answer carries the label
+    the model gave, suffix and all, and a label merely like the mark stays as written."""
+    asked = ask()
+    asked["questions"][1]["options"][0]["label"] = "Authentication (recommended)"
+    asked["questions"][1]["options"][1]["label"] = "Logging (Recommended) (Recommended)"
+    request = parse_request(asked).request
+    features = request.asked()[1]
+    assert [(o.label, o.recommended) for o in features.options] == [
+        ("Authentication (recommended)", False), ("Logging (Recommended)", True),
+        ("Metrics", False)]
+    result, _ = normalize_submission(request, Submission.model_validate({"answers": {
+        "q1": {"selected_ids": ["1"]}, "q2": {"selected_ids": ["1", "2"]}}}), DONE)
+    assert shape_fields(request, result).answers_by_question == {
+        "Which database should we use?": "PostgreSQL (Recommended)",
+        "Which features should we enable?":
+            "Authentication (recommended), Logging (Recommended) (Recommended)"}
+
+
+def test_a_label_that_is_only_the_mark_stays_a_label() -> None:
+    asked = ask()
+    asked["questions"][0]["options"][1]["label"] = " (Recommended)"
+    option = parse_request(asked).request.asked()[0].options[1]
+    assert (option.label, option.recommended) == (" (Recommended)", False)

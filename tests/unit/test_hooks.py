@@ -86,9 +86,11 @@ def test_always_says_what_it_changes_mode_and_directories_too() -> None:
     request = asked(claude("Edit", {"file_path": "/a", "old_string": "", "new_string": "x"},
                            permission_suggestions=[
                                {"type": "setMode", "mode": "acceptEdits", "destination": "session"},
-                               {"type": "addDirectories", "directories": ["/srv/data"]}]))
-    assert request["options"][1]["description"] == (
-        "Switches the agent to its `acceptEdits` mode. Lets the agent work in `/srv/data`.")
+                               {"type": "addDirectories", "directories": ["/srv/data"],
+                                "destination": "session"}]))
+    assert request["options"][1] == {"id": "always", "label": "Allow for this session", "description": (
+        "- Switches the agent to its `acceptEdits` mode for this session.\n"
+        "- Lets the agent work in `/srv/data` for this session.")}
 
 
 def test_always_is_offered_only_with_a_rule_to_save_and_never_to_codex() -> None:
@@ -96,7 +98,7 @@ def test_always_is_offered_only_with_a_rule_to_save_and_never_to_codex() -> None
     assert [o["id"] for o in asked(codex("ls"))["options"]] == ["allow", "deny"]
 
 
-def test_an_edit_is_a_diff_and_a_write_shows_what_the_agent_sent_never_the_disk(
+def test_an_edit_is_a_diff_and_a_write_never_reads_a_file_that_may_hold_secrets(
         tmp_path: Path) -> None:
     edit = asked(claude("Edit", {"file_path": "/home/me/billing/app.py",
                                  "old_string": "x = 1\n", "new_string": "x = 2\n"}))
@@ -108,8 +110,8 @@ def test_an_edit_is_a_diff_and_a_write_shows_what_the_agent_sent_never_the_disk(
     assert "TOKEN=new" in write["prompt"] and "hunter2" not in write["prompt"]
     new = asked(claude("Write", {"file_path": str(tmp_path / "new.txt"),
                                  "content": "\n".join(f"line {i}" for i in range(400))}))
-    assert "line 299" in new["prompt"] and "line 300" not in new["prompt"]
-    assert "100 more lines" in new["prompt"]
+    assert "line 0\nline 1\n" in new["prompt"] and "line 399\n" in new["prompt"]  # whole
+    assert "All 400 lines are below." in new["prompt"]
     for request in (edit, write, new):
         validate_request(request)
 
