@@ -26,7 +26,7 @@ def render(client: str, settings: Settings | None = None) -> str:
     settings = settings or Settings.from_env()
     settings.prepare_data_dir()
     token, url = ensure_token(settings.token_path), f"{settings.base_url}/mcp"
-    env = settings.environment_to_reach()
+    env = settings.environment_of_the_bridge()
     program, *args = [*choice_command(), "mcp"]
     command: dict[str, Any] = {"command": program, "args": args, **({"env": env} if env else {})}
     http: dict[str, Any] = {"url": url, "headers": {"Authorization": f"Bearer {token}"}}

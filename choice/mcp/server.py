@@ -45,6 +45,7 @@ from choice.mcp.elicitation import (
     client_modes,
     mode_for,
 )
+from choice.mcp.local_files import SOURCES_META
 from choice.mcp.pending import pending_list
 from choice.mcp.replies import candidate_refusal, invalid, result_for, text_content
 from choice.mcp.tools import LIST_PENDING, SUBMIT_CANDIDATE, TOOLS_BY_NAME, WITHDRAW, ToolSpec
@@ -150,7 +151,8 @@ class PortalMCP(MCPServer):
             if in_client:
                 arguments["interface"] = "client"
             created = await service.create(arguments, spec.shape, actor="agent:mcp",
-                                           in_client=in_client)
+                                           in_client=in_client,
+                                           source_paths=self._source_paths(context))
             row = created.row
             if row.interface == "terminal":  # the hand-off: nothing to wait for yet
                 return self._with_warnings(await result_for(service, row, spec.name),
@@ -164,6 +166,19 @@ class PortalMCP(MCPServer):
         warnings = [*([] if session_id is not None else created.warnings),
                     *(asking.warnings if asking is not None else [])]
         return self._with_warnings(await result_for(service, row, spec.name), warnings)
+
+    @staticmethod
+    def _source_paths(context: Context[Any, Any] | None) -> list[str | None]:
+        """Where `choice mcp` read each attachment, from the call's `_meta`
+        (`SOURCES_META`), which the client writes and the model does not."""
+        try:
+            meta = context.request_context.meta if context is not None else None
+        except (AttributeError, ValueError):  # a context outside a request has no meta
+            return []
+        given = meta.get(SOURCES_META) if isinstance(meta, dict) else None
+        if not isinstance(given, list):
+            return []
+        return [path if isinstance(path, str) and path else None for path in given]
 
     @staticmethod
     def _client_name(context: Context[Any, Any] | None) -> str:

@@ -40,3 +40,11 @@ def test_with_default_settings_the_codex_table_needs_no_env_but_outlasts_the_wai
                              capture_output=True, text=True, timeout=60, check=True)
     server = tomllib.loads(printed.stdout)["mcp_servers"]["choice"]
     assert "env" not in server and server["tool_timeout_sec"] > 50
+
+
+def test_the_folders_the_person_allowed_travel_with_the_bridge(tmp_path: Path) -> None:
+    """Codex gives a server none of the shell's variables: the table carries them."""
+    mockups = tmp_path / "mockups"
+    printed = mcp_config("codex", tmp_path / "data", CHOICE_MCP_FILE_ROOTS=str(mockups))
+    server = tomllib.loads(printed.stdout)["mcp_servers"]["choice"]
+    assert server["env"]["CHOICE_MCP_FILE_ROOTS"] == str(mockups.resolve())
