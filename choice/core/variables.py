@@ -211,7 +211,7 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CHOICE_MCP_FILE_ROOTS", "mcp_file_roots", "paths", (),
              "Folders, besides the agent's working directory, whose files an attachment's "
              "`path` may name through `choice mcp` (e.g. `~/Pictures/mockups`). Secrets are "
-             "refused even inside them ([which](../guides/attachments.md#files-by-path)).",
+             "refused even inside them (the attachments guide lists which).",
              shown_default="none: the working directory only",
              read_by="`choice mcp`, `choice mcp-config`"),
     Variable("CHOICE_MCP_PROGRESS_SECONDS", "mcp_progress_seconds", "number", 15.0,

@@ -55,8 +55,8 @@ def note(client: str) -> str | None:
     """What to do with the printed configuration, for stderr (stdout is the configuration
     alone), when it is not said by the configuration itself."""
     if client == "codex":
-        return ("# Append this to ~/.codex/config.toml (or a trusted project's "
-                ".codex/config.toml), replacing any [mcp_servers.choice] table already there.")
+        return ("# Append this to ~/.codex/config.toml (or to the same file in a trusted "
+                "project's .codex folder), replacing any [mcp_servers.choice] table there.")
     return None
 
 
