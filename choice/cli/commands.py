@@ -101,9 +101,12 @@ def _mcp(_: argparse.Namespace) -> int:
 
 
 def _mcp_config(args: argparse.Namespace) -> int:
-    from choice.mcp.client_config import render
+    from choice.mcp.client_config import note, render
 
-    print(render(args.client))
+    printed, said = render(args.client), note(args.client)
+    if said:
+        print(said, file=sys.stderr)  # stdout is the configuration alone
+    print(printed)
     return 0
 
 
@@ -212,7 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.set_defaults(run=_mcp)
     config = commands.add_parser("mcp-config", help="print an MCP client configuration snippet")
     config.add_argument("client", nargs="?", default="json",
-                        choices=["claude", "claude-desktop", "cursor", "vscode", "json"])
+                        choices=["claude", "claude-desktop", "codex", "cursor", "vscode",
+                                 "json"])
     config.set_defaults(run=_mcp_config)
     hook = commands.add_parser("hook", help="answer a coding agent's own prompt (its "
                                "PermissionRequest hook) in the portal")

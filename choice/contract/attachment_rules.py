@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from choice.contract.attachments import Attachment, decoded
+from choice.contract.attachments import Attachment, decoded, source_path_errors
 from choice.contract.errors import FieldError
 from choice.contract.request import Question
 
@@ -16,6 +16,7 @@ def attachment_errors(attachments: list[Attachment], questions: Sequence[Questio
                       several: bool) -> list[FieldError]:
     """The files' own rules, and every option's `attachment_ids` naming one of them."""
     _, errors = decoded(attachments)
+    errors += source_path_errors(attachments)
     known = {attachment.id or f"a{index + 1}" for index, attachment in enumerate(attachments)}
     prefix = "questions[{q}]." if several else ""
     for q, question in enumerate(questions):

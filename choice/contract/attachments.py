@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +32,7 @@ ATTACHMENTS_MAX = 8
 FILE_MAX = 5 * MiB
 TOTAL_MAX = 10 * MiB
 NAME_MAX = 200
+SOURCE_PATH_MAX = 1000
 ASKING_BODY_MAX = 16 * MiB
 """The largest body that asks a question, with its files as base64 (4/3 of `TOTAL_MAX`) and
 room for the rest of the request: the API's asking route and the MCP endpoint, where a
@@ -82,6 +84,10 @@ class Attachment(Strict):
                                                        "asking, never returned.")
     size: int | None = Field(default=None, description="Set by the portal.")
     sha256: str | None = Field(default=None, description="Set by the portal.")
+    source_path: str | None = Field(
+        default=None, max_length=SOURCE_PATH_MAX,
+        description="Set by `choice mcp` when it read the file from a `path`: the real path "
+                    "on the agent's machine, shown under the file. Never sent.")
 
     @property
     def inline(self) -> bool:
@@ -150,13 +156,30 @@ def _bytes(data: str | None) -> bytes | None:
         return None
 
 
-def stored(attachments: list[Attachment], blobs: list[bytes]) -> list[dict[str, Any]]:
+def stored(attachments: list[Attachment], blobs: list[bytes],
+           source_paths: Sequence[str | None] = ()) -> list[dict[str, Any]]:
     """The attachments as the stored request keeps them: ids filled in, no bytes, their
-    size and sha256."""
-    return [{**attachment.model_dump(exclude={"data"}),
-             "id": attachment.id or f"a{index + 1}", "mime_type": attachment.mime_type.lower(),
-             "size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
-            for index, (attachment, blob) in enumerate(zip(attachments, blobs, strict=True))]
+    size and sha256, and where `choice mcp` read each (`source_paths`, in order; the
+    request's own `source_path` never counts: `source_path_errors` refuses it)."""
+    kept = []
+    for index, (attachment, blob) in enumerate(zip(attachments, blobs, strict=True)):
+        meta = {**attachment.model_dump(exclude={"data", "source_path"}),
+                "id": attachment.id or f"a{index + 1}",
+                "mime_type": attachment.mime_type.lower(),
+                "size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
+        source = source_paths[index] if index < len(source_paths) else None
+        if source:
+            meta["source_path"] = source[:SOURCE_PATH_MAX]
+        kept.append(meta)
+    return kept
+
+
+def source_path_errors(attachments: list[Attachment]) -> list[FieldError]:
+    """`source_path` is what `choice mcp` saw, never the asker's word."""
+    return [FieldError(field=f"attachments[{index}].source_path", code="not_allowed", message=(
+        "source_path is set by `choice mcp` when it reads a file named by `path`: remove "
+        "it (through `choice mcp`, send `path` instead of `data`)."))
+        for index, attachment in enumerate(attachments) if attachment.source_path is not None]
 
 
 class SentFile(Model):

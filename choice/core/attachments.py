@@ -15,7 +15,7 @@ The contract holds the rules (`contract/attachments.py`); the store keeps the by
 from __future__ import annotations
 
 import hashlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from choice.contract import ChoiceRequest, Submission
 from choice.contract.attachments import (
@@ -35,14 +35,15 @@ from choice.store.files import file_chunk, stored_file
 from choice.store.records import StoredFile
 
 
-def files_of(req: ChoiceRequest, interaction_id: str,
-             at: float) -> tuple[list[StoredFile], ChoiceRequest]:
+def files_of(req: ChoiceRequest, interaction_id: str, at: float,
+             source_paths: Sequence[str | None] = ()) -> tuple[list[StoredFile], ChoiceRequest]:
     """The files a validated request shows, as rows to store, and the request as it is
-    kept: each attachment described (id, size, sha256), its bytes gone."""
+    kept: each attachment described (id, size, sha256, and `source_paths`: where
+    `choice mcp` read it), its bytes gone."""
     if not req.attachments:
         return [], req
     blobs, _ = decoded(req.attachments)  # the rules were checked: these decode
-    kept = stored(req.attachments, blobs)
+    kept = stored(req.attachments, blobs, source_paths)
     files = [StoredFile(interaction_id=interaction_id, attachment_id=meta["id"],
                         direction="request", name=meta["name"], mime_type=meta["mime_type"],
                         size=meta["size"], sha256=meta["sha256"], created_at=at, data=blob)

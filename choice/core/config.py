@@ -32,6 +32,8 @@ class Settings:
     max_sessions: int
     open_browser: bool
     mcp_wait_seconds: int
+    mcp_file_roots: tuple[Path, ...]
+    """Where `choice mcp` may read attachments from, besides its working directory."""
     hook_wait_seconds: int
     hook_tools: tuple[str, ...]
     hook_start_portal: bool
@@ -87,6 +89,16 @@ class Settings:
             env["CHOICE_HOST"] = self.host
         if self.data_dir != default.data_dir:
             env["CHOICE_DATA_DIR"] = str(self.data_dir)
+        return env
+
+    def environment_of_the_bridge(self) -> dict[str, str]:
+        """What an MCP client must give `choice mcp` (its configuration's `env`): how to
+        reach this portal, and the bridge's own settings that differ from the defaults
+        (clients such as Codex pass a server nothing of the user's shell)."""
+        env = self.environment_to_reach()
+        if self.mcp_file_roots:
+            env["CHOICE_MCP_FILE_ROOTS"] = os.pathsep.join(str(root.resolve())
+                                                           for root in self.mcp_file_roots)
         return env
 
     @classmethod

@@ -10,7 +10,7 @@ one scheduler; the database stays the truth.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import ExitStack, contextmanager, suppress
 from typing import Any
 
@@ -168,10 +168,12 @@ class InteractionService:
 
     # -- changes -----------------------------------------------------------------------------
     async def create(self, payload: Any, shape: Shape | None = None,
-                     actor: str = "agent", in_client: bool = False) -> Created:
+                     actor: str = "agent", in_client: bool = False,
+                     source_paths: Sequence[str | None] = ()) -> Created:
         """`in_client`: the asker is an MCP client that can ask its user (elicitation), so
         `interface: client` stays; anyone else asking for it gets the saved interface and a
-        warning."""
+        warning. `source_paths`: where `choice mcp` read each attachment (in order; the
+        payload cannot say)."""
         prefs = await self.preferences()
         validated = parse_request(payload, prefs, shape)
         req, created = validated.request, self.clock()
@@ -180,7 +182,7 @@ class InteractionService:
             req = req.model_copy(update={"interface": prefs.interface})
             warnings = [*warnings, NO_CLIENT_WARNING.format(interface=prefs.interface)]
         interaction_id = secrets.token_hex(8)
-        files, req = files_of(req, interaction_id, created)
+        files, req = files_of(req, interaction_id, created, source_paths)
         row, events = stored_question(req, interaction_id, created, prefs.show_placeholder,
                                       warnings, files, actor)
         limit = self._retention.limit_for_one_more()

@@ -6,6 +6,7 @@ configuration reference (docs/gen/configuration.py) says of it. `Settings.from_e
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -97,7 +98,7 @@ def _public_url(env: dict[str, str]) -> str | None:
     return origin
 
 
-Kind = Literal["text", "path", "whole", "number", "flag", "choice", "names", "url",
+Kind = Literal["text", "path", "paths", "whole", "number", "flag", "choice", "names", "url",
                "public_url", "language"]
 
 
@@ -110,7 +111,8 @@ class Variable:
     field: str
     """The `Settings` attribute it fills."""
     kind: Kind
-    """text, path: as given; whole, number: within low..high (else the process exits saying
+    """text, path: as given; paths: folders separated by `os.pathsep` (`:`; `;` on
+    Windows), `~` expanded; whole, number: within low..high (else the process exits saying
     so); flag: anything but 0/false/no/off is on; choice: one of `choices`, any case; names:
     comma-separated; url: http(s); public_url: an http(s) root; language: en or zh."""
     default: Any
@@ -148,6 +150,9 @@ class Variable:
             return language_from_env(raw)
         if self.kind == "path":
             return Path(raw) if raw else self.default
+        if self.kind == "paths":
+            return tuple(Path(part.strip()).expanduser()
+                         for part in (raw or "").split(os.pathsep) if part.strip())
         return raw or self.default
 
 
@@ -203,6 +208,12 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CHOICE_HOOK_START_PORTAL", "hook_start_portal", "flag", True,
              "`0`: `choice hook` never starts a portal (no portal: the agent's own dialog).",
              read_by="`choice hook`"),
+    Variable("CHOICE_MCP_FILE_ROOTS", "mcp_file_roots", "paths", (),
+             "Folders, besides the agent's working directory, whose files an attachment's "
+             "`path` may name through `choice mcp` (e.g. `~/Pictures/mockups`). Secrets are "
+             "refused even inside them (the attachments guide lists which).",
+             shown_default="none: the working directory only",
+             read_by="`choice mcp`, `choice mcp-config`"),
     Variable("CHOICE_MCP_PROGRESS_SECONDS", "mcp_progress_seconds", "number", 15.0,
              "How often a waiting MCP call sends progress.", low=0.1, high=3600,
              unit="seconds"),

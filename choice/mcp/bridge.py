@@ -9,10 +9,10 @@ JSON-RPC line is POSTed to `/mcp` (token, session id and protocol version header
 and what comes back, a JSON body or SSE events (progress included), goes to stdout one
 message per line. Messages are forwarded concurrently, so a long `tools/call` never blocks
 a cancel. A call's attachment may name a local file by `path`: the bridge reads it and
-sends its bytes (`local_files.py`). If the portal restarted and forgot the session, the
-bridge opens a new one and retries once. On exit (stdin closed, SIGTERM, SIGHUP, Ctrl-C)
-it ends its session on the portal, which would otherwise keep it (~90 KB) until the SDK's
-idle timeout.
+sends its bytes, when it is one it may send (`local_files.py`, `file_access.py`). If the
+portal restarted and forgot the session, the bridge opens a new one and retries once. On
+exit (stdin closed, SIGTERM, SIGHUP, Ctrl-C) it ends its session on the portal, which would
+otherwise keep it (~90 KB) until the SDK's idle timeout.
 Standard library only: it must start fast and stay small.
 """
 
@@ -34,6 +34,7 @@ from choice.client.errors import ClientError, PortalNotRunning, PortalRefused
 from choice.client.portal_client import auth_headers
 from choice.core.config import Settings
 from choice.mcp import listing
+from choice.mcp.file_access import Places
 from choice.mcp.local_files import Refused, refusal, with_local_files
 from choice.mcp.relay import PortalLink, error_text
 
@@ -134,7 +135,8 @@ class Bridge:
         """Forward one message, with the local files a `tools/call` names by `path` read
         in first (`local_files.py`); one that cannot be read is refused here, unsent."""
         try:
-            line = with_local_files(line, message)
+            places = Places.of(self.settings.mcp_file_roots, self.settings.data_dir)
+            line = with_local_files(line, message, places)
         except Refused as refused:
             if message.get("id") is not None:
                 self.emit(refusal(message["id"], refused))

@@ -5,6 +5,11 @@ portal when none runs) and the HTTP form (`/mcp` with the bearer token header). 
 is the installed `choice` by absolute path, whichever way it was installed (uv tool, pipx,
 a wheel in a venv, editable): desktop clients do not start from the user's shell and often
 lack `~/.local/bin` or the venv on their PATH.
+
+Codex reads TOML (`~/.codex/config.toml`): `codex` prints the `[mcp_servers.choice]` table
+alone, so stdout can be appended to that file as it is; what to do with it (`note`) goes to
+stderr. Codex passes a server only the environment its table names, and stops a tool call
+after `tool_timeout_sec` (60 s unless set): the table names both.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ def render(client: str, settings: Settings | None = None) -> str:
     settings = settings or Settings.from_env()
     settings.prepare_data_dir()
     token, url = ensure_token(settings.token_path), f"{settings.base_url}/mcp"
-    env = settings.environment_to_reach()
+    env = settings.environment_of_the_bridge()
     program, *args = [*choice_command(), "mcp"]
     command: dict[str, Any] = {"command": program, "args": args, **({"env": env} if env else {})}
     http: dict[str, Any] = {"url": url, "headers": {"Authorization": f"Bearer {token}"}}
@@ -41,4 +46,38 @@ def render(client: str, settings: Settings | None = None) -> str:
         }}, indent=2)
     if client in ("cursor", "claude-desktop"):
         return json.dumps({"mcpServers": {"choice": command, "choice-http": http}}, indent=2)
+    if client == "codex":
+        return codex_table(program, args, env, codex_tool_timeout(settings))
     return json.dumps({"command_form": command, "http_form": http}, indent=2)
+
+
+def note(client: str) -> str | None:
+    """What to do with the printed configuration, for stderr (stdout is the configuration
+    alone), when it is not said by the configuration itself."""
+    if client == "codex":
+        return ("# Append this to ~/.codex/config.toml (or to the same file in a trusted "
+                "project's .codex folder), replacing any [mcp_servers.choice] table there.")
+    return None
+
+
+CODEX_TIMEOUT_MARGIN = 30
+"""Seconds over the portal's wait (`CHOICE_MCP_WAIT_SECONDS`) before Codex gives up on a
+call: a first call may also wait for the portal the bridge starts, on a busy machine."""
+
+
+def codex_tool_timeout(settings: Settings) -> int:
+    """Codex's `tool_timeout_sec`: a waiting call answers `pending` after the portal's
+    wait, well before Codex would end it (its own default, 60 s, is barely over 50)."""
+    return settings.mcp_wait_seconds + CODEX_TIMEOUT_MARGIN
+
+
+def codex_table(program: str, args: list[str], env: dict[str, str], timeout: int) -> str:
+    """`[mcp_servers.choice]` in TOML. A JSON string is a TOML basic string (the same
+    escapes), so `json.dumps` quotes every value; keys are `CHOICE_*` names (bare keys)."""
+    lines = ["[mcp_servers.choice]", f"command = {json.dumps(program)}",
+             f"args = [{', '.join(json.dumps(arg) for arg in args)}]",
+             f"tool_timeout_sec = {timeout}"]
+    if env:
+        lines += ["", "[mcp_servers.choice.env]",
+                  *(f"{name} = {json.dumps(value)}" for name, value in env.items())]
+    return "\n".join(lines)

@@ -36,6 +36,7 @@ from choice.core.config import Settings
 from choice.core.service import InteractionService
 from choice.decision.models import CandidateBody
 from choice.decision.service import DecisionService
+from choice.mcp.agent_name import UNNAMED, agent_name
 from choice.mcp.described import described_tools
 from choice.mcp.elicitation import (
     Elicitation,
@@ -44,6 +45,7 @@ from choice.mcp.elicitation import (
     client_modes,
     mode_for,
 )
+from choice.mcp.local_files import SOURCES_META
 from choice.mcp.pending import pending_list
 from choice.mcp.replies import candidate_refusal, invalid, result_for, text_content
 from choice.mcp.tools import LIST_PENDING, SUBMIT_CANDIDATE, TOOLS_BY_NAME, WITHDRAW, ToolSpec
@@ -142,12 +144,15 @@ class PortalMCP(MCPServer):
         if session_id is not None:
             row = await service.get(str(session_id))
         else:
-            arguments.setdefault("context", {}).setdefault("agent", "mcp")
+            context_given = arguments.setdefault("context", {})
+            if isinstance(context_given, dict) and not context_given.get("agent"):
+                context_given["agent"] = self._client_name(context)
             in_client = asks_in_client(arguments.get("interface"), setting, modes)
             if in_client:
                 arguments["interface"] = "client"
             created = await service.create(arguments, spec.shape, actor="agent:mcp",
-                                           in_client=in_client)
+                                           in_client=in_client,
+                                           source_paths=self._source_paths(context))
             row = created.row
             if row.interface == "terminal":  # the hand-off: nothing to wait for yet
                 return self._with_warnings(await result_for(service, row, spec.name),
@@ -161,6 +166,29 @@ class PortalMCP(MCPServer):
         warnings = [*([] if session_id is not None else created.warnings),
                     *(asking.warnings if asking is not None else [])]
         return self._with_warnings(await result_for(service, row, spec.name), warnings)
+
+    @staticmethod
+    def _source_paths(context: Context[Any, Any] | None) -> list[str | None]:
+        """Where `choice mcp` read each attachment, from the call's `_meta`
+        (`SOURCES_META`), which the client writes and the model does not."""
+        try:
+            meta = context.request_context.meta if context is not None else None
+        except (AttributeError, ValueError):  # a context outside a request has no meta
+            return []
+        given = meta.get(SOURCES_META) if isinstance(meta, dict) else None
+        if not isinstance(given, list):
+            return []
+        return [path if isinstance(path, str) and path else None for path in given]
+
+    @staticmethod
+    def _client_name(context: Context[Any, Any] | None) -> str:
+        """The agent's name from the client's `initialize` (`clientInfo.name`), for a
+        question whose `context.agent` is not given; `mcp` without one."""
+        try:
+            params = context.session.client_params if context is not None else None
+        except (AttributeError, ValueError):  # a context outside a request has no session
+            return UNNAMED
+        return agent_name(params.client_info.name) if params is not None else UNNAMED
 
     def _client_modes(self, context: Context[Any, Any] | None) -> set[Mode]:
         """What the calling client can ask its user; nothing without a request's session."""

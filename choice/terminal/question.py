@@ -41,8 +41,9 @@ class Question:
     agent: str
     widen_hint: str
     """The agent's one-line suggestion to consult the team (shown dimmed; never an action)."""
-    files: tuple[tuple[str, int], ...] = ()
-    """The files the agent shows (name, size): the terminal lists them; a browser shows them."""
+    files: tuple[tuple[str, int, str], ...] = ()
+    """The files the agent shows (name, size, the real path `choice mcp` read it from, or
+    ""): the terminal lists them; a browser shows them."""
 
     @property
     def beyond_title(self) -> str:
@@ -90,15 +91,19 @@ class Question:
             status=detail["status"], language=detail.get("language") or "en",
             agent=safe_text(request.context.agent or "", keep_newlines=False),
             widen_hint=safe_text(widen_hint(request.widen_hint or ""), keep_newlines=False),
-            files=tuple((safe_text(file.name, keep_newlines=False), file.size or 0)
+            files=tuple((safe_text(file.name, keep_newlines=False), file.size or 0,
+                         safe_text(file.source_path or "", keep_newlines=False))
                         for file in request.attachments),
         )
 
     def files_line(self, _: Callable[[str], str]) -> str:
-        """`Files: bars.png (1.2 KB), data.csv (760 B). To see them: choice open <id>`."""
+        """`Files: bars.png (1.2 KB) from /home/me/app/bars.png, data.csv (760 B). To see
+        them: choice open <id>`."""
         if not self.files:
             return ""
-        listed = ", ".join(f"{name} ({file_size(size)})" for name, size in self.files)
+        listed = ", ".join(f"{name} ({file_size(size)})"
+                           + (" " + _("from {path}").format(path=source) if source else "")
+                           for name, size, source in self.files)
         return _("Files: {files}. To see them: {command}").format(
             files=listed, command=f"choice open {self.id}")
 

@@ -43,6 +43,7 @@ def allowed(variable: Variable) -> str:
                       "path, query or credentials",
         "language": "`en` or `zh`",
         "path": "a folder",
+        "paths": "folders separated by `:` (`;` on Windows); `~` is your home",
         "text": "as given",
     }[variable.kind]
 

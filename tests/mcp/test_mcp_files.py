@@ -114,7 +114,7 @@ async def test_through_the_bridge_a_local_file_goes_by_path_and_files_come_back(
         portal: PortalProcess, tmp_path: Path) -> None:
     image = tmp_path / "mockup.png"
     image.write_bytes(MOCKUP)
-    async with stdio_session(portal.data_dir, portal.port) as session:
+    async with stdio_session(portal.data_dir, portal.port, cwd=tmp_path) as session:
         tools = {tool.name: tool for tool in (await session.list_tools()).tools}
         first = await session.call_tool("provide_choice", ask(attachments=[{"path": str(image)}]))
         pending = structured(first)
@@ -147,7 +147,7 @@ async def test_a_path_the_bridge_cannot_send_is_refused_and_asks_nothing(
     elif problem == "no type":
         target.write_bytes(b"plain words")
     request = ask(attachments=[attached("ok.png", "image/png", PNG), {"path": str(target)}])
-    async with stdio_session(portal.data_dir, portal.port) as session:
+    async with stdio_session(portal.data_dir, portal.port, cwd=tmp_path) as session:
         refused = await session.call_tool("provide_choice", request)
     assert refused.is_error
     assert [e["field"] for e in structured(refused)["errors"]] == [field]
