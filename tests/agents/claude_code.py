@@ -7,8 +7,10 @@ tmux (the TUI, where AskUserQuestion and ExitPlanMode ask)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import uuid
@@ -84,7 +86,8 @@ class ClaudeCode:
         """Start `claude -p` (returns at once; `finish` waits)."""
         self.process = subprocess.Popen(
             [*self.arguments(mode, *extra), "-p", prompt], cwd=self.cwd, env=self.env,
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)
         return self
 
     def running(self) -> bool:
@@ -103,8 +106,10 @@ class ClaudeCode:
         return self.pane
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
+        """End the agent and what it started (its hooks and MCP servers: one process group)."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.communicate(timeout=10)
         if self.pane is not None:
             self.pane.kill()
