@@ -25,10 +25,12 @@ WAIT_SECONDS = 60.0
 
 @dataclass(frozen=True)
 class ToolUse:
-    """The model calls `name` with `input`."""
+    """The model calls `name` with `input` (in the Responses API, a tool of a `namespace`
+    tool: Codex offers each MCP server's tools as one)."""
 
     name: str
     input: dict[str, Any]
+    namespace: str | None = None
 
 
 @dataclass(frozen=True)
@@ -289,3 +291,64 @@ class AnthropicModel(ModelServer):
                                 "delta": {"stop_reason": stop, "stop_sequence": None},
                                 "usage": {"output_tokens": 5}}
         yield "message_stop", {"type": "message_stop"}
+
+
+# -- OpenAI Responses --------------------------------------------------------------------------
+class ResponsesModel(ModelServer):
+    """The Responses API as Codex calls it through a custom provider (`POST .../responses`,
+    streaming); a scripted `ToolUse` becomes a `function_call` item."""
+
+    wire = "responses"
+
+    def find_result(self, call_id: str) -> ToolResult | None:
+        for request in self.requests:
+            for item in request.body.get("input", []) or []:
+                if (isinstance(item, dict) and item.get("type") in (
+                        "function_call_output", "custom_tool_call_output")
+                        and item.get("call_id") == call_id):
+                    return ToolResult(text_of(item.get("output", "")), False, request.at)
+        return None
+
+    def answer(self, handler: Any, path: str, body: Any) -> None:
+        if not path.rstrip("/").endswith("/responses"):
+            handler.reply_json(200, {})
+            return
+        items = [item for item in body.get("input", []) or [] if isinstance(item, dict)]
+        if body.get("tools"):
+            done = sum(1 for item in items if item.get("type") == "function_call"
+                       or (item.get("type") == "message" and item.get("role") == "assistant"))
+            index, turn = self.turn_for(done)
+        else:
+            index, turn = -1, Say("ok")
+        handler.stream(self.events(index, turn))
+        if index >= 0:
+            self.mark_sent(index)
+
+    def events(self, index: int, turn: ToolUse | Say) -> Iterator[tuple[str, dict[str, Any]]]:
+        response_id = f"resp_{uuid.uuid4().hex[:16]}"
+        if isinstance(turn, ToolUse):
+            item: dict[str, Any] = {
+                "type": "function_call", "id": f"fc_{uuid.uuid4().hex[:12]}",
+                "call_id": self.call_id(index), "name": turn.name,
+                "arguments": json.dumps(turn.input), "status": "completed"}
+            if turn.namespace is not None:
+                item["namespace"] = turn.namespace
+        else:
+            item = {"type": "message", "role": "assistant", "id": f"msg_{uuid.uuid4().hex[:12]}",
+                    "status": "completed",
+                    "content": [{"type": "output_text", "text": turn.text, "annotations": []}]}
+        yield "response.created", {"type": "response.created",
+                                   "response": {"id": response_id, "status": "in_progress"}}
+        yield "response.output_item.added", {"type": "response.output_item.added",
+                                             "output_index": 0, "item": item}
+        if item["type"] == "message":
+            yield "response.output_text.delta", {"type": "response.output_text.delta",
+                                                 "item_id": item["id"], "output_index": 0,
+                                                 "content_index": 0, "delta": turn.text}
+        yield "response.output_item.done", {"type": "response.output_item.done",
+                                            "output_index": 0, "item": item}
+        yield "response.completed", {"type": "response.completed", "response": {
+            "id": response_id, "status": "completed", "output": [item],
+            "usage": {"input_tokens": 12, "input_tokens_details": {"cached_tokens": 0},
+                      "output_tokens": 5, "output_tokens_details": {"reasoning_tokens": 0},
+                      "total_tokens": 17}}}
