@@ -7,8 +7,10 @@ its "Hooks need review" dialog, as a person does once."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -70,13 +72,30 @@ class Codex:
         command = ["sh", "-c", 'cd "$0" && exec "$@"', str(self.cwd), self.clis.codex, prompt]
         self.pane = Pane(command, self.env, width=120, height=40).start()
         if self.hooked:
-            self.pane.wait_for(REVIEW, TRUST, timeout=START_SECONDS)
-            self.pane.press("Down")  # from "Review hooks" to "Trust all and continue"
-            self.pane.wait_until(lambda screen: any(
-                "›" in line and TRUST in line for line in screen.splitlines()), TRUST)
+            screen = self.pane.wait_for(REVIEW, TRUST, timeout=START_SECONDS)
+            self.choose(TRUST, screen)
             self.pane.press("Enter")
             self.pane.wait_gone(REVIEW, timeout=START_SECONDS)
         return self.pane
+
+    def choose(self, choice: str, screen: str) -> None:
+        """Move the dialog's cursor (`›`) onto `choice`: a key pressed before the dialog
+        takes input is lost, so it moves one step at a time until the screen shows it."""
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            lines = screen.splitlines()
+            marked = next((n for n, line in enumerate(lines) if line.lstrip().startswith("›")),
+                          None)
+            target = next(n for n, line in enumerate(lines) if choice in line)
+            if marked == target:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"could not choose {choice!r}:\n{screen}")
+            self.pane.press("Down" if marked is None or marked < target else "Up")
+            with contextlib.suppress(AssertionError):  # the key may not have been taken yet
+                screen = self.pane.wait_until(lambda now, before=screen: now != before,
+                                              "the cursor to move", timeout=2)
+            screen = self.pane.screen()
 
     def stop(self) -> None:
         if self.pane is not None:

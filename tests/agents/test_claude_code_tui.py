@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from choice.client.errors import PortalRefused
 from choice.client.portal_client import PortalClient
 from tests.agents.claude_code import ClaudeCode
 from tests.agents.clis import AgentClis
@@ -89,3 +90,27 @@ def test_keep_planning_on_the_portal_sends_the_note_to_the_model(
         result = model.result_of(1)
     assert result.is_error
     assert "Write the tests first." in result.text
+
+
+@pytest.mark.xfail(reason="needs the hook fix: an answer in the agent's own dialog ends the "
+                          "portal question", strict=False)
+def test_an_answer_in_claude_code_s_own_dialog_ends_the_portal_question(
+        claude: Start, client: PortalClient) -> None:
+    """Claude Code shows its own dialog while the hook waits: allowed there, the command
+    runs, and the portal question ends at once, saying why, and takes no answer after."""
+    touch = ToolUse("Bash", {"command": "touch marker-file", "description": "Make the marker"})
+    with AnthropicModel([touch, Say("Done.")]) as model:
+        agent = claude(model)
+        item = question_for(client, open_tui(agent, "default"), project=agent.project)
+        assert agent.pane is not None
+        agent.pane.wait_for("Do you want to proceed?", timeout=60)
+        agent.pane.press("Enter")  # its first choice: Yes
+        result = model.result_of(0)
+        assert not result.is_error, result.text
+        ended = client.poll(item["interaction_id"], 20)
+    assert (agent.cwd / "marker-file").exists()
+    assert ended["status"] == "withdrawn", ended
+    assert "own dialog" in ended["withdrawn_reason"]
+    with pytest.raises(PortalRefused) as refused:
+        client.respond(item["interaction_id"], {"selected_ids": ["deny"]})
+    assert refused.value.status == 409

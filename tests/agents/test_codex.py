@@ -22,7 +22,7 @@ from tests.agents.portal_questions import question_for
 from tests.portal_process import PortalProcess
 from tests.terminal.tmux import need_tmux
 
-pytestmark = [pytest.mark.agents, pytest.mark.slow]
+pytestmark = [pytest.mark.agents, pytest.mark.slow, pytest.mark.tmux]
 
 TOUCH = ToolUse("exec_command", {"cmd": "touch marker-file",
                                  "sandbox_permissions": "require_escalated",
