@@ -6,6 +6,7 @@ the tests that need them are skipped with why; under CI they fail instead (tests
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import shutil
 import subprocess
@@ -40,16 +41,18 @@ def installed() -> AgentClis:
     lock = (HERE / "package-lock.json").read_bytes()
     home = CACHE / f"agents-{hashlib.sha256(lock).hexdigest()[:16]}"
     done = home / "installed"
-    if not done.is_file():
-        home.mkdir(parents=True, exist_ok=True)
-        for name in MANIFESTS:
-            shutil.copyfile(HERE / name, home / name)
-        ran = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=home,
-                             capture_output=True, text=True, timeout=600)
-        if ran.returncode != 0:
-            unavailable(f"npm ci could not install the agent CLIs for {PURPOSE}: "
-                        f"{ran.stderr.strip()[-400:]}")
-        done.write_text("npm ci done\n")
+    home.mkdir(parents=True, exist_ok=True)
+    with (home.parent / f"{home.name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two test workers: one installs, the other waits
+        if not done.is_file():
+            for name in MANIFESTS:
+                shutil.copyfile(HERE / name, home / name)
+            ran = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=home,
+                                 capture_output=True, text=True, timeout=600)
+            if ran.returncode != 0:
+                unavailable(f"npm ci could not install the agent CLIs for {PURPOSE}: "
+                            f"{ran.stderr.strip()[-400:]}")
+            done.write_text("npm ci done\n")
     clis = AgentClis(home / "node_modules" / ".bin")
     for binary in (clis.claude, clis.codex):
         version = subprocess.run([binary, "--version"], capture_output=True, text=True,
