@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import time
 import uuid
 from pathlib import Path
@@ -98,5 +99,21 @@ class Codex:
             screen = self.pane.screen()
 
     def stop(self) -> None:
+        """End the TUI, and the app-server daemon it started: that one outlives the TUI, and
+        is found by its program, installed under this test's CODEX_HOME."""
         if self.pane is not None:
             self.pane.kill()
+        for pid in self.daemons():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+    def daemons(self) -> list[int]:
+        found = []
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            with contextlib.suppress(OSError):
+                program = (proc / "cmdline").read_bytes().split(b"\0", 1)[0].decode()
+                if program.startswith(str(self.codex_home) + "/"):
+                    found.append(int(proc.name))
+        return found
