@@ -116,9 +116,14 @@ def our_names() -> frozenset[str]:
     return frozenset(path.name for path in repository_files())
 
 
+WRITTEN_BY_TOOLS = ("package-lock.json",)
+"""Not read either: npm writes them, and the paths in them are inside the packages."""
+
+
 def files() -> list[Path]:
-    """The files read: text, and not this one."""
-    return [path for path in repository_files() if path.suffix in TEXT and path != THIS]
+    """The files read: text, not this one, not one a tool writes."""
+    return [path for path in repository_files()
+            if path.suffix in TEXT and path != THIS and path.name not in WRITTEN_BY_TOOLS]
 
 
 # -- What a reader reads -------------------------------------------------------------------
