@@ -26,13 +26,12 @@ EXIT_SECONDS = 90.0
 
 
 def choice_json(portal: PortalProcess, *args: str, **env: str) -> dict[str, Any]:
-    """What `choice <args>` prints, as JSON, run with the portal's settings (and `env`).
-    A leading `// merge into ...` comment line is dropped: only the JSON is settings."""
+    """What `choice <args>` prints on stdout, as JSON (the advice goes to stderr), run with
+    the portal's settings (and `env`), as a user pastes it."""
     ran = subprocess.run([sys.executable, "-m", "choice.cli", *args], capture_output=True,
                          text=True, timeout=60, env={**portal.env, **env})
     assert ran.returncode == 0, ran.stderr
-    lines = [line for line in ran.stdout.splitlines() if not line.startswith("//")]
-    printed = json.loads("\n".join(lines))
+    printed = json.loads(ran.stdout)
     assert isinstance(printed, dict)
     return printed
 

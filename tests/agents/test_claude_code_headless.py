@@ -142,8 +142,6 @@ def test_a_write_denied_on_the_portal_leaves_no_file(claude: Start, client: Port
     assert not target.exists()
 
 
-@pytest.mark.xfail(reason="needs the hook fix: `hook-config` carries CHOICE_HOOK_WAIT_SECONDS "
-                          "in the command it prints", strict=False)
 def test_nobody_answering_falls_through_to_the_agent_and_withdraws_the_question(
         claude: Start, client: PortalClient) -> None:
     """Headless, Claude Code's own fall-through is a denial. The wait is set where the

@@ -65,7 +65,6 @@ def test_ask_user_question_answered_on_the_portal_gives_the_model_the_label(
     assert "SQLite" in result.text and "PostgreSQL" not in result.text
 
 
-@pytest.mark.xfail(reason="needs the hook fix: Approve carries updatedInput", strict=False)
 def test_approving_the_plan_on_the_portal_gives_the_model_the_accepted_plan(
         claude: Start, client: PortalClient) -> None:
     with AnthropicModel([FIND_PLAN_TOOL, ToolUse("ExitPlanMode", {"plan": PLAN}),
@@ -92,8 +91,6 @@ def test_keep_planning_on_the_portal_sends_the_note_to_the_model(
     assert "Write the tests first." in result.text
 
 
-@pytest.mark.xfail(reason="needs the hook fix: an answer in the agent's own dialog ends the "
-                          "portal question", strict=False)
 def test_an_answer_in_claude_code_s_own_dialog_ends_the_portal_question(
         claude: Start, client: PortalClient) -> None:
     """Claude Code shows its own dialog while the hook waits: allowed there, the command
