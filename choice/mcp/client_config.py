@@ -76,7 +76,10 @@ def codex_table(program: str, args: list[str], env: dict[str, str], timeout: int
     escapes), so `json.dumps` quotes every value; keys are `CHOICE_*` names (bare keys)."""
     lines = ["[mcp_servers.choice]", f"command = {json.dumps(program)}",
              f"args = [{', '.join(json.dumps(arg) for arg in args)}]",
-             f"tool_timeout_sec = {timeout}"]
+             f"tool_timeout_sec = {timeout}",
+             # each call is a question to the person already: Codex asking first to allow
+             # the call would ask twice
+             'default_tools_approval_mode = "approve"']
     if env:
         lines += ["", "[mcp_servers.choice.env]",
                   *(f"{name} = {json.dumps(value)}" for name, value in env.items())]

@@ -25,13 +25,18 @@ API_KEY = "sk-ant-api03-fake-model-for-tests-0123456789abcdefghij"
 EXIT_SECONDS = 90.0
 
 
-def choice_json(portal: PortalProcess, *args: str, **env: str) -> dict[str, Any]:
-    """What `choice <args>` prints on stdout, as JSON (the advice goes to stderr), run with
-    the portal's settings (and `env`), as a user pastes it."""
+def choice_text(portal: PortalProcess, *args: str, **env: str) -> str:
+    """What `choice <args>` prints on stdout (the advice goes to stderr), run with the
+    portal's settings (and `env`): what a user pastes."""
     ran = subprocess.run([sys.executable, "-m", "choice.cli", *args], capture_output=True,
                          text=True, timeout=60, env={**portal.env, **env})
     assert ran.returncode == 0, ran.stderr
-    printed = json.loads(ran.stdout)
+    return ran.stdout
+
+
+def choice_json(portal: PortalProcess, *args: str, **env: str) -> dict[str, Any]:
+    """`choice_text` as the JSON it is."""
+    printed = json.loads(choice_text(portal, *args, **env))
     assert isinstance(printed, dict)
     return printed
 

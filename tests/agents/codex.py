@@ -16,7 +16,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from tests.agents.claude_code import choice_json
+from tests.agents.claude_code import choice_json, choice_text
 from tests.agents.clis import AgentClis
 from tests.portal_process import PortalProcess
 from tests.terminal.tmux import Pane
@@ -52,12 +52,7 @@ class Codex:
             settings: dict[str, Any] = choice_json(portal, "hook-config", "codex")
             (self.codex_home / "hooks.json").write_text(json.dumps(settings))
         if portal is not None and mcp:
-            form = choice_json(portal, "mcp-config", "json")["command_form"]
-            config += ["[mcp_servers.choice]", f"command = {toml_string(form['command'])}",
-                       f"args = {json.dumps(form['args'])}", "tool_timeout_sec = 120",
-                       'default_tools_approval_mode = "approve"',
-                       "[mcp_servers.choice.env]",
-                       *(f"{key} = {toml_string(value)}" for key, value in form["env"].items())]
+            config.append(choice_text(portal, "mcp-config", "codex"))  # as a user pastes it
         (self.codex_home / "config.toml").write_text("\n".join(config) + "\n")
         self.env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home),
                     "CODEX_HOME": str(self.codex_home), "FAKE_MODEL_KEY": "fake-key",

@@ -95,11 +95,15 @@ def test_an_mcp_question_answered_after_the_first_wait_reaches_the_model(
            "options": [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"}]}
     with ResponsesModel([ToolUse("provide_choice", ask, namespace="mcp__choice"),
                          Then(again_with_its_session), Say("Using it.")]) as model:
-        agent = codex(model, hooks=False, mcp=True)
+        agent = codex(model, hooks=True, mcp=True)  # both set up, as the guides say
         agent.tui()
         item = question_for(client, always(agent), title=title)
+        assert item["agent"] == "Codex"  # named by its MCP clientInfo, not "mcp"
         first = structured(model.result_of(0).text)  # the first wait ended unanswered
         assert first["status"] == "pending", first
         client.respond(item["interaction_id"], {"selected_ids": ["lite"]})
         answer = structured(model.result_of(1).text)
     assert (answer["status"], answer["selected_labels"]) == ("submitted", ["SQLite"]), answer
+    # the call was the only question: neither Codex nor the hook asked to allow it first
+    assert [q["title"] for q in client.list("all", 200)["interactions"]
+            if q.get("project") == agent.project or q["title"].startswith("Allow mcp")] == []

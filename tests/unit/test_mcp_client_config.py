@@ -28,6 +28,7 @@ def test_codex_gets_a_toml_table_that_launches_this_choice_and_reaches_this_port
     assert Path(server["command"]).is_absolute()
     assert server["env"] == {"CHOICE_PORT": "9123", "CHOICE_DATA_DIR": str(data_dir)}
     assert server["tool_timeout_sec"] > 120  # the portal answers `pending` before Codex gives up
+    assert server["default_tools_approval_mode"] == "approve"  # the call is the question
     assert "config.toml" in printed.stderr and "config.toml" not in printed.stdout
 
 
