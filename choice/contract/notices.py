@@ -46,3 +46,7 @@ class AgentMovedOn(Strict):
     tool: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
     tool_call_id: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
     tool_input_sha256: str | None = Field(default=None, max_length=CONTEXT_VALUE_MAX)
+    seconds_ago: float = Field(
+        default=0, ge=0, le=3600,
+        description="How long ago the agent went on (the hook may run in the background): "
+                    "only questions asked before then are withdrawn, never the next call's.")

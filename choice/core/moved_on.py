@@ -8,6 +8,10 @@ call ran (`tool_done`: that question only), the turn ended or the person typed a
 (`turn_over`), the session ended (`session_over`: every question of the session). A
 question without a `tool` (asked through MCP or the API) is never withdrawn this way: only
 the hook's own questions stand in for the agent's dialog.
+
+The agent runs these hooks in the background, so a notice may arrive after the agent asked
+its next question (an instant model, a prompt typed at once): only questions asked before
+the event (`seconds_ago`, counted on the portal's own clock) are moot.
 """
 
 from __future__ import annotations
@@ -26,9 +30,10 @@ REASONS = {
 gives)."""
 
 
-def moot(rows: Iterable[Interaction], notice: AgentMovedOn) -> list[Interaction]:
-    """The rows among `rows` (open ones) that `notice` makes moot."""
-    return [row for row in rows if _is_moot(row, notice)]
+def moot(rows: Iterable[Interaction], notice: AgentMovedOn, now: float) -> list[Interaction]:
+    """The rows among `rows` (open ones) that `notice`, received at `now`, makes moot."""
+    before = now - notice.seconds_ago
+    return [row for row in rows if row.created_at <= before and _is_moot(row, notice)]
 
 
 def _is_moot(row: Interaction, notice: AgentMovedOn) -> bool:

@@ -289,7 +289,7 @@ class InteractionService:
         ended meanwhile stays as it ended. The ids withdrawn."""
         rows = [*await self.recent("active", 200), *await self.recent("deferred", 200)]
         withdrawn_ids = []
-        for row in moot(rows, notice):
+        for row in moot(rows, notice, self.clock()):
             with suppress(AlreadyCompleted):
                 await self.withdraw(row.id, REASONS[notice.event], "agent:hook")
                 withdrawn_ids.append(row.id)

@@ -53,11 +53,17 @@ def test_a_bad_moved_on_notice_is_refused_naming_the_field_and_changes_nothing(
     for body, field in (({**MOVED_ON, "event": "lunch"}, "event"),
                         ({"event": "turn_over"}, "conversation_id"),
                         ({**MOVED_ON, "conversation_id": ""}, "conversation_id"),
-                        ({**MOVED_ON, "colour": "red"}, "colour")):
+                        ({**MOVED_ON, "colour": "red"}, "colour"),
+                        ({**MOVED_ON, "seconds_ago": -1}, "seconds_ago")):
         refused = anonymous.post("/api/agent-moved-on", json=body, headers=agent())
         assert refused.status_code == 422, body
         assert [e["field"] for e in refused.json()["errors"]] == [field]
     assert anonymous.post("/api/agent-moved-on", json=MOVED_ON).status_code == 401
     assert anonymous.get(f"/api/interactions/{iid}", headers=agent()).json()["status"] == "pending"
+    # a notice of an event from before the question was asked (a hook run in the
+    # background, late) leaves it alone: it is the agent's next question
+    late = anonymous.post("/api/agent-moved-on", json={**MOVED_ON, "seconds_ago": 60},
+                          headers=agent())
+    assert late.status_code == 200 and late.json() == {"withdrawn": []}
     told = anonymous.post("/api/agent-moved-on", json=MOVED_ON, headers=agent())
     assert told.status_code == 200 and told.json() == {"withdrawn": [iid]}

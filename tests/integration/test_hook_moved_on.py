@@ -7,6 +7,7 @@ tools, which are questions already, are allowed without asking one."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -133,3 +134,26 @@ def test_another_server_s_tool_of_the_same_name_is_still_asked(portal: PortalPro
     iid = str(question_of(client, name, hook)["interaction_id"])
     client.respond(iid, {"selected_ids": ["deny"]})
     assert hook.decision()["hookSpecificOutput"]["decision"]["behavior"] == "deny"
+
+
+def test_a_notice_that_arrives_late_leaves_the_next_question_alone(
+        portal: PortalProcess, client: PortalClient) -> None:
+    """Claude Code runs these hooks in the background: the hook of a `UserPromptSubmit` may
+    reach the portal after the model's first call already asked. Only what was asked
+    before the event is moot."""
+    import subprocess
+    import sys
+
+    from tests.hook_process import hook_env
+
+    cwd = f"/home/dev/{project()}"
+    late = subprocess.Popen([sys.executable, "-m", "choice.cli", "hook"], env=hook_env(portal),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    hook = run_hook(portal, claude("Bash", COMMAND, cwd=cwd))  # asked after the event
+    iid = str(question_of(client, cwd.rsplit("/", 1)[1], hook)["interaction_id"])
+    notice = json.dumps(event("UserPromptSubmit", cwd, prompt="build it"))
+    assert late.communicate(notice, timeout=60) == ("", "")  # only now does it reach the portal
+    assert client.poll(iid, 0)["status"] == "pending"
+    client.respond(iid, {"selected_ids": ["allow"]})
+    assert hook.decision() == output_of({"behavior": "allow"})
