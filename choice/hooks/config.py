@@ -6,8 +6,8 @@ portal, ready to merge: JSON alone on stdout (where to merge it goes to stderr).
   the agent gives up on it.
 - The events after which the agent went on without the portal (`payload.MOVED_ON`:
   `PostToolUse`, `UserPromptSubmit`, `Stop`, `SessionEnd`), to the same command: a question
-  whose answer the person gave in the agent's own dialog is withdrawn at once. Claude Code
-  runs them in the background (`async`), so no tool call waits on them.
+  whose answer the person gave in the agent's own dialog is withdrawn at once. Both agents
+  run them in the background (`async`), so no tool call waits on them.
 - Claude Code's `Notification` hook for `idle_prompt` and `permission_prompt`: the
   portal's open pages then say when it waits at its own prompt (Codex has no such event).
 - Claude Code's `permissions.allow` for the portal's own MCP server, so calling it never
@@ -48,7 +48,7 @@ def render(agent: str, settings: Settings | None = None,
     asking = {"type": "command", "command": command,
               "timeout": settings.hook_wait_seconds + MARGIN_SECONDS}
     notice = {"type": "command", "command": command, "timeout": NOTICE_TIMEOUT}
-    telling = {**notice, "async": True} if agent == "claude" else notice
+    telling = {**notice, "async": True}
     tools = "|".join(settings.hook_tools) or "*"
     hooks: dict[str, list[dict[str, object]]] = {
         "PermissionRequest": [{"matcher": "*", "hooks": [asking]}]}

@@ -90,8 +90,8 @@ def test_the_events_after_which_the_agent_went_on_are_sent_to_the_hook(agent: st
     for event in ("PostToolUse", "UserPromptSubmit", "Stop", "SessionEnd"):
         hook = config["hooks"][event][0]["hooks"][0]
         assert hook["command"].endswith(f"hook {agent}")
-        # Claude Code runs them in the background: no tool call waits on them
-        assert hook.get("async") is (True if agent == "claude" else None)
+        # the agent runs them in the background: no tool call waits on them
+        assert hook.get("async") is True
     assert config["hooks"]["PostToolUse"][0]["matcher"] == "*"
 
 
