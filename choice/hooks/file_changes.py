@@ -16,18 +16,13 @@ import difflib
 import os
 import stat
 from dataclasses import dataclass
-from fnmatch import fnmatch
-from pathlib import PurePath
+from pathlib import Path
 from typing import Any
+
+from choice.core.secret_files import secret_reason
 
 READ_MAX = 1_000_000
 """The most of a file the hook reads (bytes): a larger one is diffed as strings only."""
-SECRET_NAMES = (".env", ".env.*", "*.pem", "*.key", "id_rsa*", "id_dsa*", "id_ecdsa*",
-                "id_ed25519*", ".netrc", ".pgpass", "credentials")
-SECRET_FOLDERS = (".ssh", ".gnupg", ".aws")
-"""Files the hook never reads into a question, even to diff them: what they hold would be
-stored by the portal, and shared with the team if the question is widened."""
-
 TOO_LARGE, UNREADABLE, NOT_TEXT, SECRET, NOT_IN_FILE, MISSING = (
     "too_large", "unreadable", "not_text", "secret", "not_in_file", "missing")
 
@@ -69,9 +64,8 @@ def change_of(tool: str, given: dict[str, Any], path: str, cwd: str, shown: str)
 
 def _read(target: str) -> tuple[str | None, str | None]:
     """The file's text, or None and why; (None, None) when there is no such file."""
-    parts = PurePath(target).parts
-    if parts and (any(fnmatch(parts[-1], name) for name in SECRET_NAMES)
-                  or any(part in SECRET_FOLDERS for part in parts[:-1])):
+    # what it holds would be stored by the portal, and shared with the team if widened
+    if secret_reason(Path(target)) or secret_reason(Path(os.path.realpath(target))):
         return None, SECRET
     try:
         info = os.stat(target)

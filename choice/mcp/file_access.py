@@ -3,31 +3,21 @@
 The path is the model's text, and the bridge can read whatever the person can. So a file is
 read only when, symlinks resolved, it lies inside the agent's working directory (the
 bridge's, which the MCP client sets) or a folder the person named in
-`CHOICE_MCP_FILE_ROOTS`, and is not a secret (`SECRETS`), wherever it lies: the portal's own
-data dir (its token), `~/.ssh` and the like, `/proc`, `/sys`, `/dev`, `.env` files, private
-keys, credential files. A refusal says what is wrong and how to fix it; it never reads the
-file. What a path may reach is decided here; reading it is `local_files.py`'s.
+`CHOICE_MCP_FILE_ROOTS`, and is not a secret, wherever it lies: the portal's own data dir
+(its token), or what `choice.core.secret_files` lists (`~/.ssh` and the like, `/proc`,
+`.env` files, private keys, credential files). A refusal says what is wrong and how to fix
+it; it never reads the file. What a path may reach is decided here; reading it is
+`local_files.py`'s.
 Standard library only: the bridge must start fast.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-SECRET_FOLDERS: tuple[str, ...] = (
-    ".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker",
-    ".password-store", ".config/gh")
-"""Folders of keys and credentials, wherever they are (`~/.ssh`, or a copy in a project)."""
-SYSTEM_FOLDERS: tuple[str, ...] = ("/proc", "/sys", "/dev")
-"""The kernel's and devices' files (`/proc/self/environ` holds the bridge's environment)."""
-SECRET_FILES: tuple[str, ...] = (
-    ".env", ".env.*", "*.env", ".netrc", "_netrc", ".git-credentials", ".pgpass", ".npmrc",
-    ".pypirc", ".htpasswd", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.pem",
-    "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "*.kdbx", "*.gpg", "*.asc")
-"""File names of secrets (shell patterns, any case)."""
+from choice.core.secret_files import SECRET_FILES, SECRET_FOLDERS, SYSTEM_FOLDERS, secret_reason
 
 
 @dataclass(frozen=True)
@@ -67,20 +57,7 @@ def _secret(given: Path, real: Path, places: Places) -> str | None:
     model gave and the real one count (a link named `notes.txt` to `.env` is `.env`)."""
     if real.is_relative_to(places.data_dir):
         return "is in the portal's data dir (its token, its database)"
-    for folder in SYSTEM_FOLDERS:
-        if real.is_relative_to(folder):
-            return f"is under {folder}"
-    for path in (given, real):
-        parts = path.parts[:-1]
-        for folder in SECRET_FOLDERS:
-            wanted = tuple(folder.split("/"))
-            if any(parts[i:i + len(wanted)] == wanted for i in range(len(parts))):
-                return f"is in a {folder} folder"
-        name = path.name.lower()
-        for pattern in SECRET_FILES:
-            if fnmatch.fnmatchcase(name, pattern):
-                return f"is named like a secret ({pattern})"
-    return None
+    return secret_reason(given) or secret_reason(real)
 
 
 def listed() -> list[tuple[str, str]]:

@@ -265,3 +265,22 @@ def test_a_file_it_cannot_use_falls_back_to_the_strings_and_says_why(
     assert said in request["prompt"]
     assert "@@ -1 +1 @@" in request["prompt"] and "+x = 3" in request["prompt"]
     assert "something else" not in request["prompt"]
+
+
+@pytest.mark.parametrize("target", ["link", "proc"])
+def test_a_secret_behind_a_harmless_name_or_in_proc_is_never_read(tmp_path: Path,
+                                                                   target: str) -> None:
+    """A link named `notes.txt` to a key, and `/proc/self/environ` (an "empty" regular file
+    that reads as the hook's environment): neither reaches the question."""
+    if target == "link":
+        keys = tmp_path / "home" / ".ssh"
+        keys.mkdir(parents=True)
+        (keys / "deploy").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\nx = 1\n")
+        file = tmp_path / "notes.txt"
+        file.symlink_to(keys / "deploy")
+    else:
+        file = Path("/proc/self/environ")
+    request = asked(claude("Edit", {"file_path": str(file), "old_string": "x = 1\n",
+                                    "new_string": "x = 3\n"}, cwd=str(tmp_path)))
+    assert "may hold secrets" in request["prompt"]
+    assert "PRIVATE KEY" not in request["prompt"] and "PATH=" not in request["prompt"]
