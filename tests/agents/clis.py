@@ -42,8 +42,8 @@ def installed() -> AgentClis:
     home = CACHE / f"agents-{hashlib.sha256(lock).hexdigest()[:16]}"
     done = home / "installed"
     home.mkdir(parents=True, exist_ok=True)
-    with (home.parent / f"{home.name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # two test workers: one installs, the other waits
+    with (home.parent / f"{home.name}.lock").open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # two test workers: one installs, the other waits
         if not done.is_file():
             for name in MANIFESTS:
                 shutil.copyfile(HERE / name, home / name)

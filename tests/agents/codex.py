@@ -8,7 +8,9 @@ its "Hooks need review" dialog, as a person does once."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
+import operator
 import os
 import signal
 import time
@@ -77,6 +79,8 @@ class Codex:
     def choose(self, choice: str, screen: str) -> None:
         """Move the dialog's cursor (`›`) onto `choice`: a key pressed before the dialog
         takes input is lost, so it moves one step at a time until the screen shows it."""
+        pane = self.pane
+        assert pane is not None, "choose() is for the TUI's dialogs: start it with tui()"
         deadline = time.monotonic() + START_SECONDS
         while True:
             lines = screen.splitlines()
@@ -87,11 +91,11 @@ class Codex:
                 return
             if time.monotonic() > deadline:
                 raise AssertionError(f"could not choose {choice!r}:\n{screen}")
-            self.pane.press("Down" if marked is None or marked < target else "Up")
+            pane.press("Down" if marked is None or marked < target else "Up")
             with contextlib.suppress(AssertionError):  # the key may not have been taken yet
-                screen = self.pane.wait_until(lambda now, before=screen: now != before,
-                                              "the cursor to move", timeout=2)
-            screen = self.pane.screen()
+                pane.wait_until(functools.partial(operator.ne, screen), "the cursor to move",
+                                timeout=2)
+            screen = pane.screen()
 
     def stop(self) -> None:
         """End the TUI, and the app-server daemon it started: that one outlives the TUI, and

@@ -1,16 +1,20 @@
 """The agents tier's fixtures: the CLIs installed once per run, one real portal per run
 (each test's agent works in a folder of its own name, so the portal lists its questions
-under that project), and the owner's client."""
+under that project), the owner's client, and `claude`, which starts Claude Code agents for
+a test and stops them after it (a module narrows it: MCP on, the TUI, ...)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from choice.client.portal_client import PortalClient
+from tests.agents.claude_code import ClaudeCode
 from tests.agents.clis import AgentClis, installed
+from tests.agents.fake_model import AnthropicModel
 from tests.conftest import seed_database
 from tests.portal_process import PortalProcess
 
@@ -37,3 +41,22 @@ def portal(tmp_path_factory: pytest.TempPathFactory,
 @pytest.fixture
 def client(portal: PortalProcess) -> PortalClient:
     return portal.client()
+
+
+StartClaude = Callable[..., ClaudeCode]
+
+
+@pytest.fixture
+def claude(clis: AgentClis, portal: PortalProcess, tmp_path: Path) -> Iterator[StartClaude]:
+    """`claude(model, **options)`: a `ClaudeCode` (its options) in a folder of its own,
+    talking to `model` and this run's portal; every one is stopped after the test."""
+    agents: list[ClaudeCode] = []
+
+    def start(model: AnthropicModel, **options: Any) -> ClaudeCode:
+        agent = ClaudeCode(clis, tmp_path / f"c{len(agents)}", model.base_url, portal=portal,
+                           **options)
+        agents.append(agent)
+        return agent
+    yield start
+    for agent in agents:
+        agent.stop()

@@ -341,7 +341,7 @@ class ResponsesModel(ModelServer):
                                    "response": {"id": response_id, "status": "in_progress"}}
         yield "response.output_item.added", {"type": "response.output_item.added",
                                              "output_index": 0, "item": item}
-        if item["type"] == "message":
+        if isinstance(turn, Say):
             yield "response.output_text.delta", {"type": "response.output_text.delta",
                                                  "item_id": item["id"], "output_index": 0,
                                                  "content_index": 0, "delta": turn.text}

@@ -10,19 +10,16 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from choice.client.portal_client import PortalClient
 from tests.agents.claude_code import ClaudeCode
-from tests.agents.clis import AgentClis
 from tests.agents.fake_model import AnthropicModel, ModelServer, Say, ToolResult, ToolUse
 from tests.agents.portal_questions import question_for, questions_of
-from tests.portal_process import PortalProcess
 from tests.terminal.tmux import Pane, need_tmux
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow, pytest.mark.tmux]
@@ -42,23 +39,18 @@ def ask_in_client(title: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-def claude(clis: AgentClis, portal: PortalProcess, tmp_path: Path) -> Iterator[Start]:
+def claude(claude: Start) -> Start:
     """Claude Code's TUI with the MCP server, started with the first prompt: with the hooks
     from `choice hook-config claude` (whose `permissions.allow` lets the portal's own tools
     run unasked), or without them and the tool allowed on the command line."""
     need_tmux()
-    agents: list[ClaudeCode] = []
 
     def start(model: AnthropicModel, *, hooks: bool) -> ClaudeCode:
-        agent = ClaudeCode(clis, tmp_path / f"c{len(agents)}", model.base_url, portal=portal,
-                           mcp=True, hooks=hooks)
-        agents.append(agent)
+        agent = claude(model, mcp=True, hooks=hooks)
         allowed = () if hooks else (f"--allowedTools={TOOL}",)
         agent.tui(extra=(*allowed, "Do the task."))
         return agent
-    yield start
-    for agent in agents:
-        agent.stop()
+    return start
 
 
 def form_of(agent: ClaudeCode, title: str) -> Pane:

@@ -6,18 +6,14 @@ model gets back and what happens on disk."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
 from choice.client.portal_client import PortalClient
 from tests.agents.claude_code import ClaudeCode
-from tests.agents.clis import AgentClis
 from tests.agents.fake_model import AnthropicModel, Say, ToolUse
 from tests.agents.portal_questions import question_for, questions_of
-from tests.portal_process import PortalProcess
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 
@@ -25,20 +21,6 @@ TOUCH = ToolUse("Bash", {"command": "touch marker-file", "description": "Make th
 
 
 Start = Callable[..., ClaudeCode]
-
-
-@pytest.fixture
-def claude(clis: AgentClis, portal: PortalProcess, tmp_path: Path) -> Iterator[Start]:
-    agents: list[ClaudeCode] = []
-
-    def start(model: AnthropicModel, **options: Any) -> ClaudeCode:
-        agent = ClaudeCode(clis, tmp_path / f"c{len(agents)}", model.base_url, portal=portal,
-                           **options)
-        agents.append(agent)
-        return agent
-    yield start
-    for agent in agents:
-        agent.stop()
 
 
 def test_bash_allowed_on_the_portal_runs_and_the_model_gets_its_output(

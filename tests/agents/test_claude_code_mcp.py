@@ -5,20 +5,18 @@ than the question itself."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import uuid
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
 from choice.client.portal_client import PortalClient
 from tests.agents.claude_code import ClaudeCode
-from tests.agents.clis import AgentClis
 from tests.agents.fake_model import AnthropicModel, Say, Then, ToolUse
 from tests.agents.portal_questions import question_for, questions_of
-from tests.portal_process import PortalProcess
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow]
 
@@ -39,17 +37,9 @@ def again_with_its_session(result: str) -> ToolUse | Say:
 
 
 @pytest.fixture
-def claude(clis: AgentClis, portal: PortalProcess, tmp_path: Path) -> Iterator[Start]:
-    agents: list[ClaudeCode] = []
-
-    def start(model: AnthropicModel, **options: object) -> ClaudeCode:
-        agent = ClaudeCode(clis, tmp_path / f"c{len(agents)}", model.base_url, portal=portal,
-                           mcp=True, **options)  # type: ignore[arg-type]
-        agents.append(agent)
-        return agent
-    yield start
-    for agent in agents:
-        agent.stop()
+def claude(claude: Start) -> Start:
+    """Claude Code with the portal's MCP server set up."""
+    return functools.partial(claude, mcp=True)
 
 
 def test_an_answer_given_after_the_first_wait_still_reaches_the_model(

@@ -4,19 +4,15 @@ answer on the portal is the tool result the model gets."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
 from choice.client.errors import PortalRefused
 from choice.client.portal_client import PortalClient
 from tests.agents.claude_code import ClaudeCode
-from tests.agents.clis import AgentClis
 from tests.agents.fake_model import AnthropicModel, Say, ToolUse
 from tests.agents.portal_questions import question_for
-from tests.portal_process import PortalProcess
 from tests.terminal.tmux import need_tmux
 
 pytestmark = [pytest.mark.agents, pytest.mark.slow, pytest.mark.tmux]
@@ -32,18 +28,9 @@ FIND_PLAN_TOOL = ToolUse("ToolSearch", {"query": "select:ExitPlanMode", "max_res
 
 
 @pytest.fixture
-def claude(clis: AgentClis, portal: PortalProcess, tmp_path: Path) -> Iterator[Start]:
+def claude(claude: Start) -> Start:
     need_tmux()
-    agents: list[ClaudeCode] = []
-
-    def start(model: AnthropicModel, **options: Any) -> ClaudeCode:
-        agent = ClaudeCode(clis, tmp_path / f"c{len(agents)}", model.base_url, portal=portal,
-                           **options)
-        agents.append(agent)
-        return agent
-    yield start
-    for agent in agents:
-        agent.stop()
+    return claude
 
 
 def open_tui(agent: ClaudeCode, mode: str) -> Callable[[], bool]:
