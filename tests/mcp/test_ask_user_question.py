@@ -47,12 +47,15 @@ async def test_ask_user_question_answers_in_its_own_shape(portal: PortalProcess)
                         "q2": {"selected_ids": ["1", "2"], "custom_input": "and tests"}}})
         result = await final(session, "ask_user_question", await asyncio.wait_for(call, 10))
     body = structured(result)
-    assert body["answers_by_question"] == {f"Which database for {tag}?": "PostgreSQL",
+    # each label as the model wrote it: a model matches the answers against its own labels
+    assert body["answers_by_question"] == {f"Which database for {tag}?":
+                                           "PostgreSQL (Recommended)",
                                            "Which checks run on each push?":
                                            "Lint, Types, and tests"}
     assert body["answers"]["q2"]["selected_labels"] == ["Lint", "Types"]
     assert text_of(result) == (
-        f'User has answered your questions: "Which database for {tag}?"="PostgreSQL", '
+        f'User has answered your questions: "Which database for {tag}?"="PostgreSQL '
+        '(Recommended)", '
         '"Which checks run on each push?"="Lint, Types, and tests". You can now continue '
         "with the user's answers in mind.")
 
