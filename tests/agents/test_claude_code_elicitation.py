@@ -84,12 +84,12 @@ def move_to(pane: Pane, text: str, *, key: str = "Down", tries: int = 6) -> None
     raise AssertionError(f"the cursor never reached {text!r}; the screen was:\n{pane.screen()}")
 
 
-def accept(pane: Pane) -> int:
-    """Press Enter on Accept until the form closes; how many Enters it took. Claude Code
-    refuses an Enter that comes too soon after the form opened, the cursor reached Accept or
-    a key was typed (its guard against submitting by accident: a few tenths of a second
-    here), and a refused Enter starts that guard again; so each Enter waits, bounded, for the
-    form to close before the next."""
+def press(pane: Pane, button: str) -> int:
+    """Press Enter on `button` (Accept, Decline) until the form closes; how many Enters it
+    took. Claude Code refuses an Enter that comes too soon after the form opened, the cursor
+    reached the button or a key was typed (its guard against submitting by accident: a few
+    tenths of a second here), and a refused Enter starts that guard again; so each Enter
+    waits, bounded, for the form to close before the next."""
     deadline = time.monotonic() + SCREEN_SECONDS
     pressed = 0
     while time.monotonic() < deadline:
@@ -102,10 +102,10 @@ def accept(pane: Pane) -> int:
             screen = pane.screen()
             if FORM not in screen:
                 return pressed
-            if not under_cursor(screen).startswith("Accept"):
+            if not under_cursor(screen).startswith(button):
                 raise
-    raise AssertionError(f"the form stayed open after {pressed} Enters on Accept; the screen "
-                         f"was:\n{pane.screen()}")
+    raise AssertionError(f"the form stayed open after {pressed} Enters on {button}; the "
+                         f"screen was:\n{pane.screen()}")
 
 
 def result_shown(model: ModelServer, pane: Pane) -> ToolResult:
@@ -133,7 +133,7 @@ def test_an_option_picked_in_claude_code_s_form_reaches_the_model(
         pane.type("Keep it small.")
         pane.wait_for("Keep it small.", timeout=SCREEN_SECONDS)
         move_to(pane, "Accept")
-        accept(pane)
+        press(pane, "Accept")
         result = result_shown(model, pane)
         pane.wait_for("Using it.", timeout=SCREEN_SECONDS)
     assert not result.is_error, result.text
@@ -163,7 +163,7 @@ def test_leaving_claude_code_s_form_cancels_the_question_saying_why(
             pane.press("Escape")
         else:  # down past the empty answer and the note to the Decline button
             move_to(pane, "Decline")
-            pane.press("Enter")
+            press(pane, "Decline")
         result = result_shown(model, pane)
     answer = json.loads(result.text)
     assert (answer["status"], answer["selected_ids"]) == ("cancelled", []), answer

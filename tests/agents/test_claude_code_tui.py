@@ -4,6 +4,7 @@ answer on the portal is the tool result the model gets."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import pytest
@@ -24,6 +25,8 @@ ASK = {"questions": [{"question": "Which database should the sync service use?",
                                    "description": "A server, robust."},
                                   {"label": "SQLite", "description": "One file."}]}]}
 PLAN = "## Plan\n\n1. Add the `hook` command\n2. Write its tests\n"
+PROCEED = "Do you want to proceed?"
+"""Claude Code's own permission dialog."""
 FIND_PLAN_TOOL = ToolUse("ToolSearch", {"query": "select:ExitPlanMode", "max_results": 1})
 
 
@@ -87,8 +90,16 @@ def test_an_answer_in_claude_code_s_own_dialog_ends_the_portal_question(
         agent = claude(model)
         item = question_for(client, open_tui(agent, "default"), project=agent.project)
         assert agent.pane is not None
-        agent.pane.wait_for("Do you want to proceed?", timeout=60)
-        agent.pane.press("Enter")  # its first choice: Yes
+        agent.pane.wait_for(PROCEED, timeout=60)
+        deadline = time.monotonic() + 60
+        while True:  # its first choice, Yes; an Enter that comes too soon is ignored
+            agent.pane.press("Enter")
+            try:
+                agent.pane.wait_gone(PROCEED, timeout=1)
+                break
+            except AssertionError:
+                if time.monotonic() > deadline:
+                    raise
         result = model.result_of(0)
         assert not result.is_error, result.text
         ended = client.poll(item["interaction_id"], 20)
