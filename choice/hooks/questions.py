@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from choice.core.i18n import Translator
+from choice.core.i18n import N_, Translator
 from choice.hooks import file_changes
 from choice.hooks.payload import HookPayload
 from choice.hooks.permission_updates import described, savable, session_only
@@ -120,7 +120,7 @@ def _edit(payload: HookPayload, _: Translator) -> tuple[str, str, list[dict[str,
         return _with_code(payload, _, title, "",
                           json.dumps(given, indent=2, ensure_ascii=False), "json")
     change = file_changes.change_of(payload.tool, given, path, payload.cwd, shown)
-    said = [_FALLBACKS[change.fallback](_)] if change.fallback else []
+    said = [_(_FALLBACKS[change.fallback])] if change.fallback else []
     if change.new_file:
         said.append(_("The new content of {path}:").format(path=code_span(shown)))
     return _with_code(payload, _, title, "\n\n".join(said),
@@ -129,22 +129,22 @@ def _edit(payload: HookPayload, _: Translator) -> tuple[str, str, list[dict[str,
 
 
 _FALLBACKS = {
-    file_changes.TOO_LARGE: lambda _: _(
+    file_changes.TOO_LARGE: N_(
         "The file is larger than the hook reads, so this diff is of the agent's text alone, "
         "without the file's own line numbers."),
-    file_changes.UNREADABLE: lambda _: _(
+    file_changes.UNREADABLE: N_(
         "The file could not be read, so this diff is of the agent's text alone, without the "
         "file's own line numbers."),
-    file_changes.NOT_TEXT: lambda _: _(
+    file_changes.NOT_TEXT: N_(
         "The file is not text, so this diff is of the agent's text alone, without the "
         "file's own line numbers."),
-    file_changes.SECRET: lambda _: _(
+    file_changes.SECRET: N_(
         "The file may hold secrets, so it was not read: this is the agent's text alone, "
         "without the file's own line numbers."),
-    file_changes.NOT_IN_FILE: lambda _: _(
+    file_changes.NOT_IN_FILE: N_(
         "The text to replace is not in the file on disk, so this diff is of the agent's "
         "text alone: the edit may fail."),
-    file_changes.MISSING: lambda _: _(
+    file_changes.MISSING: N_(
         "There is no such file on disk, so this diff is of the agent's text alone: the "
         "edit may fail."),
 }

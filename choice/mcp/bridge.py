@@ -25,6 +25,7 @@ import signal
 import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import cached_property
 from types import FrameType
 from typing import IO, Any
 
@@ -56,6 +57,12 @@ class Bridge:
         self.portal_up: Future[None] = Future()
         self.closing = False
         self.pool = ThreadPoolExecutor(max_workers=16, thread_name_prefix="choice-mcp")
+
+    @cached_property
+    def places(self) -> Places:
+        """Where this bridge may read files from: resolved once (its working directory and
+        the configured roots do not move under it), not again for every message."""
+        return Places.of(self.settings.mcp_file_roots, self.settings.data_dir)
 
     # -- the portal and this bridge's session on it -----------------------------------------
     def find_portal(self) -> None:
@@ -135,8 +142,7 @@ class Bridge:
         """Forward one message, with the local files a `tools/call` names by `path` read
         in first (`local_files.py`); one that cannot be read is refused here, unsent."""
         try:
-            places = Places.of(self.settings.mcp_file_roots, self.settings.data_dir)
-            line = with_local_files(line, message, places)
+            line = with_local_files(line, message, self.places)
         except Refused as refused:
             if message.get("id") is not None:
                 self.emit(refusal(message["id"], refused))

@@ -126,7 +126,8 @@ def _read_in(item: dict[str, Any], at: str,
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             return None, [_error(at + "path", "not_a_file", f"{where!r} is not a regular "
                                  "file: name one file (not a directory or a device).")]
-        data = _read(descriptor, PATH_FILE_MAX + 1)
+        with open(descriptor, "rb", closefd=False) as opened:  # read() loops to the size
+            data = opened.read(PATH_FILE_MAX + 1)
     except OSError as failure:
         return None, [_error(at + "path", "unreadable", f"{where!r} cannot be read: "
                              f"{failure.strerror or failure}.")]
@@ -149,19 +150,6 @@ def _read_in(item: dict[str, Any], at: str,
                              "file it should be, or give it the name of what it holds.")]
     item["data"] = base64.b64encode(data).decode("ascii")
     return str(real), []
-
-
-def _read(descriptor: int, most: int) -> bytes:
-    """Up to `most` bytes of an open file."""
-    chunks: list[bytes] = []
-    left = most
-    while left > 0:
-        chunk = os.read(descriptor, min(left, 1024 * 1024))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
 
 
 SIGNATURES: dict[str, tuple[bytes, ...]] = {
