@@ -44,6 +44,7 @@ from choice.web.pages.html import Fragment
 from choice.web.pages.routes import VARY_ON_HTMX, page
 from choice.web.security.auth import safe_next, session_guard
 from choice.web.views.assets import Assets
+from choice.web.views.browser_language import page_language
 from choice.web.views.decision import DecisionForm
 from choice.web.views.interactions import Draft, Stage
 from choice.web.views.list_cache import ListCache
@@ -81,11 +82,11 @@ class Shown(Struct, frozen=True):
         if self.request.htmx:
             return Fragment(template_name="partials/_interaction.html", status_code=status,
                             headers=VARY_ON_HTMX,
-                            context={"view": view, "locale": service.language_for(row),
+                            context={"view": view, "locale": page_language(service, self.request, row),
                                      "prefs": await service.preferences(), **extra})
         if status == 200 and view.stage == "outcome":  # post/redirect/get
             return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
-        context = await base_context(service, self.assets, self.lists, row)
+        context = await base_context(self.request, service, self.assets, self.lists, row)
         context.update(extra, view=view)
         return page("choice.html", context, status, headers=VARY_ON_HTMX)
 
@@ -178,7 +179,7 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
     """Save the preferences; they apply to the page at once (the interaction re-renders,
     told by the `choice:settings-saved` event). A new language reloads the whole page."""
     form = await read_form(request)
-    language_before = service.language_for(None)
+    language_before = page_language(service, request)
     message, status = N_("Saved."), 200
     try:
         await service.update_preferences(with_elicitation(preferences_from(form), form))
@@ -189,7 +190,7 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
     if not request.htmx:
         return Redirect(path=safe_next(first(form, "next", "/settings")), status_code=303,
                         headers=VARY_ON_HTMX)
-    if service.language_for(None) != language_before:
+    if page_language(service, request) != language_before:
         refresh = ClientRefresh()
         refresh.headers.update(VARY_ON_HTMX)
         return refresh
@@ -197,7 +198,7 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
                     trigger_event="choice:settings-saved", after="receive",
                     headers=VARY_ON_HTMX,
                     context={"prefs": await service.preferences(), "saved_message": message,
-                             "refused": status == 422, "locale": service.language_for(None)})
+                             "refused": status == 422, "locale": page_language(service, request)})
 
 
 def with_elicitation(patch: PreferencesPatch, form: Form) -> PreferencesPatch:
@@ -223,9 +224,9 @@ async def save_team(request: HTMXRequest, service: Service, assets: WebAssets,
     if not request.htmx and status == 200:
         return Redirect(path="/settings#team", status_code=303, headers=VARY_ON_HTMX)
     if not request.htmx:
-        context = await base_context(service, assets, lists)
+        context = await base_context(request, service, assets, lists)
         context.update(shown, settings_page=True)
         return page("settings.html", context, status, headers=VARY_ON_HTMX)
     return Fragment(template_name="partials/_team_form.html", status_code=status,
                     headers=VARY_ON_HTMX,
-                    context={**shown, "locale": service.language_for(None)})
+                    context={**shown, "locale": page_language(service, request)})

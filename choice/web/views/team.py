@@ -197,10 +197,10 @@ def everyone_view(discussion: Discussion) -> DiscussionView:
 
 
 def chosen_language(service: InteractionService, interaction: Interaction | None,
-                    lang: str | None) -> str:
+                    lang: str | None, browser: str | None) -> str:
     """A participant's page and socket: `?lang=` when it names a language we have, else the
-    interaction's, else the portal's."""
-    return lang if lang in SUPPORTED else service.language_for(interaction)
+    interaction's, else the portal's, else the browser's (`browser_language`)."""
+    return lang if lang in SUPPORTED else service.language_for(interaction, browser)
 
 
 def thread_urls_of(*, base: str = "", lang: str = "",
