@@ -30,7 +30,7 @@ from choice.core.service import InteractionService
 from choice.decision.models import DeferBody, ResolveBody
 from choice.decision.outcome import source_of
 from choice.store.records import Interaction
-from choice.web.deps import Decision, Owner, QuestionLists, Service, Team, WebAssets
+from choice.web.deps import Decision, Kept, Owner, Service, Team
 from choice.web.pages.actions import ACTOR, ELSEWHERE, Shown
 from choice.web.pages.forms import Form, first, read_form, typed_text
 from choice.web.pages.html import Fragment
@@ -75,10 +75,9 @@ class DecisionActions(Controller):
     @post("/review")
     async def request_review(self, request: HTMXRequest, service: Service, owner: Owner,
                              decision: Decision,
-                             assets: WebAssets,
-                             lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+                             kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """Fetch & review: the agent's waiting (or next) call is asked for its summary."""
-        shown = Shown(request, service, owner, assets, lists)
+        shown = Shown(request, service, owner, kept)
         try:
             await decision.request_review(interaction_id, actor=ACTOR)
         except NotWidenedNow as refused:
@@ -88,13 +87,12 @@ class DecisionActions(Controller):
 
     @post("/resolve")
     async def resolve(self, request: HTMXRequest, service: Service, owner: Owner, decision: Decision,
-                      assets: WebAssets,
-                      lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+                      kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """`action`: `accept` (the candidate as it is; `candidate_at` says which one the
         owner read), `edit` (`final_answer` changed from the candidate; a material change
         asks for a `rationale` first, `step=rationale` once asked), or `write` (by hand).
         `selected` options and a `rationale` may come with any of them."""
-        shown = Shown(request, service, owner, assets, lists)
+        shown = Shown(request, service, owner, kept)
         form = await read_form(request)
         action = first(form, "action", "write")
         typed = _typed(form, action)
@@ -135,10 +133,9 @@ class DecisionActions(Controller):
 
     @post("/defer")
     async def defer(self, request: HTMXRequest, service: Service, owner: Owner, decision: Decision,
-                    assets: WebAssets,
-                    lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+                    kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """`defer_rationale` (required): set the question aside; the agent is told why."""
-        shown = Shown(request, service, owner, assets, lists)
+        shown = Shown(request, service, owner, kept)
         typed = _typed(await read_form(request), "defer")
         row = await service.get(interaction_id)
         try:
@@ -154,10 +151,9 @@ class DecisionActions(Controller):
 
     @post("/resume")
     async def resume(self, request: HTMXRequest, service: Service, owner: Owner, decision: Decision,
-                     assets: WebAssets,
-                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+                     kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """Take a deferred question up again (its deadline starts anew)."""
-        shown = Shown(request, service, owner, assets, lists)
+        shown = Shown(request, service, owner, kept)
         try:
             row = await decision.resume(interaction_id, "web", actor=ACTOR)
         except NotDeferred as refused:
@@ -166,11 +162,10 @@ class DecisionActions(Controller):
 
     @post("/quorum")
     async def quorum(self, request: HTMXRequest, service: Service, owner: Owner, team: Team,
-                     assets: WebAssets,
-                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+                     kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """`min_votes` (a number), or `action=off`: the team's quorum. Votes that already
         reach it resolve the question at once."""
-        shown = Shown(request, service, owner, assets, lists)
+        shown = Shown(request, service, owner, kept)
         form = await read_form(request)
         typed = _typed(form, "quorum")
         row = await service.get(interaction_id)

@@ -16,7 +16,7 @@ from litestar.response import Template
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
 from choice.team.thread import Window, page_cursor
-from choice.web.deps import Owner, QuestionLists, Service, WebAssets
+from choice.web.deps import Kept, Owner, QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context
 from choice.web.pages.html import Fragment, Page
 from choice.web.security.auth import session_guard
@@ -66,18 +66,24 @@ class PageController(Controller):
 
     @get("/choice/{interaction_id:str}")
     async def interaction(self, request: HTMXRequest, service: Service, owner: Owner,
-                          assets: WebAssets, lists: QuestionLists, interaction_id: FromPath[str],
-                          before: FromQuery[str | None] = None,
-                          filter: FromQuery[str] = "all") -> Response[Any]:
+                          assets: WebAssets, lists: QuestionLists, kept: Kept,
+                          interaction_id: FromPath[str], before: FromQuery[str | None] = None,
+                          filter: FromQuery[str] = "all",
+                          shown: FromQuery[str | None] = None) -> Response[Any]:
         """The question, with the list as `?filter=` shows it; `?before=` (a "Show
         earlier" followed without script): its team panel shows the 20 comments before that
-        one instead of the newest."""
+        one instead of the newest; `?shown=`: what a form posted without script showed (the
+        form as typed with its errors, a step, a notice: `after_post.py`)."""
         row = await service.get(interaction_id)
         if request.htmx and request.htmx.target == LIST_TARGET:
             return await list_alone(request, service, lists, filter, row)
         context = await base_context(request, service, assets, lists, row, which=filter)
-        context["view"] = await owner.page_view(row, window=Window(before=page_cursor(before)))
-        return page("choice.html", context, headers=VARY_ON_HTMX)
+        post = kept.shown(shown, row.id, row.status)
+        if post is None:
+            context["view"] = await owner.page_view(row, window=Window(before=page_cursor(before)))
+            return page("choice.html", context, headers=VARY_ON_HTMX)
+        context.update(post.extra, view=await owner.page_view(row, **post.view))
+        return page("choice.html", context, post.code, headers=VARY_ON_HTMX)
 
     @get("/settings")
     async def settings(self, request: HTMXRequest, service: Service, assets: WebAssets,

@@ -33,7 +33,7 @@ from choice.team.quorum import owner_decides
 from choice.team.rate_limit import RateLimited
 from choice.team.service import Invited, UnknownLink
 from choice.team.thread import PAGE_SHOWN, Window, page_cursor
-from choice.web.deps import Owner, QuestionLists, Service, Team, WebAssets
+from choice.web.deps import Kept, Owner, QuestionLists, Service, Team, WebAssets
 from choice.web.pages.actions import Shown
 from choice.web.pages.context import base_context
 from choice.web.pages.forms import first, read_form, typed_text, widen_from
@@ -158,8 +158,7 @@ class TeamActions(Controller):
 
     @post("/comment")
     async def comment(self, request: HTMXRequest, service: Service, owner: Owner, team: Team,
-                      assets: WebAssets,
-                      lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+                      kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """The owner's own message in the discussion (`text`)."""
         form = await read_form(request)
         text, window = typed_text(form, "text"), _since(first(form, "since"))
@@ -188,7 +187,7 @@ class TeamActions(Controller):
                 return Redirect(path=f"/choice/{row.id}#team-panel", status_code=303,
                                 headers=VARY_ON_HTMX)
             row = await service.get(interaction_id)
-            answer = await Shown(request, service, owner, assets, lists).show(row, status, **shown)
+            answer = await Shown(request, service, owner, kept).show(row, status, **shown)
             answer.headers.update(headers)
             return answer
         return Fragment(template_name="partials/_owner_comment.html", status_code=status,
