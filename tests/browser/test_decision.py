@@ -75,7 +75,7 @@ def test_the_candidate_arrives_live_and_accept_decides_from_the_discussion(
 
     box.get_by_test_id("accept").click()
     expect(owner.get_by_test_id("provenance-source")).to_have_text("from the discussion")
-    expect(owner.get_by_test_id("decided-by")).to_have_text("the owner")
+    expect(owner.get_by_test_id("decided-by")).to_have_text("you")  # their own page
     result = source_of(client, iid)
     assert result["summary_json"]["source"] == "discussion_extraction"
     assert result["selected_ids"] == ["pg"]  # the candidate's option, kept
@@ -96,11 +96,11 @@ def test_a_material_edit_asks_why_and_records_the_owners_own_answer(
     edit.get_by_test_id("save-edit").click()
     step = owner.get_by_test_id("rationale-step")
     expect(step).to_be_visible()
-    expect(step.get_by_test_id("source-hint")).to_contain_text("the owner's own answer")
+    expect(step.get_by_test_id("source-hint")).to_contain_text("your own answer")
     assert source_of(client, iid)["status"] == "widened"  # nothing decided yet
     step.get_by_test_id("rationale-input").fill("Ops has no time for a server this quarter.")
     step.get_by_test_id("save-answer").click()
-    expect(owner.get_by_test_id("provenance-source")).to_have_text("the owner's own answer")
+    expect(owner.get_by_test_id("provenance-source")).to_have_text("your own answer")
     expect(owner.get_by_test_id("outcome-rationale")).to_have_text(
         "Ops has no time for a server this quarter.")
     result = source_of(client, iid)

@@ -29,7 +29,6 @@ from choice.team.service import UnknownLink
 from choice.web.deps import Feeds, Service, Team
 from choice.web.live.socket_limits import REPLACED, read_until_gone, wake_with_none
 from choice.web.live.sockets import GONE
-from choice.web.views.browser_language import browser_language
 from choice.web.views.team import chosen_language
 
 FELL_BEHIND = 4408
@@ -57,10 +56,9 @@ async def participant_socket(socket: WebSocket[Any, Any, Any], service: Service,
         await refuse(socket)
         return
     feeds.handshakes.took(secret)
-    browser = browser_language(socket.headers)
     # Watching before the handshake completes: a change the page could miss between its
     # socket opening and its catch-up request is already queued here.
-    provisional = chosen_language(service, None, lang, browser)  # until the question is read
+    provisional = chosen_language(service, None, lang, socket.headers)  # until the question is read
     with feeds.watch(participant.interaction_id, participant.id, provisional) as watcher, \
             feeds.links.hold(participant.id, lambda: wake_with_none(watcher.queue)) as held:
         try:  # read now that changes are heard: an ending or a withdrawal since the first
@@ -69,7 +67,7 @@ async def participant_socket(socket: WebSocket[Any, Any, Any], service: Service,
         except (UnknownLink, NotFound):
             await refuse(socket)
             return
-        watcher.locale = locale = chosen_language(service, row, lang, browser)
+        watcher.locale = locale = chosen_language(service, row, lang, socket.headers)
         await socket.accept()
         reader = asyncio.create_task(read_until_gone(socket, watcher.queue))
         try:

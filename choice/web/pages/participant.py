@@ -42,7 +42,6 @@ from choice.web.pages.html import Fragment, Page
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.security.participant_links import is_link_preview, participant_using
 from choice.web.views.assets import Assets
-from choice.web.views.browser_language import browser_language
 from choice.web.views.decision import shared_decision
 from choice.web.views.js_messages import js_catalog
 from choice.web.views.person_errors import person_message
@@ -68,10 +67,9 @@ EARLIER = "partials/_thread_earlier.html"
 
 
 def link_gone(service: InteractionService, assets: Assets, lang: str | None,
-              browser: str | None) -> Template:
+              request: HTMXRequest) -> Template:
     """The one answer for every link that opens nothing: no hint whether it ever existed."""
-    return participant_page(assets, lang if lang in SUPPORTED and lang else
-                            service.language_for(None, browser))
+    return participant_page(assets, chosen_language(service, None, lang, request.headers))
 
 
 class Reader(Struct, frozen=True):
@@ -89,11 +87,6 @@ class Reader(Struct, frozen=True):
     @property
     def base(self) -> str:
         return f"/d/{self.secret}"  # well-formed: `team.participant` checked its shape
-
-    @property
-    def browser(self) -> str | None:
-        """The language this person's browser asks for (`Accept-Language`)."""
-        return browser_language(self.request.headers)
 
     @property
     def chosen(self) -> str:
@@ -115,8 +108,8 @@ class Reader(Struct, frozen=True):
                 discussion = await team.discussion(self.participant.interaction_id,
                                                    window=window)
         except NotFound:  # retention removed the question: the link opens nothing now
-            return link_gone(service, self.assets, self.lang, self.browser)
-        locale = chosen_language(service, discussion.row, self.lang, self.browser)
+            return link_gone(service, self.assets, self.lang, self.request)
+        locale = chosen_language(service, discussion.row, self.lang, self.request.headers)
         view = participant_view(discussion, self.participant, base=self.base,
                                 lang=self.chosen, window=window.before is not None)
         shared = shared_decision(discussion.row, discussion.decision, len(view.people))
@@ -147,17 +140,18 @@ class Reader(Struct, frozen=True):
             row = await self.service.get(self.participant.interaction_id)
             page = await self.team.comments(row.id, before, PAGE_SHOWN)
         except NotFound:
-            return link_gone(self.service, self.assets, self.lang, self.browser)
+            return link_gone(self.service, self.assets, self.lang, self.request)
         thread = thread_view(page, thread_urls_of(base=self.base, lang=self.chosen),
                              participant=True)
-        return Fragment(template_name=EARLIER, headers=VARY_ON_HTMX, context={
-            "thread": thread, "locale": chosen_language(self.service, row, self.lang, self.browser)})
+        locale = chosen_language(self.service, row, self.lang, self.request.headers)
+        return Fragment(template_name=EARLIER, headers=VARY_ON_HTMX,
+                        context={"thread": thread, "locale": locale})
 
     async def said(self, error: FieldError) -> str:
         """A refused comment's or vote's error as a sentence for this reader, in the page's
         language (the domain's message is written for an API client)."""
         row = await self.service.get(self.participant.interaction_id)
-        said = Translator(chosen_language(self.service, row, self.lang, self.browser))
+        said = Translator(chosen_language(self.service, row, self.lang, self.request.headers))
         return person_message(error, said)
 
     async def again(self, status: int, partial: str, **shown: Any) -> Response[Any]:
@@ -209,7 +203,7 @@ class ParticipantPages(Controller):
         before that one instead of the newest."""
         reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
-            return link_gone(service, assets, lang, browser_language(request.headers))
+            return link_gone(service, assets, lang, request)
         return await reader.show(opening=not is_link_preview(request.headers.get("user-agent")),
                                  window=Window(before=page_cursor(before)))
 
@@ -221,7 +215,7 @@ class ParticipantPages(Controller):
         """"Show earlier" (HTMX): the 20 comments before `before`, as list items."""
         reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
-            return link_gone(service, assets, lang, browser_language(request.headers))
+            return link_gone(service, assets, lang, request)
         return await reader.earlier(page_cursor(before))
 
     @get("/partial")
@@ -230,7 +224,7 @@ class ParticipantPages(Controller):
         """The whole discussion, for a page whose question just ended (or that reconnected)."""
         reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
-            return link_gone(service, assets, lang, browser_language(request.headers))
+            return link_gone(service, assets, lang, request)
         return await reader.show(partial=DISCUSSION)
 
     @get("/live")
@@ -242,7 +236,7 @@ class ParticipantPages(Controller):
         than 100 came meanwhile, the newest page of the thread in place of the page's."""
         reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
-            return link_gone(service, assets, lang, browser_language(request.headers))
+            return link_gone(service, assets, lang, request)
         newest = page_cursor(after)
         if newest is None:
             return await reader.show(partial=LIVE, thread_reset=True)
@@ -256,7 +250,7 @@ class ParticipantPages(Controller):
         lang, text = first(form, "lang") or None, typed_text(form, "text")
         reader = await self._reader(request, service, team, assets, secret, lang, using=True)
         if reader is None:
-            return link_gone(service, assets, lang, browser_language(request.headers))
+            return link_gone(service, assets, lang, request)
         participant = reader.participant
         try:
             body = parse_model(CommentBody, {"text": text})
@@ -286,7 +280,7 @@ class ParticipantPages(Controller):
         lang = first(form, "lang") or None
         reader = await self._reader(request, service, team, assets, secret, lang, using=True)
         if reader is None:
-            return link_gone(service, assets, lang, browser_language(request.headers))
+            return link_gone(service, assets, lang, request)
         picked = ([] if first(form, "action") == "clear"
                   else [value for value in form.get("option", []) if value])
         try:
