@@ -62,13 +62,14 @@ def landed(client: Client, iid: str, post: Any) -> Any:
     assert target.startswith(f"/choice/{iid}?shown="), target
     page = client.get(target)
     again = client.get(target)
-    assert again.status_code == page.status_code and main_of(again.text) == main_of(page.text)
+    assert again.status_code == page.status_code and form_of(again.text) == form_of(page.text)
     return page
 
 
-def main_of(html: str) -> str:
-    found = re.search(r'<main\b.*?</main>', html, re.S)
-    assert found, "no <main> on the page"
+def form_of(html: str) -> str:
+    """The answer's form as the page shows it (the countdown outside it ticks meanwhile)."""
+    found = re.search(r'<form id="choice-form".*?</form>', html, re.S)
+    assert found, "no answer form on the page"
     return found.group(0)
 
 
