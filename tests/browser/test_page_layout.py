@@ -11,6 +11,7 @@ import struct
 import uuid
 import zlib
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -123,7 +124,7 @@ DIFF = ("```diff\n--- a/src/invoice.py\n+++ b/src/invoice.py\n@@ -1,2 +1,2 @@\n"
 
 def pixel(png: bytes, x: int, y: int) -> tuple[int, int, int]:
     """The RGB of one pixel of a Chromium screenshot (8-bit RGB or RGBA PNG, not interlaced)."""
-    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", png[16:29])
+    width, _height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", png[16:29])
     assert (depth, colour, interlace) in ((8, 2, 0), (8, 6, 0)), (depth, colour, interlace)
     channels = 3 if colour == 2 else 4
     data, at = b"", 8
@@ -135,7 +136,8 @@ def pixel(png: bytes, x: int, y: int) -> tuple[int, int, int]:
     raw, stride = zlib.decompress(data), width * channels
     previous = bytearray(stride)
     for row in range(y + 1):  # undo each row's filter up to the one asked for
-        kind, line = raw[row * (stride + 1)], bytearray(raw[row * (stride + 1) + 1:(row + 1) * (stride + 1)])
+        start = row * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
         for i in range(stride):
             left = line[i - channels] if i >= channels else 0
             up, corner = previous[i], previous[i - channels] if i >= channels else 0
@@ -203,7 +205,7 @@ def test_a_models_headings_shrink_in_order_all_below_the_title(
     page = open_page(f"/choice/{iid}", viewport=PHONE_390 if phone else TEAM_DESKTOP)
     sizes = page.get_by_test_id("prompt").evaluate(SIZES)
     title = page.get_by_test_id("title").evaluate("(h) => parseFloat(getComputedStyle(h).fontSize)")
-    assert all(bigger > smaller for bigger, smaller in zip(sizes, sizes[1:])), sizes
+    assert all(bigger > smaller for bigger, smaller in pairwise(sizes)), sizes
     assert sizes[0] < title, (sizes, title)
     shoot(page, "headings-in-order-" + ("phone" if phone else "desktop"))
 
@@ -243,8 +245,8 @@ def box(element: Locator) -> dict[str, float]:
 # -- F. a hook page: agent and project, the session folded --------------------------------------
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_hook_page_shows_its_agent_and_project_and_folds_the_session_away(
-        open_page: OpenPage, portal: PortalProcess, client: PortalClient, language: Callable[[str], object],
-        lang: str) -> None:
+        open_page: OpenPage, portal: PortalProcess, client: PortalClient,
+        language: Callable[[str], object], lang: str) -> None:
     name = f"invoices-{uuid.uuid4().hex[:8]}"
     language(lang)
     hook = run_hook(portal, claude("Bash", {"command": "npm test", "description": "Run tests"},
