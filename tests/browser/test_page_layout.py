@@ -115,10 +115,10 @@ def test_long_inline_code_and_a_label_with_its_value_stay_whole_in_chinese(
 
 
 # -- A. a box that scrolls sideways says so ----------------------------------------------------
-DIFF = ("```diff\n--- a/src/invoice.py\n+++ b/src/invoice.py\n@@ -1,2 +1,2 @@\n"
-        "-def invoice_total(subtotal):\n"
-        "+def invoice_total(subtotal, tax_rate=Decimal('0')):  # rounded half-even to the cent, "
-        "as the accounting export does\n"
+DIFF = ("```diff\n--- a/lib/invoice.rb\n+++ b/lib/invoice.rb\n@@ -1,2 +1,2 @@\n"
+        "-def invoice_total(subtotal)\n"
+        "+def invoice_total(subtotal, tax_rate = BigDecimal('0'))  # rounded half-even to the "
+        "cent, as the accounting export does\n"
         " a\n b\n c\n d\n e\n```")
 
 
@@ -168,7 +168,7 @@ def contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_diff_wider_than_a_phone_shows_a_cue_on_the_side_it_scrolls_to(
         open_page: OpenPage, client: PortalClient, scheme: str) -> None:
-    iid = client.create(question(title="Allow Edit: src/invoice.py", prompt=DIFF))["interaction_id"]
+    iid = client.create(question(title="Allow Edit: lib/invoice.rb", prompt=DIFF))["interaction_id"]
     page = open_page(f"/choice/{iid}", viewport=PHONE_390, color_scheme=scheme)
     box = page.get_by_test_id("prompt").locator("pre")
     width, height, scrolls = box.evaluate("(pre) => [pre.clientWidth, pre.clientHeight, "
