@@ -218,7 +218,7 @@ def test_two_teammates_voting_alike_reach_the_quorum_on_the_owners_page(
     expect(owner.get_by_test_id("provenance-source")).to_have_text("decided by quorum",
                                                                    timeout=LIVE_MS)
     expect(owner.get_by_test_id("decided-by")).to_have_text("the team's quorum")
-    expect(owner.get_by_test_id("summary")).to_have_text("The team's quorum chose PostgreSQL.")
+    expect(owner.get_by_test_id("outcome-choices")).to_have_text("PostgreSQL")
     expect(owner.locator("[data-testid=outcome-vote][data-option-id=pg]")
            .get_by_test_id("outcome-voters")).to_have_text("Alice Johnson, Bob Smith")
     expect(alice.get_by_test_id("team-outcome-source")).to_contain_text("decided by quorum",

@@ -73,7 +73,16 @@ def test_a_diff_block_marks_its_lines_and_escapes_them() -> None:
     assert '<span class="diff-del">-&lt;b&gt;old&lt;/b&gt;</span>' in shown
     assert '<span class="diff-add">+new</span>' in shown and '<span class="diff-hunk">' in shown
     assert "--- a/x\n+++ b/x" in shown and "<b>" not in shown  # file names unmarked
-    assert "<span" not in render_markdown("```sh\n+not a diff\n```")
+    assert "diff-" not in render_markdown("```sh\n+not a diff\n```")
+
+
+def test_a_command_block_marks_each_word_and_keeps_every_space_escaped() -> None:
+    shown = render_markdown("```sh\nnpm test -- --watch=false  <x>\nrm -rf \u202ecoverage/\n```")
+    assert shown == (
+        '<pre><code class="language-sh"><span class="word">npm</span> <span class="word">test'
+        '</span> <span class="word">--</span> <span class="word">--watch=false</span>  '
+        '<span class="word">&lt;x&gt;</span>\n<span class="word">rm</span> '
+        '<span class="word">-rf</span> <span class="word">\u202ecoverage/\u202c</span></code></pre>\n')
 
 
 def test_the_environment_is_made_at_the_first_template_and_missing_ones_are_named() -> None:

@@ -32,10 +32,18 @@ if TYPE_CHECKING:  # imported on the first page that needs it, not at start
     from markdown_it import MarkdownIt
 
 
+COMMAND_LANGUAGES = frozenset({"sh", "bash", "shell", "zsh"})
+"""Code blocks that hold a command to approve: they wrap, at spaces only (`_words`)."""
+_WORD = re.compile(r"(\S+)")
+
+
 def _highlight(code: str, language: str, _attrs: str) -> str:
     """A ```diff block (what `choice hook` shows for an edit) with its added, removed and
-    hunk lines marked for the stylesheet; any other block is left to markdown-it, which
-    escapes it. Every line is escaped here too: the text is the model's."""
+    hunk lines marked for the stylesheet; a command block with its words marked; any other
+    block is left to markdown-it, which escapes it. Every line is escaped here too: the
+    text is the model's."""
+    if language in COMMAND_LANGUAGES:
+        return _words(code)
     if language != "diff":
         return ""
     marked = []
@@ -45,6 +53,16 @@ def _highlight(code: str, language: str, _attrs: str) -> str:
         text = Markup.escape(closed_bidi(line))
         marked.append(Markup('<span class="diff-{}">{}</span>').format(kind, text) if kind else text)
     return str(Markup("\n").join(marked))
+
+
+def _words(code: str) -> str:
+    """Each run of non-blank characters in its own `<span class="word">`, which the
+    stylesheet never breaks: a command wraps at its spaces only, so `--watch=false
+    --coverage` cannot read as `--` / `coverage`; a word longer than the line scrolls."""
+    pieces = _WORD.split(code.removesuffix("\n"))  # odd: a word, with its bidi controls closed
+    return str(Markup("").join(
+        Markup('<span class="word">{}</span>').format(closed_bidi(piece)) if index % 2
+        else Markup.escape(piece) for index, piece in enumerate(pieces)))
 
 
 @cache
