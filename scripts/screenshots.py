@@ -2,8 +2,9 @@
 
 `scripts/screenshots` starts a portal on a temporary data dir, asks it the questions of
 `bench/realistic.py` (one question, several questions, a question widened to the team with
-its discussion, an answered one, and the list of them all), and photographs each page with
-Debian's Chromium: light and dark, English and Chinese, desktop (1280 wide) and phone (375).
+its discussion, an answered one, a withdrawn one, one in its last minute, and the list of
+them all), and photographs each page with Debian's Chromium: light and dark, English and
+Chinese, desktop (1280 wide) and phone (375).
 Each lands in `docs/images/` as `<page>-<device>-<theme>-<lang>.png`, e.g.
 `question-desktop-light-en.png`; the same random seed gives the same pages, so the names stay.
 
@@ -40,7 +41,7 @@ OUT = ROOT / "docs" / "images"
 DEVICES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 375, "height": 812}}
 THEMES = ("light", "dark")
 LANGS = ("en", "zh")
-PAGES = ("question", "questions", "widened", "answered", "list")
+PAGES = ("question", "questions", "widened", "answered", "list", "withdrawn", "urgent")
 
 COMMITTED = [
     *(f"{page}-desktop-light-{lang}" for page in PAGES for lang in LANGS),
@@ -131,9 +132,18 @@ def seeded(client: PortalClient, origin: str) -> dict[str, str]:
         api = f"/api/d/{links[name]}"
         as_participant(origin, "POST", f"{api}/comments", {"text": text})
         as_participant(origin, "PUT", f"{api}/vote", {"option_ids": [option]})
+    withdrawn = client.create(realistic_ask(2))["interaction_id"]
+    client.withdraw(withdrawn, "Found it in the ADR: we use PostgreSQL.")
     question = client.create(realistic_ask(0))["interaction_id"]
     return {"question": f"/choice/{question}", "questions": f"/choice/{several}",
-            "widened": f"/choice/{widened}", "answered": f"/choice/{answered}", "list": "/"}
+            "widened": f"/choice/{widened}", "answered": f"/choice/{answered}", "list": "/",
+            "withdrawn": f"/choice/{withdrawn}"}
+
+
+def last_minute(client: PortalClient) -> str:
+    """A question in its last minute (the countdown's attention colour): asked just before
+    its picture is taken, so that the minute is still running then."""
+    return f"/choice/{client.create(realistic_ask(1, timeout_s=50))['interaction_id']}"
 
 
 SHOWN = {"widened": "[data-testid=team-panel]"}
@@ -206,7 +216,8 @@ def make(shots: list[Shot], out: Path, say: Callable[[str], Any] = print) -> lis
             for lang in LANGS:
                 client.save_settings({"language": lang})
                 for shot in (s for s in shots if s.lang == lang):
-                    made.append(photograph(browser, process, paths[shot.page], shot, out))
+                    path = last_minute(client) if shot.page == "urgent" else paths[shot.page]
+                    made.append(photograph(browser, process, path, shot, out))
                     say(f"{made[-1].relative_to(ROOT) if made[-1].is_relative_to(ROOT) else made[-1]}"
                         f"  {made[-1].stat().st_size // 1024} KB")
         finally:
