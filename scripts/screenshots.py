@@ -5,9 +5,10 @@
 its discussion, an answered one, and the list of them all), and photographs each page with
 Debian's Chromium: light and dark, English and Chinese, desktop (1280 wide) and phone (375).
 `--all` adds the screens a person trips over first (`REVIEW`): the questions `choice hook`
-asks (a long command, an edit's diff, a plan with its headings), a deadline in the last
-minutes, a withdrawn and a cancelled question, a teammate's page, the settings, and a
-refused answer without script (which lands back on the question's own address).
+asks (a long command, an edit's diff, a plan with its headings), a deadline in its last
+minutes and in its last minute, a withdrawn and a cancelled question, a teammate's page,
+the settings, and a refused answer without script (which lands back on the question's own
+address).
 Each lands in `docs/images/` as `<page>-<device>-<theme>-<lang>.png`, e.g.
 `question-desktop-light-en.png`; the same random seed gives the same pages, so the names stay.
 
@@ -49,7 +50,7 @@ THEMES = ("light", "dark")
 LANGS = ("en", "zh")
 PAGES = ("question", "questions", "widened", "answered", "list")
 REVIEW = ("hook-bash", "hook-edit", "hook-plan", "due-soon", "withdrawn", "cancelled",
-          "teammate", "settings", "refused")
+          "teammate", "settings", "refused", "urgent")
 """The screens `--all` adds, for a person to look at (none is in the docs)."""
 
 COMMITTED = [
@@ -156,6 +157,12 @@ def seeded(client: PortalClient, origin: str) -> dict[str, str]:
             "settings": "/settings", "refused": f"/choice/{refused}",
             **{f"{page}@{lang}": f"/choice/{iid}" for lang in LANGS
                for page, iid in hook_questions(client, lang).items()}}
+
+
+def last_minute(client: PortalClient) -> str:
+    """A question in its last minute (the countdown's attention colour): asked just before
+    its picture is taken, so that the minute is still running then."""
+    return f"/choice/{client.create(realistic_ask(1, timeout_s=50))['interaction_id']}"
 
 
 PLAN = """## Plan: add invoice tax
@@ -277,7 +284,8 @@ def make(shots: list[Shot], out: Path, say: Callable[[str], Any] = print) -> lis
             for lang in LANGS:
                 client.save_settings({"language": lang})
                 for shot in (s for s in shots if s.lang == lang):
-                    path = paths.get(f"{shot.page}@{lang}") or paths[shot.page]
+                    path = (last_minute(client) if shot.page == "urgent"
+                            else paths.get(f"{shot.page}@{lang}") or paths[shot.page])
                     made.append(photograph(browser, process, path, shot, out))
                     say(f"{made[-1].relative_to(ROOT) if made[-1].is_relative_to(ROOT) else made[-1]}"
                         f"  {made[-1].stat().st_size // 1024} KB")

@@ -11,7 +11,6 @@ from choice.web.views.templates import Templates
 from choice.web.views.templating import (
     _markdown,
     _plain,
-    countdown_clock,
     inline_code,
     make_environment,
     render_markdown,
@@ -41,14 +40,6 @@ def test_other_values_are_filled_besides_the_count() -> None:
         '{{ ngettext("Choose {low} to {n} option", "Choose {low} to {n} options", 3, low=1) }}')
     assert template.render(locale="en") == "Choose 1 to 3 options"
     assert template.render(locale="zh") == "选择 1 到 3 项"
-
-
-@pytest.mark.parametrize(("seconds", "shown"), [
-    (0, "0:00"), (-5, "0:00"), (59.4, "0:59"), (600, "10:00"), (3599, "59:59"),
-    (3600, "1:00:00"), (86390, "23:59:50"), (86400, "24:00:00"),
-])
-def test_the_countdown_reads_h_mm_ss_from_an_hour_up(seconds: float, shown: str) -> None:
-    assert countdown_clock(seconds) == shown
 
 
 def test_backticks_show_as_code_and_nothing_else_becomes_markup() -> None:
