@@ -69,7 +69,7 @@ CASES = {
     "sign-in instead of a page": Case("GET", "/choice/{id}", 401, auth="none", page=True),
     "sign-in with a wrong token": Case("GET", "/login?token=wrong", 401, auth="none", page=True),
     "sign-in redirect": Case("GET", "/login?token={token}&next=/", 303, auth="none"),
-    "form post": Case("POST", "/choice/{id}/deadline", 200, body="minutes_left=30", page=True,
+    "form post": Case("POST", "/choice/{id}/deadline", 303, body="minutes_left=30",
                                headers=(*FORM.items(), ("Origin", "null"),
                                         ("Sec-Fetch-Site", "same-origin"))),
     "api: list": Case("GET", "/api/interactions", 200, auth="token"),

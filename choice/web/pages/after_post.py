@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import secrets
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct
 
 KEPT = 64
 """How many posts are kept for their reload: a person reloads the page they just got."""
 
 
-@dataclass(frozen=True)
-class PostShown:
+class PostShown(Struct, frozen=True):
     """What one post showed: its status, the owner's view's options (the form as typed,
     errors, step, notice), and the rest of the page's context."""
 
@@ -33,7 +33,7 @@ class PostShown:
     """The question's status when it was shown: once it moves on, the post is stale."""
     code: int
     view: dict[str, Any]
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any]
 
 
 class KeptPosts:
