@@ -79,7 +79,8 @@ def question_keys(state: AnswerState) -> list[Key]:
                                   "next questions)."), bar=False)] if options else []
     show = [Key(_("H show hidden"), 2, _("Show the hidden options again."))] \
         if state.hidden else []
-    return [Key(_("↑↓/jk move"), 6, _("Move between the options.")), *pick, *numbers, submit,
+    moving = _("Move between the options; up on the first one scrolls to the text above it.")
+    return [Key(_("↑↓/jk move"), 6, moving), *pick, *numbers, submit,
             *widen, *decide_keys(state), *notes, *hide, *show, *file_keys(state),
             Key(_("s settings"), 4, _("Open the settings.")),  # after widen and defer
             Key(_("q cancel"), 2, _("Cancel the question (you may say why).")), *leave]

@@ -16,7 +16,7 @@ from choice.terminal.questions import QuestionsState
 from choice.terminal.questions_review import note_line, reviewed
 from choice.terminal.screens.files_screen import files_lines
 from choice.terminal.screens.options_screen import Row
-from choice.terminal.screens.screen import Screen
+from choice.terminal.screens.screen import Screen, line_at
 from choice.terminal.screens.tabs import Kind, Tab, tab_bar
 from choice.terminal.text import width
 
@@ -67,12 +67,12 @@ class QuestionsScreen(Screen):
         self.put(3, 0, "─" * (cols - 1), curses.A_DIM)
         return 4
 
-    def body(self, cols: int, rows: int = 0) -> tuple[list[Row], int]:
+    def body(self, cols: int, rows: int = 0) -> tuple[list[Row], range]:
         if self.in_review and not self.state.help_open:  # the help lists the review's keys
             return self.review_lines(cols)
         return super().body(cols, rows)
 
-    def review_lines(self, cols: int) -> tuple[list[Row], int]:
+    def review_lines(self, cols: int) -> tuple[list[Row], range]:
         _, multi = self.state.translate, self.multi
         lines: list[Row] = [(_("Review your answers"), curses.A_BOLD), ("", 0)]
         rows = [reviewed(multi, index, _) for index in range(len(multi.states))]
@@ -98,7 +98,7 @@ class QuestionsScreen(Screen):
         submit = _("Submit answers")  # outside the f-string: Babel reads no f-strings
         lines += [("", 0), (f"{'›' if here else ' '} {submit}",
                             curses.A_REVERSE if here else curses.A_BOLD)]
-        return lines, focus
+        return lines, line_at(focus)
 
     def hint_parts(self) -> list[Key]:
         _, state = self.state.translate, self.state
