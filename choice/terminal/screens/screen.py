@@ -21,6 +21,7 @@ from choice.terminal.key_table import (
     fit,
     help_key,
     help_lines,
+    keyed,
     question_keys,
 )
 from choice.terminal.markdown import BOLD, CODE, Line, clip_spans, inline_spans, styled_lines
@@ -269,7 +270,7 @@ class Screen:
                         _("y or Enter sends the answer; b goes back to change it; c cancels "
                           "the question."))]
         if stage == "settings":
-            return [Key(_("↑↓ move · Enter change · Esc back"), 0,
+            return [Key(keyed(_, _("↑↓ move · {enter} change · {esc} back")), 0,
                         _("Move between the settings; Enter or space changes one (←/→ the "
                           "chime volume); Esc goes back to the question."))]
         return question_keys(self.state)
