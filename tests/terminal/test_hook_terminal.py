@@ -1,7 +1,7 @@
 """A coding agent's Bash approval (`choice hook`) answered in `choice answer <id>` in a real
 terminal: the command shows as code with where it runs, Deny is picked by its number, the
 note typed with it goes to the agent as the deny message. An edit's diff keeps its
-indentation, and its Deny stays reachable in a 50x20 window."""
+indentation, and its Deny shows in a 50x20 window, the diff's head a key away."""
 
 from __future__ import annotations
 
@@ -84,15 +84,18 @@ def test_an_edits_diff_keeps_every_space_of_its_lines(
         hook.kill()
 
 
-def test_an_edits_deny_is_reachable_at_50x20_and_the_diff_above_it_is_marked(
+def test_an_edits_deny_shows_at_50x20_and_the_diffs_head_is_a_key_away(
         portal: PortalProcess, client: PortalClient, answer: Answer) -> None:
     hook, iid = edit_question(portal, client)
     try:
         pane = answer(iid, width=50, height=20)
-        screen = pane.wait_for("1 › ( ) Allow once")
-        assert re.search(r"^─+ ↑ \d+ more ─+$", screen, re.M), screen  # the diff's head
-        assert re.search(r"^─+ ↓ \d+ more ─+$", screen, re.M), screen  # Deny
-        pane.press("Down")
+        screen = pane.wait_for("1 › ( ) Allow once", "2   ( ) Deny")
+        assert "--- a/src/stats.py" not in screen
+        assert re.search(r"^─+ ↑ \d+ more ─+$", screen, re.M), screen
+        pane.press(*["Up"] * 8)  # on the first option: scrolls to the diff's head
+        screen = pane.wait_for("--- a/src/stats.py", "+++ b/src/stats.py", "@@ -1,5 +1,2 @@")
+        assert re.search(r"^─+ ↓ \d+ more ─+$", screen, re.M), screen  # the options, below
+        pane.press(*["Down"] * 9)  # back to the options, then on to Deny
         pane.wait_for("2 › ( ) Deny")
         pane.press("Enter")
         assert pane.exit_code() == 0

@@ -64,6 +64,8 @@ class Screen:
         """The first body line shown (drawn)."""
         self.follow = 0
         """Where the view would be without `state.reveal`: just enough to show the focus."""
+        self.answers = range(0)
+        """The body lines of the options and the text row (set as the body is laid out)."""
         self.title_cut = False
         """The head could not show the whole title (set as it is drawn)."""
 
@@ -93,18 +95,23 @@ class Screen:
 
     # -- the body: prompt, options, free text, the agent note ------------------------------
     def body(self, cols: int, rows: int = 0) -> tuple[list[Row], range]:
-        """Lines to show and the ones that must stay in view (the focused option with its
-        description, or the one focused line). Widened, fewer messages are shown when all
-        of it would not fit in `rows`: the options must stay in view."""
+        """Lines to show and the ones that must stay in view: every option when they all
+        fit in `rows` (a choice is never off-screen while there is room for it), else the
+        focused option with its description, or the one focused line. Widened, fewer
+        messages are shown when all of it would not fit: the options must stay in view."""
         lines, focus = self._body(cols, LATEST_MESSAGES)
         latest = LATEST_MESSAGES
         while self.state.team is not None and len(lines) > rows > 0 and latest > 1:
             latest -= 1
             lines, focus = self._body(cols, latest)
+        answers = self.answers
+        if answers.start <= focus.start and focus.stop <= answers.stop and len(answers) <= rows:
+            return lines, answers
         return lines, focus
 
     def _body(self, cols: int, latest: int) -> tuple[list[Row], range]:
         _, q = self.state.translate, self.state.question
+        self.answers = range(0)
         if self.state.help_open:
             return [(line, curses.A_BOLD if index == 0 else 0) for index, line in enumerate(
                 help_lines(self.hint_parts(), help_key(self.state), _, cols - 2))], line_at(0)
@@ -145,6 +152,7 @@ class Screen:
         answering, focused = option_lines(self.state, cols)
         focus = line_at(0) if focused is None else range(
             len(lines) + focused.start, len(lines) + focused.stop)
+        self.answers = range(len(lines), len(lines) + len(answering))
         lines += answering
         return [*lines, *files_lines(self.state, cols - 2)], focus
 
