@@ -4,6 +4,11 @@
 `bench/realistic.py` (one question, several questions, a question widened to the team with
 its discussion, an answered one, and the list of them all), and photographs each page with
 Debian's Chromium: light and dark, English and Chinese, desktop (1280 wide) and phone (375).
+`--all` adds the screens a person trips over first (`REVIEW`): the questions `choice hook`
+asks (a long command, an edit's diff, a plan with its headings), a deadline in its last
+minutes and in its last minute, a withdrawn and a cancelled question, a teammate's page,
+the settings, and a refused answer without script (which lands back on the question's own
+address).
 Each lands in `docs/images/` as `<page>-<device>-<theme>-<lang>.png`, e.g.
 `question-desktop-light-en.png`; the same random seed gives the same pages, so the names stay.
 
@@ -32,6 +37,9 @@ sys.path[:0] = [str(ROOT)]
 
 from bench.realistic import TEAM, realistic_ask, realistic_questions  # noqa: E402
 from choice.client.portal_client import PortalClient  # noqa: E402
+from choice.core.i18n import translator  # noqa: E402
+from choice.hooks.payload import HookPayload  # noqa: E402
+from choice.hooks.questions import question_for  # noqa: E402
 from tests.portal_process import PortalProcess  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -41,6 +49,9 @@ DEVICES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 375, "h
 THEMES = ("light", "dark")
 LANGS = ("en", "zh")
 PAGES = ("question", "questions", "widened", "answered", "list")
+REVIEW = ("hook-bash", "hook-edit", "hook-plan", "due-soon", "withdrawn", "cancelled",
+          "teammate", "settings", "refused", "urgent")
+"""The screens `--all` adds, for a person to look at (none is in the docs)."""
 
 COMMITTED = [
     *(f"{page}-desktop-light-{lang}" for page in PAGES for lang in LANGS),
@@ -69,12 +80,12 @@ class Shot:
 
 
 def every_shot() -> list[Shot]:
-    return [Shot(page, device, theme, lang) for lang in LANGS for page in PAGES
+    return [Shot(page, device, theme, lang) for lang in LANGS for page in (*PAGES, *REVIEW)
             for device in DEVICES for theme in THEMES]
 
 
 def chosen_shots() -> list[Shot]:
-    return [Shot(*name.split("-")) for name in COMMITTED]
+    return [Shot(*name.rsplit("-", 3)) for name in COMMITTED]
 
 
 RENAME = {
@@ -132,11 +143,73 @@ def seeded(client: PortalClient, origin: str) -> dict[str, str]:
         as_participant(origin, "POST", f"{api}/comments", {"text": text})
         as_participant(origin, "PUT", f"{api}/vote", {"option_ids": [option]})
     question = client.create(realistic_ask(0))["interaction_id"]
+    soon = client.create(realistic_ask(1, timeout_s=300))["interaction_id"]
+    withdrawn = client.create(realistic_ask(2))["interaction_id"]
+    client.withdraw(withdrawn, "The agent found the answer in the README.")
+    cancelled = client.create(realistic_ask(4))["interaction_id"]
+    client.cancel(cancelled, "Not now: ask again after the release.")
+    refused = client.create({**realistic_ask(6), "selection_mode": "multi",
+                             "min_selections": 2, "max_selections": 3})["interaction_id"]
     return {"question": f"/choice/{question}", "questions": f"/choice/{several}",
-            "widened": f"/choice/{widened}", "answered": f"/choice/{answered}", "list": "/"}
+            "widened": f"/choice/{widened}", "answered": f"/choice/{answered}", "list": "/",
+            "due-soon": f"/choice/{soon}", "withdrawn": f"/choice/{withdrawn}",
+            "cancelled": f"/choice/{cancelled}", "teammate": f"/d/{links['Bob Smith']}",
+            "settings": "/settings", "refused": f"/choice/{refused}",
+            **{f"{page}@{lang}": f"/choice/{iid}" for lang in LANGS
+               for page, iid in hook_questions(client, lang).items()}}
 
 
-SHOWN = {"widened": "[data-testid=team-panel]"}
+def last_minute(client: PortalClient) -> str:
+    """A question in its last minute (the countdown's attention colour): asked just before
+    its picture is taken, so that the minute is still running then."""
+    return f"/choice/{client.create(realistic_ask(1, timeout_s=50))['interaction_id']}"
+
+
+PLAN = """## Plan: add invoice tax
+
+The invoices leave out VAT for EU customers.
+
+### Steps
+1. Add `tax_rate` to `Customer`, filled from the billing country.
+2. Compute the tax in `invoice_total()`; round per line, not per invoice.
+3. Backfill open invoices; leave paid ones alone.
+
+### Risks
+- Rounding differs from the old PDF invoices by up to 1 cent.
+"""
+EDITED_FILE = """def invoice_total(lines):
+    s = 0
+    for line in lines:
+        s += line.amount
+    return s
+"""
+
+
+def hook_questions(client: PortalClient, lang: str) -> dict[str, str]:
+    """What `choice hook` asks for a long command, an edit and a plan, written in `lang` as
+    the hook writes them; the edit's file is on disk, as the hook's diff needs it."""
+    project = Path(tempfile.mkdtemp(prefix="choice-screens-")) / "billing"
+    project.mkdir()
+    (project / "invoices.py").write_text(EDITED_FILE)
+    session = "5f3c2a10-8b7e-4d21-9a63-0c4f2e91b7d5"
+    payloads = {
+        "hook-bash": HookPayload("claude", "Bash", {
+            "command": "npm test -- --watch=false --coverage && rm -rf coverage/ "
+                       "node_modules/.cache/jest",
+            "description": "Run the tests once with coverage, then clean up"}, session,
+            str(project)),
+        "hook-edit": HookPayload("claude", "Edit", {
+            "file_path": str(project / "invoices.py"), "old_string": "    s = 0\n",
+            "new_string": "    s = Decimal(0)  # exact cents (1 + tax_rate applied per line)\n"},
+            session, str(project)),
+        "hook-plan": HookPayload("claude", "ExitPlanMode", {"plan": PLAN}, session,
+                                 str(project)),
+    }
+    return {page: client.create(question_for(payload, translator(lang), 3600))["interaction_id"]
+            for page, payload in payloads.items()}
+
+
+SHOWN = {"widened": "[data-testid=team-panel]", "refused": "[data-testid=form-errors]"}
 """What a page's screenshot must show: scrolled to it when it is below the first screen."""
 
 
@@ -165,11 +238,16 @@ def photograph(browser: Browser, process: PortalProcess, path: str, shot: Shot,
     context = browser.new_context(viewport=DEVICES[shot.device],  # type: ignore[arg-type]
                                   color_scheme=shot.theme,  # type: ignore[arg-type]
                                   device_scale_factor=1, locale=shot.lang,
-                                  reduced_motion="reduce")
+                                  reduced_motion="reduce",
+                                  java_script_enabled=shot.page != "refused")
     try:
         page = context.new_page()
         page.goto(f"{process.base_url}/login?token={process.token}&next={path}")
         settle(page)
+        if shot.page == "refused":  # one pick where two are needed, sent without script
+            page.locator("[data-testid=option] input").first.check()
+            page.get_by_test_id("submit").click()
+            page.get_by_test_id("form-errors").wait_for()
         if shot.page in SHOWN:
             focus_on(page, SHOWN[shot.page])
         target = out / f"{shot.name}.png"
@@ -206,7 +284,9 @@ def make(shots: list[Shot], out: Path, say: Callable[[str], Any] = print) -> lis
             for lang in LANGS:
                 client.save_settings({"language": lang})
                 for shot in (s for s in shots if s.lang == lang):
-                    made.append(photograph(browser, process, paths[shot.page], shot, out))
+                    path = (last_minute(client) if shot.page == "urgent"
+                            else paths.get(f"{shot.page}@{lang}") or paths[shot.page])
+                    made.append(photograph(browser, process, path, shot, out))
                     say(f"{made[-1].relative_to(ROOT) if made[-1].is_relative_to(ROOT) else made[-1]}"
                         f"  {made[-1].stat().st_size // 1024} KB")
         finally:
@@ -219,8 +299,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--all", action="store_true",
                         help="every page, device, theme and language, not only the docs' ones")
     parser.add_argument("--out", type=Path, default=OUT, help="where the PNGs go (docs/images)")
+    parser.add_argument("--pages", help="only these pages, comma-separated (e.g. hook-bash,refused)")
     args = parser.parse_args(argv)
-    made = make(every_shot() if args.all else chosen_shots(), args.out)
+    shots = every_shot() if args.all or args.pages else chosen_shots()
+    if args.pages:
+        shots = [shot for shot in shots if shot.page in args.pages.split(",")]
+    made = make(shots, args.out)
     total = sum(path.stat().st_size for path in made)
     print(f"{len(made)} screenshots, {total / 1e6:.1f} MB, in {args.out}")
     return 0

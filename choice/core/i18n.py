@@ -1,6 +1,7 @@
 """Languages: which one applies, and the gettext and ngettext functions for it.
 
-Resolution order: the request's `language` > the saved preference > `CHOICE_LANG` > English.
+Resolution order: the request's `language` > the saved preference > `CHOICE_LANG` > the
+browser's `Accept-Language` (a page's, read by the web layer) > English.
 Catalogs are the `.po` files under `locales/`, read once per language at first use and
 turned into `babel.support.Translations` in memory (no compile step, nothing generated to
 forget). English text is the message id, so English needs no translations and an
@@ -103,8 +104,9 @@ def language_from_env(value: str | None) -> str | None:
     return "en"
 
 
-def resolve_language(request_language: str | None, saved: str | None, env: str | None) -> str:
-    for candidate in (request_language, saved, env):
+def resolve_language(request_language: str | None, saved: str | None, env: str | None,
+                     browser: str | None = None) -> str:
+    for candidate in (request_language, saved, env, browser):
         if candidate in SUPPORTED:
             return candidate
     return "en"

@@ -121,10 +121,12 @@ class InteractionService:
         self._prefs = await self.store.write(save_preferences, self.store.engine, patch)
         return self._prefs
 
-    def language_for(self, row: Interaction | None) -> str:
-        """Per-request language > saved preference > CHOICE_LANG > English."""
+    def language_for(self, row: Interaction | None, browser: str | None = None) -> str:
+        """Per-request language > saved preference > CHOICE_LANG > the browser's (a page's
+        `Accept-Language`, when the web layer passes it) > English."""
         saved = self._prefs.language if self._prefs else self._saved_language
-        return resolve_language(row.language if row else None, saved, self.settings.language)
+        return resolve_language(row.language if row else None, saved, self.settings.language,
+                                browser)
 
     # -- reading -----------------------------------------------------------------------------
     async def get(self, interaction_id: str) -> Interaction:

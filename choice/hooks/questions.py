@@ -1,6 +1,7 @@
 """A hook payload as a question a person can read: a command in a code block with where it
 runs, an edit as a diff against the file on disk, the plan as Markdown, AskUserQuestion as
-its own questions, any other tool's input as JSON. Every text the agent wrote (the command,
+its own questions, any other tool's input as JSON. Who asks (the agent, the project, the
+session) goes in the context, not the prompt. Every text the agent wrote (the command,
 the plan, the labels, the directory) stays untrusted: values sit in code spans and commands
 in code blocks they cannot leave (`shown_code.py`), or pass as the question's own text,
 which the portal escapes like any other.
@@ -92,12 +93,10 @@ def _always_option(payload: HookPayload, _: Translator) -> dict[str, Any] | None
 
 
 def _where(payload: HookPayload, _: Translator) -> str:
-    facts = []
-    if payload.cwd:
-        facts.append(_("Directory: {cwd}").format(cwd=code_span(payload.cwd)))
-    if payload.session_id:
-        facts.append(_("Session: {session}").format(session=code_span(payload.session_id)))
-    return " · ".join(facts)
+    """Where it runs, under the code: the directory. The agent, the project and the session
+    are in the question's context, which the page shows around the prompt (the session id
+    folded away: a person approves a command, not a UUID)."""
+    return _("Directory: {cwd}").format(cwd=code_span(payload.cwd)) if payload.cwd else ""
 
 
 def _shell(payload: HookPayload, _: Translator) -> tuple[str, str, list[dict[str, Any]]]:

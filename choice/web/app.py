@@ -54,6 +54,7 @@ from choice.web.live.sockets import choice_socket, portal_socket
 from choice.web.live.tabs import BrowserOpener, Tabs
 from choice.web.mcp_mount import McpFactory, McpMount
 from choice.web.pages.actions import InteractionActions, save_settings, save_team
+from choice.web.pages.after_post import KeptPosts
 from choice.web.pages.bundles import SKIP_COMPRESSION, bundle
 from choice.web.pages.decision_actions import DecisionActions
 from choice.web.pages.error_pages import ErrorPages
@@ -154,7 +155,8 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
                       "owner": _constant(OwnerViews(service, portal.team, portal.decision)),
                       "credentials": _constant(credentials), "assets": _constant(assets),
                       "lists": _constant(lists), "tabs": _constant(tabs),
-                      "codes": _constant(codes), "feeds": _constant(feeds)},
+                      "codes": _constant(codes), "feeds": _constant(feeds),
+                      "kept": _constant(KeptPosts())},
         middleware=[DefineMiddleware(RequestGuard, allowed_hosts=settings.allowed_hosts,
                                      credentials=credentials, activity=activity,
                                      public_url=settings.public_url,

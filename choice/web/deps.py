@@ -1,8 +1,8 @@
 """Dependency injection: what the composition root built (the service, the team, the
 decision's write-back, the drafts, the settings) and what the app factory builds once (the
 credentials, the asset bundles, the rendered lists, the open tabs, the sign-in codes, the
-participants' live feeds), for every handler that names it. Registered in
-`app.create_app`; nothing lives on `app.state`."""
+participants' live feeds, the pages of no-script posts), for every handler that names it.
+Registered in `app.create_app`; nothing lives on `app.state`."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from choice.store import Store
 from choice.team.service import TeamService
 from choice.web.live.discussion_feed import DiscussionFeeds
 from choice.web.live.tabs import Tabs
+from choice.web.pages.after_post import KeptPosts
 from choice.web.security.auth import Credentials, LoginCodes
 from choice.web.views.assets import Assets
 from choice.web.views.list_cache import ListCache
@@ -55,3 +56,5 @@ QuestionLists: TypeAlias = NamedDependency[ListCache]
 OpenTabs: TypeAlias = NamedDependency[Tabs]
 SignInCodes: TypeAlias = NamedDependency[LoginCodes]
 Feeds: TypeAlias = NamedDependency[DiscussionFeeds]
+Kept: TypeAlias = NamedDependency[KeptPosts]
+"""What the owner's form posts without script showed, for the page they redirect to."""

@@ -145,7 +145,8 @@ def _widened(event: Event, _: Translator) -> tuple[str, list[dict[str, Any]]]:
     question = event["question"]
     blocks = [_section(f"*{_title(event)}*\n{mrkdwn(shortened(question['prompt'], 500))}")]
     if event.get("note"):
-        blocks.append(_section(_("Note from the owner: {note}").format(note=mrkdwn(event["note"]))))
+        note = _("Note from the person asking: {note}").format(note=mrkdwn(event["note"]))
+        blocks.append(_section(note))
     options = [_option(o, _) for o in question["options"]]
     if options:
         blocks.append(_section("\n".join(options)))
@@ -209,7 +210,7 @@ def _resolved(event: Event, _: Translator) -> tuple[str, list[dict[str, Any]]]:
     blocks = [_section(f"*{line}*")]
     how = _(SOURCE_WORDS[str(event["source"])]) if event.get("source") in SOURCE_WORDS else ""
     if not how and event.get("decided_by") == "owner":  # answered without the write-back
-        how = _("Decided by the owner.")
+        how = _("Decided by the person asking.")
     if event.get("tally") or how:
         tally = _tally(event, _)
         blocks.append(_context(_said(how, _("{votes}.").format(votes=tally) if tally else "",
@@ -221,8 +222,8 @@ def _deferred(event: Event, _: Translator) -> tuple[str, list[dict[str, Any]]]:
     line = _("Deferred: {title}").format(title=_title(event))
     why = _("Why: {rationale}").format(rationale=mrkdwn(event["rationale"]))
     blocks = [_section(f"*{line}*\n{why}"),
-              _context(_said(_("The owner will take it up again later; the discussion stays "
-                               "open."), _tally(event, _)))]
+              _context(_said(_("The person asking will take it up again later; the discussion "
+                               "stays open."), _tally(event, _)))]
     return line, blocks
 
 

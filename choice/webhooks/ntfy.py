@@ -195,7 +195,7 @@ def _created(event: Event, _: Translator) -> Push:
 def _widened(event: Event, _: Translator) -> Push:
     """The invitation without the links: the count of people asked, never their links."""
     invited = len(event.get("participants") or [])
-    note = (_("Note from the owner: {note}").format(note=plain(event["note"], PROMPT_CHARS))
+    note = (_("Note from the person asking: {note}").format(note=plain(event["note"], PROMPT_CHARS))
             if event.get("note") else "")
     body = [_prompt(event), note,
             _.ngettext("{n} teammate invited", "{n} teammates invited", invited).format(n=invited),
@@ -243,7 +243,7 @@ def _resolved(event: Event, _: Translator) -> Push:
                                            title=_title(event)) + (f" → {labels}" if labels else "")
     how = _(SOURCE_WORDS[str(event["source"])]) if event.get("source") in SOURCE_WORDS else ""
     if not how and event.get("decided_by") == "owner":
-        how = _("Decided by the owner.")
+        how = _("Decided by the person asking.")
     tally = _tally(event, _)
     body = said(how, _("{votes}.").format(votes=tally) if tally else "",
                 _("The discussion is closed."))
@@ -252,7 +252,7 @@ def _resolved(event: Event, _: Translator) -> Push:
 
 def _deferred(event: Event, _: Translator) -> Push:
     why = _("Why: {rationale}").format(rationale=plain(event["rationale"], PROMPT_CHARS * 2))
-    body = said(why, _("The owner will take it up again later; the discussion stays open."),
+    body = said(why, _("The person asking will take it up again later; the discussion stays open."),
                 _tally(event, _))
     return Push(_("Deferred: {title}").format(title=_title(event)), body, (TAGS[event["type"]],))
 

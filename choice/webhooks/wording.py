@@ -10,10 +10,10 @@ from choice.core.i18n import N_
 OUTCOME_WORDS = {"answered": N_("Decided"), "cancelled": N_("Cancelled"),
                  "timed_out": N_("Timed out"), "withdrawn": N_("Withdrawn by the agent")}
 SOURCE_WORDS = {
-    "discussion_extraction": N_("Decided by the owner, from the summary of this discussion."),
-    "owner_override": N_("Decided by the owner, who changed the discussion's summary "
+    "discussion_extraction": N_("Decided by the person asking, from the summary of this discussion."),
+    "owner_override": N_("Decided by the person asking, who changed the discussion's summary "
                          "materially."),
-    "manual": N_("Decided by the owner, in their own words."),
+    "manual": N_("Decided by the person asking, in their own words."),
     "quorum": N_("Decided by the team's quorum."),
 }
 """`summary_json.source`, said for people (README: "The result" explains the rule)."""

@@ -4,6 +4,8 @@
    must name its message as a literal string for it to be found and translated. */
 (function () {
   "use strict";
+  // what only works with script (the key hints) shows from here on (interaction.css)
+  document.documentElement.setAttribute("data-script", "on");
   function readJSON(id) {
     var el = document.getElementById(id);
     try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }

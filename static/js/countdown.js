@@ -1,41 +1,92 @@
 /* The countdown: the server says when the deadline is (and what time it is there); the page
-   ticks locally between its pushes. Announces milestones politely (every 5 minutes, the last
-   minute, 10 seconds left: never twice within a minute but for the 10 s) and warns near the
-   end. */
+   words it locally between its pushes, as choice/web/views/time_left.py does on the server
+   (same catalog messages, same CLDR names through Intl.DateTimeFormat): a far deadline is
+   its date and time, looked at again once a minute; the last ten minutes tick (mm:ss), the
+   last minute in the attention colour. Announced politely twice at most: when ten minutes
+   are left and at the last minute. Notifies a hidden tab near the end. */
 (function () {
   "use strict";
   var P = window.ChoicePortal;
+  var TICKING_FROM = 600, URGENT_FROM = 60;
   var deadline = null, skew = 0, timer = null, lastShown = null, warned = false, expiredSent = false;
 
   function element() { return document.querySelector("[data-testid=countdown]"); }
 
   function secondsLeft() { return Math.max(0, Math.ceil((deadline - (Date.now() + skew)) / 1000)); }
 
+  function two(n) { return ("0" + n).slice(-2); }
+
   function format(seconds) {
     var h = Math.floor(seconds / 3600), m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
-    var mm = (h ? ("0" + m).slice(-2) : String(m)) + ":" + ("0" + s).slice(-2);
+    var mm = (h ? two(m) : String(m)) + ":" + two(s);
     return h ? h + ":" + mm : mm;
   }
-  P.clock = format;  // the list's time left reads the same (list.js)
+
+  /* "due 14:05", "due tomorrow 14:05", "due Tue 3 Dec 14:05": the deadline's local date and
+     time (minutes cut), in the page's language. */
+  function dueWords(deadlineMs) {
+    var due = new Date(deadlineMs), now = new Date(Date.now() + skew);
+    var time = two(due.getHours()) + ":" + two(due.getMinutes());
+    var days = Math.round((new Date(due.getFullYear(), due.getMonth(), due.getDate()) -
+                           new Date(now.getFullYear(), now.getMonth(), now.getDate())) / 864e5);
+    if (days <= 0) return P.t("due {time}", { time: time });
+    if (days === 1) return P.t("due tomorrow {time}", { time: time });
+    var lang = document.documentElement.lang || "en";
+    var date = P.t("{weekday} {day} {month}", {
+      weekday: new Intl.DateTimeFormat(lang, { weekday: "short" }).format(due),
+      day: due.getDate(),
+      month: new Intl.DateTimeFormat(lang, { month: "short" }).format(due)
+    });
+    return P.t("due {date} {time}", { date: date, time: time });
+  }
+
+  /* "9:47 left" with the time in its own element: the sentence's order is the language's
+     (剩余 9:47). Built once when the clock starts; each tick changes only the digits. */
+  function showClock(text, seconds) {
+    var clock = text.querySelector("[data-countdown-clock]");
+    if (!clock) {
+      clock = document.createElement("span");
+      clock.className = "countdown-time";
+      clock.setAttribute("data-countdown-clock", "");
+      clock.setAttribute("data-testid", "countdown-clock");
+      var around = P.t("{time} left").split("{time}");
+      text.textContent = "";
+      text.append(around[0] || "", clock, around.slice(1).join("{time}"));
+    }
+    P.setText(clock, format(seconds));
+  }
 
   function announce(el, seconds) {
-    var text = seconds === 60 || seconds > 60 && seconds % 300 === 0
-      ? P.nt("{n} minute left", "{n} minutes left", seconds / 60)
-      : seconds === 10 ? P.nt("{n} second left", "{n} seconds left", seconds)
+    if (lastShown === null) return;  // just loaded or moved: the page already says it
+    var text = lastShown > URGENT_FROM && seconds <= URGENT_FROM && seconds > 0
+      ? P.nt("{n} minute left", "{n} minutes left", 1)
+      : lastShown > TICKING_FROM && seconds <= TICKING_FROM && seconds > URGENT_FROM
+      ? P.nt("{n} minute left", "{n} minutes left", 10)
       : null;
     if (text) P.setText(el.querySelector("[data-countdown-announce]"), text);
   }
 
+  function show(el, seconds) {
+    var text = el.querySelector("[data-countdown-text]");
+    if (seconds > TICKING_FROM) {
+      P.setText(text, dueWords(deadline));
+    } else {
+      showClock(text, seconds);
+    }
+    el.setAttribute("data-form", seconds > TICKING_FROM ? "due" : "clock");
+    el.classList.toggle("urgent", seconds > 0 && seconds <= URGENT_FROM);
+    el.classList.toggle("expired", seconds === 0);
+  }
+
   function tick() {
+    clearTimeout(timer);
     var el = element();
     if (!el || deadline === null) return;
     var seconds = secondsLeft();
     if (seconds !== lastShown) {
-      lastShown = seconds;
-      P.setText(el.querySelector("[data-countdown-text]"), format(seconds));
-      el.classList.toggle("urgent", seconds > 0 && seconds <= 10);
-      el.classList.toggle("expired", seconds === 0);
+      show(el, seconds);
       announce(el, seconds);
+      lastShown = seconds;
       var title = (document.querySelector("[data-testid=title]") || {}).textContent || "";
       if (seconds > 0 && seconds <= 10 && !warned) {
         warned = true;
@@ -47,7 +98,12 @@
         P.notify(P.t("Time ran out: {title}", { title: title }));
       }
     }
-    timer = setTimeout(tick, 1000 - ((Date.now() + skew - deadline) % 1000 + 1000) % 1000 + 5);
+    if (seconds === 0) return;
+    // the next whole second; while far, the moment the clock starts or a minute, whichever
+    // is first (the date's words change at midnight, a minute at most late)
+    var toSecond = 1000 - ((Date.now() + skew - deadline) % 1000 + 1000) % 1000 + 5;
+    var wait = seconds > TICKING_FROM ? Math.min(60000, toSecond + (seconds - TICKING_FROM - 1) * 1000) : toSecond;
+    timer = setTimeout(tick, wait);
   }
 
   function follow(expiresAtMs, serverNowMs) {
@@ -87,6 +143,10 @@
     if (el) follow(+el.getAttribute("data-expires-at"), P.config.server_now_ms);
   }
   document.addEventListener("DOMContentLoaded", start);
-  document.addEventListener("htmx:afterSwap", function () { if (deadline === null) start(); else tick(); });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (deadline === null) { start(); return; }
+    lastShown = null;  // a swap may bring the server's words back: word them again
+    tick();
+  });
   P.countdownSeconds = function () { return deadline === null ? null : secondsLeft(); };
 })();

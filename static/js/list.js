@@ -22,19 +22,31 @@
     return line !== null && line.getAttribute("data-status") !== m.status;
   }
 
-  // Each open line's time left ticks here; it turns urgent in its last minute. The list is
-  // swapped whole on refresh, so every tick looks the lines up again.
+  // Each open line's time left ("in 25 min", as choice/web/views/time_left.py words it): a
+  // line's words change at most once a minute, so the lines are looked at when the next one's
+  // minute turns, never every second. The list is swapped whole on refresh (with the
+  // server's words), so every look finds the lines again. The last minute is urgent.
   var skew = P.config && P.config.server_now_ms ? P.config.server_now_ms - Date.now() : 0;
-  function tickLines() {
-    var lines = document.querySelectorAll("#interaction-list [data-expires-at]");
-    for (var i = 0; i < lines.length; i++) {
-      var left = Math.max(0, Math.ceil((+lines[i].getAttribute("data-expires-at") - Date.now() - skew) / 1000));
-      if (P.clock) P.setText(lines[i].querySelector("[data-list-clock]"), P.clock(left));
-      lines[i].classList.toggle("urgent", left <= 60);
-    }
+  var URGENT_FROM = 60, timer = null;
+  function timeLeftWords(seconds) {
+    var minutes = Math.max(1, Math.ceil(seconds / 60));
+    if (minutes < 60) return P.nt("in {n} min", "in {n} min", minutes);
+    var hours = Math.floor(seconds / 3600 + 0.5);
+    return P.nt("in {n} h", "in {n} h", hours);
   }
-  setInterval(tickLines, 1000);
-  tickLines();
+  function updateLines() {
+    var lines = document.querySelectorAll(".item-left[data-expires-at]"), wait = 60;
+    for (var i = 0; i < lines.length; i++) {
+      var left = Math.max(0, (+lines[i].getAttribute("data-expires-at") - Date.now() - skew) / 1000);
+      P.setText(lines[i], timeLeftWords(left));
+      lines[i].classList.toggle("urgent", left > 0 && Math.ceil(left) <= URGENT_FROM);
+      if (left > 0) wait = Math.min(wait, left % 60 || 60);  // when this line's minute turns
+    }
+    clearTimeout(timer);
+    timer = setTimeout(updateLines, wait * 1000 + 20);
+  }
+  updateLines();
+  document.addEventListener("htmx:afterSwap", updateLines);  // a refreshed list among them
 
   P.on("list", refresh);
   P.on("status", refresh);  // this page's own question finished: its badge changes too

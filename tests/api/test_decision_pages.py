@@ -103,7 +103,7 @@ def test_a_material_edit_asks_for_a_rationale_then_records_an_override(web: Clie
             "selected": "lite"}
     asked = post(web, f"/choice/{iid}/resolve", edit)
     assert asked.status_code == 200 and 'data-testid="rationale-step"' in asked.text
-    assert "the owner&#39;s own answer" in asked.text  # the hint, from the server's rule
+    assert "your own answer" in asked.text  # the hint, from the server's rule
     assert result(web, iid)["status"] == "widened"  # nothing decided yet
     done = post(web, f"/choice/{iid}/resolve",
                 {**edit, "step": "rationale", "rationale": "Ops has no time this quarter."})

@@ -126,8 +126,10 @@ def test_a_form_for_an_answered_question_is_its_page_with_409(web: Client) -> No
     iid = asked(web)
     assert web.post(f"/api/interactions/{iid}/response", json={"selected_ids": ["pg"]},
                     headers=agent()).status_code == 200
-    page = web.post(f"/choice/{iid}/submit", content="selected=lite",
-                    headers={**owner(web), **FORM})
+    post = web.post(f"/choice/{iid}/submit", content="selected=lite",
+                    headers={**owner(web), **FORM}, follow_redirects=False)
+    assert post.status_code == 303  # to the question's page, which says why (a reload is safe)
+    page = web.get(post.headers["location"], headers=owner(web))
     assert page.status_code == 409 and is_page(page)
     assert "This question was already answered elsewhere." in page.text
     assert 'href="/"' in page.text and nothing_for_agents(page.text)
@@ -187,9 +189,11 @@ def test_the_owners_429_page_says_when_to_try_again_too(web: Client) -> None:
         assert web.post(f"/choice/{iid}/comment", content=f"text=point+{number}",
                         headers={**owner(web), **FORM},
                         follow_redirects=False).status_code == 303
-    page = web.post(f"/choice/{iid}/comment", content="text=one+more",
-                    headers={**owner(web), **FORM})
-    assert page.status_code == 429 and is_page(page) and page.headers["retry-after"].isdigit()
+    post = web.post(f"/choice/{iid}/comment", content="text=one+more",
+                    headers={**owner(web), **FORM}, follow_redirects=False)
+    assert post.status_code == 303 and post.headers["retry-after"].isdigit()
+    page = web.get(post.headers["location"], headers=owner(web))
+    assert page.status_code == 429 and is_page(page)
     swap = web.post(f"/choice/{iid}/comment", content="text=one+more",
                     headers={**owner(web), **FORM, **HTMX})
     assert swap.status_code == 429 and swap.headers["retry-after"].isdigit()

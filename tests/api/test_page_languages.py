@@ -61,7 +61,7 @@ def test_the_legend_counts_the_options_in_the_pages_language(
 
 def test_the_page_hands_its_scripts_exactly_the_messages_they_use(browser: Client) -> None:
     used = {message if isinstance(message, str) else message[0] for message in js_messages()}
-    assert "Reconnecting…" in used and "{n} second left" in used  # P.t and P.nt both found
+    assert "Reconnecting…" in used and "{n} minute left" in used  # P.t and P.nt both found
     for language in ("en", "zh"):
         catalog = script_catalog(page(browser, language=language))
         assert set(catalog["messages"]) == used, language
@@ -72,7 +72,7 @@ def test_the_scripts_get_the_plural_forms_of_the_pages_catalog(browser: Client) 
     chinese = script_catalog(page(browser, language="zh"))
     assert (english["plural"], english["nplurals"]) == ("(n != 1)", 2)
     assert (chinese["plural"], chinese["nplurals"]) == ("0", 1)
-    assert english["messages"]["{n} second left"] == ["{n} second left", "{n} seconds left"]
-    assert chinese["messages"]["{n} second left"] == ["还剩 {n} 秒"]
+    assert english["messages"]["{n} minute left"] == ["{n} minute left", "{n} minutes left"]
+    assert chinese["messages"]["{n} minute left"] == ["还剩 {n} 分钟"]
     untranslated = [msgid for msgid, text in chinese["messages"].items() if text in (msgid, [])]
     assert untranslated == []

@@ -54,6 +54,25 @@ def posted(client: Client, iid: str, pairs: list[tuple[str, str]]) -> Any:
                        follow_redirects=False)
 
 
+def landed(client: Client, iid: str, post: Any) -> Any:
+    """Where a post that did not end the question sends the browser: the question's own page
+    (303), which shows what the post showed and shows it again on a reload."""
+    assert post.status_code == 303, post.text
+    target = post.headers["location"]
+    assert target.startswith(f"/choice/{iid}?shown="), target
+    page = client.get(target)
+    again = client.get(target)
+    assert again.status_code == page.status_code and form_of(again.text) == form_of(page.text)
+    return page
+
+
+def form_of(html: str) -> str:
+    """The answer's form as the page shows it (the countdown outside it ticks meanwhile)."""
+    found = re.search(r'<form id="choice-form".*?</form>', html, re.S)
+    assert found, "no answer form on the page"
+    return found.group(0)
+
+
 def sections(html: str) -> list[str]:
     return re.findall(r'data-testid="question" data-question="\d+" data-question-id="([^"]+)"', html)
 
@@ -82,7 +101,7 @@ def test_a_plain_post_goes_through_the_review_to_the_agents_result(browser: Clie
     answer = [("q.db.selected", "lite"), ("q.extras.selected", "cache"),
               ("q.extras.selected", "search"), ("q.extras.note.cache", "a small one"),
               ("q.name.custom_input", "billing\r\nservice"), ("global_annotation", "thanks")]
-    review = posted(browser, iid, [*answer, ("action", "submit")])
+    review = landed(browser, iid, posted(browser, iid, [*answer, ("action", "submit")]))
     assert review.status_code == 200
     html = review.text
     assert 'data-testid="review"' in html and 'data-testid="confirm"' in html
@@ -134,9 +153,9 @@ def test_a_question_left_to_answer_is_named_in_the_review_with_a_way_back(browse
 
 def test_a_refused_submission_shows_each_error_next_to_its_question(browser: Client) -> None:
     iid = created(browser)
-    refused = posted(browser, iid, [("q.db.selected", "mysql"), ("q.extras.selected", "cache"),
-                                    ("q.name.custom_input", "x"),
-                                    ("action", "confirm")])
+    refused = landed(browser, iid, posted(browser, iid, [
+        ("q.db.selected", "mysql"), ("q.extras.selected", "cache"),
+        ("q.name.custom_input", "x"), ("action", "confirm")]))
     assert refused.status_code == 422
     html = refused.text
     db = html[html.index('data-question-id="db"'):html.index('data-question-id="extras"')]

@@ -185,7 +185,10 @@ def test_the_owner_panel_comments_and_withdraws(web: Client) -> None:
         **HTMX, **owner(web)})
     assert posted.status_code == 200 and 'hx-swap-oob="true"' in posted.text
     assert "From me" in posted.text
-    blank = web.post(f"/choice/{iid}/comment", content="text=", headers={**FORM, **owner(web)})
+    post = web.post(f"/choice/{iid}/comment", content="text=", headers={**FORM, **owner(web)},
+                    follow_redirects=False)
+    assert post.status_code == 303
+    blank = web.get(post.headers["location"], headers=owner(web))
     assert blank.status_code == 422 and 'data-testid="owner-comment-error"' in blank.text
     bob = participant_id(web, iid, "Bob")
     gone = web.post(f"/choice/{iid}/participants/{bob}/withdraw", headers={**HTMX, **owner(web)})

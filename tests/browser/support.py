@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import time
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -58,29 +58,44 @@ def iso_in(seconds: float) -> str:
     return stamp.isoformat(timespec="milliseconds")
 
 
-SHOWN_SECONDS = """() => {
-  const text = document.querySelector("[data-testid=countdown-text]").textContent.trim();
-  return text.split(":").reduce((total, part) => total * 60 + Number(part), 0);
+SHOWN = """() => {
+  const el = document.querySelector("[data-testid=countdown]");
+  const clock = el.querySelector("[data-testid=countdown-clock]");
+  const seconds = clock ? clock.textContent.trim().split(":")
+    .reduce((total, part) => total * 60 + Number(part), 0) : null;
+  return [seconds, +el.getAttribute("data-expires-at"), Date.now()];
 }"""
 
 MATCHES_DEADLINE = """([deadlineMs, tolerance]) => {
-  const el = document.querySelector("[data-testid=countdown-text]");
+  const el = document.querySelector("[data-testid=countdown]");
   if (!el) return false;
-  const shown = el.textContent.trim().split(":").reduce((t, p) => t * 60 + Number(p), 0);
+  const clock = el.querySelector("[data-testid=countdown-clock]");
+  if (!clock) return Math.abs(+el.getAttribute("data-expires-at") - deadlineMs) <= tolerance * 1000;
+  const shown = clock.textContent.trim().split(":").reduce((t, p) => t * 60 + Number(p), 0);
   return Math.abs(shown - Math.ceil((deadlineMs - Date.now()) / 1000)) <= tolerance;
 }"""
 
 
 def countdown_error(page: Page, deadline_ms: int) -> int:
-    """How far the countdown on the page is from the server's deadline, in whole seconds
-    (the page shows whole seconds left, rounded up)."""
-    shown, now_ms = page.evaluate(f"() => [({SHOWN_SECONDS})(), Date.now()]")
-    return abs(shown - math.ceil((deadline_ms - now_ms) / 1000))
+    """How far the countdown on the page is from the server's deadline, in whole seconds:
+    the clock's (whole seconds left, rounded up) in the last ten minutes, else the deadline
+    the page words ("due 14:05")."""
+    shown, expires_ms, now_ms = page.evaluate(SHOWN)
+    if shown is None:
+        return round(abs(expires_ms - deadline_ms) / 1000)
+    return int(abs(shown - math.ceil((deadline_ms - now_ms) / 1000)))
 
 
 def wait_for_countdown(page: Page, deadline_ms: int, timeout: float = 8000) -> None:
     """Until the page's countdown agrees with `deadline_ms` within 1 s."""
     page.wait_for_function(MATCHES_DEADLINE, arg=[deadline_ms, 1], timeout=timeout)
+
+
+def due_text(deadline_ms: int) -> str:
+    """What an English page says of a deadline more than ten minutes (and at most a day)
+    away: "due 14:05" today, "due tomorrow 14:05" (local time, minutes cut)."""
+    due = datetime.fromtimestamp(deadline_ms / 1000)
+    return f"due {'' if due.date() == date.today() else 'tomorrow '}{due:%H:%M}"
 
 
 def kinds_once(client: PortalClient, interaction_id: str, kind: str,

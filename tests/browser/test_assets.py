@@ -64,7 +64,7 @@ def test_without_the_bundle_the_inline_fallback_keeps_the_countdown_ticking(
     page = open_page(f"/choice/{iid}", prepare=block_bundles)
     expect(page.locator("html")).to_have_attribute("data-js", "fallback")
     assert page.evaluate("typeof window.ChoicePortal") == "undefined"
-    countdown = page.get_by_test_id("countdown-text")
+    countdown = page.get_by_test_id("countdown-clock")  # the last ten minutes: a clock
     first = countdown.text_content() or ""
     assert re.fullmatch(r"(\d+:)?\d+:\d\d", first.strip())
     expect(countdown).not_to_have_text(first)

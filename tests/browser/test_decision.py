@@ -75,7 +75,7 @@ def test_the_candidate_arrives_live_and_accept_decides_from_the_discussion(
 
     box.get_by_test_id("accept").click()
     expect(owner.get_by_test_id("provenance-source")).to_have_text("from the discussion")
-    expect(owner.get_by_test_id("decided-by")).to_have_text("the owner")
+    expect(owner.get_by_test_id("decided-by")).to_have_text("you")  # their own page
     result = source_of(client, iid)
     assert result["summary_json"]["source"] == "discussion_extraction"
     assert result["selected_ids"] == ["pg"]  # the candidate's option, kept
@@ -96,11 +96,11 @@ def test_a_material_edit_asks_why_and_records_the_owners_own_answer(
     edit.get_by_test_id("save-edit").click()
     step = owner.get_by_test_id("rationale-step")
     expect(step).to_be_visible()
-    expect(step.get_by_test_id("source-hint")).to_contain_text("the owner's own answer")
+    expect(step.get_by_test_id("source-hint")).to_contain_text("your own answer")
     assert source_of(client, iid)["status"] == "widened"  # nothing decided yet
     step.get_by_test_id("rationale-input").fill("Ops has no time for a server this quarter.")
     step.get_by_test_id("save-answer").click()
-    expect(owner.get_by_test_id("provenance-source")).to_have_text("the owner's own answer")
+    expect(owner.get_by_test_id("provenance-source")).to_have_text("your own answer")
     expect(owner.get_by_test_id("outcome-rationale")).to_have_text(
         "Ops has no time for a server this quarter.")
     result = source_of(client, iid)
@@ -218,7 +218,7 @@ def test_two_teammates_voting_alike_reach_the_quorum_on_the_owners_page(
     expect(owner.get_by_test_id("provenance-source")).to_have_text("decided by quorum",
                                                                    timeout=LIVE_MS)
     expect(owner.get_by_test_id("decided-by")).to_have_text("the team's quorum")
-    expect(owner.get_by_test_id("summary")).to_have_text("The team's quorum chose PostgreSQL.")
+    expect(owner.get_by_test_id("outcome-choices")).to_have_text("PostgreSQL")
     expect(owner.locator("[data-testid=outcome-vote][data-option-id=pg]")
            .get_by_test_id("outcome-voters")).to_have_text("Alice Johnson, Bob Smith")
     expect(alice.get_by_test_id("team-outcome-source")).to_contain_text("decided by quorum",

@@ -47,14 +47,14 @@ def test_the_hint_counts_options_in_the_pages_language(
 
 def test_the_scripts_plural_helper_follows_each_catalog(open_page: OpenPage,
                                                         client: PortalClient) -> None:
-    counts = "n => ChoicePortal.nt('{n} second left', '{n} seconds left', n, {})"
+    counts = "n => ChoicePortal.nt('{n} minute left', '{n} minutes left', n, {})"
     shown = {}
     for language in ("en", "zh"):
         iid = client.create(question(language=language))["interaction_id"]
         page = open_page(f"/choice/{iid}")
         shown[language] = [page.evaluate(f"({counts})({n})") for n in (0, 1, 3)]
-    assert shown["en"] == ["0 seconds left", "1 second left", "3 seconds left"]
-    assert shown["zh"] == ["还剩 0 秒", "还剩 1 秒", "还剩 3 秒"]
+    assert shown["en"] == ["0 minutes left", "1 minute left", "3 minutes left"]
+    assert shown["zh"] == ["还剩 0 分钟", "还剩 1 分钟", "还剩 3 分钟"]
 
 
 def test_the_scripts_evaluate_plural_forms_as_gettext_does(open_page: OpenPage,

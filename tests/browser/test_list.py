@@ -1,10 +1,12 @@
 """The question list: filters swapped in place, live changes, re-entry from `/`, time left
-and two-line titles, and two questions answered side by side in two tabs without leaking
-into each other."""
+("in 25 min", once a minute) and two-line titles, and two questions answered side by side
+in two tabs without leaking into each other."""
 
 from __future__ import annotations
 
 import re
+from itertools import pairwise
+from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -171,9 +173,9 @@ def test_lines_show_time_left_wrap_their_titles_and_badge_only_where_answered(
     page = open_page("/")
     urgent, soon_left = re.compile(r"\burgent\b"), item(page, soon).get_by_test_id("time-left")
     expect(soon_left).to_have_class(urgent)
-    expect(soon_left).to_contain_text(re.compile(r"0:[0-5]\d left"))
+    expect(soon_left).to_have_text("in 1 min")
     day_left = item(page, day).get_by_test_id("time-left")
-    expect(day_left).to_contain_text(re.compile(r"2[34]:\d\d:\d\d left"))
+    expect(day_left).to_have_text("in 24 h")
     expect(day_left).not_to_have_class(urgent)
     title = item(page, soon).locator(".item-title")
     expect(title).to_have_text(long_title)
@@ -202,3 +204,40 @@ def test_the_waiting_card_stays_compact_on_a_phone(open_page: OpenPage,
     first_line = page.get_by_test_id("list-item").first.bounding_box()
     assert first_line is not None and first_line["y"] < 320, first_line  # was ~360
     shoot(page, "list-phone")
+
+
+def test_a_lines_time_left_changes_once_a_minute_never_every_second(
+        open_page: OpenPage, client: PortalClient) -> None:
+    for old in client.list("active", 100)["interactions"]:  # the welcome names the soonest
+        client.cancel(old["interaction_id"])
+    iid = client.create(question(title="Half an hour", timeout_seconds=1800))["interaction_id"]
+
+    def watch(page: Page) -> None:
+        page.clock.install()
+        page.add_init_script("""
+          window.__lineChanges = [];
+          document.addEventListener("DOMContentLoaded", () => {
+            new MutationObserver((changes) => {  // one batch: one rewrite of the words
+              const lines = new Set(changes.map((change) => {
+                const node = change.target.nodeType === 1 ? change.target : change.target.parentElement;
+                return node && node.closest("[data-testid=time-left]");
+              }).filter(Boolean));
+              for (const line of lines) window.__lineChanges.push([Date.now(), line.textContent]);
+            }).observe(document, {subtree: true, childList: true, characterData: true});
+          });""")
+
+    page = open_page("/?filter=active", prepare=watch)
+    left = item(page, iid).get_by_test_id("time-left")
+    expect(left).to_have_text("in 30 min")
+    for _ in range(30):  # five minutes of the page's own time, ten seconds at a time
+        page.clock.run_for(10_000)
+    expect(left).to_have_text(re.compile(r"^in 2[56] min$"))
+    # what the line says, each time it says something new (a refresh of the list brings the
+    # server's words, which the script words again at once: not a change a person sees)
+    changes: list[list[Any]] = page.evaluate("window.__lineChanges")
+    shown = [change for index, change in enumerate(changes)
+             if index == 0 or change[1] != changes[index - 1][1]]
+    assert [text for _at, text in shown][:4] == ["in 29 min", "in 28 min", "in 27 min",
+                                                 "in 26 min"], changes
+    assert all(later[0] - earlier[0] >= 59_000 for earlier, later in pairwise(shown)), changes
+    expect(page.get_by_test_id("welcome-time-left")).to_have_text(re.compile(r"^in 2[56] min$"))

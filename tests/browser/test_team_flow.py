@@ -148,5 +148,6 @@ def test_the_owner_panel_and_the_dialog_at_phone_width(open_page: OpenPage,
     owner.get_by_test_id("owner-comment-input").fill("Thanks, noted.")
     owner.get_by_test_id("owner-comment-submit").click()
     expect(carol.get_by_test_id("comment-author")).to_have_text(
-        ["Carol Lee", "Owner"], timeout=LIVE_MS)
+        ["Carol Lee", "The person asking"], timeout=LIVE_MS)  # the name others know them by
+    expect(owner.get_by_test_id("comment-author")).to_have_text(["Carol Lee", "You"])
     shoot(owner, "team-owner-panel-phone")

@@ -85,7 +85,7 @@ def assert_renders_a_question(served: Served, language: str, submit: str) -> Non
         assert page.status_code == 200
         assert f'<html lang="{language}">' in page.text
         assert submit in page.text and "PostgreSQL" in page.text
-        assert '"{n} second left":' in page.text  # the scripts' messages, found in the build
+        assert '"{n} minute left":' in page.text  # the scripts' messages, found in the build
         bundles = re.findall(r'/static/bundle\.[0-9a-f]{16}\.(?:js|css)', page.text)
         assert {url.rsplit(".", 1)[1] for url in bundles} == {"js", "css"}
         for url in bundles:

@@ -182,7 +182,7 @@ def hostile_answer(mode: str, turn: int) -> tuple[dict[str, Any], Expected]:
         "option_annotations": {f"o{item.number}": item.text for item in chosen},
         "global_annotation": note.text,
     }
-    expected: Expected = {"choices": [[item] for item in chosen], "summary": [[*chosen, note]]}
+    expected: Expected = {"choices": [[item] for item in chosen], "summary": [[note]]}
     if mode in ("text_input", "hybrid"):
         answer["custom_input"] = joined(ITEMS)
         expected["custom"] = [ITEMS]

@@ -74,7 +74,8 @@ def test_a_command_shows_as_code_with_where_it_runs_and_three_options() -> None:
                            permission_suggestions=[SUGGESTION]))
     assert request["title"] == "Allow Bash: Clean"
     assert "````sh\nrm -rf build ```x```\n````" in request["prompt"]  # no way out of the block
-    assert "`/home/me/billing`" in request["prompt"] and "`s-1`" in request["prompt"]
+    assert "`/home/me/billing`" in request["prompt"] and "s-1" not in request["prompt"]
+    assert (request["context"]["project"], request["context"]["conversation_id"]) == ("billing", "s-1")
     assert [o["id"] for o in request["options"]] == ["allow", "always", "deny"]
     assert "`Bash(npm test:*)`" in request["options"][1]["description"]
     assert request["default_selection_ids"] == [] and request["allow_annotations"] is True

@@ -39,16 +39,16 @@ def test_chinese_translates_and_unknown_strings_stay_english() -> None:
 
 def test_english_counts_take_the_singular_for_one_only() -> None:
     english = translator("en")
-    assert english.ngettext("{n} second left", "{n} seconds left", 1) == "{n} second left"
-    assert english.ngettext("{n} second left", "{n} seconds left", 3) == "{n} seconds left"
-    assert english.ngettext("{n} second left", "{n} seconds left", 0) == "{n} seconds left"
+    assert english.ngettext("{n} minute left", "{n} minutes left", 1) == "{n} minute left"
+    assert english.ngettext("{n} minute left", "{n} minutes left", 3) == "{n} minutes left"
+    assert english.ngettext("{n} minute left", "{n} minutes left", 0) == "{n} minutes left"
 
 
 def test_chinese_has_one_form_for_every_count() -> None:
     chinese = translator("zh")
     assert i18n.catalog("zh").plural_count == 1
-    one, three = (chinese.ngettext("{n} second left", "{n} seconds left", n) for n in (1, 3))
-    assert one == three == "还剩 {n} 秒"
+    one, three = (chinese.ngettext("{n} minute left", "{n} minutes left", n) for n in (1, 3))
+    assert one == three == "还剩 {n} 分钟"
 
 
 def test_the_plural_rule_is_the_catalogs_plural_forms_header(

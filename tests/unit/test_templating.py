@@ -11,7 +11,6 @@ from choice.web.views.templates import Templates
 from choice.web.views.templating import (
     _markdown,
     _plain,
-    countdown_clock,
     inline_code,
     make_environment,
     render_markdown,
@@ -43,14 +42,6 @@ def test_other_values_are_filled_besides_the_count() -> None:
     assert template.render(locale="zh") == "选择 1 到 3 项"
 
 
-@pytest.mark.parametrize(("seconds", "shown"), [
-    (0, "0:00"), (-5, "0:00"), (59.4, "0:59"), (600, "10:00"), (3599, "59:59"),
-    (3600, "1:00:00"), (86390, "23:59:50"), (86400, "24:00:00"),
-])
-def test_the_countdown_reads_h_mm_ss_from_an_hour_up(seconds: float, shown: str) -> None:
-    assert countdown_clock(seconds) == shown
-
-
 def test_backticks_show_as_code_and_nothing_else_becomes_markup() -> None:
     shown = inline_code("Use `redis:7` **not** <b>x</b> [link](javascript:alert(1)) ``")
     assert shown == ('Use <code class="inline">redis:7</code> **not** &lt;b&gt;x&lt;/b&gt; '
@@ -73,7 +64,16 @@ def test_a_diff_block_marks_its_lines_and_escapes_them() -> None:
     assert '<span class="diff-del">-&lt;b&gt;old&lt;/b&gt;</span>' in shown
     assert '<span class="diff-add">+new</span>' in shown and '<span class="diff-hunk">' in shown
     assert "--- a/x\n+++ b/x" in shown and "<b>" not in shown  # file names unmarked
-    assert "<span" not in render_markdown("```sh\n+not a diff\n```")
+    assert "diff-" not in render_markdown("```sh\n+not a diff\n```")
+
+
+def test_a_command_block_marks_each_word_and_keeps_every_space_escaped() -> None:
+    shown = render_markdown("```sh\nnpm test -- --watch=false  <x>\nrm -rf \u202ecoverage/\n```")
+    assert shown == (
+        '<pre><code class="language-sh"><span class="word">npm</span> <span class="word">test'
+        '</span> <span class="word">--</span> <span class="word">--watch=false</span>  '
+        '<span class="word">&lt;x&gt;</span>\n<span class="word">rm</span> '
+        '<span class="word">-rf</span> <span class="word">\u202ecoverage/\u202c</span></code></pre>\n')
 
 
 def test_the_environment_is_made_at_the_first_template_and_missing_ones_are_named() -> None:

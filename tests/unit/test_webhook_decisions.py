@@ -30,7 +30,7 @@ def test_a_resolution_says_where_the_answer_came_from(source: str) -> None:
 
 def test_an_answer_outside_the_write_back_says_only_who_decided() -> None:
     context = slack_message(resolved(decided_by="owner", source=None))["blocks"][-1]
-    assert context["elements"][0]["text"].startswith("Decided by the owner. Votes:")
+    assert context["elements"][0]["text"].startswith("Decided by the person asking. Votes:")
     timed_out = slack_message(event("interaction.resolved", outcome="timed_out",
                                     selected_labels=[], tally=[], decided_by=None, source=None))
     assert timed_out["text"].startswith("Timed out:")

@@ -115,7 +115,7 @@ def test_an_invitation_push_counts_the_team_and_never_carries_a_participant_s_li
     everything = body + "\n".join(headers.values())
     assert "/d/" not in everything and "s" * 30 not in everything
     assert "Alice" not in everything
-    assert "3 teammates invited" in body and "Note from the owner: Thoughts?" in body
+    assert "3 teammates invited" in body and "Note from the person asking: Thoughts?" in body
     assert headers["Click"] == "https://choice.example/choice/abc"
     assert decoded(headers["Title"]).startswith("Asked the team: ")
 
@@ -136,7 +136,7 @@ def test_comments_decisions_and_deferrals_say_what_happened() -> None:
                     "The discussion is closed.")
     assert headers["Tags"] == "white_check_mark"
     body, headers, _ = ntfy("interaction.deferred", rationale="Not yet.", tally=[])
-    assert body.startswith("Why: Not yet. The owner will take it up again later")
+    assert body.startswith("Why: Not yet. The person asking will take it up again later")
     assert headers["Tags"] == "pause_button"
 
 

@@ -58,7 +58,7 @@ async def participant_socket(socket: WebSocket[Any, Any, Any], service: Service,
     feeds.handshakes.took(secret)
     # Watching before the handshake completes: a change the page could miss between its
     # socket opening and its catch-up request is already queued here.
-    provisional = chosen_language(service, None, lang)  # until the question is read
+    provisional = chosen_language(service, None, lang, socket.headers)  # until the question is read
     with feeds.watch(participant.interaction_id, participant.id, provisional) as watcher, \
             feeds.links.hold(participant.id, lambda: wake_with_none(watcher.queue)) as held:
         try:  # read now that changes are heard: an ending or a withdrawal since the first
@@ -67,7 +67,7 @@ async def participant_socket(socket: WebSocket[Any, Any, Any], service: Service,
         except (UnknownLink, NotFound):
             await refuse(socket)
             return
-        watcher.locale = locale = chosen_language(service, row, lang)
+        watcher.locale = locale = chosen_language(service, row, lang, socket.headers)
         await socket.accept()
         reader = asyncio.create_task(read_until_gone(socket, watcher.queue))
         try:

@@ -28,7 +28,8 @@ from choice.core.endings import request_of
 from choice.core.i18n import N_
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
-from choice.web.deps import Owner, QuestionLists, Service, WebAssets
+from choice.web.deps import Kept, Owner, QuestionLists, Service, WebAssets
+from choice.web.pages.after_post import KeptPosts, PostShown
 from choice.web.pages.context import base_context, time_default_of
 from choice.web.pages.forms import (
     Form,
@@ -43,10 +44,9 @@ from choice.web.pages.forms import (
 from choice.web.pages.html import Fragment
 from choice.web.pages.routes import VARY_ON_HTMX, page
 from choice.web.security.auth import safe_next, session_guard
-from choice.web.views.assets import Assets
+from choice.web.views.browser_language import page_language
 from choice.web.views.decision import DecisionForm
 from choice.web.views.interactions import Draft, Stage
-from choice.web.views.list_cache import ListCache
 from choice.web.views.owner import OwnerViews
 from choice.web.views.team import team_context
 
@@ -58,14 +58,13 @@ SETTINGS_REFUSED = N_("Not saved: a setting has a value the portal does not take
 
 
 class Shown(Struct, frozen=True):
-    """How one form post answers: the interaction as it now stands, as the partial for HTMX
-    or as the whole page without script."""
+    """How one form post answers: the interaction as it now stands, as the partial for HTMX;
+    without script, a redirect to the question's page, which shows it (`after_post.py`)."""
 
     request: HTMXRequest
     service: InteractionService
     owner: OwnerViews
-    assets: Assets
-    lists: ListCache
+    kept: KeptPosts
 
     async def show(self, row: Interaction, status: int = 200, *, stage: Stage | None = None,
                    draft: Draft | None = None, errors: InvalidInput | None = None,
@@ -75,19 +74,20 @@ class Shown(Struct, frozen=True):
         `form` is what was typed into the decision panel, with its errors; `focus` the
         question (of several) to take the focus."""
         service = self.service
-        view = await self.owner.page_view(row, stage=stage, draft=draft,
-                                          errors=errors.errors if errors else None, notice=notice,
-                                          form=form, focus=focus)
-        if self.request.htmx:
-            return Fragment(template_name="partials/_interaction.html", status_code=status,
-                            headers=VARY_ON_HTMX,
-                            context={"view": view, "locale": service.language_for(row),
-                                     "prefs": await service.preferences(), **extra})
-        if status == 200 and view.stage == "outcome":  # post/redirect/get
+        options: dict[str, Any] = {"stage": stage, "draft": draft, "notice": notice,
+                                   "errors": errors.errors if errors else None,
+                                   "form": form, "focus": focus}
+        if not self.request.htmx and status == 200 and not (extra or any(options.values())):
             return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
-        context = await base_context(service, self.assets, self.lists, row)
-        context.update(extra, view=view)
-        return page("choice.html", context, status, headers=VARY_ON_HTMX)
+        if not self.request.htmx:  # post/redirect/get: the page shows it, reloads safely
+            key = self.kept.keep(PostShown(row.id, row.status, status, options, extra))
+            return Redirect(path=f"/choice/{row.id}?shown={key}", status_code=303,
+                            headers=VARY_ON_HTMX)
+        view = await self.owner.page_view(row, **options)
+        return Fragment(template_name="partials/_interaction.html", status_code=status,
+                        headers=VARY_ON_HTMX,
+                        context={"view": view, "locale": page_language(service, self.request, row),
+                                 "prefs": await service.preferences(), **extra})
 
 
 class InteractionActions(Controller):
@@ -96,11 +96,11 @@ class InteractionActions(Controller):
     include_in_schema = False
 
     @post("/submit")
-    async def submit(self, request: HTMXRequest, service: Service, owner: Owner, assets: WebAssets,
-                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+    async def submit(self, request: HTMXRequest, service: Service, owner: Owner,
+                     kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """`action`: submit, review (confirmation required, or several questions), confirm,
         or back (`back:<question id>` to that question)."""
-        shown = Shown(request, service, owner, assets, lists)
+        shown = Shown(request, service, owner, kept)
         form = await read_form(request)
         row = await service.get(interaction_id)
         if row.status not in OPEN_STATUSES:
@@ -132,9 +132,9 @@ class InteractionActions(Controller):
         return await shown.show(row)
 
     @post("/cancel")
-    async def cancel(self, request: HTMXRequest, service: Service, owner: Owner, assets: WebAssets,
-                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
-        shown = Shown(request, service, owner, assets, lists)
+    async def cancel(self, request: HTMXRequest, service: Service, owner: Owner,
+                     kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
+        shown = Shown(request, service, owner, kept)
         note = first(await read_form(request), "global_annotation").strip() or None
         try:
             row = await service.cancel(interaction_id, note, "web", ACTOR)
@@ -144,11 +144,11 @@ class InteractionActions(Controller):
 
     @post("/deadline")
     async def change_deadline(self, request: HTMXRequest, service: Service, owner: Owner,
-                              assets: WebAssets, lists: QuestionLists,
+                              kept: Kept,
                               interaction_id: FromPath[str]) -> Response[Any]:
         """`minutes_left`: the new deadline counted from now; audited, and every open
         viewer's countdown follows through its socket."""
-        shown = Shown(request, service, owner, assets, lists)
+        shown = Shown(request, service, owner, kept)
         raw = first(await read_form(request), "minutes_left").strip()
         row = await service.get(interaction_id)
         try:
@@ -178,7 +178,7 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
     """Save the preferences; they apply to the page at once (the interaction re-renders,
     told by the `choice:settings-saved` event). A new language reloads the whole page."""
     form = await read_form(request)
-    language_before = service.language_for(None)
+    language_before = page_language(service, request)
     message, status = N_("Saved."), 200
     try:
         await service.update_preferences(with_elicitation(preferences_from(form), form))
@@ -189,7 +189,7 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
     if not request.htmx:
         return Redirect(path=safe_next(first(form, "next", "/settings")), status_code=303,
                         headers=VARY_ON_HTMX)
-    if service.language_for(None) != language_before:
+    if page_language(service, request) != language_before:
         refresh = ClientRefresh()
         refresh.headers.update(VARY_ON_HTMX)
         return refresh
@@ -197,7 +197,7 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
                     trigger_event="choice:settings-saved", after="receive",
                     headers=VARY_ON_HTMX,
                     context={"prefs": await service.preferences(), "saved_message": message,
-                             "refused": status == 422, "locale": service.language_for(None)})
+                             "refused": status == 422, "locale": page_language(service, request)})
 
 
 def with_elicitation(patch: PreferencesPatch, form: Form) -> PreferencesPatch:
@@ -223,9 +223,9 @@ async def save_team(request: HTMXRequest, service: Service, assets: WebAssets,
     if not request.htmx and status == 200:
         return Redirect(path="/settings#team", status_code=303, headers=VARY_ON_HTMX)
     if not request.htmx:
-        context = await base_context(service, assets, lists)
+        context = await base_context(request, service, assets, lists)
         context.update(shown, settings_page=True)
         return page("settings.html", context, status, headers=VARY_ON_HTMX)
     return Fragment(template_name="partials/_team_form.html", status_code=status,
                     headers=VARY_ON_HTMX,
-                    context={**shown, "locale": service.language_for(None)})
+                    context={**shown, "locale": page_language(service, request)})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from litestar.connection import ASGIConnection
 from markupsafe import Markup
 
 from choice.contract.clock import now
@@ -15,14 +16,16 @@ from choice.core.service import InteractionService
 from choice.core.time_defaults import TimeDefault, time_default
 from choice.store.records import Interaction
 from choice.web.views.assets import Assets
+from choice.web.views.browser_language import page_language
 from choice.web.views.js_messages import js_catalog
 from choice.web.views.list_cache import ListCache
 
 
-async def base_context(service: InteractionService, assets: Assets, lists: ListCache,
-                       row: Interaction | None = None, which: str = "all") -> dict[str, Any]:
+async def base_context(request: ASGIConnection[Any, Any, Any, Any], service: InteractionService,
+                       assets: Assets, lists: ListCache, row: Interaction | None = None,
+                       which: str = "all") -> dict[str, Any]:
     prefs = await service.preferences()
-    locale = service.language_for(row)
+    locale = page_language(service, request, row)
     ws_path = f"/ws/choice/{row.id}" if row else "/ws/portal"
     return {
         "locale": locale,

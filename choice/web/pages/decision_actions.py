@@ -30,12 +30,13 @@ from choice.core.service import InteractionService
 from choice.decision.models import DeferBody, ResolveBody
 from choice.decision.outcome import source_of
 from choice.store.records import Interaction
-from choice.web.deps import Decision, Owner, QuestionLists, Service, Team, WebAssets
+from choice.web.deps import Decision, Kept, Owner, Service, Team
 from choice.web.pages.actions import ACTOR, ELSEWHERE, Shown
 from choice.web.pages.forms import Form, first, read_form, typed_text
 from choice.web.pages.html import Fragment
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.security.auth import session_guard
+from choice.web.views.browser_language import page_language
 from choice.web.views.decision import DecisionForm, form_errors
 
 NOT_WIDENED = N_("This question is not with the team now: there is no discussion to review.")
@@ -45,9 +46,9 @@ CANDIDATE_CHANGED = N_("The agent's candidate changed meanwhile: read the new on
 QUORUM_NUMBER = N_("Enter a whole number of votes, e.g. 2, or switch the quorum off.")
 
 
-def _said(service: InteractionService, row: Interaction) -> Translator:
+def _said(service: InteractionService, request: HTMXRequest, row: Interaction) -> Translator:
     """The owner's page's language, for the errors it shows."""
-    return Translator(service.language_for(row))
+    return Translator(page_language(service, request, row))
 
 
 def _typed(form: Form, action: str) -> DecisionForm:
@@ -74,10 +75,9 @@ class DecisionActions(Controller):
     @post("/review")
     async def request_review(self, request: HTMXRequest, service: Service, owner: Owner,
                              decision: Decision,
-                             assets: WebAssets,
-                             lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+                             kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """Fetch & review: the agent's waiting (or next) call is asked for its summary."""
-        shown = Shown(request, service, owner, assets, lists)
+        shown = Shown(request, service, owner, kept)
         try:
             await decision.request_review(interaction_id, actor=ACTOR)
         except NotWidenedNow as refused:
@@ -87,13 +87,12 @@ class DecisionActions(Controller):
 
     @post("/resolve")
     async def resolve(self, request: HTMXRequest, service: Service, owner: Owner, decision: Decision,
-                      assets: WebAssets,
-                      lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+                      kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """`action`: `accept` (the candidate as it is; `candidate_at` says which one the
         owner read), `edit` (`final_answer` changed from the candidate; a material change
         asks for a `rationale` first, `step=rationale` once asked), or `write` (by hand).
         `selected` options and a `rationale` may come with any of them."""
-        shown = Shown(request, service, owner, assets, lists)
+        shown = Shown(request, service, owner, kept)
         form = await read_form(request)
         action = first(form, "action", "write")
         typed = _typed(form, action)
@@ -127,17 +126,16 @@ class DecisionActions(Controller):
         except InvalidInput as invalid:
             step = typed.step if first(form, "step") == "rationale" else None
             return await shown.show(row, 422, form=replace(
-                typed, step=step, errors=form_errors(invalid.errors, _said(service, row))))
+                typed, step=step, errors=form_errors(invalid.errors, _said(service, request, row))))
         except AlreadyCompleted as lost:
             return await shown.show(lost.row, 409, notice=ELSEWHERE)
         return await shown.show(row)
 
     @post("/defer")
     async def defer(self, request: HTMXRequest, service: Service, owner: Owner, decision: Decision,
-                    assets: WebAssets,
-                    lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+                    kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """`defer_rationale` (required): set the question aside; the agent is told why."""
-        shown = Shown(request, service, owner, assets, lists)
+        shown = Shown(request, service, owner, kept)
         typed = _typed(await read_form(request), "defer")
         row = await service.get(interaction_id)
         try:
@@ -146,17 +144,16 @@ class DecisionActions(Controller):
             row = await decision.defer(interaction_id, body, actor=ACTOR)
         except InvalidInput as invalid:
             return await shown.show(row, 422, form=replace(
-                typed, errors=form_errors(invalid.errors, _said(service, row), defer=True)))
+                typed, errors=form_errors(invalid.errors, _said(service, request, row), defer=True)))
         except AlreadyCompleted as lost:
             return await shown.show(lost.row, 409, notice=ELSEWHERE)
         return self._back(request, row.id) or await shown.show(row)
 
     @post("/resume")
     async def resume(self, request: HTMXRequest, service: Service, owner: Owner, decision: Decision,
-                     assets: WebAssets,
-                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+                     kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """Take a deferred question up again (its deadline starts anew)."""
-        shown = Shown(request, service, owner, assets, lists)
+        shown = Shown(request, service, owner, kept)
         try:
             row = await decision.resume(interaction_id, "web", actor=ACTOR)
         except NotDeferred as refused:
@@ -165,11 +162,10 @@ class DecisionActions(Controller):
 
     @post("/quorum")
     async def quorum(self, request: HTMXRequest, service: Service, owner: Owner, team: Team,
-                     assets: WebAssets,
-                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+                     kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """`min_votes` (a number), or `action=off`: the team's quorum. Votes that already
         reach it resolve the question at once."""
-        shown = Shown(request, service, owner, assets, lists)
+        shown = Shown(request, service, owner, kept)
         form = await read_form(request)
         typed = _typed(form, "quorum")
         row = await service.get(interaction_id)
@@ -183,19 +179,19 @@ class DecisionActions(Controller):
             row = await team.quorum.set(interaction_id, quorum, actor=ACTOR)
         except InvalidInput as invalid:
             return await shown.show(row, 422, form=replace(
-                typed, errors=form_errors(invalid.errors, _said(service, row))))
+                typed, errors=form_errors(invalid.errors, _said(service, request, row))))
         except NotWidenedNow as refused:
             return await shown.show(refused.row, 409, notice=NOT_WIDENED)
         row = await service.get(interaction_id)  # the votes may have decided it just now
         return self._back(request, row.id) or await shown.show(row)
 
     @get("/decision")
-    async def panel(self, service: Service, owner: Owner, interaction_id: FromPath[str],
-                    keep: FromQuery[bool] = False) -> HTMXTemplate:
+    async def panel(self, request: HTMXRequest, service: Service, owner: Owner,
+                    interaction_id: FromPath[str], keep: FromQuery[bool] = False) -> HTMXTemplate:
         """The decision panel, for a page told the review changed. `keep`: the owner is
         typing in it, so only what may change around the text (a notice of the late
         candidate, the quorum line) comes back, as out-of-band swaps."""
         row = await service.get(interaction_id)
         name = "partials/_decision_refresh.html" if keep else "partials/_decision_panel.html"
         return Fragment(template_name=name, headers=VARY_ON_HTMX, context={
-            "view": await owner.page_view(row), "locale": service.language_for(row)})
+            "view": await owner.page_view(row), "locale": page_language(service, request, row)})

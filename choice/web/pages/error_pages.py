@@ -41,6 +41,7 @@ from choice.web.pages.html import Page
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.security.auth import Access
 from choice.web.views.assets import Assets
+from choice.web.views.browser_language import page_language
 from choice.web.views.person_errors import Problem, page_problem
 
 MACHINE_PATHS = frozenset({"api", "mcp", "healthz", "schema", "static", "ws"})
@@ -118,7 +119,8 @@ class ErrorPages:
     def _owner(self, request: Request[Any, Any, Any], exc: Exception,
                answer: Response[Any]) -> Response[Any]:
         row = getattr(exc, "row", None)
-        locale = self.service.language_for(row if isinstance(row, Interaction) else None)
+        locale = page_language(self.service, request,
+                               row if isinstance(row, Interaction) else None)
         access = request.scope.get("auth")
         return Page(template_name="error.html", status_code=_status(answer),
                     headers=_kept(answer), context={
@@ -130,7 +132,7 @@ class ErrorPages:
                      answer: Response[Any]) -> Response[Any]:
         lang = request.query_params.get("lang")
         chosen = lang if lang in SUPPORTED and lang else None
-        locale = chosen or self.service.language_for(None)
+        locale = chosen or page_language(self.service, request)
         if answer.status_code == 404:
             return participant_page(self.assets, locale, headers=_kept(answer))
         parts = request.url.path.strip("/").split("/")

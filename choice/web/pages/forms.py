@@ -109,6 +109,8 @@ def preferences_from(form: Form) -> PreferencesPatch:
         values["interface"] = first(form, "interface")
     if first(form, "language") in ("en", "zh"):
         values["language"] = first(form, "language")
+    elif "language" in form and not first(form, "language"):
+        values["language"] = None  # "the browser's": nothing saved, `Accept-Language` speaks
     when = first(form, "notifications")
     if when:  # when to notify; "on" (an older form's checkbox) means the default
         values["notifications"] = True if when == "on" else when

@@ -21,6 +21,7 @@ from choice.web.pages.html import Page
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.security.auth import Credentials, LoginRequired, safe_next, session_guard
 from choice.web.views.assets import Assets
+from choice.web.views.browser_language import page_language
 
 
 async def _signed_in(request: Request[Any, Any, Any], credentials: Credentials,
@@ -33,10 +34,10 @@ async def _signed_in(request: Request[Any, Any, Any], credentials: Credentials,
     return response
 
 
-def login_page(service: InteractionService, assets: Assets, target: str | None,
-               error: str | None, status: int = 401) -> Template:
+def login_page(request: Request[Any, Any, Any], service: InteractionService, assets: Assets,
+               target: str | None, error: str | None, status: int = 401) -> Template:
     return Page(template_name="login.html", status_code=status, context={
-        "locale": service.language_for(None), "assets": assets, "next": safe_next(target),
+        "locale": page_language(service, request), "assets": assets, "next": safe_next(target),
         "error": error, "interaction_id": _interaction_in(safe_next(target)),
     })
 
@@ -53,13 +54,13 @@ async def login(request: Request[Any, Any, Any], service: Service, assets: WebAs
     if code is not None:
         if await codes.redeem(code):
             return await _signed_in(request, credentials, next)
-        return login_page(service, assets, next,
+        return login_page(request, service, assets, next,
                           N_("That sign-in link has expired or was already used."))
     if token is not None:
         if credentials.token_matches(token):
             return await _signed_in(request, credentials, next)
-        return login_page(service, assets, next, N_("That token is not this portal's token."))
-    return login_page(service, assets, next, None, status=200)
+        return login_page(request, service, assets, next, N_("That token is not this portal's token."))
+    return login_page(request, service, assets, next, None, status=200)
 
 
 @post("/login", include_in_schema=False, status_code=303)
@@ -69,7 +70,7 @@ async def login_form(request: Request[Any, Any, Any], service: Service, assets: 
     token, target = form.get("token", [""])[0], form.get("next", ["/"])[0]
     if credentials.token_matches(token):
         return await _signed_in(request, credentials, target)
-    return login_page(service, assets, target, N_("That token is not this portal's token."))
+    return login_page(request, service, assets, target, N_("That token is not this portal's token."))
 
 
 @post("/logout", include_in_schema=False, status_code=303, guards=[session_guard])
@@ -95,7 +96,7 @@ def login_required_handler(service: InteractionService, assets: Assets
             return Response({"errors": [{"field": "session", "code": "unauthorized",
                                          "message": "sign in again"}]}, status_code=401,
                             headers=VARY_ON_HTMX)
-        page = login_page(service, assets, request.url.path, None)
+        page = login_page(request, service, assets, request.url.path, None)
         page.headers.update(VARY_ON_HTMX)
         return page
 

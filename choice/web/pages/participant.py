@@ -66,10 +66,10 @@ LINK_FULL = N_("You have written {limit} comments here, the most one person can:
 EARLIER = "partials/_thread_earlier.html"
 
 
-def link_gone(service: InteractionService, assets: Assets, lang: str | None) -> Template:
+def link_gone(service: InteractionService, assets: Assets, lang: str | None,
+              request: HTMXRequest) -> Template:
     """The one answer for every link that opens nothing: no hint whether it ever existed."""
-    return participant_page(assets, lang if lang in SUPPORTED and lang else
-                            service.language_for(None))
+    return participant_page(assets, chosen_language(service, None, lang, request.headers))
 
 
 class Reader(Struct, frozen=True):
@@ -108,8 +108,8 @@ class Reader(Struct, frozen=True):
                 discussion = await team.discussion(self.participant.interaction_id,
                                                    window=window)
         except NotFound:  # retention removed the question: the link opens nothing now
-            return link_gone(service, self.assets, self.lang)
-        locale = chosen_language(service, discussion.row, self.lang)
+            return link_gone(service, self.assets, self.lang, self.request)
+        locale = chosen_language(service, discussion.row, self.lang, self.request.headers)
         view = participant_view(discussion, self.participant, base=self.base,
                                 lang=self.chosen, window=window.before is not None)
         shared = shared_decision(discussion.row, discussion.decision, len(view.people))
@@ -140,17 +140,19 @@ class Reader(Struct, frozen=True):
             row = await self.service.get(self.participant.interaction_id)
             page = await self.team.comments(row.id, before, PAGE_SHOWN)
         except NotFound:
-            return link_gone(self.service, self.assets, self.lang)
+            return link_gone(self.service, self.assets, self.lang, self.request)
         thread = thread_view(page, thread_urls_of(base=self.base, lang=self.chosen),
                              participant=True)
-        return Fragment(template_name=EARLIER, headers=VARY_ON_HTMX, context={
-            "thread": thread, "locale": chosen_language(self.service, row, self.lang)})
+        locale = chosen_language(self.service, row, self.lang, self.request.headers)
+        return Fragment(template_name=EARLIER, headers=VARY_ON_HTMX,
+                        context={"thread": thread, "locale": locale})
 
     async def said(self, error: FieldError) -> str:
         """A refused comment's or vote's error as a sentence for this reader, in the page's
         language (the domain's message is written for an API client)."""
         row = await self.service.get(self.participant.interaction_id)
-        return person_message(error, Translator(chosen_language(self.service, row, self.lang)))
+        said = Translator(chosen_language(self.service, row, self.lang, self.request.headers))
+        return person_message(error, said)
 
     async def again(self, status: int, partial: str, **shown: Any) -> Response[Any]:
         """A form that was refused: the same form with the message and what was typed (a
@@ -201,7 +203,7 @@ class ParticipantPages(Controller):
         before that one instead of the newest."""
         reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
-            return link_gone(service, assets, lang)
+            return link_gone(service, assets, lang, request)
         return await reader.show(opening=not is_link_preview(request.headers.get("user-agent")),
                                  window=Window(before=page_cursor(before)))
 
@@ -213,7 +215,7 @@ class ParticipantPages(Controller):
         """"Show earlier" (HTMX): the 20 comments before `before`, as list items."""
         reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
-            return link_gone(service, assets, lang)
+            return link_gone(service, assets, lang, request)
         return await reader.earlier(page_cursor(before))
 
     @get("/partial")
@@ -222,7 +224,7 @@ class ParticipantPages(Controller):
         """The whole discussion, for a page whose question just ended (or that reconnected)."""
         reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
-            return link_gone(service, assets, lang)
+            return link_gone(service, assets, lang, request)
         return await reader.show(partial=DISCUSSION)
 
     @get("/live")
@@ -234,7 +236,7 @@ class ParticipantPages(Controller):
         than 100 came meanwhile, the newest page of the thread in place of the page's."""
         reader = await self._reader(request, service, team, assets, secret, lang)
         if reader is None:
-            return link_gone(service, assets, lang)
+            return link_gone(service, assets, lang, request)
         newest = page_cursor(after)
         if newest is None:
             return await reader.show(partial=LIVE, thread_reset=True)
@@ -248,7 +250,7 @@ class ParticipantPages(Controller):
         lang, text = first(form, "lang") or None, typed_text(form, "text")
         reader = await self._reader(request, service, team, assets, secret, lang, using=True)
         if reader is None:
-            return link_gone(service, assets, lang)
+            return link_gone(service, assets, lang, request)
         participant = reader.participant
         try:
             body = parse_model(CommentBody, {"text": text})
@@ -278,7 +280,7 @@ class ParticipantPages(Controller):
         lang = first(form, "lang") or None
         reader = await self._reader(request, service, team, assets, secret, lang, using=True)
         if reader is None:
-            return link_gone(service, assets, lang)
+            return link_gone(service, assets, lang, request)
         picked = ([] if first(form, "action") == "clear"
                   else [value for value in form.get("option", []) if value])
         try:

@@ -33,7 +33,7 @@ from choice.team.quorum import owner_decides
 from choice.team.rate_limit import RateLimited
 from choice.team.service import Invited, UnknownLink
 from choice.team.thread import PAGE_SHOWN, Window, page_cursor
-from choice.web.deps import Owner, QuestionLists, Service, Team, WebAssets
+from choice.web.deps import Kept, Owner, QuestionLists, Service, Team, WebAssets
 from choice.web.pages.actions import Shown
 from choice.web.pages.context import base_context
 from choice.web.pages.forms import first, read_form, typed_text, widen_from
@@ -41,6 +41,7 @@ from choice.web.pages.html import Fragment
 from choice.web.pages.routes import VARY_ON_HTMX, page
 from choice.web.security.auth import session_guard
 from choice.web.views.assets import Assets
+from choice.web.views.browser_language import page_language
 from choice.web.views.list_cache import ListCache
 from choice.web.views.person_errors import person_errors, person_message
 from choice.web.views.team import DiscussionView, thread_urls_of, thread_view
@@ -56,11 +57,11 @@ CANCELLED = "choice:widen-cancelled"
 """The event a dialog hears when the owner typed `cancel`: it closes, nothing changed."""
 
 
-def _team_live(service: InteractionService, row: Interaction, team: DiscussionView | None,
-               **extra: Any) -> HTMXTemplate:
+def _team_live(service: InteractionService, request: HTMXRequest, row: Interaction,
+               team: DiscussionView | None, **extra: Any) -> HTMXTemplate:
     return Fragment(template_name="partials/_team_live.html", headers=VARY_ON_HTMX,
                     context={"team": team, "interaction_id": row.id,
-                             "locale": service.language_for(row), **extra})
+                             "locale": page_language(service, request, row), **extra})
 
 
 class TeamActions(Controller):
@@ -74,8 +75,8 @@ class TeamActions(Controller):
         if request.htmx:
             return Fragment(template_name="partials/_widen_dialog.html", status_code=status,
                             headers=VARY_ON_HTMX,
-                            context={"widen": form, "locale": service.language_for(row)})
-        context = await base_context(service, assets, lists, row)
+                            context={"widen": form, "locale": page_language(service, request, row)})
+        context = await base_context(request, service, assets, lists, row)
         context["widen"] = form
         return page("widen.html", context, status, headers=VARY_ON_HTMX)
 
@@ -121,7 +122,7 @@ class TeamActions(Controller):
             invited = await team.widen(interaction_id, parse_model(WidenRequest, values),
                                                actor="human:web")
         except InvalidInput as invalid:
-            said = Translator(service.language_for(row))
+            said = Translator(page_language(service, request, row))
             shown = await self._form(service, row, errors=person_errors(invalid.errors, said),
                                      **typed)
             return await self._widen_shown(request, service, assets, lists, row, shown, 422)
@@ -138,26 +139,26 @@ class TeamActions(Controller):
                          team=list(prefs.team), invited=invited)
 
     @get("/team")
-    async def team(self, service: Service, owner: Owner, interaction_id: FromPath[str],
-                   since: FromQuery[str | None] = None) -> HTMXTemplate:
+    async def team(self, request: HTMXRequest, service: Service, owner: Owner,
+                   interaction_id: FromPath[str], since: FromQuery[str | None] = None) -> HTMXTemplate:
         """The team panel's live part (people, votes, thread), for a page told it changed."""
         row = await service.get(interaction_id)
-        return _team_live(service, row, await owner.team_view(row, _since(since)))
+        return _team_live(service, request, row, await owner.team_view(row, _since(since)))
 
     @get("/comments")
-    async def earlier(self, service: Service, team: Team, interaction_id: FromPath[str],
+    async def earlier(self, request: HTMXRequest, service: Service, team: Team,
+                      interaction_id: FromPath[str],
                       before: FromQuery[str | None] = None) -> HTMXTemplate:
         """"Show earlier" (HTMX): the 20 comments before `before`, as list items."""
         row = await service.get(interaction_id)
         page = await team.comments(row.id, page_cursor(before), PAGE_SHOWN)
         thread = thread_view(page, thread_urls_of(interaction_id=row.id), participant=False)
         return Fragment(template_name="partials/_thread_earlier.html", headers=VARY_ON_HTMX,
-                        context={"thread": thread, "locale": service.language_for(row)})
+                        context={"thread": thread, "locale": page_language(service, request, row)})
 
     @post("/comment")
     async def comment(self, request: HTMXRequest, service: Service, owner: Owner, team: Team,
-                      assets: WebAssets,
-                      lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+                      kept: Kept, interaction_id: FromPath[str]) -> Response[Any]:
         """The owner's own message in the discussion (`text`)."""
         form = await read_form(request)
         text, window = typed_text(form, "text"), _since(first(form, "since"))
@@ -169,7 +170,7 @@ class TeamActions(Controller):
         except InvalidInput as invalid:
             status = 422
             shown["comment_error"] = person_message(invalid.errors[0],
-                                                    Translator(service.language_for(row)))
+                                                    Translator(page_language(service, request, row)))
         except RateLimited as limited:
             status, shown["comment_error"] = 429, RATE_LIMITED
             shown["retry_after"] = limited.retry_after
@@ -186,14 +187,14 @@ class TeamActions(Controller):
                 return Redirect(path=f"/choice/{row.id}#team-panel", status_code=303,
                                 headers=VARY_ON_HTMX)
             row = await service.get(interaction_id)
-            answer = await Shown(request, service, owner, assets, lists).show(row, status, **shown)
+            answer = await Shown(request, service, owner, kept).show(row, status, **shown)
             answer.headers.update(headers)
             return answer
         return Fragment(template_name="partials/_owner_comment.html", status_code=status,
                         headers=headers, context={
                             "team": await owner.team_view(row, window),
                             "interaction_id": row.id,
-                            "locale": service.language_for(row), **shown})
+                            "locale": page_language(service, request, row), **shown})
 
     @post("/participants/{participant_id:str}/withdraw")
     async def withdraw(self, request: HTMXRequest, service: Service, owner: Owner, team: Team,
@@ -207,7 +208,7 @@ class TeamActions(Controller):
         if not request.htmx:
             return Redirect(path=f"/choice/{row.id}#team-panel", status_code=303,
                             headers=VARY_ON_HTMX)
-        return _team_live(service, row, await owner.team_view(row, window))
+        return _team_live(service, request, row, await owner.team_view(row, window))
 
 
 def _since(raw: str | None) -> Window:

@@ -24,6 +24,7 @@ from choice.web.pages.context import time_default_of
 from choice.web.pages.html import Fragment
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.security.auth import session_guard
+from choice.web.views.browser_language import page_language
 
 NOTHING_GIVEN = N_("Change this question's time first (Apply); then it can become your "
                    "default time.")
@@ -51,4 +52,4 @@ async def use_time_as_default(request: HTMXRequest, service: Service,
                     headers=VARY_ON_HTMX,
                     context={"time_row": row, "prefs": prefs, "time_notice": notice,
                              "time_default": offered,
-                             "locale": service.language_for(row)})
+                             "locale": page_language(service, request, row)})

@@ -9,7 +9,7 @@ service owns every decision about state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from msgspec import Struct, field
@@ -22,6 +22,7 @@ from choice.store.records import Interaction, Participant
 from choice.team.discussion import Discussion
 from choice.team.payloads import owner_payload, page_reply, participant_payload
 from choice.team.thread import ThreadPage
+from choice.web.views.browser_language import browser_language
 
 
 class MessageView(Struct, frozen=True):
@@ -30,6 +31,8 @@ class MessageView(Struct, frozen=True):
     text: str
     at: float
     by_owner: bool
+    yours: bool = False
+    """The reader wrote it: the owner reading their own comment ("You")."""
 
 
 class OptionTally(Struct, frozen=True):
@@ -138,10 +141,14 @@ class ThreadView(Struct, frozen=True):
     thread_urls: tuple[str, str, str]
 
 
-def _messages(comments: list[dict[str, Any]]) -> list[MessageView]:
-    return [MessageView(id=m["id"], author=m["author"], text=m["text"], at=parse_iso(m["at"]),
-                        by_owner=m["by_owner"] if "by_owner" in m else m["participant_id"] is None)
-            for m in comments]
+def _messages(comments: list[dict[str, Any]], *, owner_reads: bool) -> list[MessageView]:
+    messages = []
+    for m in comments:
+        by_owner = m["by_owner"] if "by_owner" in m else m["participant_id"] is None
+        messages.append(MessageView(id=m["id"], author=m["author"], text=m["text"],
+                                    at=parse_iso(m["at"]), by_owner=by_owner,
+                                    yours=by_owner and owner_reads))
+    return messages
 
 
 def thread_view(page: ThreadPage, urls: tuple[str, str, str], *,
@@ -149,7 +156,8 @@ def thread_view(page: ThreadPage, urls: tuple[str, str, str], *,
     """A page of the thread as a participant (from what their JSON API gives them) or the
     owner sees it; `urls` as `thread_urls_of` makes them."""
     reply = page_reply(page, participant=participant)
-    return ThreadView(_messages(reply["comments"]), reply["comments_before"], urls)
+    return ThreadView(_messages(reply["comments"], owner_reads=not participant),
+                      reply["comments_before"], urls)
 
 
 def _options(payload: dict[str, Any], mine: list[str]) -> list[OptionTally]:
@@ -172,14 +180,16 @@ def _ending(discussion: Discussion, payload: dict[str, Any]) -> Ending | None:
                   rationale=outcome["rationale"])
 
 
-def _common(discussion: Discussion, payload: dict[str, Any], mine: list[str]) -> dict[str, Any]:
+def _common(discussion: Discussion, payload: dict[str, Any], mine: list[str], *,
+            owner_reads: bool = False) -> dict[str, Any]:
     question = payload["question"]
     return {
         "title": question["title"], "prompt": question["prompt"], "note": payload["note"],
         "status": payload["status"], "open": payload["open"],
         "expires_at": discussion.row.expires_at,
         "multi": question["selection_mode"] != "single" and (question["max_selections"] or 0) > 1,
-        "options": _options(payload, mine), "messages": _messages(payload["comments"]),
+        "options": _options(payload, mine),
+        "messages": _messages(payload["comments"], owner_reads=owner_reads),
         "comments_before": payload["comments_before"],
         "comment_count": discussion.comment_count,
         "ending": _ending(discussion, payload),
@@ -197,10 +207,11 @@ def everyone_view(discussion: Discussion) -> DiscussionView:
 
 
 def chosen_language(service: InteractionService, interaction: Interaction | None,
-                    lang: str | None) -> str:
+                    lang: str | None, headers: Mapping[str, str]) -> str:
     """A participant's page and socket: `?lang=` when it names a language we have, else the
-    interaction's, else the portal's."""
-    return lang if lang in SUPPORTED else service.language_for(interaction)
+    interaction's, else the portal's, else what the browser asks for (`headers`)."""
+    return (lang if lang in SUPPORTED
+            else service.language_for(interaction, browser_language(headers)))
 
 
 def thread_urls_of(*, base: str = "", lang: str = "",
@@ -228,7 +239,8 @@ def owner_view(discussion: Discussion, *, window: bool = False) -> DiscussionVie
                           opened_at=parse_iso(p["opened_at"]) if p["opened_at"] else None,
                           revoked=p["revoked"], vote=p["vote"])
                for p in payload["participants"]]
-    return DiscussionView(**_common(discussion, payload, []), mode=payload["mode"],
+    return DiscussionView(**_common(discussion, payload, [], owner_reads=True),
+                          mode=payload["mode"],
                           people=[p.name for p in invited if not p.revoked], invited=invited,
                           thread_urls=thread_urls_of(interaction_id=discussion.row.id),
                           window=window)

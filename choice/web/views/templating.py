@@ -27,15 +27,31 @@ from choice.core.replies import question_count
 from choice.core.resources import RESOURCES
 from choice.core.time_defaults import ago, duration
 from choice.web.views.template_cache import TemplateCache
+from choice.web.views.time_left import (
+    clock,
+    due_words,
+    relative_words,
+    seconds_left,
+    ticking,
+    urgent,
+)
 
 if TYPE_CHECKING:  # imported on the first page that needs it, not at start
     from markdown_it import MarkdownIt
 
 
+COMMAND_LANGUAGES = frozenset({"sh", "bash", "shell", "zsh"})
+"""Code blocks that hold a command to approve: they wrap, at spaces only (`_words`)."""
+_WORD = re.compile(r"(\S+)")
+
+
 def _highlight(code: str, language: str, _attrs: str) -> str:
     """A ```diff block (what `choice hook` shows for an edit) with its added, removed and
-    hunk lines marked for the stylesheet; any other block is left to markdown-it, which
-    escapes it. Every line is escaped here too: the text is the model's."""
+    hunk lines marked for the stylesheet; a command block with its words marked; any other
+    block is left to markdown-it, which escapes it. Every line is escaped here too: the
+    text is the model's."""
+    if language in COMMAND_LANGUAGES:
+        return _words(code)
     if language != "diff":
         return ""
     marked = []
@@ -45,6 +61,16 @@ def _highlight(code: str, language: str, _attrs: str) -> str:
         text = Markup.escape(closed_bidi(line))
         marked.append(Markup('<span class="diff-{}">{}</span>').format(kind, text) if kind else text)
     return str(Markup("\n").join(marked))
+
+
+def _words(code: str) -> str:
+    """Each run of non-blank characters in its own `<span class="word">`, which the
+    stylesheet never breaks: a command wraps at its spaces only, so `--watch=false
+    --coverage` cannot read as `--` / `coverage`; a word longer than the line scrolls."""
+    pieces = _WORD.split(code.removesuffix("\n"))  # odd: a word, with its bidi controls closed
+    return str(Markup("").join(
+        Markup('<span class="word">{}</span>').format(closed_bidi(piece)) if index % 2
+        else Markup.escape(piece) for index, piece in enumerate(pieces)))
 
 
 @cache
@@ -129,12 +155,21 @@ def relative_age(context: Context, epoch: float) -> str:
     return ago(now() - epoch, translator(context.get("locale", "en")))
 
 
-def countdown_clock(seconds: float) -> str:
-    """Time left as the page's countdown script writes it: `m:ss` under an hour, `h:mm:ss`
-    from an hour up (a 24-hour deadline reads 23:59:59, not 1439:59). Never negative."""
-    left = max(0, round(seconds))
-    hours, minutes, secs = left // 3600, left % 3600 // 60, left % 60
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+def seconds_to(expires_at: float) -> int:
+    """Whole seconds left until `expires_at`, as the page's script counts them."""
+    return seconds_left(expires_at, now())
+
+
+@pass_context
+def due_text(context: Context, expires_at: float) -> str:
+    """"due 14:05", "due tomorrow 14:05": a far deadline, in the page's language."""
+    return due_words(expires_at, now(), translator(context.get("locale", "en")))
+
+
+@pass_context
+def time_left_text(context: Context, expires_at: float) -> str:
+    """"in 25 min": a list line's time left, in the page's language."""
+    return relative_words(expires_at - now(), translator(context.get("locale", "en")))
 
 
 def finalize(value: Any) -> Any:
@@ -172,6 +207,11 @@ def make_environment(compiled: Path | None = None) -> Environment:
                                    "each_bytes": ANSWER_LIMITS.each}
     env.filters["age"] = relative_age
     env.filters["iso"] = iso
-    env.filters["clock"] = countdown_clock
+    env.filters["clock"] = clock  # time_left.py: the words of a deadline, as the scripts say them
+    env.globals["seconds_left"] = seconds_to
+    env.globals["due_words"] = due_text
+    env.globals["time_left_words"] = time_left_text
+    env.tests["ticking"] = ticking
+    env.tests["urgent"] = urgent
     env.filters["question_count"] = question_count
     return env
