@@ -3,7 +3,9 @@ bar shows (`space pick`), how soon the bar drops it when it is narrow (`rank`: t
 first), and the sentence the help screen (`?`, or F1 where letters type) says about it.
 
 The hint bar (`fit`) and the help screen (`help_lines`) both read this table, so the help
-can never list keys the bar does not know, nor the other way round. What a key does is
+can never list keys the bar does not know, nor the other way round. A key with a name
+(Enter, Esc, Space, Tab) is written `{enter}` in a hint and named by `keyed` from the
+catalog's one word for it, so a bar never mixes `enter` and `回车`. What a key does is
 `stages/`; this module only says it. No curses, no network.
 """
 
@@ -11,9 +13,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from choice.core.i18n import Translator
+from choice.core.i18n import N_, Translator
 from choice.terminal.state import AnswerState
 from choice.terminal.text import clip, width, wrap
+
+KEY_NAMES = {"enter": N_("Enter"), "esc": N_("Esc"), "space": N_("Space"), "tab": N_("Tab")}
+"""The keys with a name, as a hint writes them: `{enter} submit`."""
+
+
+def keyed(_: Translator, hint: str) -> str:
+    """A translated hint with its named keys in the reader's words (`{enter} save` is
+    `Enter save`, `回车 保存`)."""
+    return hint.format(**{key: _(name) for key, name in KEY_NAMES.items()})
 
 
 @dataclass(frozen=True)
@@ -49,7 +60,7 @@ def question_keys(state: AnswerState) -> list[Key]:
     leave = [Key(_("^C leave"), 3, _("Leave it to the team: the question stays widened; "
                                     "come back with choice answer."))] \
         if state.team is not None else []
-    submit = Key(_("enter submit"), 0, _("Send the answer (on a single choice with nothing "
+    submit = Key(keyed(_, _("{enter} submit")), 0, _("Send the answer (on a single choice with nothing "
                                          "picked: the option under the cursor)."))
     if state.on_text_row:  # letters type here: only keys that do not type
         move = [Key(_("↑↓ move"), 4, _("Move between the options and this line."))] \
@@ -61,16 +72,16 @@ def question_keys(state: AnswerState) -> list[Key]:
         return [*move, submit, *widen, *decide_keys(state, typing=True), *notes,
                 *file_keys(state, typing=True),
                 Key(_("^O settings"), 2, _("Open the settings.")),
-                Key(_("esc cancel"), 1, _("Cancel the question (you may say why).")), *leave]
+                Key(keyed(_, _("{esc} cancel")), 1, _("Cancel the question (you may say why).")), *leave]
     options = state.question.options
     ticks = state.question.multi  # several may be picked: a key ticks or unticks
-    pick = [Key(_("space pick"), 1,
+    pick = [Key(keyed(_, _("{space} pick")), 1,
                 _("Tick or untick the option under the cursor.") if ticks
                 else _("Pick the option under the cursor."))] if options else []
     numbers = [Key(_("1-9 pick by number"), 9,
                    _("Tick or untick the option with that number.") if ticks
                    else _("Pick the option with that number."), bar=False)] if options else []
-    notes = [Key(_("tab note"), 4, _("Write a note on the option under the cursor.")),
+    notes = [Key(keyed(_, _("{tab} note")), 4, _("Write a note on the option under the cursor.")),
              Key(_("g note to agent"), 5, _("Write a note for the agent with the answer."))] \
         if state.annotations else []
     widen = [Key(_("w widen"), 3, _("Ask your team to discuss it (widen)."))] \
@@ -79,7 +90,8 @@ def question_keys(state: AnswerState) -> list[Key]:
                                   "next questions)."), bar=False)] if options else []
     show = [Key(_("H show hidden"), 2, _("Show the hidden options again."))] \
         if state.hidden else []
-    return [Key(_("↑↓/jk move"), 6, _("Move between the options.")), *pick, *numbers, submit,
+    moving = _("Move between the options; up on the first one scrolls to the text above it.")
+    return [Key(_("↑↓/jk move"), 6, moving), *pick, *numbers, submit,
             *widen, *decide_keys(state), *notes, *hide, *show, *file_keys(state),
             Key(_("s settings"), 4, _("Open the settings.")),  # after widen and defer
             Key(_("q cancel"), 2, _("Cancel the question (you may say why).")), *leave]
@@ -99,7 +111,7 @@ def file_keys(state: AnswerState, typing: bool = False) -> list[Key]:
 def detach_keys(state: AnswerState) -> list[Key]:
     """The list of files `A` opens."""
     _ = state.translate
-    return [Key(_("↑↓ move · Enter remove · Esc back"), 0,
+    return [Key(keyed(_, _("↑↓ move · {enter} remove · {esc} back")), 0,
                 _("Move between your files; Enter takes the one under the cursor off the "
                   "answer; Esc goes back and keeps them all."))]
 
@@ -126,18 +138,20 @@ def editor_keys(state: AnswerState) -> list[Key]:
     _, editor = state.translate, state.editor
     assert editor is not None
     if not editor.typing:
-        return [Key(_("Enter yes · Esc back"), 0, _("Enter says yes; Esc goes back."))]
+        return [Key(keyed(_, _("{enter} yes · {esc} back")), 0,
+                    _("Enter says yes; Esc goes back."))]
     if state.stage == "attach":
-        return [Key(_("Enter attach · Esc back"), 0, _("Enter attaches the file at that path "
-                                                      "(~ and relative paths work); Esc "
-                                                      "goes back.")),
-                Key(_("Tab complete"), 3, _("Complete the path as far as it is clear.")),
+        return [Key(keyed(_, _("{enter} attach · {esc} back")), 0,
+                    _("Enter attaches the file at that path (~ and relative paths work); Esc "
+                      "goes back.")),
+                Key(keyed(_, _("{tab} complete")), 3,
+                    _("Complete the path as far as it is clear.")),
                 Key(_("^U clear"), 9, _("Clear the line."), bar=False)]
     if editor.text and state.stage == "review":
-        return [Key(_("Enter save · ^U clear · Esc back"), 0,
+        return [Key(keyed(_, _("{enter} save · ^U clear · {esc} back")), 0,
                     _("Enter keeps the line; Ctrl-U clears it; Esc goes back."))]
-    keep = Key(_("Enter save · Esc back"), 0, _("Enter keeps the line (empty: no note); "
-                                                "Esc goes back."))
+    keep = Key(keyed(_, _("{enter} save · {esc} back")), 0,
+               _("Enter keeps the line (empty: no note); Esc goes back."))
     return [keep, Key(_("^U clear"), 9, _("Clear the line."), bar=False)]
 
 

@@ -36,6 +36,9 @@ class Block:
     rest: str
     """What goes before the lines it wraps to (as wide as `first`)."""
     spans: tuple[Span, ...]
+    verbatim: bool = False
+    """A line of a code block: every space kept (a diff's `-    s = 0`), cut only where it
+    is wider than the screen."""
 
 
 def _safe(text: str) -> str:
@@ -114,7 +117,8 @@ def blocks(text: str) -> tuple[Block, ...]:
         elif kind in ("fence", "code_block"):
             for line in token.content.rstrip("\n").split("\n"):
                 out.append(Block(bar + indent + "  ", bar + indent + "  ",
-                                 ((_safe(line), CODE),) if line else ()))
+                                 ((_safe(line.expandtabs(4)), CODE),) if line else (),
+                                 verbatim=True))
             out.append(Block("", "", ()))
         elif kind == "hr":
             out += [Block(bar, bar, (("───", 0),)), Block("", "", ())]
@@ -139,9 +143,12 @@ def _narrowed(prefix: str, cells: int) -> str:
 
 
 def _wrap_block(block: Block, cells: int) -> list[Line]:
-    block = Block(_narrowed(block.first, cells), _narrowed(block.rest, cells), block.spans)
+    block = Block(_narrowed(block.first, cells), _narrowed(block.rest, cells), block.spans,
+                  block.verbatim)
     if not block.spans:
         return [((block.first.rstrip(), 0),)] if block.first.strip() else [()]
+    if block.verbatim:
+        return _cut_block(block, cells)
     lines: list[Line] = []
     line: list[Span] = [(block.first, 0)] if block.first else []
     used = width(block.first)
@@ -179,6 +186,18 @@ def _wrap_block(block: Block, cells: int) -> list[Line]:
             line.append((word, style))
             used += w
     end_line()
+    return lines
+
+
+def _cut_block(block: Block, cells: int) -> list[Line]:
+    """A code line as written, spaces and all, cut into pieces that fit (a long line goes
+    on under the same indent rather than losing its end)."""
+    lines: list[Line] = []
+    for text, style in block.spans:
+        room = max(1, cells - width(block.first))
+        for index, piece in enumerate(pieces(text, room)):
+            lead = block.first if index == 0 else block.rest
+            lines.append(((lead, 0), (piece, style)) if lead else ((piece, style),))
     return lines
 
 

@@ -121,5 +121,5 @@ def choices(options: list[Option]) -> list[Choice]:
     """A question's options, made safe to draw."""
     return [Choice(id=o.id, label=safe_text(o.label, keep_newlines=False),
                    description=safe_text(o.description or ""), recommended=o.recommended,
-                   rationale=safe_text(o.rationale or "", keep_newlines=False))
+                   rationale=safe_text(o.rationale or ""))
             for o in options]

@@ -46,6 +46,9 @@ class AnswerState:
     translate: Translator = field(default_factory=lambda: translator("en"))
     settings: dict[str, Any] = field(default_factory=dict)
     cursor: int = 0
+    reveal: int = 0
+    """Lines of the text above the first option the person scrolled up to read (↑ there);
+    ↓ scrolls back before it moves the cursor. The screen keeps it to what there is."""
     picked: set[str] = field(default_factory=set)
     notes: dict[str, str] = field(default_factory=dict)
     global_note: str = ""

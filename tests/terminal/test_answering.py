@@ -95,7 +95,7 @@ def test_tab_notes_the_focused_option_and_g_writes_a_note_for_the_agent(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
     iid = ask("Pick a store, with notes", selection_mode="multi", max_selections=3)
     pane = answer(iid, width=120)  # every hint on the bar
-    pane.wait_for("tab note", "g note to agent")
+    pane.wait_for("Tab note", "g note to agent")
     pane.press("Tab")
     pane.wait_for("Note on PostgreSQL: ▏", "Enter save · Esc back")
     pane.type("too heavy for this")
@@ -153,7 +153,7 @@ def test_a_hybrid_answer_typed_on_the_text_line_becomes_custom_input(
     pane = answer(iid)
     pane.wait_for("  Or write your own answer:", "e.g. MySQL 8")  # the placeholder shows
     pane.press("Down", "Down", "Down")
-    pane.wait_for("› Or write your own answer: ▏", "esc cancel")
+    pane.wait_for("› Or write your own answer: ▏", "Esc cancel")
     pane.type("Redis, just keep quiet logs!")  # j, k, q, s, g type here: they are letters
     pane.wait_for("› Or write your own answer: Redis, just keep quiet logs!▏")
     pane.wait_gone("e.g. MySQL 8")

@@ -112,7 +112,7 @@ def test_several_questions_take_numbers_and_the_review_has_its_own_help(
     pane.press("1", "Enter")
     pane.wait_for("Review your answers", "1. Database   SQLite", "2. Cache      Redis")
     pane.press("?")
-    screen = pane.wait_for("Keys on this screen", "1-9 open by number", "enter open/submit")
+    screen = pane.wait_for("Keys on this screen", "1-9 open by number", "Enter open/submit")
     assert "Submit answers" not in screen  # the help fills the body
     pane.press("Escape")
     pane.wait_for("Submit answers")

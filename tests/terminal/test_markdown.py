@@ -60,3 +60,24 @@ def test_plain_lines_print_the_markdown_clean(portal: PortalProcess, ask: Ask,
         in lines
     assert "**" not in done.stdout and "`" not in done.stdout
     assert finished(client, iid)["selected_ids"] == ["lite"]
+
+
+def test_a_numbered_list_in_a_rationale_keeps_its_lines(
+        ask: Ask, answer: Answer, client: PortalClient) -> None:
+    options = [{"id": "pg", "label": "PostgreSQL", "recommended": True,
+                "rationale": "1. Already backed up nightly\n2. Team knows it"},
+               {"id": "lite", "label": "SQLite", "rationale": "Fewer parts:\n\n- one file\n"
+                "- nothing to run"}]
+    iid = ask("Pick a store, a list of reasons", options=options)
+    pane = answer(iid, width=80, height=24)
+    screen = pane.wait_for("1. Already backed up nightly", "• nothing to run")
+    lines = [line.strip() for line in screen.splitlines()]
+    start = lines.index("Why:")
+    assert lines[start:start + 3] == ["Why:", "1. Already backed up nightly",
+                                      "2. Team knows it"]
+    start = lines.index("Why: Fewer parts:")
+    assert lines[start:start + 4] == ["Why: Fewer parts:", "", "• one file",
+                                      "• nothing to run"]
+    pane.press("Enter")
+    assert pane.exit_code() == 0
+    assert finished(client, iid)["selected_ids"] == ["pg"]

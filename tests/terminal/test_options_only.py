@@ -33,8 +33,8 @@ def test_a_hitl_request_offers_no_notes_and_confirms_before_it_submits(
         answer: Answer, client: PortalClient) -> None:
     iid = hitl(client, "Deploy to staging now?", confirm=True)
     pane = answer(iid)
-    screen = pane.wait_for("› ( ) PostgreSQL", "enter submit", "q cancel")
-    assert "tab note" not in screen and "note to agent" not in screen
+    screen = pane.wait_for("› ( ) PostgreSQL", "Enter submit", "q cancel")
+    assert "Tab note" not in screen and "note to agent" not in screen
     pane.press("Tab", "g")  # the note keys do nothing here
     screen = pane.wait_for("› ( ) PostgreSQL")
     assert "Note on" not in screen and "Note for the agent" not in screen
@@ -73,7 +73,7 @@ def test_a_provide_choice_question_keeps_its_notes_and_cancel_reason(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
     iid = ask("Pick a store, notes kept")
     pane = answer(iid, width=120)  # every hint on the bar
-    pane.wait_for("tab note", "g note to agent")
+    pane.wait_for("Tab note", "g note to agent")
     pane.press("q")
     pane.wait_for("Why cancel? (optional): ▏")
     pane.type("later")

@@ -49,7 +49,7 @@ def test_toggling_a_setting_saves_the_preference_and_takes_effect(
         ask: Ask, answer: Answer, client: PortalClient) -> None:
     iid = ask("Pick a store, hints off")
     pane = answer(iid)
-    pane.wait_for("enter submit")
+    pane.wait_for("Enter submit")
     open_settings(pane, "Navigation hints (the key bar)")
     pane.wait_for("› Navigation hints (the key bar): on")
     pane.press("Enter")
@@ -58,7 +58,7 @@ def test_toggling_a_setting_saves_the_preference_and_takes_effect(
     pane.press("Escape")
     pane.wait_for("› ( ) PostgreSQL")
     screen = pane.wait_gone("Saved.")
-    assert "enter submit" not in screen  # the hint line is gone
+    assert "Enter submit" not in screen  # the hint line is gone
     open_settings(pane, "Answer questions in")
     pane.wait_for("› Answer questions in: the browser")
     pane.press("Space")  # space changes a setting like Enter

@@ -202,3 +202,23 @@ def test_a_question_widened_in_the_browser_shows_as_widened_and_still_answers(
     assert pane.exit_code() == 3
     assert pane.output() == ["Cancelled. The discussion is closed."]
     assert finished(client, iid)["action_status"] == "cancelled"
+
+
+def test_at_50_columns_an_options_votes_wrap_onto_their_own_line_instead_of_being_cut(
+        ask: Ask, answer: Answer, client: PortalClient, team: list[dict[str, Any]],
+        participant: PortalClient) -> None:
+    iid = ask("Pick a store, votes on a narrow screen")
+    invited = client.widen(iid, None, "block")
+    secrets = {p["name"]: p["link"].rsplit("/", 1)[1] for p in invited["participants"]}
+    for name in ("Alice Johnson", "Carol Lee"):
+        participant.call("PUT", f"/api/d/{secrets[name]}/vote", {"option_ids": ["lite"]})
+    pane = answer(iid, width=50, height=20)
+    pane.press("j")
+    screen = pane.wait_for("2 › ( ) SQLite  [recommended]")
+    lines = [line.strip() for line in screen.splitlines()]
+    votes = lines.index("2 › ( ) SQLite  [recommended]") + 1
+    assert lines[votes] == "· 2 votes: Alice Johnson, Carol Lee", screen
+    assert "·…" not in screen
+    pane.press("Enter")
+    assert pane.exit_code() == 0
+    assert finished(client, iid)["selected_ids"] == ["lite"]

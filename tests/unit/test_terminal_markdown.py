@@ -52,3 +52,12 @@ def test_a_wrapped_list_item_keeps_its_indent() -> None:
 def test_styled_lines_always_fit(text: str, cells: int) -> None:
     for line in styled_lines(text, cells):
         assert width(words(line)) <= cells
+
+
+def test_a_code_block_keeps_every_space_and_cuts_only_a_line_wider_than_the_screen() -> None:
+    diff = "```diff\n def total(xs):\n-    s = 0\n+    return sum(xs)  # " + "x" * 30 + "\n```"
+    lines = [words(line) for line in styled_lines(diff, 30)]
+    assert lines == ["   def total(xs):", "  -    s = 0", "  +    return sum(xs)  # xxxxx",
+                     "  " + "x" * 25]
+    assert all(width(line) <= 30 for line in lines)
+    assert plain(diff).split("\n")[:2] == ["   def total(xs):", "  -    s = 0"]

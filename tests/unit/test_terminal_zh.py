@@ -3,8 +3,9 @@ the catalogs' words, never an untranslated line): the question, its help, the se
 the confirmation, the editors, the widen dialog, the waiting box with a reminder, a
 deferral and the review, drawn into a window that records what curses would show.
 
-Model text here is Chinese too, so any English that shows is ours. Key names (`enter`,
-`tab`, `Esc`) and commands (`choice open`) are not sentences and are allowed."""
+Model text here is Chinese too, so any English that shows is ours. Key names (`Tab`,
+`Esc`) and commands (`choice open`) are not sentences and are allowed; the key bar names
+Enter and Space in the catalog's words, the same on every screen."""
 
 from __future__ import annotations
 
@@ -119,3 +120,12 @@ def test_a_chinese_terminal_screen_has_no_english_sentence(name: str, cols: int)
     found = ENGLISH.findall(shown)
     assert not found, f"{name}: {found}\n{shown}"
     assert "代理" not in shown  # agent is 智能体
+
+
+@pytest.mark.parametrize("name", list(screens()))
+def test_a_chinese_key_bar_names_each_key_in_one_word_on_every_screen(name: str) -> None:
+    window = Window(cols=240)
+    Screen(window, screens()[name], lambda: True).draw()
+    bar = window.rows[-1]
+    assert bar.strip(), name
+    assert not re.search(r"\b([Ee]nter|[Ss]pace|esc|tab)\b", bar), f"{name}: {bar}"

@@ -17,7 +17,7 @@ from choice.core.i18n import Translator
 from choice.terminal.live import LiveEvent
 from choice.terminal.markdown import inline_spans
 from choice.terminal.team_view import Invitation, TeamView
-from choice.terminal.text import clip, labelled, safe_text, width, wrap
+from choice.terminal.text import clip, labelled, no_gap, safe_text, width, wrap
 
 BOX_WIDTH = 76
 """Boxes are about 70 cells: wide enough for a sentence, calm on a wide screen."""
@@ -61,7 +61,10 @@ def box(title: str, body: Sequence[str], cols: int, *, grow: bool = False) -> li
     """`╭─ title ─╮`, each body line wrapped between `│ ` and ` │`, `╰──╯`; at most
     `cols` cells wide: `BOX_WIDTH`, or with `grow` wider (up to `BOX_MAX`) for a line that
     needs it (a list of names is easier to read on one line). A body line starting with
-    spaces keeps its indent on the lines it wraps to."""
+    spaces keeps its indent on the lines it wraps to. Widths are display cells (a `？` takes
+    two), measured on the text as it will be drawn: the full-width gap rule (`no_gap`) is
+    applied first, or a line would lose a cell after its padding was counted."""
+    title, body = no_gap(title), [no_gap(line) for line in body]
     needed = max((width(line) for line in body), default=0) if grow else 0
     inner = min(box_inner(cols), max(BOX_WIDTH - 4, needed))
     rows: list[str] = []

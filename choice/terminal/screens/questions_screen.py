@@ -11,12 +11,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from choice.terminal.key_table import Key, file_keys
+from choice.terminal.key_table import Key, file_keys, keyed
 from choice.terminal.questions import QuestionsState
 from choice.terminal.questions_review import note_line, reviewed
 from choice.terminal.screens.files_screen import files_lines
 from choice.terminal.screens.options_screen import Row
-from choice.terminal.screens.screen import Screen
+from choice.terminal.screens.screen import Screen, line_at
 from choice.terminal.screens.tabs import Kind, Tab, tab_bar
 from choice.terminal.text import width
 
@@ -67,12 +67,12 @@ class QuestionsScreen(Screen):
         self.put(3, 0, "─" * (cols - 1), curses.A_DIM)
         return 4
 
-    def body(self, cols: int, rows: int = 0) -> tuple[list[Row], int]:
+    def body(self, cols: int, rows: int = 0) -> tuple[list[Row], range]:
         if self.in_review and not self.state.help_open:  # the help lists the review's keys
             return self.review_lines(cols)
         return super().body(cols, rows)
 
-    def review_lines(self, cols: int) -> tuple[list[Row], int]:
+    def review_lines(self, cols: int) -> tuple[list[Row], range]:
         _, multi = self.state.translate, self.multi
         lines: list[Row] = [(_("Review your answers"), curses.A_BOLD), ("", 0)]
         rows = [reviewed(multi, index, _) for index in range(len(multi.states))]
@@ -98,7 +98,7 @@ class QuestionsScreen(Screen):
         submit = _("Submit answers")  # outside the f-string: Babel reads no f-strings
         lines += [("", 0), (f"{'›' if here else ' '} {submit}",
                             curses.A_REVERSE if here else curses.A_BOLD)]
-        return lines, focus
+        return lines, line_at(focus)
 
     def hint_parts(self) -> list[Key]:
         _, state = self.state.translate, self.state
@@ -106,7 +106,7 @@ class QuestionsScreen(Screen):
             notes = [Key(_("g note to agent"), 5, _("Write a note for the agent with the "
                                                     "answers."))] if state.annotations else []
             return [Key(_("↑↓ move"), 4, _("Move between the questions and Submit.")),
-                    Key(_("enter open/submit"), 0, _("Open the question under the cursor, "
+                    Key(keyed(_, _("{enter} open/submit")), 0, _("Open the question under the cursor, "
                                                      "or send every answer from Submit.")),
                     Key(_("←→ questions"), 1, _("Go to the previous or the next question.")),
                     Key(_("1-9 open by number"), 9, _("Open the question with that number."),
@@ -116,12 +116,13 @@ class QuestionsScreen(Screen):
         parts = super().hint_parts()
         if state.stage != "choose":
             return parts
-        renamed = {_("enter submit"): (_("enter next"), _("Keep this answer and go to the "
-                                                          "next question.")),
-                   _("tab note"): (_("n note"), _("Write a note on the option under the "
-                                                  "cursor."))}
+        renamed = {
+            keyed(_, _("{enter} submit")): (keyed(_, _("{enter} next")),
+                                            _("Keep this answer and go to the next question.")),
+            keyed(_, _("{tab} note")): (_("n note"),
+                                        _("Write a note on the option under the cursor."))}
         parts = [replace(key, hint=renamed[key.hint][0], help=renamed[key.hint][1])
                  if key.hint in renamed else key for key in parts]
-        return [parts[0], Key(_("←→/tab questions"), 0, _("Go to the previous or the next "
-                                                          "question (or the review).")),
+        return [parts[0], Key(keyed(_, _("←→/{tab} questions")), 0,
+                              _("Go to the previous or the next question (or the review).")),
                 *parts[1:]]

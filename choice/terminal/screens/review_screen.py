@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import curses
 
-from choice.terminal.key_table import Key
+from choice.terminal.key_table import Key, keyed
 from choice.terminal.screens.review_panels import (
     proposed_labels,
     raw_discussion,
@@ -65,7 +65,7 @@ def review_hints(state: AnswerState) -> list[Key]:
                                     "come back with choice answer."))] \
         if state.team is not None else []
     back = [Key(_("↑↓ scroll"), 4, _("Scroll the review and the discussion.")),
-            Key(_("Esc back"), 3, _("Back to the question.")), *leave]
+            Key(keyed(_, _("{esc} back")), 3, _("Back to the question.")), *leave]
     defer = Key(_("d defer"), 1, _("Set the question aside for later, with a reason."))
     if candidate.ready:
         return [Key(_("a accept"), 0, _("Accept the agent's proposed answer: it decides the "

@@ -21,6 +21,7 @@ from choice.terminal.key_table import (
     fit,
     help_key,
     help_lines,
+    keyed,
     question_keys,
 )
 from choice.terminal.markdown import BOLD, CODE, Line, clip_spans, inline_spans, styled_lines
@@ -60,6 +61,11 @@ class Screen:
     def __init__(self, window: Any, state: AnswerState, hints: Callable[[], bool]) -> None:
         self.window, self.state, self.hints = window, state, hints
         self.scroll = 0
+        """The first body line shown (drawn)."""
+        self.follow = 0
+        """Where the view would be without `state.reveal`: just enough to show the focus."""
+        self.answers = range(0)
+        """The body lines of the options and the text row (set as the body is laid out)."""
         self.title_cut = False
         """The head could not show the whole title (set as it is drawn)."""
 
@@ -88,30 +94,36 @@ class Screen:
             col += width(text)
 
     # -- the body: prompt, options, free text, the agent note ------------------------------
-    def body(self, cols: int, rows: int = 0) -> tuple[list[Row], int]:
-        """Lines to show and the index of the focused one. Widened, fewer messages are
-        shown when all of it would not fit in `rows`: the options must stay in view."""
+    def body(self, cols: int, rows: int = 0) -> tuple[list[Row], range]:
+        """Lines to show and the ones that must stay in view: every option when they all
+        fit in `rows` (a choice is never off-screen while there is room for it), else the
+        focused option with its description, or the one focused line. Widened, fewer
+        messages are shown when all of it would not fit: the options must stay in view."""
         lines, focus = self._body(cols, LATEST_MESSAGES)
         latest = LATEST_MESSAGES
         while self.state.team is not None and len(lines) > rows > 0 and latest > 1:
             latest -= 1
             lines, focus = self._body(cols, latest)
+        answers = self.answers
+        if answers.start <= focus.start and focus.stop <= answers.stop and len(answers) <= rows:
+            return lines, answers
         return lines, focus
 
-    def _body(self, cols: int, latest: int) -> tuple[list[Row], int]:
+    def _body(self, cols: int, latest: int) -> tuple[list[Row], range]:
         _, q = self.state.translate, self.state.question
+        self.answers = range(0)
         if self.state.help_open:
             return [(line, curses.A_BOLD if index == 0 else 0) for index, line in enumerate(
-                help_lines(self.hint_parts(), help_key(self.state), _, cols - 2))], 0
+                help_lines(self.hint_parts(), help_key(self.state), _, cols - 2))], line_at(0)
         if self.state.stage in ("settings", "edit_setting"):
-            return [*self.settings_lines()], self.state.setting_cursor + 1
+            return [*self.settings_lines()], line_at(self.state.setting_cursor + 1)
         if self.state.stage == "widen":
-            return [*widen_lines(self.state, cols - 2)], 0
+            return [*widen_lines(self.state, cols - 2)], line_at(0)
         if self.state.stage == "detach":
-            picker, focus = detach_lines(self.state, cols - 2)
-            return [*picker], focus
+            picker, cursor = detach_lines(self.state, cols - 2)
+            return [*picker], line_at(cursor)
         if reviewing(self.state):
-            return [*review_lines(self.state, cols - 2)], 0
+            return [*review_lines(self.state, cols - 2)], line_at(0)
         widened = self.state.team is not None
         lines: list[Row] = []
         if widened:
@@ -130,15 +142,17 @@ class Screen:
                           ("", 0)]
         if self.state.stage == "confirm":
             lines.append((_("Please confirm:"), curses.A_BOLD))
+            start = len(lines) - 1
             for option in q.options:
                 if option.id in self.state.picked:
                     lines.append(("  " + option.label, 0))
             if self.state.text:
                 lines.append(("  " + safe_text(self.state.text, keep_newlines=False), 0))
-            focus = len(lines) - 1
-            return [*lines, *files_lines(self.state, cols - 2)], focus
+            return [*lines, *files_lines(self.state, cols - 2)], range(start, len(lines))
         answering, focused = option_lines(self.state, cols)
-        focus = 0 if focused is None else len(lines) + focused
+        focus = line_at(0) if focused is None else range(
+            len(lines) + focused.start, len(lines) + focused.stop)
+        self.answers = range(len(lines), len(lines) + len(answering))
         lines += answering
         return [*lines, *files_lines(self.state, cols - 2)], focus
 
@@ -167,22 +181,14 @@ class Screen:
         bottom = height - (2 if hints else 1) - max(1, editing + len(message))
         visible = bottom - top
         lines, focus = self.body(cols, visible)
-        if state.help_open:  # scrolled with ↑↓, no focus
-            self.scroll = state.help_scroll = max(0, min(state.help_scroll, len(lines) - visible))
-        elif reviewing(state) and state.write_back is not None:  # scrolled with ↑↓, no focus
-            self.scroll = state.write_back.scroll = max(0, min(state.write_back.scroll,
-                                                               len(lines) - visible))
-        elif focus < self.scroll:
-            self.scroll = focus
-        elif focus >= self.scroll + visible:
-            self.scroll = focus - visible + 1
-        self.scroll = max(0, min(self.scroll, max(0, len(lines) - visible)))
+        self.scroll = self.view(len(lines), focus, visible)
         for row, (text, attr) in enumerate(lines[self.scroll:self.scroll + visible]):
             if isinstance(text, str):
                 self.put(top + row, 1, text, attr)
             else:
                 self.put_spans(top + row, 1, text, attr)
         self.put(bottom, 0, "─" * (cols - 1), curses.A_DIM)
+        self.more_marks(top - 1, bottom, self.scroll, len(lines) - self.scroll - visible)
         if state.editor is not None and not state.editor.typing:  # a yes/no line
             self.put(bottom + 1, 1, state.editor.label, curses.A_BOLD)
         elif state.editor is not None:
@@ -200,6 +206,39 @@ class Screen:
             self.put(height - 1, 1, fit(self.hint_parts(), cols - 2, help_key(state)),
                      curses.A_DIM)
         self.window.refresh()
+
+    def view(self, count: int, focus: range, visible: int) -> int:
+        """The first body line shown. The help and the review scroll with ↑↓ (no focus);
+        elsewhere the view moves only as far as it must to show all of `focus` (its start
+        when it is taller than the view), then up by the lines the person asked to see
+        above it (↑ on the first option: `state.reveal`)."""
+        state = self.state
+        most = max(0, count - visible)
+        if state.help_open:
+            state.help_scroll = max(0, min(state.help_scroll, most))
+            return state.help_scroll
+        if reviewing(state) and state.write_back is not None:
+            state.write_back.scroll = max(0, min(state.write_back.scroll, most))
+            return state.write_back.scroll
+        follow = self.follow
+        if focus.stop > follow + visible:
+            follow = focus.stop - visible
+        follow = max(0, min(follow, focus.start, most))
+        self.follow = follow
+        shown = max(0, follow - state.reveal)
+        state.reveal = follow - shown  # no more than there is above
+        return shown
+
+    def more_marks(self, top_rule: int, bottom_rule: int, above: int, below: int) -> None:
+        """`↑ 3 more` on the rule over the body and `↓ 5 more` on the rule under it, when
+        lines are out of view that way: nothing is hidden without a sign."""
+        _ = self.state.translate
+        if above > 0:
+            self.put(top_rule, 2, " " + _.ngettext("↑ {n} more", "↑ {n} more", above).format(
+                n=above) + " ", curses.A_BOLD)
+        if below > 0:
+            self.put(bottom_rule, 2, " " + _.ngettext("↓ {n} more", "↓ {n} more", below).format(
+                n=below) + " ", curses.A_BOLD)
 
     def head(self, cols: int) -> int:
         """The title with the countdown, when it was asked, a rule; the body's first row."""
@@ -239,10 +278,15 @@ class Screen:
                         _("y or Enter sends the answer; b goes back to change it; c cancels "
                           "the question."))]
         if stage == "settings":
-            return [Key(_("↑↓ move · Enter change · Esc back"), 0,
+            return [Key(keyed(_, _("↑↓ move · {enter} change · {esc} back")), 0,
                         _("Move between the settings; Enter or space changes one (←/→ the "
                           "chime volume); Esc goes back to the question."))]
         return question_keys(self.state)
+
+
+def line_at(index: int) -> range:
+    """A focus of one line."""
+    return range(index, index + 1)
 
 
 def tail(text: str, cells: int) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import curses
 
-from choice.terminal.key_table import Key
+from choice.terminal.key_table import Key, keyed
 from choice.terminal.screens.panels import (
     LATEST_MESSAGES,
     audience_box,
@@ -76,9 +76,9 @@ def team_lines(state: AnswerState, cols: int, latest: int = LATEST_MESSAGES) -> 
 def widen_hints(state: AnswerState) -> list[Key]:
     _, dialog = state.translate, state.widen
     if dialog is not None and dialog.step == "mode":
-        return [Key(_("b block · c continue · Enter = b · Esc abort"), 0,
+        return [Key(keyed(_, _("b block · c continue · {enter} = b · {esc} abort")), 0,
                     _("b: the agent keeps waiting; c: the agent carries on and collects the "
                       "decision later; Esc: nothing changes."))]
-    return [Key(_("Enter confirm · Esc abort"), 0,
+    return [Key(keyed(_, _("{enter} confirm · {esc} abort")), 0,
                 _("Enter takes the audience (type names, comma-separated, to trim it); Esc "
                   "or Ctrl+C leaves the question as it was."))]

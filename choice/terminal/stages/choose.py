@@ -1,4 +1,5 @@
-"""The question's own keys: move (arrows, j/k), pick (space, or an option's number 1-9 as
+"""The question's own keys: move (arrows, j/k; up on the first option scrolls to the text
+above it, down scrolls back first), pick (space, or an option's number 1-9 as
 AskUserQuestion and questionary take it), type on the text row, submit (Enter), notes (Tab,
 `g`), hide the option under the cursor (`h`) or show the hidden ones again (`H`), cancel
 (`q`, Esc), and the keys that open the other stages: settings (`s`), widen (`w`), defer
@@ -28,7 +29,10 @@ def choose_key(state: AnswerState, key: str) -> None:
     typing = state.on_text_row and (len(key) == 1 or key in ("space", "backspace"))
     if key in MOVES or (key in ("j", "k") and not typing):
         step = MOVES.get(key, 1 if key == "j" else -1)
-        state.cursor = max(0, min(state.rows - 1, state.cursor + step))
+        if (step < 0 and state.cursor == 0) or (step > 0 and state.reveal > 0):
+            state.reveal = max(0, state.reveal - step)  # the text above the first option
+        else:
+            state.cursor = max(0, min(state.rows - 1, state.cursor + step))
     elif typing:
         state.text = state.text[:-1] if key == "backspace" else state.text + (
             " " if key == "space" else key)
