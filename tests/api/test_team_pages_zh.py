@@ -99,3 +99,24 @@ def test_the_team_and_decision_pages_hold_no_english_sentence_in_chinese(web: Cl
     assert english_in(web.get(f"/d/{links['李雷']}?lang=en").text)  # the check sees English
     found = {name: english_in(page) for name, page in pages.items()}
     assert {name: words for name, words in found.items() if words} == {}
+
+
+def test_the_owner_has_one_name_for_others_and_is_you_on_their_own_page(web: Client) -> None:
+    iid, links = widened(web)
+    assert web.post(f"/choice/{iid}/comment", data={"text": "我倾向甲库。"},
+                    headers={**HTMX, **owner(web)}).status_code == 200
+    authors = re.compile(r'data-testid="comment-author">([^<]+)<')
+    assert authors.findall(web.get(f"/d/{links['李雷']}").text) == ["王芳", "提问者"]
+    assert authors.findall(web.get(f"/choice/{iid}", headers=owner(web)).text) == ["王芳", "你"]
+    post(web, f"/choice/{iid}/resolve", {"action": "write", "selected": "pg", "rationale": "都同意。"})
+    decided = web.get(f"/choice/{iid}", headers=owner(web)).text
+    assert re.search(r'data-testid="decided-by"[^>]*>你<', decided)
+    teammate = visible_text(web.get(f"/d/{links['李雷']}").text)
+    assert "提问者" in teammate and "决策人" not in teammate
+
+
+def test_the_settings_say_in_plain_words_what_agents_call_auto_and_handles(web: Client) -> None:
+    settings = visible_text(web.get("/settings", headers=owner(web)).text)
+    assert "智能体让门户决定在哪里提问时使用" in settings
+    assert "auto" not in settings and "@handle" not in settings
+    assert "聊天消息里的 @名字" in settings  # the team row's handle, said as a person would
