@@ -28,6 +28,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.plugins.htmx import HTMXPlugin
+from litestar.plugins.pydantic import PydanticPlugin
 from litestar.template import TemplateConfig
 
 from choice.core.i18n import SUPPORTED
@@ -64,7 +65,6 @@ from choice.web.pages.participant import ParticipantPages
 from choice.web.pages.routes import PageController
 from choice.web.pages.team_actions import TeamActions
 from choice.web.pages.time_default_actions import use_time_as_default
-from choice.web.pydantic_bodies import PortalLitestar, PydanticBodies, PydanticSchemas
 from choice.web.security.auth import Credentials, LoginCodes, LoginRequired
 from choice.web.security.guards import (
     RequestGuard,
@@ -138,7 +138,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     participant_pages = Router("/", exception_handlers=errors.for_participant(),
                                route_handlers=[ParticipantPages])
 
-    return PortalLitestar(
+    return Litestar(
         logging_config=LoggingConfig(root={"level": log_level, "handlers": ["queue_listener"]}),
         route_handlers=[
             InteractionController, TeamController, DecisionController, ParticipantController,
@@ -167,7 +167,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
                             LoginRequired: login_required_handler(service, assets)},
         request_max_body_size=settings.max_body_bytes,
         template_config=TemplateConfig(engine=templates),
-        plugins=[HTMXPlugin(), PydanticBodies(), PydanticSchemas()],
+        plugins=[HTMXPlugin(), PydanticPlugin()],
         compression_config=CompressionConfig(backend="gzip", minimum_size=500, gzip_compress_level=6,
                                              exclude_opt_key=SKIP_COMPRESSION),
         openapi_config=OpenAPIConfig(

@@ -10,7 +10,9 @@ the others read the body with `json_body`. The size limit (413) is Litestar's
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from functools import cache
+from typing import Any, get_type_hints
 
 from litestar import Request
 from litestar.exceptions import HTTPException
@@ -45,5 +47,10 @@ async def check_json_data(request: Request[Any, Any, Any]) -> None:
     bodies that passed). Alone, Litestar would take any content type, answer malformed JSON
     with 400 and word the model's errors its own way. (Its document does not say that
     unknown fields are refused; this check refuses them all the same.)"""
-    model = request.route_handler.parsed_fn_signature.parameters["data"].annotation
-    parse_model(model, await json_body(request))
+    parse_model(data_model(request.route_handler.fn), await json_body(request))
+
+
+@cache
+def data_model(handler: Callable[..., Any]) -> Any:
+    """The model a handler's `data` parameter names (its annotation, resolved once)."""
+    return get_type_hints(handler)["data"]
