@@ -19,9 +19,8 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
-import mcp.server.mcpserver.server as sdk_server
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.types import CallToolResult, TextContent, Tool
@@ -74,16 +73,6 @@ class McpParts(Protocol):
     def team(self) -> TeamService: ...
     @property
     def decision(self) -> DecisionService: ...
-
-
-def keep_the_portals_logging(
-        level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO") -> None:
-    """Stands in for the SDK's `configure_logging`, which every `MCPServer()` calls: it
-    imported rich (42 modules, ~1.5 MB) to build a handler that `logging.basicConfig` then
-    dropped, the portal's root logger having its own (Litestar's queue listener)."""
-
-
-sdk_server.configure_logging = keep_the_portals_logging  # type: ignore[attr-defined]
 
 
 class PortalMCP(MCPServer):

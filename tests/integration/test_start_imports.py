@@ -9,9 +9,6 @@ import sys
 from pathlib import Path
 
 NOT_AT_START = {
-    "litestar.plugins.pydantic": "Litestar's pydantic plugin (and pydantic.v1 with it): ~25 ms, ~3 MB",
-    "pydantic.v1": "pydantic's v1 compatibility layer",
-    "attr": "Litestar's attrs plugin",
     "mcp": "the MCP SDK: on the first /mcp request",
     "mcp_types": "the MCP wire types: with the SDK",
     "alembic": "migrations: only when a database is behind",
