@@ -35,6 +35,7 @@ from choice.contract.summaries import (
     in_option_order,
     labels_of,
     summary_of,
+    with_note,
 )
 from choice.contract.vocabulary import (
     AnsweredVia,
@@ -148,6 +149,9 @@ class Provenance(Struct, frozen=True):
     source: SummarySource
     summary: str = ""
     rationale: str | None = None
+    note: str | None = None
+    """The owner's words that the answer's own fields do not hold (on an options-only
+    question, more than the chosen option's label): the result's `global_annotation`."""
 
     @property
     def decided_by(self) -> DecidedBy:
@@ -158,8 +162,13 @@ def normalize_decision(request: ChoiceRequest, submission: Submission, done: Com
                        provenance: Provenance) -> ChoiceResult:
     """An owner's decision on a widened or deferred question, or the team's quorum: the
     very checks and result of a person's answer (`normalize_submission`), plus where it
-    came from and a summary that says who decided. Always `submitted`."""
+    came from and a summary that says who decided. Always `submitted`. The owner's `note`
+    is kept whatever the request's rules on notes: they are the decision's words, not a
+    participant's annotation."""
     result, _status = normalize_submission(request, submission, done)
+    if provenance.note:
+        result.global_annotation = provenance.note
+        result.summary = with_note(request, result.summary, provenance.note, done.translate)
     result.summary_json = SummaryJson(text=provenance.summary, source=provenance.source)
     result.rationale = provenance.rationale
     answer = provenance.summary if provenance.source == "quorum" else result.summary

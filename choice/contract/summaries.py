@@ -57,14 +57,13 @@ def summary_of(request: ChoiceRequest, answers: dict[str, QuestionAnswer],
              _: Callable[[str], str], global_note: str | None, by_deadline: bool) -> str:
     """One line for one question; for several, a line per question under its header."""
     questions = request.asked()
-    note = _("Note: {note}.").format(note=clip(global_note, 80)) if global_note else ""
     if not request.several:
         only = questions[0]
         if by_deadline:
             return _("No answer before the deadline; the defaults were submitted: "
                      "{choices}.").format(choices=quoted_choices(
                          only, answers[only.id].selected_ids))
-        return " ".join(part for part in (_answer_line(only, answers[only.id], _), note) if part)
+        return with_note(request, _answer_line(only, answers[only.id], _), global_note, _)
     lines = [f"{question.header or question.id}: {_answer_line(question, answers[question.id], _)}"
              for question in questions]
     if by_deadline:
@@ -74,7 +73,17 @@ def summary_of(request: ChoiceRequest, answers: dict[str, QuestionAnswer],
                           "{count} of {total} questions ({names}), the others were not "
                           "answered.").format(count=len(defaulted), total=len(questions),
                                               names=", ".join(defaulted)))
-    return "\n".join([*lines, note] if note else lines)
+    return with_note(request, "\n".join(lines), global_note, _)
+
+
+def with_note(request: ChoiceRequest, summary: str, global_note: str | None,
+              _: Callable[[str], str]) -> str:
+    """The summary with the answer's note after it: on the same line for one question, on a
+    line of its own under several."""
+    if not global_note:
+        return summary
+    note = _("Note: {note}.").format(note=clip(global_note, 80))
+    return f"{summary}\n{note}" if request.several else f"{summary} {note}"
 
 
 def _answer_line(question: Question, answer: QuestionAnswer, _: Callable[[str], str]) -> str:

@@ -67,7 +67,8 @@ class ResolveBody(_Strict):
         default="", max_length=CUSTOM_INPUT_MAX,
         description="The decision in words: the result's custom_input where the question "
                     "takes typed answers (text_input, hybrid); on an options-only question "
-                    "they are recorded as summary_json.text and selected_ids decide.")
+                    "selected_ids decide and the words are recorded as summary_json.text and, "
+                    "unless they only name the chosen option, as global_annotation.")
     selected_ids: list[str] = Field(
         default_factory=list, max_length=MAX_OPTIONS,
         description="The options the decision picks, within the question's "

@@ -4,7 +4,8 @@ own rules (`choice.contract.normalize`), plus where it came from (`Provenance`).
 
 - Free text alone decides only a question that takes free text (`text_input`, `hybrid`).
 - On an options-only question the decision picks options within min/max; the owner's words
-  are recorded as the discussion's summary (`summary_json.text`).
+  are recorded as the discussion's summary (`summary_json.text`) and, unless they are just
+  the chosen option's label, kept as the owner's note (`global_annotation`).
 - Several questions resolve with `answers` for every one of them.
 - The agent's candidate may propose options: a decision that keeps them (and its text)
   takes the candidate's summary (`discussion_extraction`).
@@ -17,7 +18,7 @@ from __future__ import annotations
 from choice.contract import ChoiceRequest, FieldError, Submission, SummarySource
 from choice.contract.field_errors import InvalidInput
 from choice.decision.models import ResolveBody
-from choice.decision.provenance import summary_source
+from choice.decision.provenance import normalised, summary_source
 from choice.store.records import Decision
 
 
@@ -90,6 +91,23 @@ def submission_of(request: ChoiceRequest, body: ResolveBody) -> Submission:
     return Submission(selected_ids=list(body.selected_ids),
                       custom_input=(final or None) if takes_text(request) else None,
                       confirmed=True)
+
+
+def owner_note(request: ChoiceRequest, body: ResolveBody) -> str | None:
+    """The owner's words where the answer's own fields would not keep them: on an
+    options-only question (or one with several questions), `final_answer` unless it only
+    names the chosen option(s) by label (case and spacing aside; several joined by ", ").
+    Kept as the result's `global_annotation`, so a resolve never drops what it was given."""
+    final = body.final_answer.strip()
+    if not final or takes_text(request):
+        return None
+    if not request.several:
+        labels = {option.id: option.label for option in request.options}
+        chosen = [labels[option_id] for option_id in body.selected_ids if option_id in labels]
+        plain = normalised(final).casefold()
+        if plain in {normalised(label).casefold() for label in [*chosen, ", ".join(chosen)]}:
+            return None
+    return final
 
 
 def summary_text(request: ChoiceRequest, body: ResolveBody, decision: Decision | None,

@@ -39,6 +39,7 @@ from choice.decision.outcome import (
     candidate_ids,
     candidate_of,
     in_resolve_terms,
+    owner_note,
     source_of,
     submission_of,
     summary_text,
@@ -242,7 +243,8 @@ class DecisionService(Extension):
                 (candidate_of(seen), candidate_ids(seen))
             request = request_of(row)
             how = source if same else source_of(final, body.selected_ids, decision)
-            provenance = Provenance(how, summary_text(request, body, decision, how), rationale)
+            provenance = Provenance(how, summary_text(request, body, decision, how), rationale,
+                                    owner_note(request, body))
             try:
                 return answered(row, submission_of(request, body), done, actor, provenance,
                                 {"candidate": candidate_of(decision) is not None})

@@ -102,6 +102,34 @@ def test_an_answer_written_without_asking_the_agent_is_manual(client: Client) ->
     assert (result["action_status"], result["selected_ids"]) == ("selected", ["lite"])
 
 
+WORDS = "SQLite, revisit at 10k writes/s"
+
+
+@pytest.mark.parametrize("how", ["by hand", "the candidate's words", "with a summary"])
+def test_a_resolve_keeps_the_owners_words_beside_the_chosen_option(client: Client,
+                                                                   how: str) -> None:
+    iid = widened(client)
+    extra: dict[str, Any] = {"summary": "Bob's load test settled it."} \
+        if how == "with a summary" else {}
+    if how == "the candidate's words":
+        client.post(f"/api/interactions/{iid}/review")
+        sent = client.post(f"/api/interactions/{iid}/candidate", json={
+            **CANDIDATE, "candidate_answer": WORDS, "selected_ids": ["lite"]})
+        assert sent.status_code == 200, sent.text
+    resolve(client, iid, final_answer=WORDS, selected_ids=["lite"], **extra)
+    result = client.get(f"/api/interactions/{iid}").json()  # what the agent reads
+    Outcome.model_validate(result)
+    assert (result["selected_ids"], result["global_annotation"]) == (["lite"], WORDS)
+    assert "revisit at 10k writes/s" in result["summary"]
+
+
+@pytest.mark.parametrize("final", ["SQLite", " sqlite ", ""])
+def test_words_that_only_name_the_chosen_option_add_no_note(client: Client, final: str) -> None:
+    iid = widened(client)
+    result = resolve(client, iid, final_answer=final, selected_ids=["lite"])
+    assert (result["selected_ids"], result["global_annotation"]) == (["lite"], None)
+
+
 def test_no_candidate_in_time_falls_back_to_manual() -> None:
     from choice.portal import create_app
     from tests.api.conftest import token

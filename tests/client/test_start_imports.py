@@ -21,7 +21,7 @@ LIGHT = {
 }
 HEAVY = ["httpx", "pydantic", "litestar", "sqlalchemy", "mcp", "msgspec"]
 """msgspec: the portal's records and views are Structs; the modules these commands share
-with it keep dataclasses (`tests/integration/test_start_imports.py`)."""
+with it keep dataclasses (`bench/start_imports.py` lists those a portal's start makes)."""
 KNOWN = {
     ("choice.terminal.answer_command", "pydantic"):
         "the terminal reads a question through the contract's pydantic models "

@@ -75,7 +75,8 @@ class DecisionController(Controller):
                       service: Service, decision: Decision) -> dict[str, Any]:
         """The owner's final answer, checked like any answer under the question's rules:
         options in `selected_ids` (within min/max), words in `final_answer` (the result's
-        `custom_input` where the question takes typed answers, else `summary_json.text`),
+        `custom_input` where the question takes typed answers, else `summary_json.text` and,
+        unless they only name the chosen option, the owner's note `global_annotation`),
         `answers` for several questions. The portal sets `summary_json.source` from the candidate:
         unchanged or lightly edited `discussion_extraction`, changed by more than 30 %
         `owner_override`, none `manual`. Works on pending, widened and deferred questions."""
