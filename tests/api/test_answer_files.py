@@ -71,6 +71,21 @@ def test_files_in_the_answers_body_reach_the_agent_with_a_url(anonymous: Client)
                                 ("human:api", "log.txt", 5, hashlib.sha256(b"boom\n").hexdigest())]
 
 
+def test_the_persons_files_are_saved_with_their_types_extension_and_without_bidi_controls(
+        anonymous: Client) -> None:
+    iid = asked(anonymous)
+    drafted = attach(anonymous, iid, "page.html", "text/plain", b"<script>x</script>")
+    assert drafted.status_code == 201, drafted.text
+    answer = anonymous.post(f"/api/interactions/{iid}/response", headers=agent(), json={
+        "selected_ids": ["pg"], "attachments": [attached("tool\u202egnp.exe", "image/png", PNG)]})
+    assert answer.status_code == 200, answer.text
+    files = answer.json()["attachments"]
+    assert [f["name"] for f in files] == ["page.html.txt", "toolgnp.exe.png"]
+    served = [anonymous.get(f["url"].removeprefix(BASE_URL), headers=agent()) for f in files]
+    assert [r.headers["content-disposition"] for r in served] == [
+        "attachment; filename*=UTF-8''page.html.txt", "inline; filename*=UTF-8''toolgnp.exe.png"]
+
+
 def test_the_drafts_files_go_with_whichever_answer_comes(anonymous: Client) -> None:
     iid = asked(anonymous, attachments=[attached("mock.png", "image/png", PNG, id="answer-1")])
     first = attach(anonymous, iid, "screen shot.png", "image/png", PNG,
