@@ -124,6 +124,26 @@ def test_a_file_taken_off_the_draft_is_not_sent(anonymous: Client) -> None:
     assert "attachment_removed" in [e["kind"] for e in events(anonymous, iid)]
 
 
+def test_an_unknown_file_is_named_as_a_file_and_an_unknown_question_as_a_question(
+        anonymous: Client) -> None:
+    iid = asked(anonymous)
+    unknown_file = anonymous.delete(f"/api/interactions/{iid}/draft/files/a1", headers=agent())
+    assert unknown_file.status_code == 404
+    [error] = unknown_file.json()["errors"]
+    assert (error["field"], error["code"]) == ("file_id", "not_found")
+    assert error["message"].startswith("no file 'a1' on this question's draft")
+    assert f"GET /api/interactions/{iid}/draft/files" in error["message"]
+    unknown_question = anonymous.delete("/api/interactions/nosuchquestion/draft/files/a1",
+                                        headers=agent())
+    assert unknown_question.status_code == 404
+    assert unknown_question.json()["errors"][0]["field"] == "interaction_id"
+    assert "no interaction with id 'nosuchquestion'" in unknown_question.json()["errors"][0]["message"]
+    shown = anonymous.get(f"/api/interactions/{iid}/attachments/a9", headers=agent())
+    assert shown.status_code == 404
+    assert (shown.json()["errors"][0]["field"], shown.json()["errors"][0]["message"][:14]) == (
+        "attachment_id", "no file 'a9' w")
+
+
 @pytest.mark.parametrize("ending", ["cancel", "withdraw"])
 def test_any_other_ending_drops_the_drafts_files(anonymous: Client, ending: str) -> None:
     iid = asked(anonymous)
