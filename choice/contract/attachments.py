@@ -115,7 +115,7 @@ def safe_file_name(name: str, mime_type: str) -> str:
     characters or line separators (so `invoice\\u202egpj.exe` cannot read as
     "invoiceexe.jpg"), without trailing dots and spaces (which Windows drops), and ending
     with an extension of its declared type: one it does not end with is appended, never
-    replaced (`report.html` sent as `text/plain` becomes `report.html.txt`, `invoice.pdf.exe`
+    replaced (`report.svg` sent as `text/plain` becomes `report.svg.txt`, `invoice.pdf.exe`
     sent as `application/pdf` becomes `invoice.pdf.exe.pdf`). The result keeps within
     `NAME_MAX`, and the same name made safe twice stays the same."""
     kept = "".join(char for char in name if char not in _BIDI_CONTROLS
