@@ -10,6 +10,9 @@ refused with a field error naming `attachments[i].mime_type`. A person may send
 `ANSWER_LIMITS` (5 files, 10 MiB each) of the same types. The bytes never stay in the
 stored request: the service moves them to their own table and keeps `size` and `sha256`
 here (`stored`).
+
+A file's name is made safe where it is stored (`safe_file_name`): what a browser saves never
+opens as something other than the declared type, and nothing in it reorders how it reads.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +53,18 @@ DOWNLOAD_TYPES = frozenset({
 })
 """Offered as a download (`Content-Disposition: attachment`), never opened in the page."""
 ALLOWED_TYPES = INLINE_TYPES | DOWNLOAD_TYPES
+EXTENSIONS: dict[str, tuple[str, ...]] = {
+    "image/png": ("png",), "image/jpeg": ("jpg", "jpeg"), "image/gif": ("gif",),
+    "image/webp": ("webp",), "text/plain": ("txt", "text", "log"),
+    "text/markdown": ("md", "markdown"), "text/csv": ("csv",), "text/x-diff": ("diff", "patch"),
+    "text/x-log": ("log",), "application/json": ("json",), "application/pdf": ("pdf",),
+    "application/zip": ("zip",), "application/gzip": ("gz", "tgz"), "application/x-tar": ("tar",),
+    "application/yaml": ("yaml", "yml"), "application/x-ndjson": ("ndjson", "jsonl"),
+}
+"""The extensions a name of each type may end with; the first is the one appended to a name
+that ends with any other (`safe_file_name`)."""
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+                           "\u200e\u200f\u061c")
 
 
 @dataclass(frozen=True)
@@ -92,6 +108,27 @@ class Attachment(Strict):
     @property
     def inline(self) -> bool:
         return self.mime_type in INLINE_TYPES
+
+
+def safe_file_name(name: str, mime_type: str) -> str:
+    """`name` as the portal stores, shows and serves it: without bidi controls, control
+    characters or line separators (so `invoice\\u202egpj.exe` cannot read as
+    "invoiceexe.jpg"), without trailing dots and spaces (which Windows drops), and ending
+    with an extension of its declared type: one it does not end with is appended, never
+    replaced (`report.svg` sent as `text/plain` becomes `report.svg.txt`, `invoice.pdf.exe`
+    sent as `application/pdf` becomes `invoice.pdf.exe.pdf`). The result keeps within
+    `NAME_MAX`, and the same name made safe twice stays the same."""
+    kept = "".join(char for char in name if char not in _BIDI_CONTROLS
+                   and unicodedata.category(char) not in ("Cc", "Zl", "Zp"))
+    kept = kept.rstrip(". ")
+    extensions = EXTENSIONS.get(mime_type.lower())
+    if extensions is None:  # a type the rules refuse: nothing is stored under it
+        return kept[:NAME_MAX] or "file"
+    stem, dot, extension = kept.rpartition(".")
+    if dot and stem and extension.lower() in extensions and len(kept) <= NAME_MAX:
+        return kept
+    suffix = "." + extensions[0]
+    return (kept[:NAME_MAX - len(suffix)].rstrip(". ") or "file") + suffix
 
 
 def file_errors(name: str, mime_type: str, size: int, at: str = "",
@@ -158,13 +195,15 @@ def _bytes(data: str | None) -> bytes | None:
 
 def stored(attachments: list[Attachment], blobs: list[bytes],
            source_paths: Sequence[str | None] = ()) -> list[dict[str, Any]]:
-    """The attachments as the stored request keeps them: ids filled in, no bytes, their
-    size and sha256, and where `choice mcp` read each (`source_paths`, in order; the
-    request's own `source_path` never counts: `source_path_errors` refuses it)."""
+    """The attachments as the stored request keeps them: ids filled in, names made safe
+    (`safe_file_name`), no bytes, their size and sha256, and where `choice mcp` read each
+    (`source_paths`, in order; the request's own `source_path` never counts:
+    `source_path_errors` refuses it)."""
     kept = []
     for index, (attachment, blob) in enumerate(zip(attachments, blobs, strict=True)):
         meta = {**attachment.model_dump(exclude={"data", "source_path"}),
                 "id": attachment.id or f"a{index + 1}",
+                "name": safe_file_name(attachment.name, attachment.mime_type),
                 "mime_type": attachment.mime_type.lower(),
                 "size": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
         source = source_paths[index] if index < len(source_paths) else None

@@ -29,6 +29,15 @@ class NotFound(LookupError):
         super().__init__(interaction_id)
 
 
+class FileNotFound(NotFound):
+    """The question has no file `file_id` (or, on its draft, none by that id: `draft`)."""
+
+    def __init__(self, interaction_id: str, file_id: str, *, draft: bool = False) -> None:
+        super().__init__(interaction_id)
+        self.file_id = file_id
+        self.draft = draft
+
+
 class AlreadyCompleted(Exception):
     """The interaction was already over: carries the row as it was finished."""
 

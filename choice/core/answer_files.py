@@ -48,7 +48,9 @@ class AnswerFiles(Struct):
 
     async def detach(self, interaction_id: str, attachment_id: str, actor: str = "human",
                      tab: str | None = None) -> None:
-        """Take a file off the draft (`attachment_removed`); `NotFound` if it holds none."""
+        """Take a file off the draft (`attachment_removed`); `NotFound` for no such
+        question, `FileNotFound` if its draft holds no such file."""
+        await self.store.read(self.store.repo.get, interaction_id)
         event = audit(interaction_id, "attachment_removed", actor,
                       {"attachment_id": attachment_id}, self.clock())
         await self.store.write(drop_draft_file, self.store.repo, interaction_id,

@@ -25,6 +25,7 @@ from choice.contract.attachments import (
     answer_file_id,
     decoded,
     file_errors,
+    safe_file_name,
     stored,
 )
 from choice.contract.errors import FieldError
@@ -93,7 +94,8 @@ def answered_files(request: ChoiceRequest, submission: Submission, done: Complet
         taken.add(file_id)
         new.append(StoredFile(
             interaction_id=done.interaction_id, attachment_id=file_id, direction="answer",
-            name=attachment.name, mime_type=attachment.mime_type.lower(), size=len(blob),
+            name=safe_file_name(attachment.name, attachment.mime_type),
+            mime_type=attachment.mime_type.lower(), size=len(blob),
             sha256=hashlib.sha256(blob).hexdigest(), created_at=done.completed_at, data=blob))
     return [*done.files, *(sent_file(f, done.file_url(f.attachment_id)) for f in new)], new
 
@@ -109,5 +111,5 @@ def draft_file(interaction_id: str, name: str, mime_type: str, data: bytes, at: 
     if errors:
         raise InvalidInput(errors)
     return StoredFile(interaction_id=interaction_id, attachment_id="", direction="draft",
-                      name=name, mime_type=mime_type.lower(), size=len(data),
+                      name=safe_file_name(name, mime_type), mime_type=mime_type.lower(), size=len(data),
                       sha256=hashlib.sha256(data).hexdigest(), created_at=at, data=data)

@@ -52,6 +52,13 @@ from choice.store.records import Interaction
 from choice.team.service import TeamService
 
 log = logging.getLogger("choice.mcp")
+MCP_AGENT = "agent:mcp"
+"""The actor of everything an agent does over MCP; a question's `created` event keeps it."""
+ASKED_ELSEWHERE = (
+    "This question was not asked over MCP (it came through the HTTP API: `choice ask`, a "
+    "hook or another client), so withdraw_question leaves it as it is: only the client that "
+    "asked it may withdraw it, with POST /api/interactions/<session_id>/withdraw. Nothing "
+    "was changed.")
 SignInLink = Callable[[str, float], str]
 """(path, seconds) -> a one-time sign-in link to that page, good for that long."""
 INSTRUCTIONS = (
@@ -63,6 +70,13 @@ INSTRUCTIONS = (
     "with its session_id, and call list_pending before you finish."
 )
 
+
+
+async def asked_over_mcp(service: InteractionService, interaction_id: str) -> bool:
+    """Whether the question was asked over MCP: its first audit event, `created`, is
+    `MCP_AGENT`'s. `NotFound` for an unknown id."""
+    first = await service.events(interaction_id, limit=1)
+    return bool(first) and first[0].kind == "created" and first[0].actor == MCP_AGENT
 
 class McpParts(Protocol):
     """What the MCP tools reach (`choice.portal.Portal` has these)."""
@@ -139,7 +153,7 @@ class PortalMCP(MCPServer):
             in_client = asks_in_client(arguments.get("interface"), setting, modes)
             if in_client:
                 arguments["interface"] = "client"
-            created = await service.create(arguments, spec.shape, actor="agent:mcp",
+            created = await service.create(arguments, spec.shape, actor=MCP_AGENT,
                                            in_client=in_client,
                                            source_paths=self._source_paths(context))
             row = created.row
@@ -212,7 +226,7 @@ class PortalMCP(MCPServer):
                 message="send the session_id of the summary_requested reply.")])
         try:
             review = await self._portal().decision.submit_candidate(session_id, body,
-                                                                     actor="agent:mcp")
+                                                                     actor=MCP_AGENT)
         except AlreadyCompleted as refused:
             return CallToolResult(content=text_content(candidate_refusal(refused)),
                                   structured_content={"errors": [{
@@ -226,15 +240,22 @@ class PortalMCP(MCPServer):
 
     async def _withdraw(self, arguments: dict[str, Any]) -> CallToolResult:
         """`withdraw_question`: the question ends `withdrawn`; one already over answers its
-        standing result instead (the agent should use it)."""
+        standing result instead (the agent should use it). Only a question asked over MCP:
+        one asked over the HTTP API (`choice ask`, a hook, another client) is refused and
+        left as it is."""
         session_id = arguments.pop("session_id", None)
         body = parse_model(WithdrawBody, arguments)
         if not isinstance(session_id, str) or not session_id:
             raise InvalidInput([FieldError(field="session_id", code="required",
                                            message="send the session_id of your question.")])
         service = self._portal().service
+        if not await asked_over_mcp(service, session_id):
+            return CallToolResult(content=text_content(ASKED_ELSEWHERE), is_error=True,
+                                  structured_content={"errors": [{
+                                      "field": "session_id", "code": "asked_elsewhere",
+                                      "message": ASKED_ELSEWHERE}]})
         try:
-            row = await service.withdraw(session_id, body.reason, "agent:mcp")
+            row = await service.withdraw(session_id, body.reason, MCP_AGENT)
         except AlreadyCompleted as over:
             row = over.row
         return await result_for(service, row, WITHDRAW)

@@ -140,11 +140,13 @@ SUBMIT_CANDIDATE_INPUT: dict[str, Any] = {
 WITHDRAW = "withdraw_question"
 WITHDRAW_TITLE = "Withdraw a question you no longer need"
 WITHDRAW_DESCRIPTION = (
-    "Take back a question you asked (pending, widened or deferred) once you no longer need "
-    "the answer, e.g. you found it elsewhere: the person sees 'The agent no longer needs "
-    "this: <reason>' at once and cannot answer it any more. Send its session_id and a short "
-    "reason the person will read. A question already answered is not withdrawn: the reply "
-    "is its standing result, which you should use."
+    "Take back a question you asked over MCP (pending, widened or deferred) once you no "
+    "longer need the answer, e.g. you found it elsewhere: the person sees 'The agent no "
+    "longer needs this: <reason>' at once and cannot answer it any more. Send its session_id "
+    "and a short reason the person will read. A question already answered is not "
+    "withdrawn: the reply "
+    "is its standing result, which you should use. A question asked another way (the HTTP "
+    "API, `choice ask`, a hook) is refused and left as it is."
 )
 WITHDRAW_INPUT: dict[str, Any] = {
     "type": "object",

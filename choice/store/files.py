@@ -13,7 +13,7 @@ from sqlalchemy import delete, func, insert, select
 
 from choice.contract import UNRESOLVED_STATUSES
 from choice.contract.attachments import answer_file_id
-from choice.contract.errors import AlreadyCompleted, NotFound
+from choice.contract.errors import AlreadyCompleted, FileNotFound
 from choice.store.records import AuditEvent, StoredFile, values_of
 from choice.store.repository import FILE_COLUMNS, IS_DRAFT_FILE, Repository
 from choice.store.tables import ATTACHMENTS
@@ -51,25 +51,25 @@ def add_draft_file(repo: Repository, file: StoredFile, limit: int,
 
 def drop_draft_file(repo: Repository, interaction_id: str, attachment_id: str,
                     event: AuditEvent) -> None:
-    """Take a file off an undecided question's draft; `NotFound` if it holds none by that
-    id (a sent file stays: it is part of the answer)."""
+    """Take a file off an undecided question's draft; `FileNotFound` if it holds none by
+    that id (a sent file stays: it is part of the answer)."""
     with repo.transaction() as conn:
         gone = conn.execute(delete(ATTACHMENTS).where(
             ATTACHMENTS.c.interaction_id == interaction_id,
             ATTACHMENTS.c.attachment_id == attachment_id, IS_DRAFT_FILE))
         if gone.rowcount != 1:
-            raise NotFound(attachment_id)
+            raise FileNotFound(interaction_id, attachment_id, draft=True)
         repo.add_events(conn, [event])
 
 
 def stored_file(repo: Repository, interaction_id: str, attachment_id: str) -> StoredFile:
-    """One file's description (not its bytes: `file_chunk` reads those); `NotFound`."""
+    """One file's description (not its bytes: `file_chunk` reads those); `FileNotFound`."""
     with repo.engine.connect() as conn:
         found = conn.execute(select(*FILE_COLUMNS).where(
             ATTACHMENTS.c.interaction_id == interaction_id,
             ATTACHMENTS.c.attachment_id == attachment_id)).mappings().first()
     if found is None:
-        raise NotFound(interaction_id)
+        raise FileNotFound(interaction_id, attachment_id)
     return StoredFile(**found)
 
 

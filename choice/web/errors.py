@@ -19,6 +19,7 @@ from choice.contract import OPEN_STATUSES
 from choice.contract.errors import (
     AlreadyCompleted,
     AlreadyWidened,
+    FileNotFound,
     NotDeferred,
     NotFound,
     NotInReview,
@@ -50,10 +51,28 @@ def _invalid(_: Request[Any, Any, Any], exc: InvalidInput) -> Response[Any]:
 
 
 def _not_found(_: Request[Any, Any, Any], exc: NotFound) -> Response[Any]:
+    if isinstance(exc, FileNotFound):
+        return _file_not_found(exc)
     return error_response(404, [{
         "field": "interaction_id", "code": "not_found",
         "message": f"no interaction with id {exc.interaction_id[:64]!r}: check the id, or list "
                    "them with GET /api/interactions (old ones are removed by retention).",
+    }])
+
+
+def _file_not_found(exc: FileNotFound) -> Response[Any]:
+    where = f"/api/interactions/{exc.interaction_id[:64]}"
+    if exc.draft:
+        return error_response(404, [{
+            "field": "file_id", "code": "not_found",
+            "message": f"no file {exc.file_id[:64]!r} on this question's draft: list its files "
+                       f"with GET {where}/draft/files (a file sent with the answer stays "
+                       "with it).",
+        }])
+    return error_response(404, [{
+        "field": "attachment_id", "code": "not_found",
+        "message": f"no file {exc.file_id[:64]!r} with this question: its files are listed in "
+                   f"GET {where}/detail (the agent's) and in its result (the person's).",
     }])
 
 

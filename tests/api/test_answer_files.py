@@ -71,6 +71,21 @@ def test_files_in_the_answers_body_reach_the_agent_with_a_url(anonymous: Client)
                                 ("human:api", "log.txt", 5, hashlib.sha256(b"boom\n").hexdigest())]
 
 
+def test_the_persons_files_are_saved_with_their_types_extension_and_without_bidi_controls(
+        anonymous: Client) -> None:
+    iid = asked(anonymous)
+    drafted = attach(anonymous, iid, "page.html", "text/plain", b"<script>x</script>")
+    assert drafted.status_code == 201, drafted.text
+    answer = anonymous.post(f"/api/interactions/{iid}/response", headers=agent(), json={
+        "selected_ids": ["pg"], "attachments": [attached("tool\u202egnp.exe", "image/png", PNG)]})
+    assert answer.status_code == 200, answer.text
+    files = answer.json()["attachments"]
+    assert [f["name"] for f in files] == ["page.html.txt", "toolgnp.exe.png"]
+    served = [anonymous.get(f["url"].removeprefix(BASE_URL), headers=agent()) for f in files]
+    assert [r.headers["content-disposition"] for r in served] == [
+        "attachment; filename*=UTF-8''page.html.txt", "inline; filename*=UTF-8''toolgnp.exe.png"]
+
+
 def test_the_drafts_files_go_with_whichever_answer_comes(anonymous: Client) -> None:
     iid = asked(anonymous, attachments=[attached("mock.png", "image/png", PNG, id="answer-1")])
     first = attach(anonymous, iid, "screen shot.png", "image/png", PNG,
@@ -107,6 +122,26 @@ def test_a_file_taken_off_the_draft_is_not_sent(anonymous: Client) -> None:
     assert anonymous.delete(f"/api/interactions/{iid}/draft/files/{kept['id']}",
                             headers=agent()).status_code == 404  # sent: part of the answer
     assert "attachment_removed" in [e["kind"] for e in events(anonymous, iid)]
+
+
+def test_an_unknown_file_is_named_as_a_file_and_an_unknown_question_as_a_question(
+        anonymous: Client) -> None:
+    iid = asked(anonymous)
+    unknown_file = anonymous.delete(f"/api/interactions/{iid}/draft/files/a1", headers=agent())
+    assert unknown_file.status_code == 404
+    [error] = unknown_file.json()["errors"]
+    assert (error["field"], error["code"]) == ("file_id", "not_found")
+    assert error["message"].startswith("no file 'a1' on this question's draft")
+    assert f"GET /api/interactions/{iid}/draft/files" in error["message"]
+    unknown_question = anonymous.delete("/api/interactions/nosuchquestion/draft/files/a1",
+                                        headers=agent())
+    assert unknown_question.status_code == 404
+    assert unknown_question.json()["errors"][0]["field"] == "interaction_id"
+    assert "no interaction with id 'nosuchquestion'" in unknown_question.json()["errors"][0]["message"]
+    shown = anonymous.get(f"/api/interactions/{iid}/attachments/a9", headers=agent())
+    assert shown.status_code == 404
+    assert (shown.json()["errors"][0]["field"], shown.json()["errors"][0]["message"][:14]) == (
+        "attachment_id", "no file 'a9' w")
 
 
 @pytest.mark.parametrize("ending", ["cancel", "withdraw"])

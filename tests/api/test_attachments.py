@@ -59,6 +59,27 @@ def test_a_file_is_refused_without_credentials_and_an_unknown_one_is_404(anonymo
     assert anonymous.get(f"/api/interactions/{iid}/attachments/a9", headers=agent()).status_code == 404
 
 
+def test_a_files_name_is_saved_with_its_types_extension_and_without_bidi_controls(
+        anonymous: Client) -> None:
+    body = ask(attachments=[attached("report.html", "text/plain", b"<script>x</script>"),
+                            attached("invoice.pdf.exe", "application/pdf", b"PK\x03\x04"),
+                            attached("invoice\u202egpj.exe", "image/jpeg", PNG)])
+    created = anonymous.post("/api/interactions", json=body, headers=agent())
+    assert created.status_code == 201, created.text
+    iid = created.json()["interaction_id"]
+    detail = anonymous.get(f"/api/interactions/{iid}/detail", headers=agent()).json()
+    assert [a["name"] for a in detail["request"]["attachments"]] == [
+        "report.html.txt", "invoice.pdf.exe.pdf", "invoicegpj.exe.jpg"]
+    served = [anonymous.get(f"/api/interactions/{iid}/attachments/a{n}", headers=agent())
+              for n in (1, 2, 3)]
+    assert [r.headers["content-disposition"] for r in served] == [
+        "attachment; filename*=UTF-8''report.html.txt",
+        "attachment; filename*=UTF-8''invoice.pdf.exe.pdf",
+        "inline; filename*=UTF-8''invoicegpj.exe.jpg"]
+    assert [r.headers["content-type"].split(";")[0] for r in served] == [
+        "text/plain", "application/pdf", "image/jpeg"]
+
+
 @pytest.mark.parametrize(("files", "field"), [
     ([attached("x.svg", "image/svg+xml", b"<svg/>")], "attachments[0].mime_type"),
     ([attached("x.html", "text/html", b"<p>")], "attachments[0].mime_type"),

@@ -3,6 +3,7 @@ closed once the head is `HEADER_SECONDS` late, and one that trickles its body is
 408 (`Connection: close`) once the body is `BODY_SECONDS` late, on the API, a page's form
 and `/mcp`. Before, 400 slow heads and 200 slow bodies from one client all stayed open.
 Meanwhile the portal answers everyone else, and nothing the slow requests carried is stored.
+A slow body leaves one line in the log, the access log's 408, and no traceback.
 
 Each attacker trickles a byte at a time, far slower than its request could ever complete
 within the deadlines; a bound well past them fails the test instead of hanging it.
@@ -14,6 +15,7 @@ import json
 import select
 import socket
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -131,3 +133,40 @@ def test_slow_heads_and_bodies_are_cut_off_and_everyone_else_is_served(
         seen.unchanged(before, interaction_count(portal))
     assert served == [200] * 5
 
+
+
+def logged(portal: PortalProcess, since: int, wanted: Callable[[list[str]], bool]) -> list[str]:
+    """The portal's log lines after the first `since`, once `wanted` holds for them (the
+    log is read from the portal's output on another thread), within 10 s."""
+    deadline = time.monotonic() + 10
+    while True:
+        lines = portal.log[since:]
+        if wanted(lines) or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.05)  # reading another process's output, bounded by the deadline
+
+
+def test_a_slow_body_on_a_token_route_is_answered_408_with_one_log_line(
+        portal: PortalProcess, pending: str) -> None:
+    host = f"127.0.0.1:{portal.port}"
+    routes = {  # each head promises more bytes than ever come
+        f"/api/interactions/{pending}/response": ("application/json", b'{"selected_ids": ["a"'),
+        f"/api/interactions/{pending}/draft/files?name=notes.txt": ("text/plain", b"notes"),
+        "/api/interactions": ("application/json", b'{"title": "Trickled", "prompt": "Slowly."'),
+    }
+    since = len(portal.log)
+    with ThreadPoolExecutor(len(routes)) as pool:
+        running = [pool.submit(attack, portal, path, head_of(
+            "POST", path, {"Host": host, **bearer(portal), "Content-Type": kind}, 1000), body)
+            for path, (kind, body) in routes.items()]
+        outcomes = [future.result() for future in running]
+    for got in outcomes:
+        assert got.closed_after is not None and got.answer.startswith(b"HTTP/1.1 408 "), got
+        assert b"body_timeout" in got.answer
+    marker = "/healthz?after=slow-bodies"  # logged after anything the slow bodies left
+    assert send(portal, "GET", marker).status == 200
+    lines = logged(portal, since, lambda lines: any(marker in line for line in lines))
+    assert not [line for line in lines if "Traceback" in line or "ERROR" in line], lines
+    for path in routes:
+        about = [line for line in lines if f'"POST {path} ' in line]
+        assert len(about) == 1 and '" 408 ' in about[0], lines

@@ -22,7 +22,12 @@ from choice.contract import (
     Submission,
 )
 from choice.contract.ask_user_question import AskUserQuestion
-from choice.contract.attachments import ANSWER_LIMITS, ASKING_BODY_MAX, INLINE_TYPES
+from choice.contract.attachments import (
+    ANSWER_LIMITS,
+    ASKING_BODY_MAX,
+    INLINE_TYPES,
+    safe_file_name,
+)
 from choice.contract.clock import iso
 from choice.contract.compat import HitlRequest, RequestUserChoice
 from choice.contract.field_errors import parse_model
@@ -230,13 +235,15 @@ class InteractionController(Controller):
                          service: Service) -> Stream:
         """A file shown with the question, to the token or the owner's signed-in page only:
         an image as itself, anything else as a download; streamed in chunks, never held
-        whole. `nosniff` and a sandboxing CSP: a browser never runs what it holds."""
+        whole. `nosniff` and a sandboxing CSP: a browser never runs what it holds; the name
+        it saves ends with the type's extension (`safe_file_name`)."""
         file = await attachment(service.store, interaction_id, attachment_id)
         disposition = "inline" if file.mime_type in INLINE_TYPES else "attachment"
+        safe_name = safe_file_name(file.name, file.mime_type)  # a row stored before the rule
         return Stream(attachment_bytes(service.store, file), media_type=file.mime_type, headers={
             "Content-Length": str(file.size), "X-Content-Type-Options": "nosniff",
             "Content-Security-Policy": "default-src 'none'; sandbox",
-            "Content-Disposition": f"{disposition}; filename*=UTF-8''{quote(file.name)}",
+            "Content-Disposition": f"{disposition}; filename*=UTF-8''{quote(safe_name)}",
             "Cache-Control": "private, max-age=3600", "ETag": f'"{file.sha256}"'})
 
     @post("/{interaction_id:str}/withdraw", status_code=200, before_request=check_json_data,

@@ -30,7 +30,6 @@ from choice.web.security.origins import parse_origin
 from choice.web.security.slow_clients import (
     TIMEOUT_MESSAGE,
     BodyDeadline,
-    BodyTimedOut,
     has_body,
 )
 
@@ -101,8 +100,13 @@ class RequestGuard:
             with self.activity.request():
                 if scope["type"] == ScopeType.HTTP and has_body(scope):
                     deadline = BodyDeadline(receive, send, refuse_slow_body)
-                    with contextlib.suppress(BodyTimedOut):  # answered 408 already
+                    try:
                         await app(scope, deadline.receive, deadline.send)
+                    except Exception:
+                        # Answered 408 already: the handler's unwinding, however wrapped
+                        # (`slow_clients`), is no error of the portal's.
+                        if not deadline.timed_out:
+                            raise
                 else:
                     await app(scope, receive, send)
         elif scope["type"] == ScopeType.WEBSOCKET:

@@ -9,7 +9,11 @@ protocol that does it (`cli/http_protocol.py`); the body is timed here, in the r
 guard, for whatever server runs the app: `BodyDeadline` wraps a request's `receive`, and
 when the body is not complete by its deadline the request is answered 408 with
 `Connection: close` (the server then closes the connection) and the handler's read fails,
-so the handler stops without answering a second time.
+so the handler stops without answering a second time. That failure reaches the guard
+wrapped (Litestar's exception middleware re-raises it as "caught after response started",
+the MCP SDK's task group as an exception group), so the guard asks the deadline whether it
+ran out (`timed_out`) rather than matching the exception: the access log's 408 line is all
+a slow body leaves in the log.
 
 Must not time anything after the body: a long poll, a server-sent event stream and an MCP
 call wait on `receive` for the client to hang up, for as long as they run.
@@ -60,6 +64,12 @@ class BodyDeadline:
         self._body_done = False
         self._started = False
         self._answered = False
+
+    @property
+    def timed_out(self) -> bool:
+        """Whether the body ran out of time (and the request was answered 408, unless its
+        response had started): whatever the handler raises from then on is its unwinding."""
+        return self._answered
 
     async def receive(self) -> ReceiveMessage:
         if self._body_done:
