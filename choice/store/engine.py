@@ -5,7 +5,8 @@ cut) and a busy timeout. Write transactions start with `BEGIN IMMEDIATE` so a se
 process waits for the lock instead of failing on upgrade (docs/internals.md#sqlite).
 `secure_delete` zeroes what a delete or an overwrite frees, and `forget_overwritten` moves
 the WAL into the database and empties it: together they take a dropped secret (a
-participant's link in a delivered webhook message) off the disk. On a server database, JSON
+participant's link in a delivered webhook message, a file taken off a draft or removed with
+its question) off the disk. On a server database, JSON
 columns are encoded and decoded by `json_type.py`'s functions (as on SQLite), not the
 driver's `json` module.
 

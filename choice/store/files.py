@@ -60,6 +60,7 @@ def drop_draft_file(repo: Repository, interaction_id: str, attachment_id: str,
         if gone.rowcount != 1:
             raise FileNotFound(interaction_id, attachment_id, draft=True)
         repo.add_events(conn, [event])
+    repo.forget_dropped(f"the bytes of file {attachment_id}")
 
 
 def stored_file(repo: Repository, interaction_id: str, attachment_id: str) -> StoredFile:

@@ -7,6 +7,7 @@ first writer wins on any database and the loser changes nothing.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
@@ -14,18 +15,19 @@ from typing import Any, Literal
 
 from msgspec import Struct, field
 from msgspec.structs import replace
-from sqlalchemy import Connection, Engine, bindparam, delete, insert, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError
 
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
 from choice.contract.errors import AlreadyCompleted, DeadlinePassed, NotFound
 from choice.store.compiled import Compiled, cursor_of
-from choice.store.engine import WRITE
+from choice.store.engine import WRITE, forget_overwritten
 from choice.store.records import AuditEvent, Interaction, StoredFile, values_of
 from choice.store.retention import enforce_count_limit
 from choice.store.tables import ATTACHMENTS, DRAFTS, INTERACTIONS
 from choice.store.tables import AUDIT_EVENTS as EVENTS
 
+log = logging.getLogger("choice.store")
 New = tuple[Interaction, Sequence[AuditEvent], Sequence[StoredFile]]
 """A new interaction: its row, its first audit events, the files shown with it."""
 Which = Literal["active", "widened", "deferred", "completed", "all"]
@@ -147,7 +149,14 @@ class Repository:
             files = [values_of(file) for _, _, stored in new for file in stored]
             if files:
                 conn.execute(insert(ATTACHMENTS), files)
-            return enforce_count_limit(conn, max_sessions) if max_sessions else None
+            if not max_sessions:
+                return None
+            before = _file_count(conn)
+            stored = enforce_count_limit(conn, max_sessions)
+            dropped_files = _file_count(conn) < before
+        if dropped_files:
+            self.forget_dropped("the files of the questions the count limit removed")
+        return stored
 
     def draft_files(self, interaction_id: str) -> list[StoredFile]:
         """The files attached to a question's draft, oldest first (descriptions only).
@@ -234,10 +243,13 @@ class Repository:
                     conn.execute(insert(ATTACHMENTS), [values_of(f) for f in done.new_files])
                 self._drop_draft_raw.run(cursor, {"interaction_id": interaction_id})
                 self._drop_draft_files_raw.run(cursor, {"interaction_id": interaction_id})
+                dropped_files = cursor.rowcount > 0
             finally:
                 cursor.close()
-            # The row as just written, without reading it back (one query less per answer).
-            return done.applied_to(row)
+        if dropped_files:  # the bytes of files nobody sent leave the disk too
+            self.forget_dropped(f"files of {interaction_id}'s draft")
+        # The row as just written, without reading it back (one query less per answer).
+        return done.applied_to(row)
 
     def update_pending(
         self, interaction_id: str, values: dict[str, Any], events: Sequence[AuditEvent],
@@ -278,4 +290,20 @@ class Repository:
         from choice.store.retention import prune
 
         with self._write() as conn:
-            return prune(conn, now, retention_days, max_sessions)
+            before = _file_count(conn)
+            stored = prune(conn, now, retention_days, max_sessions)
+            dropped_files = _file_count(conn) < before
+        if dropped_files:
+            self.forget_dropped("the files of the questions retention removed")
+        return stored
+
+    def forget_dropped(self, what: str) -> None:
+        """After a write that deleted file bytes: take them off the disk as well (a deleted
+        row's pages stay in the WAL until a checkpoint; `secure_delete` zeroes the rest)."""
+        if not forget_overwritten(self.engine):
+            log.warning("a reader kept the database busy: %s stay in its WAL until the next "
+                        "checkpoint", what)
+
+
+def _file_count(conn: Connection) -> int:
+    return int(conn.execute(select(func.count()).select_from(ATTACHMENTS)).scalar_one())

@@ -1,4 +1,5 @@
-"""No participant link stays on disk once nothing will send it again.
+"""No participant link stays on disk once nothing will send it again, and no file's bytes
+once the file is dropped (taken off a draft, left unsent, removed by retention).
 
 With webhooks on, the invitation carries each link to the receiver through the outbox, so
 the links are stored until the message is delivered or given up on (to survive a restart),
@@ -12,11 +13,13 @@ the portal still runs.
 from __future__ import annotations
 
 import contextlib
+import secrets
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from choice.client.errors import PortalRefused
 from tests.integration.test_real_server import wait_until
 from tests.portal_process import PortalProcess
 from tests.security.team import Invitee, widened
@@ -85,3 +88,43 @@ def test_no_link_is_left_in_any_file_once_its_invitation_is_settled(
         finally:
             process.stop()
     assert {"choice.db", "choice.db-wal", "choice.db-shm"} <= set(files)  # all were read
+
+
+@pytest.mark.parametrize("ending", ["removed", "cancelled", "pruned"])
+def test_a_dropped_file_leaves_no_copy_in_any_file(
+        tmp_path_factory: pytest.TempPathFactory, ending: str) -> None:
+    """A file taken off the draft, left on it when the question ends without it, or sent
+    with an answer that the count limit later removes, is deleted from the database: its
+    bytes must leave the WAL and the free pages too. The file spans several pages, and is
+    attached, removed and attached again first (each write leaves the WAL another copy
+    until a checkpoint)."""
+    marker = secrets.token_hex(16)
+    data = "".join(f"{marker} line {n}\n" for n in range(600)).encode()
+    process = PortalProcess(tmp_path_factory.mktemp("file-disk-portal"),
+                            CHOICE_MAX_SESSIONS="10").start()
+    try:
+        client = process.client()
+        iid = client.create({"title": "Which log shows it?", "prompt": "Attach it.",
+                             "options": [{"id": "a", "label": "A"}]})["interaction_id"]
+        first = client.attach_file(iid, "app.log", "text/plain", data)
+        client.detach_file(iid, first["id"])
+        last = client.attach_file(iid, "app.log", "text/plain", data)
+        assert holding(process.data_dir, marker)  # the check sees the bytes while they count
+        if ending == "removed":
+            client.detach_file(iid, last["id"])
+        elif ending == "cancelled":
+            client.cancel(iid)
+        else:  # answered with the file, then ten more questions pass the count limit
+            client.respond(iid, {"selected_ids": ["a"]})
+            for n in range(10):
+                client.create({"title": f"Next one {n}?", "prompt": "Pick it.",
+                               "options": [{"id": "b", "label": "B"}]})
+            with pytest.raises(PortalRefused):  # the answered one went with its file
+                client.poll(iid, wait=0)
+        with contextlib.suppress(AssertionError):  # the attempt below says where it stayed
+            wait_until(lambda: not holding(process.data_dir, marker), SETTLE_BOUND)
+        with attacks("Secrets on disk") as seen:
+            seen.refused_if(not holding(process.data_dir, marker),
+                            (f"a {ending} file", holding(process.data_dir, marker)))
+    finally:
+        process.stop()
