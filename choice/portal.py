@@ -46,7 +46,7 @@ def build(settings: Settings, clock: Callable[[], float] = now) -> Portal:
 
         service.register(RemoteChanges(service))
     team, decision, drafts = TeamService(service), DecisionService(service), DraftKeeper(service)
-    if settings.webhook_url:  # imported only when configured: ~13 ms of a start otherwise
+    if settings.webhook_url:  # imported only when configured: it would slow every start
         from choice.webhooks.listener import webhooks_for
 
         webhooks = webhooks_for(service, team, settings)

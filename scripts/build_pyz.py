@@ -37,7 +37,7 @@ LOCK = ROOT / "requirements.lock"
 OUTPUT = ROOT / "dist" / "choice-portal.pyz"
 EXTRAS = "postgres"
 """PostgreSQL's driver (psycopg with its own libpq) rides along: a server that grows to
-several instances needs no other file. It costs ~4 MB of the file per Python version."""
+several instances needs no other file. It makes the file larger, per Python version."""
 TARGETS = (
     "manylinux2014_x86_64-cp-3.11.0-cp311",
     "manylinux2014_x86_64-cp-3.12.0-cp312",

@@ -12,7 +12,7 @@ address).
 Each lands in `docs/images/` as `<page>-<device>-<theme>-<lang>.png`, e.g.
 `question-desktop-light-en.png`; the same random seed gives the same pages, so the names stay.
 
-By default it makes only the images the docs use (`COMMITTED`, under ~3 MB in all); `--all`
+By default it makes only the images the docs use (`COMMITTED`, kept small: they are committed); `--all`
 makes every combination (into `--out`, default `docs/images/`), to look at before choosing.
 Re-run it after changing a page's look and commit what changed.
 """

@@ -1,6 +1,6 @@
 """`choice`: the command line (serve, ask, answer, list, open, token, db, mcp). The entry
 point: it may import any transport; nothing imports it. `commands.py` reads the arguments
-and runs one; each command imports only what it needs (`choice mcp` starts in ~60 ms).
+and runs one; each command imports only what it needs (`choice mcp` must start at once).
 """
 
 from __future__ import annotations

@@ -30,11 +30,11 @@ def _serve(args: argparse.Namespace) -> int:
 
     settings = Settings.from_env()
     settings.prepare_data_dir()
-    # Before the imports below (~0.4 s), so that a new data dir's templates are compiled on
+    # Before the imports below (most of the start), so that a new data dir's templates are compiled on
     # another core by the time the first page is asked for.
     warm_in_background(settings.compiled_templates)
-    # Start-up makes ~115,000 objects that live as long as the process, and only a few
-    # thousand bytes of garbage: collecting meanwhile cost ~120 ms of every start.
+    # Start-up makes many objects that live as long as the process, and little garbage:
+    # collecting meanwhile only slowed every start.
     # `FreezeAfterStartup` sets them aside and turns the collector back on.
     gc.disable()
     from choice.cli.serve import serve
@@ -93,7 +93,7 @@ def _answer(args: argparse.Namespace) -> int:
 
 def _mcp(_: argparse.Namespace) -> int:
     # The bridge speaks plain HTTP to the portal on this machine: keep `http.client` from
-    # loading `ssl` (OpenSSL: ~4 MB, a fifth of the process; the target is <= 25 MB).
+    # loading `ssl` (OpenSSL: a large share of the process, which must stay small).
     sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
     from choice.mcp.bridge import main as bridge
 
@@ -177,7 +177,7 @@ def _add_serve(commands: Any) -> argparse.ArgumentParser:
 
 def _serve_parser() -> argparse.ArgumentParser:
     """`choice serve` alone: the portal's start skips building every other command (their
-    imports and arguments: ~8 ms)."""
+    imports and arguments)."""
     parser, commands = _top_parser()
     serve = _add_serve(commands)
     parser.usage = serve.format_usage().removeprefix("usage: ").strip()  # not "{serve}" alone
@@ -242,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
     if given == ["mcp"]:
-        # Every agent session starts one: skip the other commands' imports (~1 MB).
+        # Every agent session starts one: skip the other commands' imports (memory).
         return _mcp(argparse.Namespace())
     if given[:1] == ["hook"] and len(given) <= 2 and not given[-1].startswith("-"):
         # Before every prompt: as fast as `mcp`. An agent it does not know is a payload it

@@ -57,11 +57,11 @@ class OwnScope:
 class FreezeAfterStartup:
     """Moves what start-up built (modules, the app, its caches) out of the garbage
     collector's sight once the app has started (`gc.freeze()`): a full collection then
-    scans only what was made since. Without it, one took 40-70 ms on the event loop once
-    the heap had grown, enough to stall an owner's page in `bench/abuse_bench.py`.
+    scans only what was made since. Without it, one walked the whole heap on the event loop
+    once it had grown, enough to stall an owner's page in `bench/abuse_bench.py`.
     `choice serve` runs its start-up with the collector off; it is turned on here. No
-    collection first: it would find a few thousand objects and delay the first request by
-    ~70 ms. For a process that serves the portal and nothing else (not `BackgroundPortal`)."""
+    collection first: it would find little garbage and delay the first request. For a
+    process that serves the portal and nothing else (not `BackgroundPortal`)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -81,7 +81,7 @@ class FreezeAfterStartup:
 
 def websocket_protocol(**kwargs: Any) -> asyncio.Protocol:
     """uvicorn's sans-I/O WebSocket protocol, closing as `ws_protocol` says, imported at the
-    first socket rather than at every start (~7 ms)."""
+    first socket rather than at every start."""
     from choice.cli.ws_protocol import LingeringCloseProtocol
 
     return LingeringCloseProtocol(**kwargs)
@@ -92,12 +92,12 @@ def _config(app: Any, settings: Settings, log_level: str) -> uvicorn.Config:
         OwnScope(app), host=settings.host, port=settings.port, log_level=log_level,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS, server_header=False,
         proxy_headers=False,
-        # Countdown messages are ~130 bytes: deflate saves nothing and doubles the memory
-        # of every open socket (85 KB -> 43 KB measured with 1,000 sockets).
+        # Countdown messages are short: deflate saves nothing and doubles the memory
+        # of every open socket (`bench/web_bench.py --ws-compression` compares).
         ws=websocket_protocol,  # type: ignore[arg-type]  # a factory, as uvicorn calls it
         ws_per_message_deflate=False,
         # A frame over this is refused from its header, before it is buffered (the
-        # default, 16 MiB, let 60 sockets of one link hold 1.7 GB); the sockets check
+        # default, 16 MiB, let the sockets of one link hold gigabytes); the sockets check
         # it too, for other servers (`web/live/socket_limits.py`).
         ws_max_size=INBOUND_BYTES,
         http=HTTP_PROTOCOL,  # a deadline for each request's head (`http_protocol.py`)

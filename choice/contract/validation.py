@@ -59,7 +59,7 @@ def validate_request(payload: Any, preferences: Preferences | None = None) -> Va
 
 def missing_prompt() -> FieldError:
     """Made when needed, not at import: a model's first instance builds pydantic's first
-    validator (~7 ms of every start)."""
+    validator, which a start need not wait for."""
     return rule_error("prompt", "required",
                       "prompt is missing: give the task context and why the choice is needed "
                       "(or send several questions in `questions`).")

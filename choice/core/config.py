@@ -123,7 +123,7 @@ class Settings:
 
 def default_data_dir() -> Path:
     """The user's data dir for `choice` (`~/.local/share/choice` on Linux); platformdirs is
-    imported only when `CHOICE_DATA_DIR` does not say (~2 ms of a start)."""
+    imported only when `CHOICE_DATA_DIR` does not say (not every start needs it)."""
     import platformdirs
 
     return Path(platformdirs.user_data_dir("choice"))

@@ -29,10 +29,10 @@ if TYPE_CHECKING:
 SUPPORTED = ("en", "zh")
 SOURCE_LANGUAGE = "en"
 """The messages are written in it: its catalog holds no translation (a test keeps it so),
-so its translator answers without reading one (`choice hook` starts ~16 ms sooner)."""
+so its translator answers without reading one (`choice hook` starts sooner)."""
 SOURCE_PLURALS = ("(n != 1)", 2)
 """Its `Plural-Forms` (expression, count), as its catalog's header says (a test holds them
-equal): an English page's scripts get them without Babel (~17 ms and ~2 MB at the first
+equal): an English page's scripts get them without Babel (time and memory at the first
 page)."""
 log = logging.getLogger("choice.core.i18n")
 

@@ -76,7 +76,7 @@ class InteractionService:
         """Periodic work the features register (reminders), run by one task."""
         self._prefs: Preferences | None = None
         """Read at the first `preferences()`: validating them built pydantic's first
-        validator, ~10 ms of a start that needs only the saved language."""
+        validator, which a start that needs only the saved language should not wait for."""
         self._saved_language: str | None = None
         self._retention = Retention(store, settings, clock)
         self.answer_files = AnswerFiles(store, self.notifier, clock, settings.link_base)

@@ -101,7 +101,7 @@ AGE_UNITS = (("year", 365 * 86_400), ("month", 30 * 86_400), ("week", 7 * 86_400
 AGE_THRESHOLD = 0.85
 """The largest unit of which this much has passed is the one said (50 s, but 51 s is "1
 minute"), rounded to the nearest whole one: Babel's `format_timedelta`, whose CLDR data
-cost the portal ~5 MB for these seven phrases."""
+cost the portal memory out of all proportion to these seven phrases."""
 
 
 def ago(seconds: float, _: Translator) -> str:

@@ -11,7 +11,7 @@ data dir): the token is written whole to a private temporary file, which is then
 to its final name. A link never replaces a file, so exactly one process wins, and the file
 is complete from the moment it has its name; every other process reads the winner's.
 `secrets` and `tempfile` are imported only to create one: `secrets` loads OpenSSL's
-libcrypto (~3.7 MB), and `choice mcp`, which only reads the token, must stay small.
+libcrypto (a large library), and `choice mcp`, which only reads the token, must stay small.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def rotate_token(path: Path) -> str:
 
 class TokenFile:
     """The token a running portal accepts: read when the portal starts, and again whenever
-    the file changes (a `stat` per call, ~1 µs: a rotated token takes effect on the next
+    the file changes (a `stat` per call, cheap: a rotated token takes effect on the next
     request). A file that goes missing or empty keeps the token last read: only a new
     token replaces it."""
 

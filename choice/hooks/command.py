@@ -92,9 +92,9 @@ def why_no_decision(reply: dict[str, Any], settings: Settings) -> str:
 
 def main(agent: str | None) -> NoReturn:
     """`choice hook`: run, then end the process at once. The agent waits for it to end, and
-    the interpreter's own shutdown (clearing modules, collecting) took 14 of the 17 ms from
+    the interpreter's own shutdown (clearing modules, collecting) was most of the time from
     the answer to the exit: the decision is written and flushed, nothing else is left to
-    do (bench/hook_bench.py)."""
+    do (bench/hook_bench.py measures it)."""
     code = run(agent)
     sys.stdout.flush()
     sys.stderr.flush()

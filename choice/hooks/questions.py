@@ -41,7 +41,8 @@ LONG_LINES, LONG_CHARS = 12, 1_000
 """A block longer than this says how many lines it has: the page may show it collapsed."""
 TITLE_MAX, PROMPT_MAX, DESCRIPTION_MAX = 200, 20_000, 2_000
 """The portal's limits (`choice/contract/vocabulary.py`), written again here: importing the
-contract loads pydantic, ~70 ms on every hook call (a unit test keeps them equal)."""
+contract loads pydantic on every hook call, which the hook must not wait for (a unit test
+keeps them equal)."""
 
 
 def question_for(payload: HookPayload, _: Translator, timeout_seconds: int) -> dict[str, Any]:

@@ -3,7 +3,7 @@ sessions it must run for as long as it serves.
 
 `portal_mcp_app` is what the composition root hands the web app factory (`choice/portal.py`): the
 web transport imports nothing of this package, it only calls what it is given. Light to
-import: the SDK (0.4-0.6 s and ~28 MB of pydantic models) is imported when `portal_mcp_app`
+import: the SDK (slow to import, and large: pydantic models) is imported when `portal_mcp_app`
 runs, which the mount does on a worker thread when `/mcp` is first asked for.
 """
 
@@ -41,10 +41,10 @@ def portal_mcp_app(portal: McpParts, settings: Settings,
     `sign_in_link` makes the links a URL elicitation hands an MCP client (None: the client
     is asked by form only). Slow the first time: it imports the SDK."""
     collecting = gc.isenabled()
-    # The SDK makes ~100,000 objects that live as long as the portal: collecting while it
-    # loads only slowed the import (~40 ms). Once loaded, they and everything else alive
+    # The SDK makes many objects that live as long as the portal: collecting while it
+    # loads only slowed the import. Once loaded, they and everything else alive
     # (the app, most of the heap) leave the collector's full collections, which walked
-    # them all: a stall of 70-180 ms every few hundred requests (a 2 ms tool call took 180).
+    # them all: a stall every few hundred requests, many times a tool call's own time.
     gc.disable()
     try:
         from choice.mcp.server import PortalMCP, security_for  # the SDK: off the event loop

@@ -2,7 +2,7 @@
 
 `initialize`, `tools/list` and `ping` are answered here at once, from the portal's own
 answers (`listing.py`), while the portal is found or started in the background: an MCP
-client lists the tools in ~0.1 s even when the portal needs a second or two to start. Every
+client lists the tools at once even when the portal needs a second or two to start. Every
 other message (a `tools/call`, a cancel) waits for the portal and for this bridge's own
 session there, opened by replaying the client's `initialize`, then goes through as is: each
 JSON-RPC line is POSTed to `/mcp` (token, session id and protocol version headers kept),
@@ -12,7 +12,7 @@ a cancel. A call's attachment may name a local file by `path`: the bridge reads 
 sends its bytes, when it is one it may send (`local_files.py`, `file_access.py`). If the
 portal restarted and forgot the session, the bridge opens a new one and retries once. On
 exit (stdin closed, SIGTERM, SIGHUP, Ctrl-C) it ends its session on the portal, which would
-otherwise keep it (~90 KB) until the SDK's idle timeout.
+otherwise keep it in memory until the SDK's idle timeout.
 Standard library only: it must start fast and stay small.
 """
 

@@ -1,5 +1,5 @@
 """The portal's tools as the SDK lists them (`tools/list`): each tool's name, title,
-description and JSON schemas, made from the contract's models (~70 ms).
+description and JSON schemas, made from the contract's models (slow to make).
 
 Made at the first `tools/list` (`PortalMCP.list_tools`), which the stdio bridge answers
 itself (`listing.py`), so a portal it started never makes them.

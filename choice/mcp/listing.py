@@ -6,7 +6,7 @@ asked of the real server by `scripts/mcp-listing` (`snapshot.py`); a test checks
 equal what a running portal's `/mcp` answers, so the two cannot drift. The bridge's
 `tools/list` adds the one field only it takes, an attachment's `path` (`local_files.py`).
 Standard library only: the bridge must answer in a fraction of a second, and the SDK import
-alone takes ~1 s.
+alone takes longer.
 """
 
 from __future__ import annotations

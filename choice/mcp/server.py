@@ -111,7 +111,7 @@ class PortalMCP(MCPServer):
 
     async def list_tools(self) -> list[Tool]:
         if self._tools is None:
-            self._tools = described_tools()  # (~70 ms) at the first listing, not at start
+            self._tools = described_tools()  # (slow) at the first listing, not at start
         return self._tools
 
     async def call_tool(self, name: str, arguments: dict[str, Any],

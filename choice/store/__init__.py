@@ -6,7 +6,7 @@ group-committed (`batching.py`). A `read` (one row by its key, a bounded page) o
 runs in place: in WAL mode a reader never waits for the writer, the query takes tens of
 microseconds, and the hop to a thread and back cost more than the query and queued a page's
 dozen reads behind whatever else held the interpreter (`bench/abuse_bench.py`: the owner's
-page p50 21 -> 16 ms, the portal's CPU 0.40 -> 0.30 cores under attack). A `scan` (rows
+page is faster and the portal uses less CPU under attack with reads in place). A `scan` (rows
 that grow with the data: every pending question, every open review) and every read of a
 server database (PostgreSQL: a network round trip) run on a small pool. The repository below it
 is plain synchronous SQLAlchemy. Making a `Store` touches nothing on disk; `open()` brings

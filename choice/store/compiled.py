@@ -1,9 +1,9 @@
 """Statements compiled once for the engine's dialect, run on the connection's DBAPI cursor.
 
 Only for the answer's transaction (`Repository.complete`), which a human and an agent both
-wait for: SQLAlchemy's execution layers cost ~25 µs a statement there on top of SQLite's own
-~5 µs, for three statements per answer. Measured on a real portal: the writer thread's CPU
-per answer 630 -> 330 µs, `POST .../response` p50 1.43 -> 1.14 ms. SQLAlchemy still writes
+wait for: SQLAlchemy's execution layers cost several times SQLite's own work per statement
+there, for three statements per answer; skipping them shortens the writer thread's CPU per
+answer and the `POST .../response` round trip (`bench/core_bench.py`). SQLAlchemy still writes
 the SQL for the dialect (SQLite, PostgreSQL) and owns the transaction; only its per-call
 machinery is skipped.
 

@@ -19,7 +19,7 @@ from choice.store.tables import LOGIN_CODES_USED as TABLE
 def spend_login_code(engine: Engine, nonce: str, expires_at: float, now: float) -> bool:
     """True if this call redeemed the code; False if it had been redeemed before."""
     # The dialect's own `insert` (ON CONFLICT), imported by name: SQLAlchemy's PostgreSQL
-    # dialect and its drivers' modules cost a SQLite portal ~3 MB if imported at start.
+    # dialect and its drivers' modules would cost a SQLite portal memory if imported at start.
     dialect = importlib.import_module(f"sqlalchemy.dialects.{engine.dialect.name}")
     with engine.connect() as conn:
         conn.execution_options(**WRITE)

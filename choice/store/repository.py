@@ -34,7 +34,7 @@ Which = Literal["active", "widened", "deferred", "completed", "all"]
 IS_OPEN = or_(*(INTERACTIONS.c.status == status for status in OPEN_STATUSES))
 """Open, as literals (not an expanding IN): `compiled.py` runs it without SQLAlchemy."""
 BY_ID = select(INTERACTIONS).where(INTERACTIONS.c.id == bindparam("interaction_id"))
-# The answer's statements, built once (building an UPDATE per call cost ~90 µs, more than
+# The answer's statements, built once (building an UPDATE per call cost more than
 # running it) and compiled per dialect for `complete`.
 FINISH = (update(INTERACTIONS)
           .where(INTERACTIONS.c.id == bindparam("interaction_id"),
@@ -162,7 +162,7 @@ class Repository:
         """The files attached to a question's draft, oldest first (descriptions only).
         Inside `complete` (its `decide`, on the writer thread) they are read in the
         completing transaction itself, with its cursor: every answer asks, and a
-        connection of its own cost ~150 µs of each."""
+        connection of its own added to each."""
         completing = self._completing
         if completing is not None and completing[0] == threading.get_ident():
             rows = self._draft_files_raw.all(completing[1], {"interaction_id": interaction_id})
@@ -189,7 +189,7 @@ class Repository:
 
     def deadlines(self) -> list[tuple[str, float]]:
         """Every open interaction's id and deadline (pending or widened): the scheduler's
-        list, without the requests (10,000 pending read whole held ~10 MB at start)."""
+        list, without the requests (10,000 pending read whole held their requests in memory at start)."""
         query = select(INTERACTIONS.c.id, INTERACTIONS.c.expires_at).where(IS_OPEN)
         with self.engine.connect() as conn:
             return [(found_id, expires_at) for found_id, expires_at in conn.execute(query)]

@@ -38,7 +38,7 @@ from choice.store.engine import DriverMissing, driven, make_engine, shown
 from choice.store.tables import METADATA
 from choice.store.upgrade_lock import LockNotTaken, upgrade_lock
 
-if TYPE_CHECKING:  # Alembic costs ~10 MB and is loaded only when a database must change
+if TYPE_CHECKING:  # Alembic is large and is loaded only when a database must change
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
@@ -200,8 +200,8 @@ def _empty(conn: Connection) -> bool:
 def _create_at_head(engine: Engine) -> Upgrade | None:
     """A new database: the tables as `tables.py` has them (the same schema the revisions
     make, as tests/integration/test_migrations.py checks) and the version table at head, in
-    one transaction under the upgrade lock, without loading Alembic (~80 ms and ~8 MB of a
-    first start). None if another process wrote tables meanwhile: then migrate as usual."""
+    one transaction under the upgrade lock, without loading Alembic (time and memory a
+    first start need not pay). None if another process wrote tables meanwhile: then migrate as usual."""
     with _locked(engine) as conn:
         if not _empty(conn):
             return None

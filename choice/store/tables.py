@@ -6,9 +6,9 @@ outbox, the sign-in codes already used, the browsers signed in, drafts and files
 `SQLModel.metadata` holds them all (`METADATA`): new databases are made from it, and Alembic
 compares the migrations with it. The repositories run Core queries on each class's table
 (`INTERACTIONS`, ...), and read rows into the light records of `records.py` (a SQLModel
-instance costs ~54 µs to make, a record 0.4; `tests/unit/test_store_records.py` holds each
-record to its table). No row is read through the ORM. What SQLModel costs a start: ~75 ms to
-import (its ORM), ~45 ms to build these 13 classes, ~8 MB.
+instance is far slower to make than a record; `tests/unit/test_store_records.py` holds each
+record to its table). No row is read through the ORM. What SQLModel costs a start: the
+import of its ORM, the building of these 13 classes, and the memory they hold.
 
 Times are epoch seconds (REAL): the deadline scheduler compares them and the API turns them
 into ISO 8601. The request, the result and every other JSON value are `StoredJSON`

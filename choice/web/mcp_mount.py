@@ -3,8 +3,8 @@ first asked for, so a portal no agent talks to over MCP never loads the SDK.
 
 The web transport imports nothing of `choice.mcp`: `create_app(mcp=...)` is handed an
 `McpFactory` (the portal's is `choice.mcp.asgi.portal_mcp_app`). Building it imports the
-MCP SDK: 0.4-0.6 s and ~28 MB here (pydantic models of every protocol type), as much memory
-as the rest of the portal's code together. The first request to `/mcp` calls the factory on
+MCP SDK, slow to import and large (pydantic models of every protocol type): about as much
+memory as the rest of the portal's code together. The first request to `/mcp` calls the factory on
 a worker thread (pages and the API are served meanwhile) and waits for it; the app's
 sessions then run in their own task, started in the lifespan's context, for the life of
 the app (`McpMount.running()`, entered by the lifespan, stops them). Requests that arrive

@@ -77,7 +77,7 @@ class WebhookListener(Extension):
             self._later(self._deferred(change.interaction_id, str(change.data.get("rationale") or "")))
 
     async def invited(self, invited: Invited) -> None:
-        """Awaited by `widen` (one insert, ~1 ms): once the owner has the links, so has the
+        """Awaited by `widen` (one insert, quick): once the owner has the links, so has the
         outbox. A failure is logged, never raised: the widening itself is done."""
         try:
             await self.outbox.enqueue(invited.row.id, messages.widened(invited, self.link_base))

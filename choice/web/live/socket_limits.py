@@ -39,7 +39,8 @@ LINK_SOCKETS = 8
 SESSION_SOCKETS = 1024
 """Open tabs per signed-in session. Only the owner gets one; the bound is for a leaked
 cookie or a runaway script, not for a person (the reliability suite holds 1,000 countdown
-sockets on one session). About 85 KB each when idle (measured with 1,000), so ~90 MB."""
+sockets on one session); at the bound, idle sockets' memory stays well within the
+portal's budget (`bench/web_bench.py` measures a socket's)."""
 TOO_BIG = 1009
 """RFC 6455's "message too big"."""
 LINK_HANDSHAKES = 12
@@ -48,7 +49,7 @@ HANDSHAKE_WINDOW = 10.0
 (`LINK_SOCKETS`) reconnecting at once after a restart fit, with room for a few reloads; a script
 reconnecting each time its oversized message is refused does. Measured with
 `bench/abuse_bench.py` (25 links reconnecting in a loop): with 30 a minute the links spent
-their budget in the first seconds and the owner's page waited up to 450 ms then."""
+their budget in the first seconds and the owner's page waited behind them then."""
 REPLACED = 4409
 """Closed for a newer page of the same link or session: the page stops, it does not
 reconnect (it would close the next oldest, and so on)."""

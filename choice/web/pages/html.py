@@ -2,7 +2,7 @@
 for (`Fragment`), both said to be HTML.
 
 Without it, Litestar guesses a template's type from its `.html` suffix with `mimetypes`,
-whose first use reads the system's whole table (`/etc/mime.types`: ~0.3 MB, kept for as
+whose first use reads the system's whole table (`/etc/mime.types`, kept in memory for as
 long as the portal runs) to answer that one question.
 """
 

@@ -4,8 +4,8 @@ the agents' API find the portal free.
 
 Each link has limits of its own (sockets, handshakes, comments, votes), but a team's links
 at their limits together still outnumber the one owner: 25 links opening 100 sockets and
-casting 250 votes in the same second queued the owner's page behind all of it (p99 270 ms,
-`bench/abuse_bench.py`). Here a participant's request waits for one of `AT_ONCE` turns; the
+casting 250 votes in the same second queued the owner's page behind all of it
+(`bench/abuse_bench.py`). Here a participant's request waits for one of `AT_ONCE` turns; the
 owner's never does. A turn is taken once the request has fully arrived (its body is read
 first, under the slow-client deadline), so a slow client cannot sit on one; a socket gives
 its turn back once its handshake is answered. Past `MOST_WAITING` queued, a participant's

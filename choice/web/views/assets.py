@@ -66,7 +66,7 @@ def read_manifest(path: Path = RESOURCES.manifest) -> dict[str, list[str]]:
 
 
 def minified(kind: str, source: str) -> str:
-    """CSS without its comments and spare whitespace (~1 KB less gzip on every first load);
+    """CSS without its comments and spare whitespace (fewer bytes, gzipped, on every first load);
     scripts `compact`ed (a regex cannot minify JavaScript safely, only drop whole lines)."""
     if kind != "css":
         return compact(source)
@@ -89,8 +89,8 @@ def assemble(kind: str, modules: list[str], static: Path = RESOURCES.static) -> 
 
 
 class Assets:
-    """The bundles, assembled on first use (the first page or bundle asked for: ~7 ms
-    that no longer delay the start), and the fallback script with its CSP hash. A module
+    """The bundles, assembled on first use (the first page or bundle asked for: work
+    that no longer delays the start), and the fallback script with its CSP hash. A module
     the manifest names but the package lacks still stops the start."""
 
     def __init__(self, manifest: dict[str, list[str]], fallback_script: str,

@@ -4,8 +4,8 @@ The JS translates with `P.t("...")` and, for text with a count, `P.nt("singular"
 "plural", n)` (`static/js/config.js`). Which messages those are is read from the JS sources
 themselves, once per process, by a pattern for those two calls with literal strings (the
 modules name every message so: `config.js` says why); a test holds it equal to what Babel's
-JavaScript extractor finds with `babel.cfg`'s keywords, which `pybabel extract` uses. It
-takes ~1 ms where Babel's lexer took ~80 ms of every start. The page hands the bundle exactly
+JavaScript extractor finds with `babel.cfg`'s keywords, which `pybabel extract` uses. A
+pattern is quick where Babel's lexer slowed every start. The page hands the bundle exactly
 those messages, translated, and nobody keeps a second list by hand. Each language's catalog
 is made on its first page. This module must not render anything.
 """

@@ -1,7 +1,8 @@
 """Compiled templates kept between starts, in `<data dir>/cache/templates`.
 
-Jinja compiles each template to Python on its first render; the first question page took
-~80 ms instead of ~30 with the compiled code read back, and left ~1.4 MB more behind. The
+Jinja compiles each template to Python on its first render; compiling made the first
+question page several times slower than reading the compiled code back, and left more
+memory behind. The
 files are Jinja's own (`FileSystemBytecodeCache`): one per template, written atomically,
 ignored when the template's source or the Python version differs. The data dir is the
 user's own (0700); what it holds is trusted as the database is.

@@ -2,7 +2,7 @@
 
 With an empty template cache (`template_cache.py`: a new data dir, or `cache/` deleted),
 the first page compiled each template it used: the first question a new user ever sees
-took ~80 ms longer, and the portal kept ~1.5 MB more for the rest of its life. `choice
+took longer, and the portal kept more memory for the rest of its life. `choice
 serve` hands that to a short-lived child, `python -m choice.web.views.template_warmup
 <dir>`, which runs on another core while the portal imports and starts; the first page
 then reads the compiled code back. The cache's files are written atomically: a page

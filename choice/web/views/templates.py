@@ -1,7 +1,7 @@
 """`Templates`: the pages' Jinja environment, made at the first render, and Litestar's
 template engine.
 
-Importing Jinja and making the environment cost ~15 ms of every start, for pages that
+Importing Jinja and making the environment slowed every start, for pages that
 may be asked for minutes later (or never, by a portal that only answers agents). So the
 app, the list cache and the discussion feeds hold this object; the environment
 (`templating.make_environment`, Jinja with it) is made when a template is first asked

@@ -75,7 +75,7 @@ def _words(code: str) -> str:
 
 @cache
 def _markdown() -> MarkdownIt:
-    """Made on the first page, not at start (markdown-it's import is ~12 ms)."""
+    """Made on the first page, not at start (markdown-it's import is slow)."""
     from markdown_it import MarkdownIt
 
     return MarkdownIt("commonmark", {"html": False, "linkify": False,
@@ -100,7 +100,7 @@ def render_markdown(text: str) -> Markup:
     question's text never changes, and rendering it was most of a page's cost.
 
     Plain text is one paragraph, as markdown-it writes it, without loading markdown-it
-    (~12 ms and ~0.9 MB): a page of plain questions never does."""
+    (its import costs time and memory): a page of plain questions never does."""
     if _plain(text):  # no `<`, `>` or `&` in it: only `"` needs escaping, as markdown-it does
         return Markup("<p>{}</p>\n").format(Markup(text.replace('"', "&quot;")))
     return Markup(_markdown().render(text))
