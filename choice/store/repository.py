@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from msgspec import Struct, field
 from msgspec.structs import replace
-from sqlalchemy import Connection, Engine, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import DBAPIError
 
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
@@ -151,12 +151,10 @@ class Repository:
                 conn.execute(insert(ATTACHMENTS), files)
             if not max_sessions:
                 return None
-            before = _file_count(conn)
-            stored = enforce_count_limit(conn, max_sessions)
-            dropped_files = _file_count(conn) < before
-        if dropped_files:
+            pruned = enforce_count_limit(conn, max_sessions)
+        if pruned.dropped_files:
             self.forget_dropped("the files of the questions the count limit removed")
-        return stored
+        return pruned.stored
 
     def draft_files(self, interaction_id: str) -> list[StoredFile]:
         """The files attached to a question's draft, oldest first (descriptions only).
@@ -290,12 +288,10 @@ class Repository:
         from choice.store.retention import prune
 
         with self._write() as conn:
-            before = _file_count(conn)
-            stored = prune(conn, now, retention_days, max_sessions)
-            dropped_files = _file_count(conn) < before
-        if dropped_files:
+            pruned = prune(conn, now, retention_days, max_sessions)
+        if pruned.dropped_files:
             self.forget_dropped("the files of the questions retention removed")
-        return stored
+        return pruned.stored
 
     def forget_dropped(self, what: str) -> None:
         """After a write that deleted file bytes: take them off the disk as well (a deleted
@@ -303,7 +299,3 @@ class Repository:
         if not forget_overwritten(self.engine):
             log.warning("a reader kept the database busy: %s stay in its WAL until the next "
                         "checkpoint", what)
-
-
-def _file_count(conn: Connection) -> int:
-    return int(conn.execute(select(func.count()).select_from(ATTACHMENTS)).scalar_one())

@@ -9,6 +9,7 @@ the count past the limit.
 
 from __future__ import annotations
 
+from msgspec import Struct
 from sqlalchemy import Connection, delete, func, select
 
 from choice.contract import UNRESOLVED_STATUSES
@@ -32,38 +33,49 @@ BELONGINGS = [AUDIT_EVENTS, WIDENINGS, DECISIONS, PARTICIPANTS, COMMENTS, VOTES,
 DAY = 86_400.0
 
 
-def _delete(conn: Connection, ids: list[str]) -> list[str]:
+class Pruned(Struct, frozen=True):
+    stored: int
+    """How many interactions are stored now."""
+    dropped_files: bool = False
+    """Files went with them: their bytes are still in the WAL until a checkpoint."""
+
+
+def _delete(conn: Connection, ids: list[str]) -> bool:
+    """Delete `ids` with everything of theirs; whether any file went."""
+    dropped_files = False
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
         for table in BELONGINGS:
-            conn.execute(delete(table).where(table.c.interaction_id.in_(chunk)))
+            gone = conn.execute(delete(table).where(table.c.interaction_id.in_(chunk)))
+            dropped_files |= table is ATTACHMENTS and gone.rowcount > 0
         conn.execute(delete(INTERACTIONS).where(INTERACTIONS.c.id.in_(chunk)))
-    return ids
+    return dropped_files
 
 
-def enforce_count_limit(conn: Connection, max_sessions: int) -> int:
+def enforce_count_limit(conn: Connection, max_sessions: int) -> Pruned:
     """Delete the oldest completed interactions until at most `max_sessions` are stored
-    (or only pending ones are left); returns how many are stored now."""
+    (or only pending ones are left)."""
     total = int(conn.execute(select(func.count()).select_from(INTERACTIONS)).scalar_one())
     excess = total - max_sessions
     if excess <= 0:
-        return total
-    oldest = conn.execute(
+        return Pruned(total)
+    oldest = list(conn.execute(
         select(INTERACTIONS.c.id)
         .where(INTERACTIONS.c.status.not_in(UNRESOLVED_STATUSES))
         .order_by(INTERACTIONS.c.created_at)
         .limit(excess)
-    ).scalars().all()
-    return total - len(_delete(conn, list(oldest)))
+    ).scalars().all())
+    return Pruned(total - len(oldest), _delete(conn, oldest))
 
 
-def prune(conn: Connection, now: float, retention_days: int, max_sessions: int) -> int:
-    """Both rules at once; returns how many interactions are stored now."""
+def prune(conn: Connection, now: float, retention_days: int, max_sessions: int) -> Pruned:
+    """Both rules at once."""
     expired = conn.execute(
         select(INTERACTIONS.c.id).where(
             INTERACTIONS.c.status.not_in(UNRESOLVED_STATUSES),
             INTERACTIONS.c.completed_at < now - retention_days * DAY,
         )
     ).scalars().all()
-    _delete(conn, list(expired))
-    return enforce_count_limit(conn, max_sessions)
+    dropped_files = _delete(conn, list(expired))
+    limited = enforce_count_limit(conn, max_sessions)
+    return Pruned(limited.stored, dropped_files or limited.dropped_files)
