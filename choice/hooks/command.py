@@ -30,7 +30,7 @@ from choice.client.errors import ClientError, PortalNotRunning, PortalRefused
 from choice.client.portal_client import PortalClient
 from choice.client.watch import OPEN_STATUSES
 from choice.core.config import Settings
-from choice.core.i18n import SUPPORTED, resolve_language, translator
+from choice.core.i18n import SUPPORTED, translator
 from choice.hooks.decisions import allowed, decision_for
 from choice.hooks.payload import (
     BadPayload,
@@ -163,7 +163,7 @@ def ask(client: PortalClient, payload: HookPayload,
     deadline = time.monotonic() + settings.hook_wait_seconds
     saved = client.settings().get("language")
     chosen = saved if saved in SUPPORTED else settings.language
-    _ = translator(resolve_language(None, chosen, None))
+    _ = translator(chosen or "en")
     request = question_for(payload, _, max(QUESTION_MIN_SECONDS,
                                            settings.hook_wait_seconds + TIMEOUT_SLACK))
     if chosen is None:  # nobody chose one: the page speaks the person's browser's language

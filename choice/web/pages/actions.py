@@ -77,12 +77,11 @@ class Shown(Struct, frozen=True):
         options: dict[str, Any] = {"stage": stage, "draft": draft, "notice": notice,
                                    "errors": errors.errors if errors else None,
                                    "form": form, "focus": focus}
-        if not self.request.htmx and status == 200 and not (extra or any(options.values())):
-            return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
         if not self.request.htmx:  # post/redirect/get: the page shows it, reloads safely
-            key = self.kept.keep(PostShown(row.id, row.status, status, options, extra))
-            return Redirect(path=f"/choice/{row.id}?shown={key}", status_code=303,
-                            headers=VARY_ON_HTMX)
+            path = f"/choice/{row.id}"
+            if status != 200 or extra or any(options.values()):  # something to show again
+                path += f"?shown={self.kept.keep(PostShown(row.id, row.status, status, options, extra))}"
+            return Redirect(path=path, status_code=303, headers=VARY_ON_HTMX)
         view = await self.owner.page_view(row, **options)
         return Fragment(template_name="partials/_interaction.html", status_code=status,
                         headers=VARY_ON_HTMX,
