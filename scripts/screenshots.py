@@ -126,7 +126,7 @@ DISCUSSION = [
 ]
 
 
-def seeded(client: PortalClient, origin: str) -> dict[str, str]:
+def seeded(client: PortalClient, origin: str, scratch: Path) -> dict[str, str]:
     """The questions the pages show, asked as an agent would; each page's path by name."""
     for i in (3, 5, 8):  # a few more waiting, so the list is a list
         client.create(realistic_ask(i))
@@ -156,7 +156,7 @@ def seeded(client: PortalClient, origin: str) -> dict[str, str]:
             "cancelled": f"/choice/{cancelled}", "teammate": f"/d/{links['Bob Smith']}",
             "settings": "/settings", "refused": f"/choice/{refused}",
             **{f"{page}@{lang}": f"/choice/{iid}" for lang in LANGS
-               for page, iid in hook_questions(client, lang).items()}}
+               for page, iid in hook_questions(client, lang, scratch).items()}}
 
 
 def last_minute(client: PortalClient) -> str:
@@ -185,11 +185,11 @@ EDITED_FILE = """def invoice_total(lines):
 """
 
 
-def hook_questions(client: PortalClient, lang: str) -> dict[str, str]:
+def hook_questions(client: PortalClient, lang: str, scratch: Path) -> dict[str, str]:
     """What `choice hook` asks for a long command, an edit and a plan, written in `lang` as
     the hook writes them; the edit's file is on disk, as the hook's diff needs it."""
-    project = Path(tempfile.mkdtemp(prefix="choice-screens-")) / "billing"
-    project.mkdir()
+    project = scratch / lang / "billing"  # in the portal's temporary dir: gone with it
+    project.mkdir(parents=True)
     (project / "invoices.py").write_text(EDITED_FILE)
     session = "5f3c2a10-8b7e-4d21-9a63-0c4f2e91b7d5"
     payloads = {
@@ -278,7 +278,7 @@ def make(shots: list[Shot], out: Path, say: Callable[[str], Any] = print) -> lis
     made = []
     with portal() as process, sync_playwright() as playwright:
         client = process.client()
-        paths = seeded(client, process.base_url)
+        paths = seeded(client, process.base_url, process.data_dir)
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             for lang in LANGS:
