@@ -1,10 +1,18 @@
-"""Model-written text made safe to print where nothing renders it: a terminal, an MCP
-client's plain form field.
+"""Model-written text made safe to show: printed where nothing renders it, or set inside
+the portal's own sentences.
 
-Untrusted text may carry escape sequences (which would move the cursor, change colours or
-retitle the window), NUL, bidi overrides that reorder what the human reads, or other
-control characters: they are replaced by visible placeholders (or dropped, for bidi
-controls). The terminal (`choice/terminal/text.py`) and MCP elicitation both use this.
+Printed (`safe_text`): in a terminal or an MCP client's plain form field, untrusted text may
+carry escape sequences (which would move the cursor, change colours or retitle the window),
+NUL, bidi overrides that reorder what the human reads, or other control characters: they are
+replaced by visible placeholders (or dropped, for bidi controls). The terminal
+(`choice/terminal/text.py`) and MCP elicitation both use this.
+
+Rendered (`closed_bidi`): a page, a webhook message or a summary keeps the text's bidi
+controls, but a U+202E (right-to-left override), or another explicit embedding, override or
+isolate, that the model never closed would mirror the portal's words after it
+("Recommended", "2 minutes ago", the rest of a summary). Closing what is still open at the
+end of the text keeps the effect inside that text and changes nothing else about how it
+shows.
 """
 
 from __future__ import annotations
@@ -13,8 +21,11 @@ import re
 import unicodedata
 
 _ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
-_BIDI = {"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
-         "\u2069", "\u200e", "\u200f", "\u061c"}
+PDF, PDI = "\u202c", "\u2069"
+_EMBEDDINGS = frozenset("\u202a\u202b\u202d\u202e")  # LRE RLE LRO RLO, each closed by a PDF
+_ISOLATES = frozenset("\u2066\u2067\u2068")  # LRI RLI FSI, each closed by a PDI
+_CONTROLS = _EMBEDDINGS | _ISOLATES
+_BIDI = _CONTROLS | {PDF, PDI, "\u200e", "\u200f", "\u061c"}  # and the LRM, RLM, ALM marks
 
 
 def safe_text(text: str, *, keep_newlines: bool = True) -> str:
@@ -32,3 +43,21 @@ def safe_text(text: str, *, keep_newlines: bool = True) -> str:
         else:
             out.append(char)
     return "".join(out)
+
+
+def closed_bidi(text: str) -> str:
+    """`text` with a PDF or PDI appended for every embedding or isolate it leaves open."""
+    if _CONTROLS.isdisjoint(text):
+        return text
+    still_open: list[str] = []
+    for char in text:
+        if char in _EMBEDDINGS:
+            still_open.append(PDF)
+        elif char in _ISOLATES:
+            still_open.append(PDI)
+        elif char == PDF and still_open and still_open[-1] == PDF:
+            still_open.pop()  # a PDF inside an isolate opened later closes nothing
+        elif char == PDI and PDI in still_open:
+            while still_open.pop() != PDI:  # a PDI also closes what opened inside its isolate
+                pass
+    return text + "".join(reversed(still_open))

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from choice.contract.bidi import closed_bidi
 from choice.contract.request import ChoiceRequest, Question
 from choice.contract.result import QuestionAnswer
+from choice.contract.safe_text import closed_bidi
 from choice.contract.vocabulary import SummarySource
 
 

@@ -30,7 +30,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from choice.contract import WAITING_REASONS
-from choice.contract.bidi import closed_bidi
+from choice.contract.safe_text import closed_bidi
 from choice.core.i18n import N_, Translator
 from choice.webhooks import ntfy
 from choice.webhooks.messages import Event, shortened

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
 from choice.contract import WAITING_REASONS
-from choice.contract.bidi import closed_bidi
+from choice.contract.safe_text import closed_bidi
 from choice.core.i18n import N_, Translator
 from choice.webhooks.messages import Event, shortened
 from choice.webhooks.wording import OUTCOME_WORDS, SOURCE_WORDS, said

@@ -26,9 +26,9 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath
 
 from choice.contract import OPEN_STATUSES
-from choice.contract.bidi import closed_bidi
 from choice.contract.clock import now
 from choice.contract.errors import NotFound
+from choice.contract.safe_text import closed_bidi
 from choice.core.notifier import Change, ChangeKind, Subscription
 from choice.core.service import InteractionService
 from choice.store.records import Interaction

@@ -19,8 +19,8 @@ from jinja2.runtime import Context
 from markupsafe import Markup
 
 from choice.contract.attachments import ALLOWED_TYPES, ANSWER_LIMITS, INLINE_TYPES, file_size
-from choice.contract.bidi import closed_bidi
 from choice.contract.clock import iso, now
+from choice.contract.safe_text import closed_bidi
 from choice.contract.vocabulary import CUSTOM_INPUT_MAX, NOTE_MAX
 from choice.core.i18n import translator
 from choice.core.replies import question_count
