@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine, delete, func, insert, inspect, select, update
 
-from choice.store.engine import WRITE
+from choice.store.engine import writing
 from choice.store.repository import Repository
 from choice.store.tables import BROWSER_SESSIONS as TABLE
 
@@ -60,8 +60,7 @@ def end_all_sessions(engine: Engine) -> int:
         if not inspect(conn).has_table(TABLE.name):
             return 0
     with engine.connect() as conn:
-        conn.execution_options(**WRITE)
-        with conn.begin():
+        with writing(conn):
             return int(conn.execute(delete(TABLE)).rowcount)
 
 
