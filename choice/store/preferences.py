@@ -40,9 +40,8 @@ def saved_language(engine: Engine) -> str | None:
 
 def save_preferences(engine: Engine, patch: PreferencesPatch) -> Preferences:
     changes = patch.model_dump(exclude_unset=True)
-    with engine.connect() as conn:
-        with writing(conn):
-            for key, value in changes.items():
-                conn.execute(delete(TABLE).where(TABLE.c.key == key))
-                conn.execute(insert(TABLE).values(key=key, value_json=value))
+    with engine.connect() as conn, writing(conn):
+        for key, value in changes.items():
+            conn.execute(delete(TABLE).where(TABLE.c.key == key))
+            conn.execute(insert(TABLE).values(key=key, value_json=value))
     return load_preferences(engine)

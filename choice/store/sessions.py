@@ -59,9 +59,8 @@ def end_all_sessions(engine: Engine) -> int:
     with engine.connect() as conn:
         if not inspect(conn).has_table(TABLE.name):
             return 0
-    with engine.connect() as conn:
-        with writing(conn):
-            return int(conn.execute(delete(TABLE)).rowcount)
+    with engine.connect() as conn, writing(conn):
+        return int(conn.execute(delete(TABLE)).rowcount)
 
 
 def count_sessions(engine: Engine, now: float) -> int:
