@@ -1,16 +1,16 @@
 """Persistence: tables, the repository, retention and preferences, behind an async facade.
 
-`Store` runs writes off the event loop on one dedicated thread (SQLite has one writer
-anyway, and one thread means no lock waits inside this process); new interactions are
-group-committed (`batching.py`). A `read` (one row by its key, a bounded page) on SQLite
-runs in place: in WAL mode a reader never waits for the writer, the query takes tens of
-microseconds, and the hop to a thread and back cost more than the query and queued a page's
-dozen reads behind whatever else held the interpreter (`bench/abuse_bench.py`: the owner's
-page is faster and the portal uses less CPU under attack with reads in place). A `scan` (rows
-that grow with the data: every pending question, every open review) and every read of a
-server database (PostgreSQL: a network round trip) run on a small pool. The repository below it
-is plain synchronous SQLAlchemy. Making a `Store` touches nothing on disk; `open()` brings
-its database to the newest schema (`schema.py`, under a lock shared with other processes).
+No database work runs on the event loop. `Store` runs writes on one dedicated thread
+(SQLite has one writer anyway, and one thread means no lock waits inside this process); new
+interactions are group-committed (`batching.py`). Reads (`read`: a few rows found by an
+index; `scan`: rows that grow with the data) run on a small pool of reader threads, on
+every database: in WAL mode a SQLite reader never waits for the writer, and a read that
+takes long (a cold page cache, a slow disk, a busy checkpoint) holds one reader thread, not
+every request the portal serves. A read started after a write has returned sees that write:
+the write is committed before `write` returns, and each read is a transaction of its own.
+The repository below it is plain synchronous SQLAlchemy. Making a `Store` touches nothing
+on disk; `open()` brings its database to the newest schema (`schema.py`, under a lock
+shared with other processes).
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from choice.store.repository import Repository
 from choice.store.schema import upgrade
 
 T = TypeVar("T")
+READERS = 4
+"""Reader threads: each holds one pooled connection while it reads."""
 
 __all__ = ["AuditEvent", "Interaction", "Repository", "Store"]
 
@@ -38,8 +40,7 @@ class Store:
         self._opened = False
         self.repo = Repository(self.engine)
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="choice-db-write")
-        self._readers = ThreadPoolExecutor(4, thread_name_prefix="choice-db-read")
-        self._reads_in_place = self.engine.dialect.name == "sqlite"
+        self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="choice-db-read")
         self._batcher = InsertBatcher(self.repo, self._writer.submit)
 
     @property
@@ -67,13 +68,11 @@ class Store:
         return await self._batcher.insert(row, events, max_sessions, files)
 
     async def read(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """A read of a few rows found by an index (see the module's docstring)."""
-        if self._reads_in_place:
-            return fn(*args, **kwargs)
+        """A read of a few rows found by an index, on a reader thread."""
         return await self._run(self._readers, fn, *args, **kwargs)
 
     async def scan(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """A read whose rows grow with the data: on the pool, never on the event loop."""
+        """A read whose rows grow with the data, on a reader thread."""
         return await self._run(self._readers, fn, *args, **kwargs)
 
     @staticmethod

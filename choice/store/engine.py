@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, RootTransaction, create_engine, event
 
 from choice.store.json_type import decode, encode
 
 BUSY_TIMEOUT_MS = 10_000
-WRITE = {"immediate": True}
-"""Execution options that mark a connection's transaction as a write (`BEGIN IMMEDIATE`)."""
 WAL_RETRY_SECONDS = 60.0
 
 
@@ -59,14 +59,33 @@ def make_engine(url: str) -> Engine:
         cursor.execute("PRAGMA secure_delete=ON")
         cursor.close()
 
-    @event.listens_for(engine, "begin")
-    def _on_begin(conn: Any) -> None:
-        # Writes take the lock up front. Reads are single statements, consistent on their
-        # own in autocommit mode: no BEGIN round trip for them.
-        if conn.get_execution_options().get("immediate"):
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
-
     return engine
+
+
+def begin_write(conn: Connection) -> RootTransaction:
+    """Begin a write transaction on `conn`. On SQLite it takes the write lock up front
+    (`BEGIN IMMEDIATE`, waiting up to the busy timeout), so that what it reads before
+    writing cannot change under it. Reads are single statements, consistent on their own in
+    autocommit mode: no BEGIN for them.
+
+    Issued here rather than from a `begin` event: a connection event listener on the engine
+    makes SQLAlchemy dispatch events around every statement, reads included."""
+    transaction = conn.begin()
+    if conn.dialect.name == "sqlite":
+        try:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        except BaseException:
+            transaction.rollback()
+            raise
+    return transaction
+
+
+@contextmanager
+def writing(conn: Connection) -> Iterator[Connection]:
+    """A write transaction on `conn` (`begin_write`): committed when the block ends, rolled
+    back if it raises."""
+    with begin_write(conn):
+        yield conn
 
 
 def forget_overwritten(engine: Engine) -> bool:

@@ -12,7 +12,7 @@ import importlib
 
 from sqlalchemy import Engine, delete
 
-from choice.store.engine import WRITE
+from choice.store.engine import writing
 from choice.store.tables import LOGIN_CODES_USED as TABLE
 
 
@@ -21,11 +21,9 @@ def spend_login_code(engine: Engine, nonce: str, expires_at: float, now: float) 
     # The dialect's own `insert` (ON CONFLICT), imported by name: SQLAlchemy's PostgreSQL
     # dialect and its drivers' modules would cost a SQLite portal memory if imported at start.
     dialect = importlib.import_module(f"sqlalchemy.dialects.{engine.dialect.name}")
-    with engine.connect() as conn:
-        conn.execution_options(**WRITE)
-        with conn.begin():
-            conn.execute(delete(TABLE).where(TABLE.c.expires_at < now))
-            inserted = conn.execute(dialect.insert(TABLE).values(
-                nonce=nonce, expires_at=expires_at).on_conflict_do_nothing().returning(
-                TABLE.c.nonce))
-            return inserted.first() is not None
+    with engine.connect() as conn, writing(conn):
+        conn.execute(delete(TABLE).where(TABLE.c.expires_at < now))
+        inserted = conn.execute(dialect.insert(TABLE).values(
+            nonce=nonce, expires_at=expires_at).on_conflict_do_nothing().returning(
+            TABLE.c.nonce))
+        return inserted.first() is not None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from sqlalchemy import Engine, delete, insert, select
 
 from choice.contract import Preferences, PreferencesPatch
-from choice.store.engine import WRITE
+from choice.store.engine import writing
 from choice.store.tables import PREFERENCES as TABLE
 
 
@@ -40,10 +40,8 @@ def saved_language(engine: Engine) -> str | None:
 
 def save_preferences(engine: Engine, patch: PreferencesPatch) -> Preferences:
     changes = patch.model_dump(exclude_unset=True)
-    with engine.connect() as conn:
-        conn.execution_options(**WRITE)
-        with conn.begin():
-            for key, value in changes.items():
-                conn.execute(delete(TABLE).where(TABLE.c.key == key))
-                conn.execute(insert(TABLE).values(key=key, value_json=value))
+    with engine.connect() as conn, writing(conn):
+        for key, value in changes.items():
+            conn.execute(delete(TABLE).where(TABLE.c.key == key))
+            conn.execute(insert(TABLE).values(key=key, value_json=value))
     return load_preferences(engine)

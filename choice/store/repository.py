@@ -15,13 +15,12 @@ from typing import Any, Literal
 
 from msgspec import Struct, field
 from msgspec.structs import replace
-from sqlalchemy import Connection, Engine, bindparam, delete, insert, or_, select, update
+from sqlalchemy import Connection, Engine, bindparam, delete, insert, select, update
 from sqlalchemy.exc import DBAPIError
 
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
 from choice.contract.errors import AlreadyCompleted, DeadlinePassed, NotFound
-from choice.store.compiled import Compiled, cursor_of
-from choice.store.engine import WRITE, forget_overwritten
+from choice.store.engine import forget_overwritten, writing
 from choice.store.records import AuditEvent, Interaction, StoredFile, values_of
 from choice.store.retention import enforce_count_limit
 from choice.store.tables import ATTACHMENTS, DRAFTS, INTERACTIONS
@@ -31,11 +30,11 @@ log = logging.getLogger("choice.store")
 New = tuple[Interaction, Sequence[AuditEvent], Sequence[StoredFile]]
 """A new interaction: its row, its first audit events, the files shown with it."""
 Which = Literal["active", "widened", "deferred", "completed", "all"]
-IS_OPEN = or_(*(INTERACTIONS.c.status == status for status in OPEN_STATUSES))
-"""Open, as literals (not an expanding IN): `compiled.py` runs it without SQLAlchemy."""
+IS_OPEN = INTERACTIONS.c.status.in_(OPEN_STATUSES)
 BY_ID = select(INTERACTIONS).where(INTERACTIONS.c.id == bindparam("interaction_id"))
-# The answer's statements, built once (building an UPDATE per call cost more than
-# running it) and compiled per dialect for `complete`.
+# The answer's statements, built once with bound parameters: building an UPDATE per call
+# cost more than running it, and one statement object per shape lets SQLAlchemy's compiled
+# cache hand back the same compiled form on every answer.
 FINISH = (update(INTERACTIONS)
           .where(INTERACTIONS.c.id == bindparam("interaction_id"),
                  INTERACTIONS.c.status == bindparam("old_status"))
@@ -49,11 +48,9 @@ DROP_DRAFT_FILES = delete(ATTACHMENTS).where(
     ATTACHMENTS.c.interaction_id == bindparam("interaction_id"), IS_DRAFT_FILE)
 """...and the files attached to it that the ending did not send."""
 FILE_COLUMNS = [c for c in ATTACHMENTS.c if c.name != "data"]
-FILE_NAMES = tuple(c.name for c in FILE_COLUMNS)
 DRAFT_FILES = (select(*FILE_COLUMNS)
                .where(ATTACHMENTS.c.interaction_id == bindparam("interaction_id"), IS_DRAFT_FILE)
                .order_by(ATTACHMENTS.c.created_at))
-EVENT_COLUMNS = ("interaction_id", "kind", "actor", "at", "detail_json")
 
 
 class Completed(Struct, frozen=True):
@@ -78,11 +75,6 @@ def _row(mapping: Any) -> Interaction:
     return Interaction(**mapping)
 
 
-def _row_of(values: Sequence[Any]) -> Interaction:
-    """A record from a raw `SELECT` of every column (`Compiled.first`: converted by type)."""
-    return Interaction(**dict(zip(INTERACTIONS.c.keys(), values, strict=True)))
-
-
 class Repository:
     """Reads may run on any thread. Writes must run on the store's one writer thread: they
     share one long-lived connection (no pool checkout and reset per transaction)."""
@@ -90,16 +82,9 @@ class Repository:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._writer: Connection | None = None
-        dialect = engine.dialect
-        self._find_raw = Compiled(BY_ID, dialect)
-        self._finish_raw = Compiled(FINISH, dialect)
-        self._events_raw = Compiled(ADD_EVENTS, dialect, EVENT_COLUMNS)
-        self._drop_draft_raw = Compiled(DROP_DRAFT, dialect)
-        self._drop_draft_files_raw = Compiled(DROP_DRAFT_FILES, dialect)
-        self._draft_files_raw = Compiled(DRAFT_FILES, dialect)
-        self._completing: tuple[int, Any] | None = None
-        """(the writer thread, its cursor) while `complete` runs `decide`."""
-        self._driver_error: type[Exception] = dialect.loaded_dbapi.Error
+        self._completing: tuple[int, Connection] | None = None
+        """(the writer thread, its connection) while `complete` runs `decide`."""
+        self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
@@ -111,10 +96,9 @@ class Repository:
     def _write(self) -> Iterator[Connection]:
         if self._writer is None:
             self._writer = self.engine.connect()
-            self._writer.execution_options(**WRITE)
         conn = self._writer
         try:
-            with conn.begin():
+            with writing(conn):
                 yield conn
         except (DBAPIError, self._driver_error):
             self.close()  # a broken connection is replaced on the next write
@@ -159,15 +143,18 @@ class Repository:
     def draft_files(self, interaction_id: str) -> list[StoredFile]:
         """The files attached to a question's draft, oldest first (descriptions only).
         Inside `complete` (its `decide`, on the writer thread) they are read in the
-        completing transaction itself, with its cursor: every answer asks, and a
-        connection of its own added to each."""
+        completing transaction itself: every answer asks, and a connection of its own
+        added to each."""
         completing = self._completing
         if completing is not None and completing[0] == threading.get_ident():
-            rows = self._draft_files_raw.all(completing[1], {"interaction_id": interaction_id})
-            return [StoredFile(**dict(zip(FILE_NAMES, found, strict=True))) for found in rows]
+            return self._draft_files_in(completing[1], interaction_id)
         with self.engine.connect() as conn:
-            return [StoredFile(**m) for m in conn.execute(DRAFT_FILES, {
-                "interaction_id": interaction_id}).mappings()]
+            return self._draft_files_in(conn, interaction_id)
+
+    @staticmethod
+    def _draft_files_in(conn: Connection, interaction_id: str) -> list[StoredFile]:
+        return [StoredFile(**m) for m in conn.execute(DRAFT_FILES, {
+            "interaction_id": interaction_id}).mappings()]
 
     def get(self, interaction_id: str) -> Interaction:
         with self.engine.connect() as conn:
@@ -211,39 +198,31 @@ class Repository:
         question's draft goes in the same transaction (it is never an answer).
         """
         with self._write() as conn:
-            cursor = cursor_of(conn)  # the hot path: see `compiled.py`
+            row = self.find(conn, interaction_id)
+            if row.status not in statuses:
+                raise AlreadyCompleted(row)
+            self._completing = (threading.get_ident(), conn)
             try:
-                found = self._find_raw.first(cursor, {"interaction_id": interaction_id})
-                if found is None:
-                    raise NotFound(interaction_id)
-                row = _row_of(found)
-                if row.status not in statuses:
-                    raise AlreadyCompleted(row)
-                self._completing = (threading.get_ident(), cursor)
-                try:
-                    done = decide(row)
-                finally:
-                    self._completing = None
-                self._finish_raw.run(cursor, {
-                    "interaction_id": interaction_id, "old_status": row.status,
-                    "new_status": done.status, "new_result": done.result_json,
-                    "new_completed_at": done.completed_at})
-                if cursor.rowcount != 1:
-                    raise AlreadyCompleted(self.find(conn, interaction_id))
-                if done.events:
-                    self._events_raw.run_many(cursor, [values_of(e) for e in done.events])
-                if done.sent_drafts:
-                    conn.execute(update(ATTACHMENTS).where(
-                        ATTACHMENTS.c.interaction_id == interaction_id, IS_DRAFT_FILE,
-                        ATTACHMENTS.c.attachment_id.in_(done.sent_drafts),
-                    ).values(direction="answer"))
-                if done.new_files:
-                    conn.execute(insert(ATTACHMENTS), [values_of(f) for f in done.new_files])
-                self._drop_draft_raw.run(cursor, {"interaction_id": interaction_id})
-                self._drop_draft_files_raw.run(cursor, {"interaction_id": interaction_id})
-                dropped_files = cursor.rowcount > 0
+                done = decide(row)
             finally:
-                cursor.close()
+                self._completing = None
+            finished = conn.execute(FINISH, {
+                "interaction_id": interaction_id, "old_status": row.status,
+                "new_status": done.status, "new_result": done.result_json,
+                "new_completed_at": done.completed_at})
+            if finished.rowcount != 1:
+                raise AlreadyCompleted(self.find(conn, interaction_id))
+            self.add_events(conn, done.events)
+            if done.sent_drafts:
+                conn.execute(update(ATTACHMENTS).where(
+                    ATTACHMENTS.c.interaction_id == interaction_id, IS_DRAFT_FILE,
+                    ATTACHMENTS.c.attachment_id.in_(done.sent_drafts),
+                ).values(direction="answer"))
+            if done.new_files:
+                conn.execute(insert(ATTACHMENTS), [values_of(f) for f in done.new_files])
+            conn.execute(DROP_DRAFT, {"interaction_id": interaction_id})
+            dropped_files = conn.execute(
+                DROP_DRAFT_FILES, {"interaction_id": interaction_id}).rowcount > 0
         if dropped_files:  # the bytes of files nobody sent leave the disk too
             self.forget_dropped(f"files of {interaction_id}'s draft")
         # The row as just written, without reading it back (one query less per answer).

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from sqlalchemy import Engine, delete, func, insert, inspect, select, update
 
-from choice.store.engine import WRITE
+from choice.store.engine import writing
 from choice.store.repository import Repository
 from choice.store.tables import BROWSER_SESSIONS as TABLE
 
@@ -59,10 +59,8 @@ def end_all_sessions(engine: Engine) -> int:
     with engine.connect() as conn:
         if not inspect(conn).has_table(TABLE.name):
             return 0
-    with engine.connect() as conn:
-        conn.execution_options(**WRITE)
-        with conn.begin():
-            return int(conn.execute(delete(TABLE)).rowcount)
+    with engine.connect() as conn, writing(conn):
+        return int(conn.execute(delete(TABLE)).rowcount)
 
 
 def count_sessions(engine: Engine, now: float) -> int:

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import OperationalError
 
-from choice.store.engine import WRITE, shown
+from choice.store.engine import begin_write, shown
 
 log = logging.getLogger("choice.store")
 
@@ -50,9 +50,8 @@ def _sqlite_write_lock(engine: Engine) -> Iterator[Connection]:
     deadline = time.monotonic() + LOCK_WAIT_SECONDS
     while True:
         conn = engine.connect()
-        conn.execution_options(**WRITE)
         try:
-            transaction = conn.begin()
+            transaction = begin_write(conn)
             break
         except OperationalError as error:
             conn.close()

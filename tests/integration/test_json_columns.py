@@ -1,7 +1,7 @@
 """JSON columns (`store/json_type.py`) give back every JSON value as it was written, with its
-Python type (30 stays an int, 30.0 a float, True a bool, "30" a string, None None), on SQLite
-and on PostgreSQL, through SQLAlchemy's Core and through the answer's raw cursor
-(`store/compiled.py`), where the driver hands values over unconverted."""
+Python type (30 stays an int, 30.0 a float, True a bool, "30" a string, None None),
+on SQLite and on PostgreSQL, through SQLAlchemy's Core and through the answer's transaction
+(`Repository.complete`), which reads and writes them with its statements built once."""
 
 from __future__ import annotations
 
@@ -81,12 +81,12 @@ def test_a_stored_none_is_sql_null_in_a_nullable_column_and_json_null_in_a_prefe
     assert (null_detail, null_value, value) == (1, 0, None)
 
 
-async def test_a_row_keeps_every_json_value_through_the_answers_raw_cursor(store: Store) -> None:
+async def test_a_row_keeps_every_json_value_through_the_answers_transaction(store: Store) -> None:
     await store.insert(asked("q1"), [AuditEvent("q1", "created", "agent", 1.0, NESTED)])
     seen: list[Interaction] = []
     result = {"selected_ids": ["a"], "nested": NESTED}
 
-    def decide(row: Interaction) -> Completed:  # the row as `complete` read it, raw
+    def decide(row: Interaction) -> Completed:  # the row as `complete` read it
         seen.append(row)
         return Completed("submitted", result, 2.0,
                          [AuditEvent("q1", "answered", "human:web", 2.0, NESTED)])
@@ -95,9 +95,9 @@ async def test_a_row_keeps_every_json_value_through_the_answers_raw_cursor(store
     assert same(seen[0].request_json, NESTED) and seen[0].placeholder_shown is True
     assert seen[0].result_json is None
     assert same(done.result_json, result)
-    stored = store.repo.get("q1")  # the Core path reads what the raw cursor wrote
+    stored = store.repo.get("q1")  # a plain read finds what the answer wrote
     assert same(stored.result_json, result) and same(stored.request_json, NESTED)
-    with pytest.raises(AlreadyCompleted) as again:  # read raw, as the second answer finds it
+    with pytest.raises(AlreadyCompleted) as again:  # as the second answer finds it
         await store.write(store.repo.complete, "q1", decide)
     assert same(again.value.row.result_json, result) and again.value.row.completed_at == 2.0
     details = [event.detail_json for event in store.repo.events("q1")]
