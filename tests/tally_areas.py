@@ -37,10 +37,11 @@ AREAS: dict[str, Area] = {
     "WebSocket origin": security("handshakes from other origins, refused before accept"),
     "Sockets": security(
         "messages over 4 KiB (text, binary, fragmented, multi-byte) on participant and owner "
-        "sockets: 1009; {extra_pages} pages of one link beyond 8, a tab beyond a session's "
-        "cap: the oldest closed (4409); a participant's socket once its question ended "
-        "(4410) or its link was withdrawn (4404); a link's handshake past {handshakes} a "
-        "10 s: refused before it is looked up (403)"),
+        "sockets: 1009 (or a reset, to a client still sending); {extra_pages} pages of one "
+        "link beyond 8, a tab beyond a session's cap: the oldest closed (4409); a "
+        "participant's socket once its question ended (4410) or its link was withdrawn "
+        "(4404); a link's handshake past {handshakes} a 10 s: refused before it is looked "
+        "up (403)"),
     "Credentials": security(
         "no, wrong, empty, foreign or query-string token on every `/api` route and `/mcp`; "
         "made-up sessions and the old release's fixed cookie; reused one-time codes"),
@@ -49,9 +50,9 @@ AREAS: dict[str, Area] = {
         "in the query, a forged cookie: `ok` and that it is a choice portal, nothing else"),
     "Open redirect": security("`next` values that try to leave the portal"),
     "Slow clients": security(
-        "{heads} connections that send no request or trickle its head (a socket handshake's "
-        "too), {bodies} that trickle a body (API, form, `/mcp`): closed once the head is 10 s "
-        "late, 408 once the body is 30 s late; nothing stored, everyone else served"),
+        "{bodies} requests that trickle a body (API, form, `/mcp`): 408 once the body is "
+        "30 s late; nothing stored, everyone else served (a trickled head is the reverse "
+        "proxy's to cut off)"),
     "Media type": security("form, multipart, text and missing content types on the API"),
     "Body limits": security(
         "over 256 KiB (with and without Content-Length), {options} options, nesting "

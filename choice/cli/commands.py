@@ -34,8 +34,7 @@ def _serve(args: argparse.Namespace) -> int:
     # another core by the time the first page is asked for.
     warm_in_background(settings.compiled_templates)
     # Start-up makes many objects that live as long as the process, and little garbage:
-    # collecting meanwhile only slowed every start.
-    # `FreezeAfterStartup` sets them aside and turns the collector back on.
+    # collecting meanwhile only slowed every start. `serve` turns the collector back on.
     gc.disable()
     from choice.cli.serve import serve
 

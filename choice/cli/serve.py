@@ -4,20 +4,15 @@ background thread of the current process (`choice ask` when no portal answers).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
-import logging
-import os
 import socket
-import sys
 import threading
 import time
 from typing import Any
 
 import uvicorn
 
-from choice.cli.http_protocol import PROTOCOL as HTTP_PROTOCOL
 from choice.cli.language import cli_translator
 from choice.client.portal_client import PortalClient
 from choice.core.config import Settings
@@ -54,39 +49,6 @@ class OwnScope:
         await self.app(scope if scope["type"] == "lifespan" else dict(scope), receive, send)
 
 
-class FreezeAfterStartup:
-    """Moves what start-up built (modules, the app, its caches) out of the garbage
-    collector's sight once the app has started (`gc.freeze()`): a full collection then
-    scans only what was made since. Without it, one walked the whole heap on the event loop
-    once it had grown, enough to stall an owner's page in `bench/abuse_bench.py`.
-    `choice serve` runs its start-up with the collector off; it is turned on here. No
-    collection first: it would find little garbage and delay the first request. For a
-    process that serves the portal and nothing else (not `BackgroundPortal`)."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "lifespan":
-            await self.app(scope, receive, send)
-            return
-
-        async def sent(message: Any) -> None:
-            if message["type"] == "lifespan.startup.complete":
-                gc.freeze()
-                gc.enable()
-            await send(message)
-        await self.app(scope, receive, sent)
-
-
-def websocket_protocol(**kwargs: Any) -> asyncio.Protocol:
-    """uvicorn's sans-I/O WebSocket protocol, closing as `ws_protocol` says, imported at the
-    first socket rather than at every start."""
-    from choice.cli.ws_protocol import LingeringCloseProtocol
-
-    return LingeringCloseProtocol(**kwargs)
-
-
 def _config(app: Any, settings: Settings, log_level: str) -> uvicorn.Config:
     return uvicorn.Config(
         OwnScope(app), host=settings.host, port=settings.port, log_level=log_level,
@@ -94,13 +56,11 @@ def _config(app: Any, settings: Settings, log_level: str) -> uvicorn.Config:
         proxy_headers=False,
         # Countdown messages are short: deflate saves nothing and doubles the memory
         # of every open socket (`bench/web_bench.py --ws-compression` compares).
-        ws=websocket_protocol,  # type: ignore[arg-type]  # a factory, as uvicorn calls it
         ws_per_message_deflate=False,
         # A frame over this is refused from its header, before it is buffered (the
         # default, 16 MiB, let the sockets of one link hold gigabytes); the sockets check
         # it too, for other servers (`web/live/socket_limits.py`).
         ws_max_size=INBOUND_BYTES,
-        http=HTTP_PROTOCOL,  # a deadline for each request's head (`http_protocol.py`)
     )
 
 
@@ -131,19 +91,11 @@ def serve(app: Any = None, settings: Settings | None = None) -> None:
             "{url}").format(url=link), flush=True)
     print(_("API token: `choice token` (stored in {path})").format(path=settings.token_path),
           flush=True)
+    # `choice serve` builds the app with the collector off (`cli/commands.py`): start-up
+    # makes many long-lived objects and little garbage. Serving makes garbage: collect again.
+    gc.enable()
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises Ctrl-C once it has shut down
-        uvicorn.Server(_config(FreezeAfterStartup(app), settings, "info")).run()
-    exit_without_teardown()
-
-
-def exit_without_teardown() -> None:
-    """End the process once the server has shut down (the store is closed, every answer
-    committed) without the interpreter's teardown: freeing the SDK's and the framework's
-    modules one object at a time takes 0.5-1.5 s here, and Ctrl-C should return at once."""
-    logging.shutdown()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0)
+        uvicorn.Server(_config(app, settings, "info")).run()
 
 
 class BackgroundPortal:

@@ -23,7 +23,7 @@ import sys
 import time
 from contextlib import suppress
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, Any
 
 from choice.client.connection import discover, ensure_started
 from choice.client.errors import ClientError, PortalNotRunning, PortalRefused
@@ -90,15 +90,9 @@ def why_no_decision(reply: dict[str, Any], settings: Settings) -> str:
     return f"no answer in the portal within {settings.hook_wait_seconds} s"
 
 
-def main(agent: str | None) -> NoReturn:
-    """`choice hook`: run, then end the process at once. The agent waits for it to end, and
-    the interpreter's own shutdown (clearing modules, collecting) was most of the time from
-    the answer to the exit: the decision is written and flushed, nothing else is left to
-    do (bench/hook_bench.py measures it)."""
-    code = run(agent)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
+def main(agent: str | None) -> int:
+    """`choice hook`: one call; its exit code (always 0: a decision or a fall-through)."""
+    return run(agent)
 
 
 def fall_through(why: str) -> int:

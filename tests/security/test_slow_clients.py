@@ -1,12 +1,16 @@
-"""Slow clients (slowloris): a connection that withholds its request's head or trickles it is
-closed once the head is `HEADER_SECONDS` late, and one that trickles its body is answered
-408 (`Connection: close`) once the body is `BODY_SECONDS` late, on the API, a page's form
-and `/mcp`. Before, 400 slow heads and 200 slow bodies from one client all stayed open.
-Meanwhile the portal answers everyone else, and nothing the slow requests carried is stored.
-A slow body leaves one line in the log, the access log's 408, and no traceback.
+"""Slow clients (slowloris) on the body: a request whose body trickles in is answered 408
+(`Connection: close`) once the body is `BODY_SECONDS` late, on the API, a page's form and
+`/mcp`. Before, 200 slow bodies from one client all stayed open. Meanwhile the portal
+answers everyone else, and nothing the slow requests carried is stored. A slow body leaves
+one line in the log, the access log's 408, and no traceback.
+
+The body's deadline is the app's own, so it holds under any server. A request's head is
+not timed here: uvicorn's documented settings time out only an idle keep-alive
+connection, and an app is called once the head is complete, so a head that trickles in is
+the reverse proxy's to cut off (`docs/operations/proxy.md`).
 
 Each attacker trickles a byte at a time, far slower than its request could ever complete
-within the deadlines; a bound well past them fails the test instead of hanging it.
+within the deadline; a bound well past it fails the test instead of hanging it.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from choice.web.security.slow_clients import BODY_SECONDS, HEADER_SECONDS
+from choice.web.security.slow_clients import BODY_SECONDS
 from tests.integration.test_real_server import wait_until
 from tests.portal_process import PortalProcess
 from tests.security.conftest import bearer, interaction_count, mcp_session, send, signed_in
@@ -83,8 +87,7 @@ def attack(portal: PortalProcess, name: str, at_once: bytes, trickled: bytes) ->
     return outcome
 
 
-def test_slow_heads_and_bodies_are_cut_off_and_everyone_else_is_served(
-        portal: PortalProcess) -> None:
+def test_slow_bodies_are_cut_off_and_everyone_else_is_served(portal: PortalProcess) -> None:
     host = f"127.0.0.1:{portal.port}"
     question = json.dumps({"title": "Trickled", "prompt": "Slowly.", "interface": "terminal",
                            "options": [{"id": "a", "label": "A"}]}).encode()
@@ -93,15 +96,6 @@ def test_slow_heads_and_bodies_are_cut_off_and_everyone_else_is_served(
         "name": "provide_choice", "arguments": {"title": "Trickled over MCP", "prompt": "P.",
                                                 "interface": "terminal",
                                                 "options": [{"id": "a", "label": "A"}]}}})
-    padding = b"X-Pad: " + b"a" * 400 + b"\r\n"
-    heads = {
-        **{f"silent {n}": (b"", b"") for n in range(5)},  # connects, sends nothing
-        **{f"trickled head {n}": (b"", f"GET /healthz HTTP/1.1\r\nHost: {host}\r\n".encode()
-                                  + padding + b"\r\n") for n in range(5)},
-        "head of a socket handshake": (b"", (
-            f"GET /ws/portal HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
-            "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n").encode() + padding),
-    }
     bodies = {
         **{f"question {n}": (head_of("POST", "/api/interactions",
                                      {"Host": host, **bearer(portal),
@@ -114,18 +108,12 @@ def test_slow_heads_and_bodies_are_cut_off_and_everyone_else_is_served(
         "MCP call": (head_of("POST", "/mcp", {"Host": host, **mcp}, len(call)), call.encode()),
     }
     before = interaction_count(portal)
-    with ThreadPoolExecutor(len(heads) + len(bodies)) as pool, \
-            attacks("Slow clients") as seen:
+    with ThreadPoolExecutor(len(bodies)) as pool, attacks("Slow clients") as seen:
         running = {name: pool.submit(attack, portal, name, *parts)
-                   for name, parts in {**heads, **bodies}.items()}
+                   for name, parts in bodies.items()}
         served = [send(portal, "GET", "/healthz").status for _ in range(5)]
         outcomes = {name: future.result() for name, future in running.items()}
-        seen.fact("heads", len(heads))
         seen.fact("bodies", len(bodies))
-        for name in heads:
-            got = outcomes[name]
-            seen.refused_if(got.closed_after is not None and got.answer == b""
-                            and got.closed_after >= HEADER_SECONDS - 1, got)
         for name in bodies:
             got = outcomes[name]
             status_line, _, rest = got.answer.partition(b"\r\n")
@@ -134,7 +122,6 @@ def test_slow_heads_and_bodies_are_cut_off_and_everyone_else_is_served(
                             and got.closed_after >= BODY_SECONDS - 1, got)
         seen.unchanged(before, interaction_count(portal))
     assert served == [200] * 5
-
 
 
 def logged(portal: PortalProcess, since: int, wanted: Callable[[list[str]], bool]) -> list[str]:

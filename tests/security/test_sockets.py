@@ -10,9 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import os
-import select
 import socket
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
@@ -24,7 +22,6 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
-from choice.cli.ws_protocol import LINGER_SECONDS
 from choice.portal import create_app
 from choice.web.live.socket_limits import (
     INBOUND_BYTES,
@@ -129,19 +126,21 @@ def test_a_message_over_4_kib_closes_either_socket_with_1009(portal: PortalProce
                                  ("owner", owner_tab(sockets, portal, who.interaction_id))):
                 try:
                     socket.send(message)
-                except ConnectionClosed as closed:  # closed while a fragment was still going out
-                    code: object = closed.rcvd.code if closed.rcvd is not None else None
+                except ConnectionClosed as closed:  # closed while the message was going out
+                    # The server ends the connection right after its close frame; a client
+                    # still writing may meet the reset before it reads that frame.
+                    code: object = closed.rcvd.code if closed.rcvd is not None else "reset"
+                    seen.refused_if(code in (1009, "reset"), (kind, name, "sending", code))
                 else:
                     code, _heard = closing(socket)
-                seen.refused_if(code == 1009, (kind, name, code))
+                    seen.refused_if(code == 1009, (kind, name, code))
 
 
-def test_a_refused_message_is_answered_with_1009_then_drained_until_the_linger_ends(
+def test_a_refused_message_is_answered_with_1009_and_the_connection_ends(
         portal: PortalProcess) -> None:
-    """The server's side of the close, on a raw socket that says its frame is 1 MiB and
-    keeps sending: the close frame (1009) comes with the end of the server's half, what
-    follows is read and dropped (no reset while the client is still writing), and the
-    connection ends once `LINGER_SECONDS` pass."""
+    """The server's side of the close, on a raw socket whose frame says it is 1 MiB: the
+    server refuses it from its header, sends a close frame (1009) and ends the connection
+    without waiting for the rest of the message."""
     (who,) = widened(portal, ["Ann"])
     with socket.create_connection(("127.0.0.1", portal.port), timeout=WAIT) as raw:
         raw.sendall(handshake(portal, f"/ws/d/{who.secret}"))
@@ -150,19 +149,12 @@ def test_a_refused_message_is_answered_with_1009_then_drained_until_the_linger_e
             received += raw.recv(4096)
         assert received.startswith(b"HTTP/1.1 101"), received[:40]
         raw.sendall(bytes([0x81, 0x80 | 127]) + (2**20).to_bytes(8, "big") + b"mask"
-                    + b"x" * 8192)
+                    + b"x" * 1024)
         received = received.split(b"\r\n\r\n", 1)[1]
-        while chunk := raw.recv(4096):  # up to the server's EOF
+        while chunk := raw.recv(4096):  # up to the server's end of the connection
             received += chunk
         *_before, (opcode, payload) = server_frames(received)
         assert (opcode, int.from_bytes(payload[:2], "big")) == (0x8, TOO_BIG), (opcode, payload)
-        eof_at = time.monotonic()
-        raw.sendall(b"x" * 65_536)  # more of the message: read and dropped, no reset
-        with pytest.raises(OSError):  # the reset once the server closed: the linger is over
-            while time.monotonic() < eof_at + LINGER_SECONDS + WAIT:
-                select.select([], [], [], 0.1)  # a probe every 100 ms, bounded above
-                raw.send(b"x")
-        assert time.monotonic() - eof_at > LINGER_SECONDS / 2, "closed with no linger"
 
 
 def test_a_small_message_is_ignored_and_the_page_stays_live(portal: PortalProcess,

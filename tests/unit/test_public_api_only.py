@@ -29,12 +29,6 @@ DOCUMENTED_BASES = {
 a controller, a plugin, a response, an exception, Jinja's bytecode cache)."""
 
 LEFT = {
-    ("choice/cli/http_protocol.py", "subclass HeadDeadlineProtocol of "
-     "uvicorn.protocols.http.httptools_impl.HttpToolsProtocol"):
-        "the deadline on a request's head, reaching into the protocol's private state",
-    ("choice/cli/ws_protocol.py", "subclass LingeringCloseProtocol of "
-     "uvicorn.protocols.websockets.websockets_sansio_impl.WebSocketsSansIOProtocol"):
-        "a closing handshake that lingers, through the protocol's private state",
     ("choice/mcp/server.py", "subclass PortalMCP of mcp.server.mcpserver.MCPServer"):
         "tools described by the contract, by overriding list_tools and call_tool",
     ("choice/web/api/openapi.py", "subclass OperationWithBody of litestar.openapi.spec.Operation"):

@@ -4,8 +4,8 @@
 A client that trickles its request (slowloris) holds a connection, a buffer and, once its
 head is in, a task, for as long as it likes: uvicorn (0.54) times out only an idle
 keep-alive connection, never a request on its way in. The head cannot be timed from the
-app (an ASGI app is called once the head is complete), so `choice serve` gives uvicorn a
-protocol that does it (`cli/http_protocol.py`); the body is timed here, in the request
+app (an ASGI app is called once the head is complete), so the reverse proxy in front of
+the portal does it (`docs/operations/proxy.md`); the body is timed here, in the request
 guard, for whatever server runs the app: `BodyDeadline` wraps a request's `receive`, and
 when the body is not complete by its deadline the request is answered 408 with
 `Connection: close` (the server then closes the connection) and the handler's read fails,
