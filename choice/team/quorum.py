@@ -21,6 +21,7 @@ from choice.contract.errors import AlreadyCompleted
 from choice.contract.field_errors import InvalidInput
 from choice.contract.normalize import Completion, Provenance
 from choice.contract.summaries import quoted_choices
+from choice.core.actors import OWNER_API, SYSTEM, Actor
 from choice.core.endings import answered, audit, request_of
 from choice.core.notifier import Change
 from choice.core.replies import listing
@@ -99,10 +100,10 @@ class QuorumKeeper:
         """On start: resolve every widened question whose quorum was reached while the
         portal was down."""
         for decision in await self.service.store.scan(self.decisions.quorums):
-            await self.check(decision.interaction_id, "system")
+            await self.check(decision.interaction_id, SYSTEM)
 
     async def set(self, interaction_id: str, quorum: Quorum | None,
-                  actor: str = "human:api") -> Interaction:
+                  actor: Actor = OWNER_API) -> Interaction:
         """Change a widened (or deferred) question's quorum, or switch it off (None)."""
         service = self.service
         row = await service.get(interaction_id)
@@ -116,7 +117,7 @@ class QuorumKeeper:
         await self.check(row.id, actor)
         return row
 
-    async def check(self, interaction_id: str, actor: str) -> Interaction | None:
+    async def check(self, interaction_id: str, actor: Actor) -> Interaction | None:
         """Resolve by quorum if the votes now reach it; None when they do not. `actor` is
         who made it so (the last voter's page or API call, the owner's change), for
         `answered_via`."""
@@ -147,9 +148,9 @@ class QuorumKeeper:
             votes=found.votes, count=len(done.participants), quorum=min_votes,
             choices=quoted_choices(request, found.option_ids))
         submission = Submission(selected_ids=found.option_ids, confirmed=True)
-        ended = answered(row, submission, done, "system", Provenance("quorum", text),
+        ended = answered(row, submission, done, SYSTEM, Provenance("quorum", text),
                          {"candidate": False})
-        first = audit(row.id, "quorum_reached", "system", {
+        first = audit(row.id, "quorum_reached", SYSTEM, {
             "option_ids": found.option_ids, "votes": found.votes, "voters": found.voters,
             "min_votes": min_votes}, done.completed_at)
         return replace(ended, events=[first, *ended.events])

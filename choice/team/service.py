@@ -21,6 +21,7 @@ from choice.contract import FieldError
 from choice.contract.errors import DeadlinePassed
 from choice.contract.field_errors import InvalidInput
 from choice.contract.result import DISCUSSION_MESSAGES_MAX, DiscussionData
+from choice.core.actors import OWNER_TEAM, SYSTEM, Actor, Channel
 from choice.core.endings import audit, request_of
 from choice.core.extension import Extension, ReplyHints
 from choice.core.notifier import Change
@@ -100,7 +101,7 @@ class TeamService(Extension):
 
     # -- the owner -------------------------------------------------------------------------
     async def widen(self, interaction_id: str, asked: WidenRequest,
-                    actor: str = "human:owner") -> Invited:
+                    actor: Actor = OWNER_TEAM) -> Invited:
         """Invite the audience to a pending interaction. `InvalidInput` for a bad audience,
         `AlreadyWidened` / `AlreadyCompleted` / `NotFound` otherwise; nothing changes then."""
         row = await self.interactions.get(interaction_id)  # NotFound before input errors
@@ -131,7 +132,7 @@ class TeamService(Extension):
         return f"{self.interactions.settings.link_base}{participant_path(secret)}"
 
     async def revoke(self, interaction_id: str, participant_id: str,
-                     actor: str = "human:owner") -> None:
+                     actor: Actor = OWNER_TEAM) -> None:
         """Withdraw one participant's link; `UnknownLink` if not theirs or already gone."""
         row = await self.interactions.get(interaction_id)
         at = self.interactions.clock()
@@ -219,7 +220,7 @@ class TeamService(Extension):
         """A question taken up again may already have its quorum."""
         if change.kind == "interaction.resumed" and change.row is not None \
                 and change.row.status == "widened":
-            await self.quorum.check(change.interaction_id, "system")
+            await self.quorum.check(change.interaction_id, SYSTEM)
 
     # -- participants ------------------------------------------------------------------------
     async def participant(self, secret: str) -> Participant:
@@ -239,7 +240,7 @@ class TeamService(Extension):
         if participant.opened_at is None and discussion.is_open:
             at = self.interactions.clock()
             event = audit(participant.interaction_id, "participant_opened",
-                          f"participant:{participant.id}", {"name": participant.name}, at)
+                          Actor.participant(participant.id), {"name": participant.name}, at)
             if await self._store.write(self.repo.mark_opened, participant.id, at, [event]):
                 participant.opened_at = at
                 self._publish("discussion.changed", discussion.row, change="opened",
@@ -256,7 +257,7 @@ class TeamService(Extension):
         self._comments.take(participant.id if participant else OWNER)
         at = self.interactions.clock()
         author = participant.name if participant else "Owner"
-        actor = f"participant:{participant.id}" if participant else "human:owner"
+        actor = Actor.participant(participant.id) if participant else Actor.owner("team")
         comment = Comment(interaction_id=row.id, author=author, text=text, at=at,
                           participant_id=participant.id if participant else None)
         event = audit(row.id, "comment_added", actor, {"length": len(text)}, at)
@@ -267,7 +268,7 @@ class TeamService(Extension):
         return comment
 
     async def vote(self, participant: Participant, body: VoteBody,
-                   via: str = "web") -> list[str]:
+                   via: Channel = "web") -> list[str]:
         """Replace the participant's vote; the ids come back in option order. A vote that
         reaches the quorum resolves the question (`via`: the page or the API). At most
         `VOTES_PER_MINUTE` changes a minute (`RateLimited`); changes close together make one
@@ -279,11 +280,11 @@ class TeamService(Extension):
         at = self.interactions.clock()
         vote = Vote(participant_id=participant.id, interaction_id=row.id,
                     option_ids_json=chosen, at=at)
-        event = audit(row.id, "vote_cast", f"participant:{participant.id}",
+        event = audit(row.id, "vote_cast", Actor.participant(participant.id),
                       {"option_ids": chosen}, at)
         await self._store.write(self.repo.set_vote, vote, event, at - VOTE_MERGE_SECONDS,
                                 merged_vote(chosen, at))
         self._publish("discussion.changed", row, change="vote", participant_id=participant.id)
         if chosen:  # on every change: the quorum may be reached by this one
-            await self.quorum.check(row.id, f"human:{via}")
+            await self.quorum.check(row.id, Actor.owner(via))
         return chosen

@@ -17,6 +17,7 @@ from litestar.params import FromPath, JSONBody
 
 from choice.contract import Quorum
 from choice.contract.field_errors import parse_model
+from choice.core.actors import AGENT, Actor
 from choice.decision.models import (
     CandidateBody,
     CandidateReview,
@@ -59,7 +60,7 @@ class DecisionController(Controller):
                              service: Service, decision: Decision) -> CandidateReview:
         """Fetch & review: ask the agent to summarise the discussion. Its waiting (or next)
         call returns `action_status: summary_requested`. 409 unless widened."""
-        return await decision.request_review(interaction_id, actor="human:api")
+        return await decision.request_review(interaction_id, actor=Actor.owner("api"))
 
     @post("/candidate", operation_id="submitCandidate", status_code=200,
           before_request=check_json_data, responses=REVIEWED)
@@ -67,7 +68,7 @@ class DecisionController(Controller):
                         service: Service, decision: Decision) -> CandidateReview:
         """The agent's candidate summary and answer for the owner's review. 422 with the
         field to fix (try again); 409 if no summary was asked for, or it was decided."""
-        return await decision.submit_candidate(interaction_id, data, actor="agent")
+        return await decision.submit_candidate(interaction_id, data, actor=AGENT)
 
     @post("/resolve", operation_id="resolveDecision", status_code=200,
           before_request=check_json_data, responses=REPLIED)
@@ -80,7 +81,7 @@ class DecisionController(Controller):
         `answers` for several questions. The portal sets `summary_json.source` from the candidate:
         unchanged or lightly edited `discussion_extraction`, changed by more than 30 %
         `owner_override`, none `manual`. Works on pending, widened and deferred questions."""
-        row = await decision.resolve(interaction_id, data, actor="human:api")
+        row = await decision.resolve(interaction_id, data, actor=Actor.owner("api"))
         return await agent_reply(service, row)
 
     @post("/defer", operation_id="deferDecision", status_code=200,
@@ -89,7 +90,7 @@ class DecisionController(Controller):
                     service: Service, decision: Decision) -> dict[str, Any]:
         """Set the decision aside with a rationale (required): the agent's call returns
         `action_status: deferred`; no deadline runs; a discussion stays open."""
-        row = await decision.defer(interaction_id, data, actor="human:api")
+        row = await decision.defer(interaction_id, data, actor=Actor.owner("api"))
         return await agent_reply(service, row)
 
     # The body may be left out entirely.
@@ -100,7 +101,7 @@ class DecisionController(Controller):
         """Take a deferred question up again: pending or widened as before, with at least
         its timeout from now. 409 if it is not deferred."""
         body = parse_model(ResumeBody, await json_body(request, optional=True))
-        row = await decision.resume(interaction_id, body.interface, actor="human:api")
+        row = await decision.resume(interaction_id, body.interface, actor=Actor.owner("api"))
         return await agent_reply(service, row)
 
     @put("/quorum", operation_id="setQuorum", before_request=check_json_data, responses=REPLIED)
@@ -109,5 +110,5 @@ class DecisionController(Controller):
         """Set the team's quorum (`min_votes`, at most the people invited) or switch it
         off (`null`). If the votes already reach it, the question resolves now."""
         quorum = Quorum(min_votes=data.min_votes) if data.min_votes is not None else None
-        await team.quorum.set(interaction_id, quorum, actor="human:api")
+        await team.quorum.set(interaction_id, quorum, actor=Actor.owner("api"))
         return await self._reply(service, interaction_id)

@@ -15,6 +15,7 @@ from litestar.params import FromPath, JSONBody
 
 from choice.contract.clock import iso
 from choice.contract.result import DiscussionData
+from choice.core.actors import Actor
 from choice.core.replies import listing
 from choice.team.models import CommentBody, WidenRequest
 from choice.team.payloads import comment_reply, owner_payload, page_reply
@@ -40,7 +41,7 @@ class TeamController(Controller):
         link is in this reply only (the portal keeps its hash). 409 if it is already widened
         or over; 422 for a bad audience. With `mode: continue` the agent's waiting call
         returns at once with `action_status: widened`."""
-        invited = await team.widen(interaction_id, data, actor="human:owner")
+        invited = await team.widen(interaction_id, data, actor=Actor.owner("team"))
         return {"interaction": listing(invited.row), "mode": invited.widening.mode,
                 "note": invited.widening.note, "expires_at": iso(invited.row.expires_at),
                 "participants": [p.model_dump() for p in invited.participants],
