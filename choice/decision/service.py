@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from choice.contract import DEFAULT_TIMEOUT, FieldError, PortalInterface
@@ -66,6 +67,10 @@ def _actor(interface: PortalInterface | None, default: Actor) -> Actor:
     return Actor.owner("terminal") if interface == "terminal" else default
 
 
+async def _no_quorum(_interaction_id: str) -> int | None:
+    return None
+
+
 class DecisionService(Extension):
     def __init__(self, interactions: InteractionService) -> None:
         self.interactions = interactions
@@ -73,6 +78,9 @@ class DecisionService(Extension):
         self.repo = DecisionRepository(interactions.store.repo)
         self.reviews = DeadlineScheduler(self._review_due, interactions.clock)
         """When each open review falls back to the owner writing the answer."""
+        self.read_quorum: Callable[[str], Awaitable[int | None]] = _no_quorum
+        """The team's quorum of a question, shown in the review: set by the composition
+        root (`choice/portal.py`); the team feature owns it."""
 
     @property
     def _summary_seconds(self) -> float:
@@ -142,7 +150,8 @@ class DecisionService(Extension):
         return await self._review_of(row, await self.decision(row.id))
 
     async def _review_of(self, row: Interaction, decision: Decision | None) -> CandidateReview:
-        return review_of(row, decision, await self.interactions.discussion(row),
+        return review_of(row, decision, await self.read_quorum(row.id),
+                         await self.interactions.discussion(row),
                          self._summary_seconds)
 
     async def agent_reply(self, row: Interaction, reply: dict[str, Any],

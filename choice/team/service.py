@@ -27,7 +27,7 @@ from choice.core.extension import Extension, ReplyHints
 from choice.core.notifier import Change
 from choice.core.replies import interaction_url, listing
 from choice.store import Store
-from choice.store.records import Comment, Interaction, Participant, Vote, Widening
+from choice.store.records import Comment, Decision, Interaction, Participant, Vote, Widening
 from choice.store.team import TeamRepository
 from choice.team.discussion import (
     VOTE_MERGE_SECONDS,
@@ -77,6 +77,10 @@ def _error(field: str, code: str, message: str) -> InvalidInput:
     return InvalidInput([FieldError(field=field, code=code, message=message)])
 
 
+async def _no_decision(_interaction_id: str) -> Decision | None:
+    return None
+
+
 class TeamService(Extension):
     def __init__(self, interactions: InteractionService) -> None:
         self.interactions = interactions
@@ -86,6 +90,10 @@ class TeamService(Extension):
         interactions.scans.add(self.reminders.scan)
         self._comments = PerMinute(COMMENTS_PER_MINUTE)
         self._votes = PerMinute(VOTES_PER_MINUTE, "votes")
+        self.read_decision: Callable[[str], Awaitable[Decision | None]] = _no_decision
+        """The decision feature's state of a question (a deferral and its rationale, shown
+        in the discussion): set by the composition root (`choice/portal.py`), since a
+        feature never builds another's repository."""
         self.on_widened: list[Callable[[Invited], Awaitable[None]]] = []
         """Told of each widening once stored, with the participants' links (only their
         hashes are stored, so this is the one chance): the webhook outbox queues the
@@ -154,10 +162,11 @@ class TeamService(Extension):
         else:
             page = ThreadPage(await read(self.repo.comments_by_id, row.id, comment_ids))
         votes = await read(self.repo.votes, row.id)
-        decision = await read(self.quorum.decisions.decision, row.id)
+        decision = await self.read_decision(row.id)
+        quorum = await read(self.repo.quorum, row.id)
         count = await read(self.repo.comment_count, row.id)
         return Discussion(row, request_of(row), widening, participants, page.comments, votes,
-                          decision, page.before, count)
+                          decision, quorum, page.before, count)
 
     async def comments(self, interaction_id: str, before: int | None = None,
                        limit: int = PAGE_API) -> ThreadPage:
@@ -209,8 +218,8 @@ class TeamService(Extension):
             return None
         widening = await self._store.read(self.repo.widening, row.id)
         participants = await self._store.read(self.repo.participants, row.id)
-        decision = await self._store.read(self.quorum.decisions.decision, row.id)
-        return widened_reply(row, widening, participants, decision, hints.poll_hint,
+        quorum = await self._store.read(self.repo.quorum, row.id)
+        return widened_reply(row, widening, participants, quorum, hints.poll_hint,
                              interaction_url(self.interactions.settings, row.id))
 
     async def start(self) -> None:

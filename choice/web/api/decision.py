@@ -1,9 +1,8 @@
 """JSON API for writing a decision back (`/api/interactions/{id}/...`): the owner asks the
 agent for a summary (`review`), the agent sends its candidate (`candidate`), the owner
-resolves, defers, takes up again, or sets the team's quorum.
+resolves, defers, or takes up again. (The team's quorum is `api/team.py`'s.)
 
-Thin, like `api/team.py`: parse, call the decision feature (or the team's quorum), shape
-the reply. Behind
+Thin, like `api/team.py`: parse, call the decision feature, shape the reply. Behind
 the bearer token (or the owner's browser session). The candidate is the agent's call; every
 other one is the owner's (the terminal UI says `interface: terminal`).
 """
@@ -12,24 +11,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Controller, Request, get, post, put
+from litestar import Controller, Request, get, post
 from litestar.params import FromPath, JSONBody
 
-from choice.contract import Quorum
 from choice.contract.field_errors import parse_model
 from choice.core.actors import AGENT, Actor
 from choice.decision.models import (
     CandidateBody,
     CandidateReview,
     DeferBody,
-    QuorumBody,
     ResolveBody,
     ResumeBody,
 )
 from choice.web.api.body import check_json_data, json_body
 from choice.web.api.interactions import agent_reply
 from choice.web.api.openapi import BODY_ERRORS, Reply, body_of, described, errors
-from choice.web.deps import Decision, Service, Team
+from choice.web.deps import Decision, Service
 from choice.web.security.guards import BEARER, bearer_token_guard
 
 REPLIED = {200: described(Reply, "The interaction as it now stands, as an agent sees it."),
@@ -103,12 +100,3 @@ class DecisionController(Controller):
         body = parse_model(ResumeBody, await json_body(request, optional=True))
         row = await decision.resume(interaction_id, body.interface, actor=Actor.owner("api"))
         return await agent_reply(service, row)
-
-    @put("/quorum", operation_id="setQuorum", before_request=check_json_data, responses=REPLIED)
-    async def quorum(self, interaction_id: FromPath[str], data: JSONBody[QuorumBody],
-                     service: Service, team: Team) -> dict[str, Any]:
-        """Set the team's quorum (`min_votes`, at most the people invited) or switch it
-        off (`null`). If the votes already reach it, the question resolves now."""
-        quorum = Quorum(min_votes=data.min_votes) if data.min_votes is not None else None
-        await team.quorum.set(interaction_id, quorum, actor=Actor.owner("api"))
-        return await self._reply(service, interaction_id)
