@@ -46,6 +46,9 @@ def build(settings: Settings, clock: Callable[[], float] = now) -> Portal:
 
         service.register(RemoteChanges(service))
     team, decision, drafts = TeamService(service), DecisionService(service), DraftKeeper(service)
+    # Each shows what the other owns, read through the other's service (features never
+    # build each other's repositories): the deferral in the discussion, the quorum in the review.
+    team.read_decision, decision.read_quorum = decision.decision, team.quorum.min_votes
     if settings.webhook_url:  # imported only when configured: it would slow every start
         from choice.webhooks.listener import webhooks_for
 

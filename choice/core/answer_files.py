@@ -16,6 +16,7 @@ from msgspec import Struct
 from choice.contract.attachments import ANSWER_LIMITS, SentFile
 from choice.contract.errors import FieldError
 from choice.contract.field_errors import InvalidInput
+from choice.core.actors import OWNER, Actor
 from choice.core.attachments import draft_file, file_url, sent_file
 from choice.core.endings import audit, file_added
 from choice.core.notifier import Change, LocalNotifier
@@ -31,7 +32,7 @@ class AnswerFiles(Struct):
     link_base: str
 
     async def attach(self, interaction_id: str, name: str, mime_type: str, data: bytes,
-                     actor: str = "human", tab: str | None = None) -> SentFile:
+                     actor: Actor = OWNER, tab: str | None = None) -> SentFile:
         """Attach a file to an undecided question's draft (`answer-N`), audited as
         `attachment_added`. `InvalidInput` naming `name`, `mime_type` or `data` (type,
         size, a sixth file); `AlreadyCompleted` once the question is over."""
@@ -46,7 +47,7 @@ class AnswerFiles(Struct):
         self._changed(interaction_id, tab)
         return self._sent(kept)
 
-    async def detach(self, interaction_id: str, attachment_id: str, actor: str = "human",
+    async def detach(self, interaction_id: str, attachment_id: str, actor: Actor = OWNER,
                      tab: str | None = None) -> None:
         """Take a file off the draft (`attachment_removed`); `NotFound` for no such
         question, `FileNotFound` if its draft holds no such file."""

@@ -24,9 +24,10 @@ from msgspec.structs import replace
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES, Interface
 from choice.contract.errors import AlreadyCompleted, NotFound
 from choice.contract.normalize import Completion
+from choice.core.actors import SYSTEM, Actor
 from choice.core.attachments import file_url, sent_file
 from choice.core.deadlines import DeadlineScheduler
-from choice.core.endings import expired, via_of
+from choice.core.endings import expired
 from choice.core.extension import Extensions
 from choice.core.i18n import translator
 from choice.core.notifier import Change, LocalNotifier
@@ -39,11 +40,11 @@ Decide = Callable[[Interaction, Completion], Completed]
 """How a question ends now, given its row and when/where/by whom (see `endings.py`)."""
 
 
-def interface_of(where: str, actor: str) -> Interface:
+def interface_of(where: str, actor: Actor) -> Interface:
     """A question asked in an MCP client but answered by a person elsewhere (the page, the
     API) was answered on the web; only the client's own answer (or the deadline) is `client`."""
     if where == "client":
-        return "web" if actor.startswith("human") and actor != "human:client" else "client"
+        return "web" if actor.is_owner and actor.channel != "client" else "client"
     return "terminal" if where == "terminal" else "web"
 
 
@@ -63,13 +64,13 @@ class Completer(Struct):
     link_base: str
     """Where a person's files are fetched from (`CHOICE_PUBLIC_URL` or the portal's URL)."""
 
-    def _draft_files(self, row: Interaction, actor: str) -> list[StoredFile]:
+    def _draft_files(self, row: Interaction, actor: Actor) -> list[StoredFile]:
         """The files a person attached to the draft: a person's answer sends them (the
         deadline's and the team's never do)."""
-        return self.store.repo.draft_files(row.id) if actor.startswith("human") else []
+        return self.store.repo.draft_files(row.id) if actor.is_owner else []
 
     def completion(self, row: Interaction, interface: str | None, at: float,
-                   actor: str = "system") -> Completion:
+                   actor: Actor = SYSTEM) -> Completion:
         """When, where and how `row` ends now, with what the extensions add (a widened
         question's teammates and votes: read here, inside the completing transaction, so
         nothing can be voted in between)."""
@@ -79,7 +80,7 @@ class Completer(Struct):
         done = Completion(
             interaction_id=row.id, interface=interface_of(interface or row.interface, actor),
             created_at=row.created_at, completed_at=at, placeholder_shown=row.placeholder_shown,
-            translate=translator(self.language_for(row)), via=via_of(actor),
+            translate=translator(self.language_for(row)), via=actor.answered_via,
             files=tuple(sent_file(file, url_of(file.attachment_id))
                         for file in self._draft_files(row, actor)),
             file_url=url_of)
@@ -87,7 +88,7 @@ class Completer(Struct):
         return replace(done, **facts) if facts else done
 
     def decided_in_time(self, row: Interaction, decide: Decide, interface: str | None,
-                        actor: str) -> tuple[Completed, bool]:
+                        actor: Actor) -> tuple[Completed, bool]:
         """What ends `row` now, and whether it came too late: a decision counts only
         before the deadline of an open question; after it, the expiry is what ends it (a
         deferred question has no running deadline)."""
@@ -97,7 +98,7 @@ class Completer(Struct):
         return decide(row, self.completion(row, interface, at, actor)), False
 
     async def complete(self, interaction_id: str, decide: Decide, *,
-                       interface: str | None = None, actor: str = "system",
+                       interface: str | None = None, actor: Actor = SYSTEM,
                        statuses: Collection[str] = UNRESOLVED_STATUSES) -> Interaction:
         """End the question with what `decide` returns, once (see the module's docstring).
         `AlreadyCompleted` if it was over, or its deadline had passed (then the expiry is
@@ -115,7 +116,7 @@ class Completer(Struct):
         return row
 
     async def check(self, interaction_id: str, decide: Decide, *,
-                    interface: str | None = None, actor: str = "system",
+                    interface: str | None = None, actor: Actor = SYSTEM,
                     statuses: Collection[str] = UNRESOLVED_STATUSES) -> Completed:
         """What `complete` would do now, stored nowhere: the same checks in the same order
         (over, then the deadline, then the question's rules), with the same exceptions.

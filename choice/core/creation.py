@@ -9,6 +9,7 @@ from __future__ import annotations
 from msgspec import Struct
 
 from choice.contract import ChoiceRequest
+from choice.core.actors import Actor
 from choice.core.endings import audit, file_added
 from choice.store.records import AuditEvent, Interaction, StoredFile
 
@@ -26,7 +27,7 @@ class Created(Struct, frozen=True):
 
 def stored_question(req: ChoiceRequest, interaction_id: str, created: float,
                     show_placeholder: bool, warnings: list[str], files: list[StoredFile],
-                    actor: str) -> tuple[Interaction, list[AuditEvent]]:
+                    actor: Actor) -> tuple[Interaction, list[AuditEvent]]:
     """`req` is validated and fully decided: a timeout, and an interface other than `auto`."""
     assert req.timeout_seconds is not None and req.interface != "auto"
     row = Interaction(

@@ -12,9 +12,9 @@ the row is still undecided. `completion.py` runs them; the results come from
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, get_args
+from typing import Any
 
-from choice.contract import AnsweredVia, ChoiceRequest, ChoiceResult, FieldError, Submission
+from choice.contract import ChoiceRequest, ChoiceResult, FieldError, Submission
 from choice.contract.clock import now
 from choice.contract.field_errors import InvalidInput
 from choice.contract.normalize import (
@@ -27,32 +27,24 @@ from choice.contract.normalize import (
     timeout_result,
     withdrawn_result,
 )
+from choice.core.actors import SYSTEM, Actor
 from choice.core.attachments import answered_files
 from choice.store.records import AuditEvent, Interaction, StoredFile
 from choice.store.repository import Completed
 
 
-def audit(interaction_id: str, kind: str, actor: str, detail: dict[str, Any] | None = None,
+def audit(interaction_id: str, kind: str, actor: Actor, detail: dict[str, Any] | None = None,
           at: float | None = None) -> AuditEvent:
-    return AuditEvent(interaction_id=interaction_id, kind=kind, actor=actor,
+    return AuditEvent(interaction_id=interaction_id, kind=kind, actor=actor.stored,
                       at=at if at is not None else now(),
                       detail_json=dict(detail) if detail else None)
-
-
-def via_of(actor: str) -> AnsweredVia | None:
-    """How an answer by `actor` arrived: `human:web` -> web, `human:terminal` -> terminal,
-    `agent:mcp` -> mcp; any other person's (the token's) -> api; `system` -> None."""
-    kind, _, where = actor.partition(":")
-    if where in get_args(AnsweredVia):
-        return where  # type: ignore[return-value]
-    return "api" if kind == "human" else None
 
 
 def request_of(row: Interaction) -> ChoiceRequest:
     return ChoiceRequest.model_validate(row.request_json)
 
 
-def answered(row: Interaction, submission: Submission, done: Completion, actor: str,
+def answered(row: Interaction, submission: Submission, done: Completion, actor: Actor,
              provenance: Provenance | None = None,
              detail: Mapping[str, Any] | None = None) -> Completed:
     """A person's answer, or (`provenance`) a decision on a widened or deferred question:
@@ -84,7 +76,7 @@ def answered(row: Interaction, submission: Submission, done: Completion, actor: 
                      new_files)
 
 
-def file_added(file: StoredFile, actor: str, at: float) -> AuditEvent:
+def file_added(file: StoredFile, actor: Actor, at: float) -> AuditEvent:
     """`attachment_added`: who added which file (its name, size and sha256; never its bytes)."""
     return audit(file.interaction_id, "attachment_added", actor, {
         "attachment_id": file.attachment_id, "name": file.name, "size": file.size,
@@ -104,7 +96,7 @@ def _answer_detail(result: ChoiceResult) -> dict[str, Any]:
     return detail
 
 
-def cancelled(row: Interaction, note: str | None, done: Completion, actor: str) -> Completed:
+def cancelled(row: Interaction, note: str | None, done: Completion, actor: Actor) -> Completed:
     """A person's cancel, with an optional note; `InvalidInput` for a note on an
     options-only `hitl_request` (no free-text path, not even a cancel's reason)."""
     request = request_of(row)
@@ -118,7 +110,7 @@ def cancelled(row: Interaction, note: str | None, done: Completion, actor: str) 
     return Completed("cancelled", result.model_dump(mode="json"), done.completed_at, [event])
 
 
-def withdrawn(row: Interaction, reason: str, done: Completion, actor: str) -> Completed:
+def withdrawn(row: Interaction, reason: str, done: Completion, actor: Actor) -> Completed:
     """The agent took its question back, with the reason the person reads."""
     request = request_of(row)
     result = done.stamped(withdrawn_result(request, done, reason), None, request)
@@ -136,5 +128,5 @@ def expired(row: Interaction, done: Completion) -> Completed:
     else:
         status, result = "timeout", timeout_result(req, done)
     done.stamped(result, None, req)
-    event = audit(row.id, "timed_out", "system", {"on_timeout": req.on_timeout}, done.completed_at)
+    event = audit(row.id, "timed_out", SYSTEM, {"on_timeout": req.on_timeout}, done.completed_at)
     return Completed(status, result.model_dump(mode="json"), done.completed_at, [event])

@@ -30,6 +30,7 @@ from choice.contract.errors import AlreadyCompleted, DeadlinePassed
 from choice.contract.normalize import Completion
 from choice.contract.notices import AgentMovedOn
 from choice.contract.result import DiscussionData
+from choice.core.actors import AGENT, OWNER, SYSTEM, Actor
 from choice.core.answer_files import AnswerFiles
 from choice.core.attachments import files_of
 from choice.core.completion import Completer, Decide
@@ -51,7 +52,7 @@ from choice.store.records import AuditEvent, Interaction
 from choice.store.repository import Completed, Which
 
 
-def _answering(submission: Submission, actor: str) -> Decide:
+def _answering(submission: Submission, actor: Actor) -> Decide:
     def decide(row: Interaction, done: Completion) -> Completed:
         return answered(row, submission, done, actor)
 
@@ -170,7 +171,7 @@ class InteractionService:
 
     # -- changes -----------------------------------------------------------------------------
     async def create(self, payload: Any, shape: Shape | None = None,
-                     actor: str = "agent", in_client: bool = False,
+                     actor: Actor = AGENT, in_client: bool = False,
                      source_paths: Sequence[str | None] = ()) -> Created:
         """`in_client`: the asker is an MCP client that can ask its user (elicitation), so
         `interface: client` stays; anyone else asking for it gets the saved interface and a
@@ -194,7 +195,7 @@ class InteractionService:
         return Created(row, warnings)
 
     async def complete(self, interaction_id: str, decide: Decide, *,
-                       interface: str | None = None, actor: str = "system",
+                       interface: str | None = None, actor: Actor = SYSTEM,
                        statuses: Collection[str] = UNRESOLVED_STATUSES) -> Interaction:
         """End an undecided question (open, or deferred unless `statuses` says otherwise)
         with what `decide` returns: the one completion function (`completion.py`), for
@@ -203,7 +204,7 @@ class InteractionService:
                                               actor=actor, statuses=statuses)
 
     async def submit(self, interaction_id: str, submission: Submission,
-                     interface: Interface | None = None, actor: str = "human") -> Interaction:
+                     interface: Interface | None = None, actor: Actor = OWNER) -> Interaction:
         """A person's answer (on a widened or deferred question: the owner's decision, in
         their own words). `InvalidInput` if it breaks the request's rules,
         `AlreadyCompleted` if someone else finished first or the deadline has passed;
@@ -212,14 +213,14 @@ class InteractionService:
                                    interface=interface, actor=actor)
 
     async def check(self, interaction_id: str, submission: Submission,
-                    interface: Interface | None = None, actor: str = "human") -> Completed:
+                    interface: Interface | None = None, actor: Actor = OWNER) -> Completed:
         """What `submit` would do now, stored nowhere (a review step and the terminal ask
         this before the real submit): the same checks, order and exceptions."""
         return await self._completer.check(interaction_id, _answering(submission, actor),
                                            interface=interface, actor=actor)
 
     async def cancel(self, interaction_id: str, note: str | None = None,
-                     interface: Interface | None = None, actor: str = "human") -> Interaction:
+                     interface: Interface | None = None, actor: Actor = OWNER) -> Interaction:
         def decide(row: Interaction, done: Completion) -> Completed:
             return cancelled(row, note, done, actor)
 
@@ -227,7 +228,7 @@ class InteractionService:
         return await self.complete(interaction_id, decide, interface=interface, actor=actor,
                                    statuses=OPEN_STATUSES)
 
-    async def withdraw(self, interaction_id: str, reason: str, actor: str = "agent") -> Interaction:
+    async def withdraw(self, interaction_id: str, reason: str, actor: Actor = AGENT) -> Interaction:
         """The agent takes its question back: open or deferred, it ends `withdrawn`; a later
         answer is refused (409) like any on an ended question."""
         def decide(row: Interaction, done: Completion) -> Completed:
@@ -247,7 +248,7 @@ class InteractionService:
         return AlreadyCompleted(await self.get(interaction_id))
 
     async def set_deadline(self, interaction_id: str, change: DeadlineChange,
-                           actor: str = "human") -> Interaction:
+                           actor: Actor = OWNER) -> Interaction:
         """Move the deadline while it is still ahead. Once it has passed, the expiry is
         written instead (as for a late answer) and the caller gets `AlreadyCompleted`."""
         row = await self.get(interaction_id)
@@ -267,7 +268,7 @@ class InteractionService:
         return row
 
     async def switch_interface(self, interaction_id: str, interface: Interface,
-                               actor: str) -> Interaction:
+                               actor: Actor) -> Interaction:
         """Continue a pending interaction elsewhere (terminal -> web): same request, same
         deadline; audited as `interface_switched`."""
         row = await self.get(interaction_id)
@@ -293,7 +294,7 @@ class InteractionService:
         withdrawn_ids = []
         for row in moot(rows, notice, self.clock()):
             with suppress(AlreadyCompleted):
-                await self.withdraw(row.id, REASONS[notice.event], "agent:hook")
+                await self.withdraw(row.id, REASONS[notice.event], Actor.agent("hook"))
                 withdrawn_ids.append(row.id)
         return withdrawn_ids
 
@@ -302,7 +303,7 @@ class InteractionService:
         open pages say so. No question, nothing stored: only who is told now hears it."""
         self.notifier.publish(Change("agent.waiting", "", notice))
 
-    async def mark_opened(self, interaction_id: str, interface: Interface, actor: str) -> None:
+    async def mark_opened(self, interaction_id: str, interface: Interface, actor: Actor) -> None:
         """Audit the first time a human opens an interaction (a page's socket, the
         terminal UI); later tabs and reconnects add nothing."""
         if interaction_id in self._opened:

@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from choice.contract import TIMEOUT_MAX, TIMEOUT_MIN
+from choice.core.actors import Actor
 from choice.core.i18n import Translator
-
-PEOPLE_AT_A_SCREEN = ("human:web", "human:terminal")
 
 
 class Audited(Protocol):
@@ -69,12 +68,21 @@ class TimeDefault:
         return self.saved == self.current
 
 
+def _at_a_screen(stored: str) -> bool:
+    """Whether an event's actor is the owner at the page or the terminal UI; an actor no
+    release wrote (a hand-edited database) is not."""
+    try:
+        return Actor.parse(stored).at_a_screen
+    except ValueError:
+        return False
+
+
 def last_time_given(events: Iterable[Audited]) -> int | None:
     """Seconds a person last gave this question (the newest `deadline_changed` from a
     screen), or None when nobody there changed its time."""
     given = None
     for event in events:
-        if event.kind != "deadline_changed" or event.actor not in PEOPLE_AT_A_SCREEN:
+        if event.kind != "deadline_changed" or not _at_a_screen(event.actor):
             continue
         try:
             deadline = float((event.detail_json or {})["to"])

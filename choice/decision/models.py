@@ -19,7 +19,6 @@ from choice.contract import (
     RATIONALE_MAX,
     SCHEMA_VERSION,
     SUMMARY_MAX,
-    TEAM_MAX,
     Answer,
     PortalInterface,
 )
@@ -96,15 +95,6 @@ class DeferBody(_Strict):
 
 class ResumeBody(_Strict):
     interface: PortalInterface | None = None
-
-
-class QuorumBody(_Strict):
-    """`PUT /api/interactions/{id}/quorum`: a number of matching votes, or null for off."""
-
-    min_votes: int | None = Field(
-        ge=1, le=TEAM_MAX,
-        description="Resolve once this many participants vote for the same option(s); null "
-                    "switches the quorum off.")
 
 
 class CandidateReview(Model):

@@ -15,8 +15,9 @@ from choice.decision.outcome import candidate_ids, candidate_of
 from choice.store.records import Decision, Interaction
 
 
-def review_of(row: Interaction, decision: Decision | None, discussion: DiscussionData | None,
-              summary_seconds: float) -> CandidateReview:
+def review_of(row: Interaction, decision: Decision | None, quorum: int | None,
+              discussion: DiscussionData | None, summary_seconds: float) -> CandidateReview:
+    """`quorum`: the team's (its feature owns it; None when off)."""
     requested = decision.review_requested_at if decision else None
     candidate = candidate_of(decision)
     timed_out = bool(decision and decision.candidate_timed_out_at) and candidate is None
@@ -37,7 +38,7 @@ def review_of(row: Interaction, decision: Decision | None, discussion: Discussio
         requested_at=iso(requested) if requested else None,
         due_at=iso(requested + summary_seconds) if requested else None,
         candidate_at=iso(decision.candidate_at) if decision and decision.candidate_at else None,
-        quorum_min_votes=decision.quorum_min_votes if decision else None,
+        quorum_min_votes=quorum,
         deferred_at=iso(decision.deferred_at) if decision and decision.deferred_at else None,
         defer_rationale=decision.defer_rationale if decision else None)
 

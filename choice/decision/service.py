@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from choice.contract import DEFAULT_TIMEOUT, FieldError, PortalInterface
 from choice.contract.errors import DeadlinePassed, NotFound
 from choice.contract.field_errors import InvalidInput
 from choice.contract.normalize import Completion, Provenance
+from choice.core.actors import AGENT, OWNER_API, SYSTEM, Actor
 from choice.core.deadlines import DeadlineScheduler
 from choice.core.endings import answered, audit, request_of
 from choice.core.extension import Extension, ReplyHints
@@ -60,9 +62,13 @@ def _error(field: str, code: str, message: str) -> InvalidInput:
     return InvalidInput([FieldError(field=field, code=code, message=message)])
 
 
-def _actor(interface: PortalInterface | None, default: str) -> str:
+def _actor(interface: PortalInterface | None, default: Actor) -> Actor:
     """The terminal UI says so; any other call with the token is the API's."""
-    return "human:terminal" if interface == "terminal" else default
+    return Actor.owner("terminal") if interface == "terminal" else default
+
+
+async def _no_quorum(_interaction_id: str) -> int | None:
+    return None
 
 
 class DecisionService(Extension):
@@ -72,6 +78,9 @@ class DecisionService(Extension):
         self.repo = DecisionRepository(interactions.store.repo)
         self.reviews = DeadlineScheduler(self._review_due, interactions.clock)
         """When each open review falls back to the owner writing the answer."""
+        self.read_quorum: Callable[[str], Awaitable[int | None]] = _no_quorum
+        """The team's quorum of a question, shown in the review: set by the composition
+        root (`choice/portal.py`); the team feature owns it."""
 
     @property
     def _summary_seconds(self) -> float:
@@ -141,7 +150,8 @@ class DecisionService(Extension):
         return await self._review_of(row, await self.decision(row.id))
 
     async def _review_of(self, row: Interaction, decision: Decision | None) -> CandidateReview:
-        return review_of(row, decision, await self.interactions.discussion(row),
+        return review_of(row, decision, await self.read_quorum(row.id),
+                         await self.interactions.discussion(row),
                          self._summary_seconds)
 
     async def agent_reply(self, row: Interaction, reply: dict[str, Any],
@@ -169,7 +179,7 @@ class DecisionService(Extension):
         return None
 
     # -- the review ------------------------------------------------------------------------------
-    async def request_review(self, interaction_id: str, actor: str = "human:api") -> CandidateReview:
+    async def request_review(self, interaction_id: str, actor: Actor = OWNER_API) -> CandidateReview:
         """Ask the agent to summarise the discussion (again: an earlier candidate goes).
         `NotWidenedNow` unless the question is widened."""
         row = await self.interactions.get(interaction_id)
@@ -182,7 +192,7 @@ class DecisionService(Extension):
         return await self.review(row.id)
 
     async def submit_candidate(self, interaction_id: str, body: CandidateBody,
-                               actor: str = "agent") -> CandidateReview:
+                               actor: Actor = AGENT) -> CandidateReview:
         """The agent's candidate for the open review. `InvalidInput` for a bad one (the
         agent may try again), `NotInReview` / `NotWidenedNow` when none is wanted."""
         row = await self.interactions.get(interaction_id)
@@ -217,7 +227,7 @@ class DecisionService(Extension):
             row = await self.interactions.get(interaction_id)
         except NotFound:
             return
-        event = audit(row.id, "candidate_timed_out", "system",
+        event = audit(row.id, "candidate_timed_out", SYSTEM,
                       {"summary_seconds": self._summary_seconds}, at)
         if await self.store.write(self.repo.time_out_review, row.id,
                                   at - self._summary_seconds, at, [event]):
@@ -225,7 +235,7 @@ class DecisionService(Extension):
 
     # -- the owner's decision ----------------------------------------------------------------
     async def resolve(self, interaction_id: str, body: ResolveBody,
-                      actor: str = "human:api") -> Interaction:
+                      actor: Actor = OWNER_API) -> Interaction:
         """The owner's final answer, for a pending, widened or deferred question, checked
         and normalised like any answer (`outcome.py`); its `summary_json.source` follows
         the candidate (`provenance.py`). `InvalidInput`, or `AlreadyCompleted` if it was over (or
@@ -255,7 +265,7 @@ class DecisionService(Extension):
                                                 interface=body.interface, actor=actor)
 
     async def defer(self, interaction_id: str, body: DeferBody,
-                    actor: str = "human:api") -> Interaction:
+                    actor: Actor = OWNER_API) -> Interaction:
         """Set an open question aside with a rationale: the agent's call returns the
         deferral; no deadline runs; a widened discussion stays open."""
         actor = _actor(body.interface, actor)
@@ -276,7 +286,7 @@ class DecisionService(Extension):
         return row
 
     async def resume(self, interaction_id: str, interface: PortalInterface | None = None,
-                     actor: str = "human:api") -> Interaction:
+                     actor: Actor = OWNER_API) -> Interaction:
         """Take a deferred question up again: pending or widened as it was, with at least
         its request's timeout from now. `NotDeferred` if it is not deferred."""
         actor = _actor(interface, actor)

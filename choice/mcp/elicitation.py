@@ -27,6 +27,7 @@ from choice.contract import OPEN_STATUSES, ElicitationSetting
 from choice.contract.errors import AlreadyCompleted
 from choice.contract.field_errors import InvalidInput
 from choice.contract.safe_text import safe_text
+from choice.core.actors import SYSTEM, Actor
 from choice.core.endings import request_of
 from choice.core.i18n import translator
 from choice.core.service import InteractionService
@@ -35,7 +36,7 @@ from choice.store.records import Interaction
 
 log = logging.getLogger("choice.mcp")
 Mode = Literal["form", "url"]
-ACTOR = "human:client"
+ACTOR = Actor.owner("client")
 DECLINED = "Declined in the MCP client."
 DISMISSED = "Dismissed in the MCP client without an answer."
 
@@ -147,4 +148,4 @@ class Elicitation:
     async def _fall_back(self, why: str) -> None:
         self.warnings.append(f"{why}; it is asked in the web page instead.")
         with contextlib.suppress(AlreadyCompleted):
-            await self.service.switch_interface(self.row.id, "web", "system")
+            await self.service.switch_interface(self.row.id, "web", SYSTEM)

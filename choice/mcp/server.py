@@ -31,6 +31,7 @@ from choice.contract.attachments import ASKING_BODY_MAX
 from choice.contract.errors import AlreadyCompleted, NotFound
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.contract.submission import WithdrawBody
+from choice.core.actors import Actor
 from choice.core.config import Settings
 from choice.core.service import InteractionService
 from choice.decision.models import CandidateBody
@@ -52,7 +53,7 @@ from choice.store.records import Interaction
 from choice.team.service import TeamService
 
 log = logging.getLogger("choice.mcp")
-MCP_AGENT = "agent:mcp"
+MCP_AGENT = Actor.agent("mcp")
 """The actor of everything an agent does over MCP; a question's `created` event keeps it."""
 ASKED_ELSEWHERE = (
     "This question was not asked over MCP (it came through the HTTP API: `choice ask`, a "
@@ -76,7 +77,7 @@ async def asked_over_mcp(service: InteractionService, interaction_id: str) -> bo
     """Whether the question was asked over MCP: its first audit event, `created`, is
     `MCP_AGENT`'s. `NotFound` for an unknown id."""
     first = await service.events(interaction_id, limit=1)
-    return bool(first) and first[0].kind == "created" and first[0].actor == MCP_AGENT
+    return bool(first) and first[0].kind == "created" and Actor.parse(first[0].actor) == MCP_AGENT
 
 class McpParts(Protocol):
     """What the MCP tools reach (`choice.portal.Portal` has these)."""

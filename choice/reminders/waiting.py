@@ -29,6 +29,7 @@ from msgspec import Struct
 
 from choice.contract import WaitingReason
 from choice.contract.clock import iso
+from choice.core.actors import SYSTEM
 from choice.core.extension import Extension
 from choice.core.notifier import Change
 from choice.core.replies import listing
@@ -99,7 +100,7 @@ class WaitingReminders(Extension):
         if (question.interaction_id, due.key) in self._tried:
             return
         self._tried.add((question.interaction_id, due.key))
-        event = AuditEvent(question.interaction_id, REMINDER_SENT, "system", at,
+        event = AuditEvent(question.interaction_id, REMINDER_SENT, SYSTEM.stored, at,
                            reminder_detail(due.reason, due.key))
         if not await self.service.store.write(claim_reminder, self.service.store.repo, event):
             return  # answered since the scan, or sent before (another instance, a restart)

@@ -1,6 +1,7 @@
 """Synchronous data access for the write-back of a decision: the review (the owner asks the
 agent for a summary, the agent's candidate, the fallback when none comes), deferral and
-taking up again, and the quorum. (The resolution itself is a completion like any other:
+taking up again. (The team's quorum shares the `decision` row but is the team's:
+`choice/store/team.py` reads and writes it. The resolution itself is a completion like any other:
 `Repository.complete`.) Runs on the store's threads, writes on its writer.
 
 Owns the transactions: each change checks the interaction's status in the same transaction
@@ -15,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
-from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
+from choice.contract import OPEN_STATUSES
 from choice.contract.errors import (
     AlreadyCompleted,
     DeadlinePassed,
@@ -152,18 +153,6 @@ class DecisionRepository:
             row.status, row.expires_at = was, expires_at
             return row
 
-    def set_quorum(self, interaction_id: str, min_votes: int | None,
-                   events: Sequence[AuditEvent]) -> Interaction:
-        """Change (None: switch off) a widened or deferred question's quorum;
-        `NotWidenedNow` if it is neither."""
-        with self.repo.transaction() as conn:
-            row = self.repo.find(conn, interaction_id)
-            if row.status not in UNRESOLVED_STATUSES or not _widened(conn, interaction_id):
-                raise NotWidenedNow(row)
-            upsert_decision(conn, interaction_id, quorum_min_votes=min_votes)
-            self.repo.add_events(conn, events)
-            return row
-
     # -- reads (any thread) ------------------------------------------------------------------
     def decision(self, interaction_id: str) -> Decision | None:
         with self.engine.connect() as conn:
@@ -185,13 +174,5 @@ class DecisionRepository:
                         DECISIONS.c.review_requested_at.is_not(None),
                         DECISIONS.c.candidate_at.is_(None),
                         DECISIONS.c.candidate_timed_out_at.is_(None)))
-        with self.engine.connect() as conn:
-            return [Decision(**m) for m in conn.execute(query).mappings()]
-
-    def quorums(self) -> list[Decision]:
-        """The decisions of widened questions with a quorum on (checked again on start)."""
-        query = (select(DECISIONS).join(INTERACTIONS, INTERACTIONS.c.id == DECISIONS.c.interaction_id)
-                 .where(INTERACTIONS.c.status == "widened",
-                        DECISIONS.c.quorum_min_votes.is_not(None)))
         with self.engine.connect() as conn:
             return [Decision(**m) for m in conn.execute(query).mappings()]

@@ -1,5 +1,7 @@
 """Synchronous data access for the team side of an interaction: widening it, its
-participants, their comments and votes. Runs on the store's threads, writes on its writer.
+participants, their comments and votes, and the team's quorum (its number is kept in the
+`decision` row; only this module reads or writes it). Runs on the store's threads, writes
+on its writer.
 
 Owns the transactions: widening flips the interaction from `pending` to `widened` and adds
 the participants in one transaction, so a question is widened once or not at all; a comment
@@ -30,11 +32,13 @@ from sqlalchemy import (
     update,
 )
 
+from choice.contract import UNRESOLVED_STATUSES
 from choice.contract.errors import (
     AlreadyCompleted,
     AlreadyWidened,
     DeadlinePassed,
     NotWidened,
+    NotWidenedNow,
     TooManyComments,
 )
 from choice.store.decisions import upsert_decision
@@ -49,7 +53,7 @@ from choice.store.records import (
 )
 from choice.store.repository import Repository
 from choice.store.tables import AUDIT_EVENTS as EVENTS
-from choice.store.tables import COMMENTS, INTERACTIONS, PARTICIPANTS, VOTES, WIDENINGS
+from choice.store.tables import COMMENTS, DECISIONS, INTERACTIONS, PARTICIPANTS, VOTES, WIDENINGS
 
 DISCUSSION_OPEN = ("widened", "deferred")
 """The statuses in which a widened question's discussion takes comments and votes."""
@@ -186,6 +190,20 @@ class TeamRepository:
                        INTERACTIONS.c.status == "widened").exists())
             .values(reminded_at=at), events)
 
+    def set_quorum(self, interaction_id: str, min_votes: int | None,
+                   events: Sequence[AuditEvent]) -> Interaction:
+        """Change (None: switch off) a widened or deferred question's quorum;
+        `NotWidenedNow` if it is neither."""
+        with self.repo.transaction() as conn:
+            row = self.repo.find(conn, interaction_id)
+            widened = conn.execute(select(WIDENINGS.c.interaction_id).where(
+                WIDENINGS.c.interaction_id == interaction_id)).first() is not None
+            if row.status not in UNRESOLVED_STATUSES or not widened:
+                raise NotWidenedNow(row)
+            upsert_decision(conn, interaction_id, quorum_min_votes=min_votes)
+            self.repo.add_events(conn, events)
+            return row
+
     # -- reads (any thread) ------------------------------------------------------------------
     def widening(self, interaction_id: str) -> Widening | None:
         with self.engine.connect() as conn:
@@ -258,6 +276,22 @@ class TeamRepository:
                                         COMMENTS.c.id.in_(list(ids))).order_by(COMMENTS.c.id))
         with self.engine.connect() as conn:
             return [Comment(**m) for m in conn.execute(query).mappings()]
+
+    def quorum(self, interaction_id: str) -> int | None:
+        """The team's quorum (matching votes that decide), None when it is off."""
+        query = select(DECISIONS.c.quorum_min_votes).where(
+            DECISIONS.c.interaction_id == interaction_id)
+        with self.engine.connect() as conn:
+            return conn.execute(query).scalar()
+
+    def quorums(self) -> list[str]:
+        """The widened questions with a quorum on (checked again on start)."""
+        query = (select(DECISIONS.c.interaction_id)
+                 .join(INTERACTIONS, INTERACTIONS.c.id == DECISIONS.c.interaction_id)
+                 .where(INTERACTIONS.c.status == "widened",
+                        DECISIONS.c.quorum_min_votes.is_not(None)))
+        with self.engine.connect() as conn:
+            return list(conn.execute(query).scalars())
 
     def votes(self, interaction_id: str) -> list[Vote]:
         query = select(VOTES).where(VOTES.c.interaction_id == interaction_id)

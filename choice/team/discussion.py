@@ -29,7 +29,10 @@ class Discussion(Struct, frozen=True):
     comments: list[Comment]
     votes: list[Vote]
     decision: Decision | None = None
-    """The write-back's state (a deferral and its rationale, the quorum), if any."""
+    """The write-back's state (a deferral and its rationale), if any: the decision
+    feature's, read through `TeamService.read_decision`."""
+    quorum: int | None = None
+    """The team's quorum (matching votes that decide), None when off."""
     comments_before: int | None = None
     """`comments` is one page of the thread: the cursor of the page before it, or None."""
     comment_count: int = 0

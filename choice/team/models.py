@@ -54,6 +54,15 @@ class WidenRequest(_Strict):
                     "replaces the request's quorum. At most the number invited.")
 
 
+class QuorumBody(_Strict):
+    """`PUT /api/interactions/{id}/quorum`: a number of matching votes, or null for off."""
+
+    min_votes: int | None = Field(
+        ge=1, le=TEAM_MAX,
+        description="Resolve once this many participants vote for the same option(s); null "
+                    "switches the quorum off.")
+
+
 class CommentBody(_Strict):
     text: str = Field(min_length=1, max_length=COMMENT_MAX)
 

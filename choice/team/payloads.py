@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from choice.contract.clock import iso
-from choice.store.records import Comment, Decision, Interaction, Participant, Widening
+from choice.store.records import Comment, Interaction, Participant, Widening
 from choice.team.discussion import Discussion
 from choice.team.thread import ThreadPage
 
@@ -92,7 +92,7 @@ def deferral_of(discussion: Discussion) -> dict[str, Any] | None:
 
 
 def _common(discussion: Discussion) -> dict[str, Any]:
-    widening, decision = discussion.widening, discussion.decision
+    widening = discussion.widening
     return {
         "interaction_id": discussion.row.id,
         "status": discussion.row.status,
@@ -106,8 +106,8 @@ def _common(discussion: Discussion) -> dict[str, Any]:
         "tally": [t.model_dump() for t in discussion.tally()],
         "outcome": outcome_of(discussion),
         "deferred": deferral_of(discussion),
-        "quorum_min_votes": decision.quorum_min_votes
-        if decision and discussion.row.status != "deferred" and discussion.row.result_json is None
+        "quorum_min_votes": discussion.quorum
+        if discussion.row.status != "deferred" and discussion.row.result_json is None
         else None,
     }
 
@@ -132,7 +132,7 @@ def owner_payload(discussion: Discussion) -> dict[str, Any]:
 
 
 def widened_reply(row: Interaction, widening: Widening | None,
-                  participants: Sequence[Participant], decision: Decision | None,
+                  participants: Sequence[Participant], quorum: int | None,
                   poll_hint: str, url: str) -> dict[str, Any]:
     """What a waiting agent gets while its question is widened: who was invited, and
     whether it may carry on meanwhile."""
@@ -142,7 +142,7 @@ def widened_reply(row: Interaction, widening: Widening | None,
         "interaction_id": row.id, "session_id": row.id, "status": "widened",
         "action_status": "widened", "mode": mode, "participants": names, "url": url,
         "expires_at": iso(row.expires_at), "review_state": None,
-        "quorum_min_votes": decision.quorum_min_votes if decision else None,
+        "quorum_min_votes": quorum,
         "instructions": (
             f"The human widened this question to {len(names)} "
             f"{'teammate' if len(names) == 1 else 'teammates'} "

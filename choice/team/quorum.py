@@ -7,6 +7,11 @@ votes there only advise (`owner_decides`).
 `reached` is pure. `QuorumKeeper` checks after each vote, after the quorum changes, when a
 deferred question is taken up again, and on start; a quorum ends the question through the
 core's one completion function, with the same normalisation as any answer.
+
+The quorum is the team's alone: it is set when widening (`widening.py`) or later
+(`QuorumKeeper.set`, `PUT /api/interactions/{id}/quorum`), counted here, and stored through
+the team's repository. The decision feature shows it in its review through the reader the
+composition root hands it (`choice/portal.py`), never through the team's repository.
 """
 
 from __future__ import annotations
@@ -21,11 +26,11 @@ from choice.contract.errors import AlreadyCompleted
 from choice.contract.field_errors import InvalidInput
 from choice.contract.normalize import Completion, Provenance
 from choice.contract.summaries import quoted_choices
+from choice.core.actors import OWNER_API, SYSTEM, Actor
 from choice.core.endings import answered, audit, request_of
 from choice.core.notifier import Change
 from choice.core.replies import listing
 from choice.core.service import InteractionService
-from choice.store.decisions import DecisionRepository
 from choice.store.records import Interaction, Participant, Vote
 from choice.store.repository import Completed
 from choice.store.team import TeamRepository
@@ -93,16 +98,15 @@ class QuorumKeeper:
     def __init__(self, service: InteractionService, team: TeamRepository) -> None:
         self.service = service
         self.team = team
-        self.decisions = DecisionRepository(service.store.repo)
 
     async def resolve_reached(self) -> None:
         """On start: resolve every widened question whose quorum was reached while the
         portal was down."""
-        for decision in await self.service.store.scan(self.decisions.quorums):
-            await self.check(decision.interaction_id, "system")
+        for interaction_id in await self.service.store.scan(self.team.quorums):
+            await self.check(interaction_id, SYSTEM)
 
     async def set(self, interaction_id: str, quorum: Quorum | None,
-                  actor: str = "human:api") -> Interaction:
+                  actor: Actor = OWNER_API) -> Interaction:
         """Change a widened (or deferred) question's quorum, or switch it off (None)."""
         service = self.service
         row = await service.get(interaction_id)
@@ -110,23 +114,26 @@ class QuorumKeeper:
         audience = sum(1 for p in participants if p.revoked_at is None)
         min_votes = checked_quorum(request_of(row), quorum, audience)
         event = audit(row.id, "quorum_changed", actor, {"min_votes": min_votes}, service.clock())
-        row = await service.store.write(self.decisions.set_quorum, row.id, min_votes, [event])
+        row = await service.store.write(self.team.set_quorum, row.id, min_votes, [event])
         service.notifier.publish(Change("decision.changed", row.id, {
             **listing(row), "change": "quorum", "min_votes": min_votes}, row))
         await self.check(row.id, actor)
         return row
 
-    async def check(self, interaction_id: str, actor: str) -> Interaction | None:
+    async def min_votes(self, interaction_id: str) -> int | None:
+        """The quorum set on this question now, None when it is off."""
+        return await self.service.store.read(self.team.quorum, interaction_id)
+
+    async def check(self, interaction_id: str, actor: Actor) -> Interaction | None:
         """Resolve by quorum if the votes now reach it; None when they do not. `actor` is
         who made it so (the last voter's page or API call, the owner's change), for
         `answered_via`."""
         read = self.service.store.read
-        decision = await read(self.decisions.decision, interaction_id)
-        if decision is None or decision.quorum_min_votes is None:
+        min_votes = await read(self.team.quorum, interaction_id)
+        if min_votes is None:
             return None
         if reached(await read(self.team.votes, interaction_id),
-                   await read(self.team.participants, interaction_id),
-                   decision.quorum_min_votes) is None:
+                   await read(self.team.participants, interaction_id), min_votes) is None:
             return None  # most votes reach nothing: no write transaction to find that out
         try:
             return await self.service.complete(interaction_id, self._by_quorum, actor=actor)
@@ -135,8 +142,7 @@ class QuorumKeeper:
 
     def _by_quorum(self, row: Interaction, done: Completion) -> Completed:
         """The team's votes decide, checked again inside the completing transaction."""
-        decision = self.decisions.decision(row.id)
-        min_votes = decision.quorum_min_votes if decision else None
+        min_votes = self.team.quorum(row.id)
         if row.status != "widened" or min_votes is None or owner_decides(request_of(row)):
             raise _NoQuorum
         found = reached(self.team.votes(row.id), self.team.participants(row.id), min_votes)
@@ -147,9 +153,9 @@ class QuorumKeeper:
             votes=found.votes, count=len(done.participants), quorum=min_votes,
             choices=quoted_choices(request, found.option_ids))
         submission = Submission(selected_ids=found.option_ids, confirmed=True)
-        ended = answered(row, submission, done, "system", Provenance("quorum", text),
+        ended = answered(row, submission, done, SYSTEM, Provenance("quorum", text),
                          {"candidate": False})
-        first = audit(row.id, "quorum_reached", "system", {
+        first = audit(row.id, "quorum_reached", SYSTEM, {
             "option_ids": found.option_ids, "votes": found.votes, "voters": found.voters,
             "min_votes": min_votes}, done.completed_at)
         return replace(ended, events=[first, *ended.events])

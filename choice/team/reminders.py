@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from choice.contract.clock import iso
+from choice.core.actors import SYSTEM
 from choice.core.endings import audit
 from choice.core.notifier import Change
 from choice.core.replies import listing
@@ -61,7 +62,7 @@ class TeamReminders:
         idle = {"reason": "discussion_idle",
                 "idle_minutes": int((at - widening.last_activity_at) // 60),
                 "idle_since": iso(widening.last_activity_at)}
-        event = audit(row.id, "reminder_sent", "system", idle, at)
+        event = audit(row.id, "reminder_sent", SYSTEM, idle, at)
         if not await self.service.store.write(self.repo.mark_reminded, row.id,
                                               widening.last_activity_at, at, [event]):
             return  # activity since the scan, or another instance reminded first

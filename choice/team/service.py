@@ -21,12 +21,13 @@ from choice.contract import FieldError
 from choice.contract.errors import DeadlinePassed
 from choice.contract.field_errors import InvalidInput
 from choice.contract.result import DISCUSSION_MESSAGES_MAX, DiscussionData
+from choice.core.actors import OWNER_TEAM, SYSTEM, Actor, Channel
 from choice.core.endings import audit, request_of
 from choice.core.extension import Extension, ReplyHints
 from choice.core.notifier import Change
 from choice.core.replies import interaction_url, listing
 from choice.store import Store
-from choice.store.records import Comment, Interaction, Participant, Vote, Widening
+from choice.store.records import Comment, Decision, Interaction, Participant, Vote, Widening
 from choice.store.team import TeamRepository
 from choice.team.discussion import (
     VOTE_MERGE_SECONDS,
@@ -76,6 +77,10 @@ def _error(field: str, code: str, message: str) -> InvalidInput:
     return InvalidInput([FieldError(field=field, code=code, message=message)])
 
 
+async def _no_decision(_interaction_id: str) -> Decision | None:
+    return None
+
+
 class TeamService(Extension):
     def __init__(self, interactions: InteractionService) -> None:
         self.interactions = interactions
@@ -85,6 +90,10 @@ class TeamService(Extension):
         interactions.scans.add(self.reminders.scan)
         self._comments = PerMinute(COMMENTS_PER_MINUTE)
         self._votes = PerMinute(VOTES_PER_MINUTE, "votes")
+        self.read_decision: Callable[[str], Awaitable[Decision | None]] = _no_decision
+        """The decision feature's state of a question (a deferral and its rationale, shown
+        in the discussion): set by the composition root (`choice/portal.py`), since a
+        feature never builds another's repository."""
         self.on_widened: list[Callable[[Invited], Awaitable[None]]] = []
         """Told of each widening once stored, with the participants' links (only their
         hashes are stored, so this is the one chance): the webhook outbox queues the
@@ -100,7 +109,7 @@ class TeamService(Extension):
 
     # -- the owner -------------------------------------------------------------------------
     async def widen(self, interaction_id: str, asked: WidenRequest,
-                    actor: str = "human:owner") -> Invited:
+                    actor: Actor = OWNER_TEAM) -> Invited:
         """Invite the audience to a pending interaction. `InvalidInput` for a bad audience,
         `AlreadyWidened` / `AlreadyCompleted` / `NotFound` otherwise; nothing changes then."""
         row = await self.interactions.get(interaction_id)  # NotFound before input errors
@@ -131,7 +140,7 @@ class TeamService(Extension):
         return f"{self.interactions.settings.link_base}{participant_path(secret)}"
 
     async def revoke(self, interaction_id: str, participant_id: str,
-                     actor: str = "human:owner") -> None:
+                     actor: Actor = OWNER_TEAM) -> None:
         """Withdraw one participant's link; `UnknownLink` if not theirs or already gone."""
         row = await self.interactions.get(interaction_id)
         at = self.interactions.clock()
@@ -153,10 +162,11 @@ class TeamService(Extension):
         else:
             page = ThreadPage(await read(self.repo.comments_by_id, row.id, comment_ids))
         votes = await read(self.repo.votes, row.id)
-        decision = await read(self.quorum.decisions.decision, row.id)
+        decision = await self.read_decision(row.id)
+        quorum = await read(self.repo.quorum, row.id)
         count = await read(self.repo.comment_count, row.id)
         return Discussion(row, request_of(row), widening, participants, page.comments, votes,
-                          decision, page.before, count)
+                          decision, quorum, page.before, count)
 
     async def comments(self, interaction_id: str, before: int | None = None,
                        limit: int = PAGE_API) -> ThreadPage:
@@ -208,8 +218,8 @@ class TeamService(Extension):
             return None
         widening = await self._store.read(self.repo.widening, row.id)
         participants = await self._store.read(self.repo.participants, row.id)
-        decision = await self._store.read(self.quorum.decisions.decision, row.id)
-        return widened_reply(row, widening, participants, decision, hints.poll_hint,
+        quorum = await self._store.read(self.repo.quorum, row.id)
+        return widened_reply(row, widening, participants, quorum, hints.poll_hint,
                              interaction_url(self.interactions.settings, row.id))
 
     async def start(self) -> None:
@@ -219,7 +229,7 @@ class TeamService(Extension):
         """A question taken up again may already have its quorum."""
         if change.kind == "interaction.resumed" and change.row is not None \
                 and change.row.status == "widened":
-            await self.quorum.check(change.interaction_id, "system")
+            await self.quorum.check(change.interaction_id, SYSTEM)
 
     # -- participants ------------------------------------------------------------------------
     async def participant(self, secret: str) -> Participant:
@@ -239,7 +249,7 @@ class TeamService(Extension):
         if participant.opened_at is None and discussion.is_open:
             at = self.interactions.clock()
             event = audit(participant.interaction_id, "participant_opened",
-                          f"participant:{participant.id}", {"name": participant.name}, at)
+                          Actor.participant(participant.id), {"name": participant.name}, at)
             if await self._store.write(self.repo.mark_opened, participant.id, at, [event]):
                 participant.opened_at = at
                 self._publish("discussion.changed", discussion.row, change="opened",
@@ -256,7 +266,7 @@ class TeamService(Extension):
         self._comments.take(participant.id if participant else OWNER)
         at = self.interactions.clock()
         author = participant.name if participant else "Owner"
-        actor = f"participant:{participant.id}" if participant else "human:owner"
+        actor = Actor.participant(participant.id) if participant else Actor.owner("team")
         comment = Comment(interaction_id=row.id, author=author, text=text, at=at,
                           participant_id=participant.id if participant else None)
         event = audit(row.id, "comment_added", actor, {"length": len(text)}, at)
@@ -267,7 +277,7 @@ class TeamService(Extension):
         return comment
 
     async def vote(self, participant: Participant, body: VoteBody,
-                   via: str = "web") -> list[str]:
+                   via: Channel = "web") -> list[str]:
         """Replace the participant's vote; the ids come back in option order. A vote that
         reaches the quorum resolves the question (`via`: the page or the API). At most
         `VOTES_PER_MINUTE` changes a minute (`RateLimited`); changes close together make one
@@ -279,11 +289,11 @@ class TeamService(Extension):
         at = self.interactions.clock()
         vote = Vote(participant_id=participant.id, interaction_id=row.id,
                     option_ids_json=chosen, at=at)
-        event = audit(row.id, "vote_cast", f"participant:{participant.id}",
+        event = audit(row.id, "vote_cast", Actor.participant(participant.id),
                       {"option_ids": chosen}, at)
         await self._store.write(self.repo.set_vote, vote, event, at - VOTE_MERGE_SECONDS,
                                 merged_vote(chosen, at))
         self._publish("discussion.changed", row, change="vote", participant_id=participant.id)
         if chosen:  # on every change: the quorum may be reached by this one
-            await self.quorum.check(row.id, f"human:{via}")
+            await self.quorum.check(row.id, Actor.owner(via))
         return chosen

@@ -15,6 +15,7 @@ from msgspec import Struct
 
 from choice.contract import TeamMember
 from choice.contract.clock import iso
+from choice.core.actors import Actor
 from choice.core.endings import audit, request_of
 from choice.store.records import AuditEvent, Interaction, Participant, Widening
 from choice.team.audience import choose_audience
@@ -35,7 +36,7 @@ class WideningPlan(Struct, frozen=True):
 
 
 def plan_widening(row: Interaction, asked: WidenRequest, team: Sequence[TeamMember],
-                  at: float, actor: str, link: Callable[[str], str]) -> WideningPlan:
+                  at: float, actor: Actor, link: Callable[[str], str]) -> WideningPlan:
     """`InvalidInput` for a bad audience or quorum; `link` makes a secret a link."""
     audience = choose_audience(team, asked.audience)
     note = asked.note.strip() if asked.note and asked.note.strip() else None
@@ -61,7 +62,7 @@ def plan_widening(row: Interaction, asked: WidenRequest, team: Sequence[TeamMemb
                             len(participants), "quorum.min_votes" if asked.quorum else
                             "request's quorum.min_votes")
     widening = Widening(interaction_id=row.id, mode=asked.mode, note=note, widened_at=at,
-                        widened_by=actor, last_activity_at=at)
+                        widened_by=actor.stored, last_activity_at=at)
     events = [audit(row.id, "widened", actor, {
         "mode": asked.mode, "audience": [p.name for p in participants],
         "note": note is not None, "expires_at": iso(expires_at), "quorum": quorum}, at)]

@@ -26,6 +26,7 @@ import random
 from collections.abc import Callable
 
 from choice.contract.clock import iso
+from choice.core.actors import SYSTEM
 from choice.core.background import BackgroundTask, woken
 from choice.core.endings import audit
 from choice.store import Store
@@ -149,4 +150,4 @@ class Outbox:
                at: float) -> list[AuditEvent]:
         if message.interaction_id is None:
             return []
-        return [audit(message.interaction_id, kind, "system", detail, at)]
+        return [audit(message.interaction_id, kind, SYSTEM, detail, at)]

@@ -22,6 +22,7 @@ from alembic import command
 from sqlalchemy import Boolean, Engine, Table, select, text
 
 from choice.contract import Submission
+from choice.core.actors import Actor
 from choice.core.config import Settings
 from choice.store.engine import make_engine
 from choice.store.json_type import StoredJSON
@@ -165,7 +166,7 @@ async def test_every_row_and_json_value_comes_through_and_the_pending_question_i
             "pg": ["Alice"], "lite": ["Bob"], "later": ["Bob"]}
 
         row = await running.submit(V8["answer"], Submission(selected_ids=["lite"]),
-                                   "web", "human:web")
+                                   "web", Actor.owner("web"))
         result = row.result_json or {}
         assert (row.status, result["selected_labels"]) == ("submitted", ["SQLite"])
         assert (await running.get(V8["answer"])).result_json == result

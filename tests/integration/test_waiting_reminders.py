@@ -20,6 +20,7 @@ from litestar.testing import TestClient
 
 from choice.contract import DeadlineChange, Submission
 from choice.contract.clock import iso
+from choice.core.actors import Actor
 from choice.core.config import Settings
 from choice.core.notifier import Change
 from choice.core.service import InteractionService
@@ -100,7 +101,7 @@ async def test_an_opened_question_reminds_only_in_its_last_minute_and_again_when
     service, clock = service_of(portal), portal.clock
     scheduler = service.scans
     row = (await service.create(request(timeout_seconds=1800))).row
-    await service.mark_opened(row.id, "web", "human:web")
+    await service.mark_opened(row.id, "web", Actor.owner("web"))
     clock.advance(20 * MINUTE)
     assert await scheduler.scan() == pytest.approx(row.expires_at - MINUTE)
     assert await sent(service, row.id) == []
@@ -110,7 +111,7 @@ async def test_an_opened_question_reminds_only_in_its_last_minute_and_again_when
     assert [s["reason"] for s in await sent(service, row.id)] == ["deadline"]
 
     await service.set_deadline(row.id, DeadlineChange(expires_at=iso(clock() + 10 * MINUTE)),
-                               "human:web")  # more time: a new last minute, a new reminder
+                               Actor.owner("web"))  # more time: a new last minute, a new reminder
     assert await scheduler.scan() == pytest.approx(clock() + 9 * MINUTE, abs=1)
     clock.advance(9 * MINUTE + 5)
     await scheduler.scan()

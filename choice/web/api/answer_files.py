@@ -18,6 +18,7 @@ from litestar.params import FromPath, QueryParameter
 
 from choice.contract import PortalInterface
 from choice.contract.attachments import ANSWER_LIMITS
+from choice.core.actors import Actor
 from choice.web.api.openapi import errors
 from choice.web.deps import Service
 from choice.web.security.auth import Access
@@ -36,12 +37,12 @@ Tab = Annotated[str | None, QueryParameter(name="tab", max_length=32,
                                                        "its own echo.")]
 
 
-def actor_of(request: Request[Any, Any, Any], interface: PortalInterface | None) -> str:
+def actor_of(request: Request[Any, Any, Any], interface: PortalInterface | None) -> Actor:
     """Who attached it: the terminal (it says so), a signed-in page, or the token's API."""
     access: Access = request.auth
     if interface == "terminal":
-        return "human:terminal"
-    return "human:web" if access.session and not access.token else "human:api"
+        return Actor.owner("terminal")
+    return Actor.owner("web") if access.session and not access.token else Actor.owner("api")
 
 
 class AnswerFileController(Controller):

@@ -1,9 +1,8 @@
 """JSON API for writing a decision back (`/api/interactions/{id}/...`): the owner asks the
 agent for a summary (`review`), the agent sends its candidate (`candidate`), the owner
-resolves, defers, takes up again, or sets the team's quorum.
+resolves, defers, or takes up again. (The team's quorum is `api/team.py`'s.)
 
-Thin, like `api/team.py`: parse, call the decision feature (or the team's quorum), shape
-the reply. Behind
+Thin, like `api/team.py`: parse, call the decision feature, shape the reply. Behind
 the bearer token (or the owner's browser session). The candidate is the agent's call; every
 other one is the owner's (the terminal UI says `interface: terminal`).
 """
@@ -12,23 +11,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Controller, Request, get, post, put
+from litestar import Controller, Request, get, post
 from litestar.params import FromPath, JSONBody
 
-from choice.contract import Quorum
 from choice.contract.field_errors import parse_model
+from choice.core.actors import AGENT, Actor
 from choice.decision.models import (
     CandidateBody,
     CandidateReview,
     DeferBody,
-    QuorumBody,
     ResolveBody,
     ResumeBody,
 )
 from choice.web.api.body import check_json_data, json_body
 from choice.web.api.interactions import agent_reply
 from choice.web.api.openapi import BODY_ERRORS, Reply, body_of, described, errors
-from choice.web.deps import Decision, Service, Team
+from choice.web.deps import Decision, Service
 from choice.web.security.guards import BEARER, bearer_token_guard
 
 REPLIED = {200: described(Reply, "The interaction as it now stands, as an agent sees it."),
@@ -59,7 +57,7 @@ class DecisionController(Controller):
                              service: Service, decision: Decision) -> CandidateReview:
         """Fetch & review: ask the agent to summarise the discussion. Its waiting (or next)
         call returns `action_status: summary_requested`. 409 unless widened."""
-        return await decision.request_review(interaction_id, actor="human:api")
+        return await decision.request_review(interaction_id, actor=Actor.owner("api"))
 
     @post("/candidate", operation_id="submitCandidate", status_code=200,
           before_request=check_json_data, responses=REVIEWED)
@@ -67,7 +65,7 @@ class DecisionController(Controller):
                         service: Service, decision: Decision) -> CandidateReview:
         """The agent's candidate summary and answer for the owner's review. 422 with the
         field to fix (try again); 409 if no summary was asked for, or it was decided."""
-        return await decision.submit_candidate(interaction_id, data, actor="agent")
+        return await decision.submit_candidate(interaction_id, data, actor=AGENT)
 
     @post("/resolve", operation_id="resolveDecision", status_code=200,
           before_request=check_json_data, responses=REPLIED)
@@ -80,7 +78,7 @@ class DecisionController(Controller):
         `answers` for several questions. The portal sets `summary_json.source` from the candidate:
         unchanged or lightly edited `discussion_extraction`, changed by more than 30 %
         `owner_override`, none `manual`. Works on pending, widened and deferred questions."""
-        row = await decision.resolve(interaction_id, data, actor="human:api")
+        row = await decision.resolve(interaction_id, data, actor=Actor.owner("api"))
         return await agent_reply(service, row)
 
     @post("/defer", operation_id="deferDecision", status_code=200,
@@ -89,7 +87,7 @@ class DecisionController(Controller):
                     service: Service, decision: Decision) -> dict[str, Any]:
         """Set the decision aside with a rationale (required): the agent's call returns
         `action_status: deferred`; no deadline runs; a discussion stays open."""
-        row = await decision.defer(interaction_id, data, actor="human:api")
+        row = await decision.defer(interaction_id, data, actor=Actor.owner("api"))
         return await agent_reply(service, row)
 
     # The body may be left out entirely.
@@ -100,14 +98,5 @@ class DecisionController(Controller):
         """Take a deferred question up again: pending or widened as before, with at least
         its timeout from now. 409 if it is not deferred."""
         body = parse_model(ResumeBody, await json_body(request, optional=True))
-        row = await decision.resume(interaction_id, body.interface, actor="human:api")
+        row = await decision.resume(interaction_id, body.interface, actor=Actor.owner("api"))
         return await agent_reply(service, row)
-
-    @put("/quorum", operation_id="setQuorum", before_request=check_json_data, responses=REPLIED)
-    async def quorum(self, interaction_id: FromPath[str], data: JSONBody[QuorumBody],
-                     service: Service, team: Team) -> dict[str, Any]:
-        """Set the team's quorum (`min_votes`, at most the people invited) or switch it
-        off (`null`). If the votes already reach it, the question resolves now."""
-        quorum = Quorum(min_votes=data.min_votes) if data.min_votes is not None else None
-        await team.quorum.set(interaction_id, quorum, actor="human:api")
-        return await self._reply(service, interaction_id)

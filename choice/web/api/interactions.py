@@ -32,6 +32,7 @@ from choice.contract.clock import iso
 from choice.contract.compat import HitlRequest, RequestUserChoice
 from choice.contract.field_errors import parse_model
 from choice.contract.submission import WithdrawBody
+from choice.core.actors import AGENT, Actor
 from choice.core.attachments import attachment, attachment_bytes
 from choice.core.extension import ReplyHints
 from choice.core.replies import listing, reply
@@ -126,7 +127,7 @@ class InteractionController(Controller):
         """Ask a human. 201 with where to answer and how to poll; with `?wait=S` (S <= 60)
         it blocks and answers 200 with the result if the human is quick enough."""
         seconds, chosen_shape = check_wait(wait), check_shape(shape)
-        created = await service.create(await json_body(request), chosen_shape, actor="agent")
+        created = await service.create(await json_body(request), chosen_shape, actor=AGENT)
         row = created.row
         if seconds:
             row = await while_connected(request, service.wait(row.id, seconds))
@@ -186,7 +187,7 @@ class InteractionController(Controller):
     async def switch_interface(self, interaction_id: FromPath[str], data: JSONBody[InterfaceSwitch],
                                service: Service) -> dict[str, Any]:
         """Continue a pending interaction in the other interface (audited)."""
-        row = await service.switch_interface(interaction_id, data.interface, "human:terminal")
+        row = await service.switch_interface(interaction_id, data.interface, Actor.owner("terminal"))
         return await agent_reply(service, row)
 
     @post("/{interaction_id:str}/opened", status_code=204, before_request=check_json_data,
@@ -194,7 +195,7 @@ class InteractionController(Controller):
     async def opened(self, interaction_id: FromPath[str], data: JSONBody[InterfaceSwitch],
                      service: Service) -> None:
         """An answering client (the terminal UI) shows the question: audited once."""
-        await service.mark_opened(interaction_id, data.interface, f"human:{data.interface}")
+        await service.mark_opened(interaction_id, data.interface, Actor.owner(data.interface))
 
     # Hand-documented: Litestar renders `option_annotations` (a dict of notes) as an array.
     @post("/{interaction_id:str}/response", status_code=200, operation_class=body_of(Submission),
@@ -208,7 +209,7 @@ class InteractionController(Controller):
         With `?dry_run=1` it is only checked: the result it would produce, marked
         `stored: false`, or the same 409/422 a real answer would get; nothing changes."""
         submission = parse_model(Submission, await json_body(request))
-        actor = "human:terminal" if submission.interface == "terminal" else "human:api"
+        actor = Actor.owner("terminal") if submission.interface == "terminal" else Actor.owner("api")
         if dry_run:
             checked = await service.check(interaction_id, submission, submission.interface, actor)
             # Not stored, so not completed: the result as it would be, without an end time.
@@ -226,7 +227,7 @@ class InteractionController(Controller):
                      service: Service) -> dict[str, Any]:
         """Cancel, with an optional `global_annotation` saying why."""
         body = parse_model(CancelBody, await json_body(request, optional=True))
-        actor = "human:terminal" if body.interface == "terminal" else "human:api"
+        actor = Actor.owner("terminal") if body.interface == "terminal" else Actor.owner("api")
         row = await service.cancel(interaction_id, body.global_annotation, body.interface, actor)
         return reply(row, service.settings, poll_hint(row.id))
 
@@ -253,7 +254,7 @@ class InteractionController(Controller):
         """The agent takes its question back (it found the answer elsewhere): the status
         becomes `withdrawn`, open pages and terminals show the `reason` at once, and a
         later answer gets 409. An ended question is a 409 with its standing result."""
-        row = await service.withdraw(interaction_id, data.reason, "agent:api")
+        row = await service.withdraw(interaction_id, data.reason, Actor.agent("api"))
         return reply(row, service.settings, poll_hint(row.id))
 
     @patch("/{interaction_id:str}", before_request=check_json_data,
@@ -261,6 +262,6 @@ class InteractionController(Controller):
     async def change_deadline(self, interaction_id: FromPath[str], data: JSONBody[DeadlineChange],
                               service: Service) -> dict[str, Any]:
         """Move the deadline: `timeout_seconds` (from creation) or `expires_at`."""
-        actor = "human:terminal" if data.interface == "terminal" else "human:api"
+        actor = Actor.owner("terminal") if data.interface == "terminal" else Actor.owner("api")
         row = await service.set_deadline(interaction_id, data, actor=actor)
         return await agent_reply(service, row)  # widened: who is invited

@@ -1,6 +1,6 @@
 """JSON API for the owner's side of a team decision: widen a pending interaction, read its
 discussion (the newest 50 comments, and the pages before them), comment, withdraw a
-participant's link (`/api/interactions/{id}/...`).
+participant's link, set the team's quorum (`/api/interactions/{id}/...`).
 
 Thin, like `api/interactions.py`: parse, call `InteractionService.team`, shape the reply. Behind
 the bearer token (or the owner's browser session); a participant's link opens none of it.
@@ -10,19 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Controller, Response, delete, get, post
+from litestar import Controller, Response, delete, get, post, put
 from litestar.params import FromPath, JSONBody
 
+from choice.contract import Quorum
 from choice.contract.clock import iso
 from choice.contract.result import DiscussionData
+from choice.core.actors import OWNER_API, Actor
 from choice.core.replies import listing
-from choice.team.models import CommentBody, WidenRequest
+from choice.team.models import CommentBody, QuorumBody, WidenRequest
 from choice.team.payloads import comment_reply, owner_payload, page_reply
 from choice.team.thread import API
 from choice.web.api.body import check_json_data
-from choice.web.api.openapi import BODY_ERRORS, errors
+from choice.web.api.interactions import agent_reply
+from choice.web.api.openapi import BODY_ERRORS, Reply, described, errors
 from choice.web.api.query import Before, check_cursor
-from choice.web.deps import Team
+from choice.web.deps import Service, Team
 from choice.web.security.guards import BEARER, bearer_token_guard
 
 
@@ -40,7 +43,7 @@ class TeamController(Controller):
         link is in this reply only (the portal keeps its hash). 409 if it is already widened
         or over; 422 for a bad audience. With `mode: continue` the agent's waiting call
         returns at once with `action_status: widened`."""
-        invited = await team.widen(interaction_id, data, actor="human:owner")
+        invited = await team.widen(interaction_id, data, actor=Actor.owner("team"))
         return {"interaction": listing(invited.row), "mode": invited.widening.mode,
                 "note": invited.widening.note, "expires_at": iso(invited.row.expires_at),
                 "participants": [p.model_dump() for p in invited.participants],
@@ -83,3 +86,14 @@ class TeamController(Controller):
         """Withdraw one participant's link at once: it opens nothing from now on."""
         await team.revoke(interaction_id, participant_id)
         return Response(None, status_code=204)
+
+    @put("/quorum", operation_id="setQuorum", before_request=check_json_data,
+         responses={200: described(Reply, "The interaction as it now stands, as an agent "
+                                          "sees it."), **errors(404, 409, *BODY_ERRORS)})
+    async def quorum(self, interaction_id: FromPath[str], data: JSONBody[QuorumBody],
+                     service: Service, team: Team) -> dict[str, Any]:
+        """Set the team's quorum (`min_votes`, at most the people invited) or switch it
+        off (`null`). If the votes already reach it, the question resolves now."""
+        quorum = Quorum(min_votes=data.min_votes) if data.min_votes is not None else None
+        row = await team.quorum.set(interaction_id, quorum, actor=OWNER_API)
+        return await agent_reply(service, await service.get(row.id))

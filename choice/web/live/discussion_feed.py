@@ -195,7 +195,7 @@ class DiscussionFeeds:
         if state or "revoked" in what:  # the quorum line counts the people who can vote
             parts["state"] = True
             parts["shared"] = shared_decision(
-                discussion.row, discussion.decision,
+                discussion.row, discussion.decision, discussion.quorum,
                 sum(1 for p in discussion.participants if p.revoked_at is None))
         if not comment_ids and not parts["tally"] and "deadline" not in message \
                 and not parts["state"]:

@@ -29,6 +29,7 @@ from choice.contract import OPEN_STATUSES
 from choice.contract.clock import now
 from choice.contract.errors import NotFound
 from choice.contract.safe_text import closed_bidi
+from choice.core.actors import Actor
 from choice.core.notifier import Change, ChangeKind, Subscription
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
@@ -133,7 +134,7 @@ async def _serve(socket: WebSocket[Any, Any, Any], service: InteractionService,
             return
         await socket.send_json(state_message(row))
         if row.status in OPEN_STATUSES:
-            await service.mark_opened(row.id, "web", "human:web")
+            await service.mark_opened(row.id, "web", Actor.owner("web"))
     reader = asyncio.create_task(read_until_gone(socket, subscription.queue))
     try:
         await _push(socket, subscription, row, interaction_id)

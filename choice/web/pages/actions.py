@@ -24,6 +24,7 @@ from choice.contract import (
 from choice.contract.clock import iso
 from choice.contract.errors import AlreadyCompleted
 from choice.contract.field_errors import InvalidInput
+from choice.core.actors import Actor
 from choice.core.endings import request_of
 from choice.core.i18n import N_
 from choice.core.service import InteractionService
@@ -50,7 +51,7 @@ from choice.web.views.interactions import Draft, Stage
 from choice.web.views.owner import OwnerViews
 from choice.web.views.team import team_context
 
-ACTOR = "human:web"
+ACTOR = Actor.owner("web")
 ELSEWHERE = N_("This question was already answered elsewhere.")
 TIMEOUT_REFUSED = N_("Not saved: the default time must be between 1 minute and 24 hours.")
 SETTINGS_REFUSED = N_("Not saved: a setting has a value the portal does not take. Check it "

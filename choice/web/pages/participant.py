@@ -112,7 +112,8 @@ class Reader(Struct, frozen=True):
         locale = chosen_language(service, discussion.row, self.lang, self.request.headers)
         view = participant_view(discussion, self.participant, base=self.base,
                                 lang=self.chosen, window=window.before is not None)
-        shared = shared_decision(discussion.row, discussion.decision, len(view.people))
+        shared = shared_decision(discussion.row, discussion.decision, discussion.quorum,
+                                     len(view.people))
         if partial == LIVE and "thread_reset" not in extra:
             # Caught up from `since`: a full page may have left a gap before it, so it takes
             # the place of the page's thread (with "Show earlier") instead of joining it.

@@ -24,6 +24,7 @@ from litestar.response import Redirect
 
 from choice.contract.errors import AlreadyCompleted, AlreadyWidened, NotWidened, TooManyComments
 from choice.contract.field_errors import InvalidInput, parse_model
+from choice.core.actors import Actor
 from choice.core.endings import request_of
 from choice.core.i18n import N_, Translator
 from choice.core.service import InteractionService
@@ -120,7 +121,7 @@ class TeamActions(Controller):
                  "quorum": first(form, "quorum").strip()}
         try:
             invited = await team.widen(interaction_id, parse_model(WidenRequest, values),
-                                               actor="human:web")
+                                               actor=Actor.owner("web"))
         except InvalidInput as invalid:
             said = Translator(page_language(service, request, row))
             shown = await self._form(service, row, errors=person_errors(invalid.errors, said),
@@ -204,7 +205,7 @@ class TeamActions(Controller):
         window = _since(first(await read_form(request), "since"))
         row = await service.get(interaction_id)
         with contextlib.suppress(UnknownLink):  # withdrawn already (another tab): the
-            await team.revoke(interaction_id, participant_id, actor="human:web")
+            await team.revoke(interaction_id, participant_id, actor=Actor.owner("web"))
         if not request.htmx:
             return Redirect(path=f"/choice/{row.id}#team-panel", status_code=303,
                             headers=VARY_ON_HTMX)

@@ -107,11 +107,11 @@ class SharedDecision(Struct, frozen=True):
     audience: int
 
 
-def shared_decision(row: Interaction, decision: Decision | None, audience: int) -> SharedDecision:
+def shared_decision(row: Interaction, decision: Decision | None, quorum: int | None,
+                    audience: int) -> SharedDecision:
     return SharedDecision(
         deferred=row.status == "deferred",
         defer_rationale=decision.defer_rationale if decision and row.status == "deferred"
         else None,
-        quorum=decision.quorum_min_votes if decision and row.status in PANEL_STATUSES
-        else None,
+        quorum=quorum if row.status in PANEL_STATUSES else None,
         audience=audience)
