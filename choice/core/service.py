@@ -41,7 +41,7 @@ from choice.core.extension import Extension, Extensions, ReplyHints
 from choice.core.i18n import resolve_language
 from choice.core.moved_on import REASONS, moot
 from choice.core.notifier import Change, LocalNotifier
-from choice.core.replies import listing, reply
+from choice.core.replies import AgentReply, listing, reply
 from choice.core.retention import Retention
 from choice.core.scans import Scans
 from choice.core.waiting import AgentWait
@@ -159,7 +159,7 @@ class InteractionService:
         with self.waiting(interaction_id) as waiting:
             return (await waiting.next(seconds, agent_turns)).row
 
-    async def reply(self, row: Interaction, hints: ReplyHints) -> dict[str, Any]:
+    async def reply(self, row: Interaction, hints: ReplyHints) -> AgentReply:
         """What an agent gets for `row`: the result with its status once over, else the
         hand-off, as the extensions have it (a widened question, a deferral, a request for
         the agent's summary)."""
