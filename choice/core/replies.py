@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any
 from msgspec import Struct, to_builtins
 from pydantic import BaseModel
 
-from choice.contract import UNRESOLVED_STATUSES, ChoiceRequest
+from choice.contract import (
+    UNRESOLVED_STATUSES,
+    ChoiceRequest,
+    Option,
+    Question,
+    SelectionMode,
+    Shape,
+)
 from choice.contract.clock import iso
 from choice.core.config import Settings
 
@@ -148,15 +155,33 @@ def question_count(row: Interaction) -> int:
     return len(questions) if isinstance(questions, list) else 1
 
 
-def whole_question(request: ChoiceRequest) -> dict[str, Any]:
+class WholeQuestion(Struct, frozen=True):
+    """The whole question as a chat UI shows it: every field the human sees."""
+
+    title: str
+    prompt: str | None
+    selection_mode: SelectionMode
+    options: list[Option]
+    default_selection_ids: list[str]
+    min_selections: int | None
+    max_selections: int | None
+    placeholder: str | None
+    require_confirmation: bool
+    shape: Shape
+    questions: list[Question] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object an event carries (its options and questions dumped whole)."""
+        built: dict[str, Any] = to_builtins(self, enc_hook=_builtin)
+        return built
+
+
+def whole_question(request: ChoiceRequest) -> WholeQuestion:
     """The whole question as a chat UI shows it: every field the human sees;
     `/api/stream` and the webhook's `interaction.created` carry it."""
-    return {"title": request.title, "prompt": request.prompt,
-            "selection_mode": request.selection_mode,
-            "options": [o.model_dump() for o in request.options],
-            "default_selection_ids": request.default_selection_ids,
-            "min_selections": request.min_selections, "max_selections": request.max_selections,
-            "placeholder": request.placeholder,
-            "require_confirmation": request.require_confirmation, "shape": request.shape,
-            "questions": [question.model_dump() for question in request.questions]
-            if request.questions is not None else None}
+    return WholeQuestion(
+        title=request.title, prompt=request.prompt, selection_mode=request.selection_mode,
+        options=request.options, default_selection_ids=request.default_selection_ids,
+        min_selections=request.min_selections, max_selections=request.max_selections,
+        placeholder=request.placeholder, require_confirmation=request.require_confirmation,
+        shape=request.shape, questions=request.questions)
