@@ -28,7 +28,7 @@ from choice.contract.clock import now
 from choice.contract.compat import parse_request
 from choice.contract.errors import AlreadyCompleted, DeadlinePassed
 from choice.contract.normalize import Completion
-from choice.contract.notices import AgentMovedOn
+from choice.contract.notices import AgentMovedOn, AgentWaiting
 from choice.contract.result import DiscussionData
 from choice.core.answer_files import AnswerFiles
 from choice.core.attachments import files_of
@@ -297,10 +297,10 @@ class InteractionService:
                 withdrawn_ids.append(row.id)
         return withdrawn_ids
 
-    def agent_waiting(self, notice: dict[str, Any]) -> None:
+    def agent_waiting(self, notice: AgentWaiting) -> None:
         """An agent waits for its person in its own terminal (`POST /api/agent-waiting`): the
         open pages say so. No question, nothing stored: only who is told now hears it."""
-        self.notifier.publish(Change("agent.waiting", "", notice))
+        self.notifier.publish(Change("agent.waiting", "", notice.model_dump()))
 
     async def mark_opened(self, interaction_id: str, interface: Interface, actor: str) -> None:
         """Audit the first time a human opens an interaction (a page's socket, the
