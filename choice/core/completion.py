@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from msgspec import Struct
-from msgspec.structs import replace
 
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES, Interface
 from choice.contract.errors import AlreadyCompleted, NotFound
@@ -77,15 +76,15 @@ class Completer(Struct):
         def url_of(attachment_id: str) -> str:
             return file_url(self.link_base, row.id, attachment_id)
 
-        done = Completion(
+        facts = self.extensions.completion_facts(row)
+        return Completion(
             interaction_id=row.id, interface=interface_of(interface or row.interface, actor),
             created_at=row.created_at, completed_at=at, placeholder_shown=row.placeholder_shown,
             translate=translator(self.language_for(row)), via=actor.answered_via,
+            participants=facts.participants, votes=facts.votes,
             files=tuple(sent_file(file, url_of(file.attachment_id))
                         for file in self._draft_files(row, actor)),
             file_url=url_of)
-        facts = self.extensions.completion_facts(row)
-        return replace(done, **facts) if facts else done
 
     def decided_in_time(self, row: Interaction, decide: Decide, interface: str | None,
                         actor: Actor) -> tuple[Completed, bool]:

@@ -7,14 +7,14 @@ core calls every registered extension, in registration order, at these points:
 
 - `start` / `stop`: with the service (stopped in reverse order);
 - `completion_facts`: inside the transaction that ends a question, on the store's writer
-  thread: facts the result carries (a widened question's teammates and votes). Synchronous
-  and quick; it must not write;
+  thread: `CompletionFacts` the result carries (a widened question's teammates and votes).
+  Synchronous and quick; it must not write;
 - `on_completed`: right after a question ended (its row committed), before anyone is told:
   drop what the feature held for it (a held draft, a review's timer);
 - `agent_turn`: whether a waiting agent has something to do now (the owner asked it for a
   summary): its wait returns at once;
 - `agent_reply`: what an agent gets for a question that has no result yet, given the reply
-  so far (each extension may replace it; the last word wins);
+  so far (an `AgentReply`: each extension may replace it; the last word wins);
 - `shared_discussion`: the discussion a question was widened to, for whoever summarises it;
 - `resync`: other instances may have changed things unheard: set timers again;
 - `reacted`: an awaited reaction to a change made in this process (a question taken up
@@ -25,15 +25,36 @@ Must not: import any feature. Hooks default to doing nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
+
+from choice.contract.result import OptionVotes
 
 if TYPE_CHECKING:
     from choice.contract.result import DiscussionData
     from choice.core.notifier import Change
+    from choice.core.replies import AgentReply
     from choice.store.records import Interaction
+
+
+class CompletionFacts(Struct, frozen=True):
+    """What a feature knows of a question as it ends, for its result (the fields of the
+    same names on `choice.contract.normalize.Completion`). Empty means it knows nothing."""
+
+    participants: tuple[str, ...] = ()
+    """A widened question's teammates (links withdrawn left out)."""
+    votes: tuple[OptionVotes, ...] = ()
+    """Their votes, per option."""
+
+    def merged(self, other: CompletionFacts) -> CompletionFacts:
+        """These facts with what `other` knows on top (a later extension's word wins)."""
+        return CompletionFacts(participants=other.participants or self.participants,
+                               votes=other.votes or self.votes)
+
+
+NO_FACTS = CompletionFacts()
 
 
 class ReplyHints(Struct, frozen=True):
@@ -56,9 +77,9 @@ class Extension:
     async def stop(self) -> None:
         return None
 
-    def completion_facts(self, row: Interaction) -> Mapping[str, Any]:
-        """Fields of the `Completion` (`choice.contract.normalize`) this feature knows."""
-        return {}
+    def completion_facts(self, row: Interaction) -> CompletionFacts:
+        """What this feature knows of `row` as it ends (nothing, by default)."""
+        return NO_FACTS
 
     def on_completed(self, row: Interaction) -> None:
         return None
@@ -66,8 +87,8 @@ class Extension:
     async def agent_turn(self, row: Interaction) -> bool:
         return False
 
-    async def agent_reply(self, row: Interaction, reply: dict[str, Any],
-                          hints: ReplyHints) -> dict[str, Any] | None:
+    async def agent_reply(self, row: Interaction, reply: AgentReply,
+                          hints: ReplyHints) -> AgentReply | None:
         """A reply that replaces `reply`, or None to leave it."""
         return None
 
@@ -103,10 +124,10 @@ class Extensions:
         for extension in reversed(self._all):
             await extension.stop()
 
-    def completion_facts(self, row: Interaction) -> dict[str, Any]:
-        facts: dict[str, Any] = {}
+    def completion_facts(self, row: Interaction) -> CompletionFacts:
+        facts = NO_FACTS
         for extension in self._all:
-            facts.update(extension.completion_facts(row))
+            facts = facts.merged(extension.completion_facts(row))
         return facts
 
     def completed(self, row: Interaction) -> None:
@@ -119,8 +140,8 @@ class Extensions:
                 return True
         return False
 
-    async def agent_reply(self, row: Interaction, reply: dict[str, Any],
-                          hints: ReplyHints) -> dict[str, Any]:
+    async def agent_reply(self, row: Interaction, reply: AgentReply,
+                          hints: ReplyHints) -> AgentReply:
         for extension in self._all:
             reply = await extension.agent_reply(row, reply, hints) or reply
         return reply

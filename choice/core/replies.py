@@ -1,5 +1,9 @@
 """What an agent gets back about an interaction: the result once it is over, or the pending
 hand-off (where to answer, how to poll). Shared by the HTTP API, the MCP tools and the CLI.
+
+A reply is a typed `AgentReply` until a transport sends it: `to_json()` is the one place it
+becomes the JSON object the contract pins (its keys in the order of its fields). A feature
+adds its own replies as subclasses (`choice.core.extension.Extension.agent_reply`).
 """
 
 from __future__ import annotations
@@ -7,7 +11,17 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING, Any
 
-from choice.contract import UNRESOLVED_STATUSES, ChoiceRequest
+from msgspec import Struct, to_builtins
+from pydantic import BaseModel
+
+from choice.contract import (
+    UNRESOLVED_STATUSES,
+    ChoiceRequest,
+    Option,
+    Question,
+    SelectionMode,
+    Shape,
+)
 from choice.contract.clock import iso
 from choice.core.config import Settings
 
@@ -29,7 +43,53 @@ def interaction_url(settings: Settings, interaction_id: str) -> str:
     return f"{settings.link_base}/choice/{interaction_id}"
 
 
-def handoff(row: Interaction, settings: Settings, poll_hint: str) -> dict[str, Any]:
+def _builtin(value: Any) -> Any:
+    """A contract model inside a reply (a discussion) as the JSON it dumps to."""
+    if isinstance(value, BaseModel):
+        return value.model_dump()
+    raise NotImplementedError(f"no JSON for {type(value).__name__} in a reply")
+
+
+class AgentReply(Struct, frozen=True):
+    """What an agent gets for a question. Subclasses declare their fields in the order
+    the JSON object has its keys."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object a transport sends (the HTTP body, the MCP structured content)."""
+        built: dict[str, Any] = to_builtins(self, enc_hook=_builtin)
+        return built
+
+    def under_review(self, note: str) -> AgentReply | None:
+        """This reply while the owner reviews the agent's candidate answer (`note` said
+        before its instructions), or None when this kind of reply cannot say so."""
+        return None
+
+
+class Handoff(AgentReply, frozen=True):
+    """A question still to answer: where the person answers, and how to poll meanwhile."""
+
+    interaction_id: str
+    session_id: str
+    status: str
+    interface: str
+    url: str
+    terminal_command: str
+    expires_at: str
+    instructions: str
+
+
+class Finished(AgentReply, frozen=True):
+    """A question that has a result: the stored result (a `ChoiceResult`'s JSON, as the
+    contract wrote it when it ended) with the row's final `status`."""
+
+    result: dict[str, Any]
+    status: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.result, "status": self.status}
+
+
+def handoff(row: Interaction, settings: Settings, poll_hint: str) -> Handoff:
     command = terminal_command(settings, row.id)
     if row.interface == "terminal":
         where = f"The human answers in a terminal: run `{command}` where they can see it."
@@ -38,23 +98,23 @@ def handoff(row: Interaction, settings: Settings, poll_hint: str) -> dict[str, A
                  "answer in the browser at url.")
     else:
         where = "The human answers in the browser at url (the portal shows it to them)."
-    return {
-        "interaction_id": row.id,
-        "session_id": row.id,
-        "status": row.status,
-        "interface": row.interface,
-        "url": interaction_url(settings, row.id),
-        "terminal_command": command,
-        "expires_at": iso(row.expires_at),
-        "instructions": f"{where} {poll_hint} An answer given between polls is kept.",
-    }
+    return Handoff(
+        interaction_id=row.id,
+        session_id=row.id,
+        status=row.status,
+        interface=row.interface,
+        url=interaction_url(settings, row.id),
+        terminal_command=command,
+        expires_at=iso(row.expires_at),
+        instructions=f"{where} {poll_hint} An answer given between polls is kept.",
+    )
 
 
-def reply(row: Interaction, settings: Settings, poll_hint: str) -> dict[str, Any]:
+def reply(row: Interaction, settings: Settings, poll_hint: str) -> AgentReply:
     """The result with its final `status`, or the hand-off while pending."""
     if row.status == "pending" or row.result_json is None:
         return handoff(row, settings, poll_hint)
-    return {**row.result_json, "status": row.status}
+    return Finished(row.result_json, row.status)
 
 
 def answered_in(row: Interaction) -> str:
@@ -95,15 +155,33 @@ def question_count(row: Interaction) -> int:
     return len(questions) if isinstance(questions, list) else 1
 
 
-def whole_question(request: ChoiceRequest) -> dict[str, Any]:
+class WholeQuestion(Struct, frozen=True):
+    """The whole question as a chat UI shows it: every field the human sees."""
+
+    title: str
+    prompt: str | None
+    selection_mode: SelectionMode
+    options: list[Option]
+    default_selection_ids: list[str]
+    min_selections: int | None
+    max_selections: int | None
+    placeholder: str | None
+    require_confirmation: bool
+    shape: Shape
+    questions: list[Question] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object an event carries (its options and questions dumped whole)."""
+        built: dict[str, Any] = to_builtins(self, enc_hook=_builtin)
+        return built
+
+
+def whole_question(request: ChoiceRequest) -> WholeQuestion:
     """The whole question as a chat UI shows it: every field the human sees;
     `/api/stream` and the webhook's `interaction.created` carry it."""
-    return {"title": request.title, "prompt": request.prompt,
-            "selection_mode": request.selection_mode,
-            "options": [o.model_dump() for o in request.options],
-            "default_selection_ids": request.default_selection_ids,
-            "min_selections": request.min_selections, "max_selections": request.max_selections,
-            "placeholder": request.placeholder,
-            "require_confirmation": request.require_confirmation, "shape": request.shape,
-            "questions": [question.model_dump() for question in request.questions]
-            if request.questions is not None else None}
+    return WholeQuestion(
+        title=request.title, prompt=request.prompt, selection_mode=request.selection_mode,
+        options=request.options, default_selection_ids=request.default_selection_ids,
+        min_selections=request.min_selections, max_selections=request.max_selections,
+        placeholder=request.placeholder, require_confirmation=request.require_confirmation,
+        shape=request.shape, questions=request.questions)

@@ -28,7 +28,7 @@ from choice.contract.clock import now
 from choice.contract.compat import parse_request
 from choice.contract.errors import AlreadyCompleted, DeadlinePassed
 from choice.contract.normalize import Completion
-from choice.contract.notices import AgentMovedOn
+from choice.contract.notices import AgentMovedOn, AgentWaiting
 from choice.contract.result import DiscussionData
 from choice.core.actors import AGENT, OWNER, SYSTEM, Actor
 from choice.core.answer_files import AnswerFiles
@@ -42,7 +42,7 @@ from choice.core.extension import Extension, Extensions, ReplyHints
 from choice.core.i18n import resolve_language
 from choice.core.moved_on import REASONS, moot
 from choice.core.notifier import Change, LocalNotifier
-from choice.core.replies import listing, reply
+from choice.core.replies import AgentReply, listing, reply
 from choice.core.retention import Retention
 from choice.core.scans import Scans
 from choice.core.waiting import AgentWait
@@ -160,7 +160,7 @@ class InteractionService:
         with self.waiting(interaction_id) as waiting:
             return (await waiting.next(seconds, agent_turns)).row
 
-    async def reply(self, row: Interaction, hints: ReplyHints) -> dict[str, Any]:
+    async def reply(self, row: Interaction, hints: ReplyHints) -> AgentReply:
         """What an agent gets for `row`: the result with its status once over, else the
         hand-off, as the extensions have it (a widened question, a deferral, a request for
         the agent's summary)."""
@@ -298,10 +298,10 @@ class InteractionService:
                 withdrawn_ids.append(row.id)
         return withdrawn_ids
 
-    def agent_waiting(self, notice: dict[str, Any]) -> None:
+    def agent_waiting(self, notice: AgentWaiting) -> None:
         """An agent waits for its person in its own terminal (`POST /api/agent-waiting`): the
         open pages say so. No question, nothing stored: only who is told now hears it."""
-        self.notifier.publish(Change("agent.waiting", "", notice))
+        self.notifier.publish(Change("agent.waiting", "", notice.model_dump()))
 
     async def mark_opened(self, interaction_id: str, interface: Interface, actor: Actor) -> None:
         """Audit the first time a human opens an interaction (a page's socket, the

@@ -30,7 +30,7 @@ from choice.core.deadlines import DeadlineScheduler
 from choice.core.endings import answered, audit, request_of
 from choice.core.extension import Extension, ReplyHints
 from choice.core.notifier import Change, ChangeKind
-from choice.core.replies import listing
+from choice.core.replies import AgentReply, listing
 from choice.decision.models import (
     CandidateBody,
     CandidateReview,
@@ -154,8 +154,8 @@ class DecisionService(Extension):
                          await self.interactions.discussion(row),
                          self._summary_seconds)
 
-    async def agent_reply(self, row: Interaction, reply: dict[str, Any],
-                          hints: ReplyHints) -> dict[str, Any] | None:
+    async def agent_reply(self, row: Interaction, reply: AgentReply,
+                          hints: ReplyHints) -> AgentReply | None:
         """A deferral; the owner's request for the agent's summary (not to a poller that
         cannot write one); or, while the owner reviews the candidate, the widened reply
         saying so."""
@@ -173,9 +173,7 @@ class DecisionService(Extension):
                                        hints.candidate_hint or http_candidate_hint(row.id))
         if decision is not None and decision.candidate_at is not None \
                 and decision.review_requested_at is not None:
-            return {**reply, "review_state": "candidate_submitted",
-                    "instructions": "The owner is reviewing your candidate answer. "
-                                    + str(reply.get("instructions", ""))}
+            return reply.under_review("The owner is reviewing your candidate answer. ")
         return None
 
     # -- the review ------------------------------------------------------------------------------

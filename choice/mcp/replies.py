@@ -36,7 +36,8 @@ CANDIDATE_HINT = "call submit_candidate with session_id and"
 
 async def result_for(service: InteractionService, row: Interaction, tool: str) -> CallToolResult:
     """The result as structured content plus one line a model can read."""
-    body = await service.reply(row, ReplyHints(poll_hint(tool, row.id), CANDIDATE_HINT))
+    reply = await service.reply(row, ReplyHints(poll_hint(tool, row.id), CANDIDATE_HINT))
+    body = reply.to_json()
     if body.get("action_status") == "summary_requested":
         line = (f"Summary requested (session_id {row.id}): {body['instructions']}\n"
                 + candidate_brief(body))

@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from msgspec.structs import replace
+
 from choice.contract.clock import iso
+from choice.core.replies import AgentReply
 from choice.store.records import Comment, Interaction, Participant, Widening
 from choice.team.discussion import Discussion
 from choice.team.thread import ThreadPage
@@ -131,22 +134,43 @@ def owner_payload(discussion: Discussion) -> dict[str, Any]:
             } for p in discussion.participants]}
 
 
+class WidenedAgentReply(AgentReply, frozen=True):
+    """What a waiting agent gets while its question is widened (`WidenedReply` in
+    `choice.team.models` documents it)."""
+
+    interaction_id: str
+    session_id: str
+    status: str
+    action_status: str
+    mode: str
+    participants: list[str]
+    url: str
+    expires_at: str
+    review_state: str | None
+    quorum_min_votes: int | None
+    instructions: str
+
+    def under_review(self, note: str) -> AgentReply:
+        return replace(self, review_state="candidate_submitted",
+                       instructions=note + self.instructions)
+
+
 def widened_reply(row: Interaction, widening: Widening | None,
                   participants: Sequence[Participant], quorum: int | None,
-                  poll_hint: str, url: str) -> dict[str, Any]:
+                  poll_hint: str, url: str) -> WidenedAgentReply:
     """What a waiting agent gets while its question is widened: who was invited, and
     whether it may carry on meanwhile."""
     names = [p.name for p in participants if p.revoked_at is None]
     mode = widening.mode if widening else "block"
-    return {
-        "interaction_id": row.id, "session_id": row.id, "status": "widened",
-        "action_status": "widened", "mode": mode, "participants": names, "url": url,
-        "expires_at": iso(row.expires_at), "review_state": None,
-        "quorum_min_votes": quorum,
-        "instructions": (
+    return WidenedAgentReply(
+        interaction_id=row.id, session_id=row.id, status="widened",
+        action_status="widened", mode=mode, participants=names, url=url,
+        expires_at=iso(row.expires_at), review_state=None,
+        quorum_min_votes=quorum,
+        instructions=(
             f"The human widened this question to {len(names)} "
             f"{'teammate' if len(names) == 1 else 'teammates'} "
             f"({', '.join(names)}); the owner will decide after the discussion. "
             + ("You may carry on with other work meanwhile. " if mode == "continue" else "")
             + f"{poll_hint} An answer given between polls is kept."),
-    }
+    )

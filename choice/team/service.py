@@ -23,9 +23,9 @@ from choice.contract.field_errors import InvalidInput
 from choice.contract.result import DISCUSSION_MESSAGES_MAX, DiscussionData
 from choice.core.actors import OWNER_TEAM, SYSTEM, Actor, Channel
 from choice.core.endings import audit, request_of
-from choice.core.extension import Extension, ReplyHints
+from choice.core.extension import NO_FACTS, CompletionFacts, Extension, ReplyHints
 from choice.core.notifier import Change
-from choice.core.replies import interaction_url, listing
+from choice.core.replies import AgentReply, interaction_url, listing
 from choice.store import Store
 from choice.store.records import Comment, Decision, Interaction, Participant, Vote, Widening
 from choice.store.team import TeamRepository
@@ -187,19 +187,20 @@ class TeamService(Extension):
             truncated=count > len(comments),
             thread_url=interaction_url(self.interactions.settings, row.id))
 
-    def completion_facts(self, row: Interaction) -> dict[str, Any]:
+    def completion_facts(self, row: Interaction) -> CompletionFacts:
         """The teammates invited (links withdrawn left out) and the votes per option (theirs
         left out too), for every result of a widened question. Synchronous: it runs inside
         the completing transaction, on the store's writer thread."""
         if row.status == "pending":  # never widened: nothing to read
-            return {}
+            return NO_FACTS
         participants = self.repo.participants(row.id)
         if not participants:
-            return {}
+            return NO_FACTS
         discussion = Discussion(row, request_of(row), None, participants, [],
                                 self.repo.votes(row.id))
-        return {"participants": tuple(p.name for p in participants if p.revoked_at is None),
-                "votes": tuple(discussion.tally())}
+        return CompletionFacts(
+            participants=tuple(p.name for p in participants if p.revoked_at is None),
+            votes=tuple(discussion.tally()))
 
     async def mode(self, interaction_id: str) -> str | None:
         """`block` or `continue` for a widened interaction, None if it was never widened."""
@@ -211,8 +212,8 @@ class TeamService(Extension):
             return None
         return await self.discussion_data(row.id)
 
-    async def agent_reply(self, row: Interaction, reply: dict[str, Any],
-                          hints: ReplyHints) -> dict[str, Any] | None:
+    async def agent_reply(self, row: Interaction, reply: AgentReply,
+                          hints: ReplyHints) -> AgentReply | None:
         """While widened: who was invited, and whether the agent may carry on meanwhile."""
         if row.status != "widened":
             return None

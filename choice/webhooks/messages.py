@@ -84,7 +84,7 @@ def created(row: Interaction, link_base: str) -> Event:
     tool_call_id, project), so the UI can block that conversation's input meanwhile."""
     request = request_of(row)
     return _event("interaction.created", row, link_base, row.created_at,
-                  whole=whole_question(request),
+                  whole=whole_question(request).to_json(),
                   context=request.context.model_dump(exclude_none=True))
 
 

@@ -83,7 +83,7 @@ async def test_no_candidate_in_the_period_falls_back_to_the_owner_once(portal: P
             "timed_out", True, "manual")
         assert (review.candidate_summary, review.candidate_answer) == ("", "")
         assert not await service.decision.agent_turn(await service.get(iid))
-        reply = await service.reply(await service.get(iid), ReplyHints("poll again"))
+        reply = (await service.reply(await service.get(iid), ReplyHints("poll again"))).to_json()
         assert reply["action_status"] == "widened"  # no summary asked of the agent now
 
         advance(portal, PERIOD * 3)

@@ -134,7 +134,7 @@ async def test_continue_wakes_the_agents_waiting_call_at_once(portal: Portal) ->
     assert row.id not in service.notifier.waited_on()
     woken = await asyncio.wait_for(waiting, 5)
     assert woken.status == "widened"
-    reply = await service.reply(woken, ReplyHints("poll later"))
+    reply = (await service.reply(woken, ReplyHints("poll later"))).to_json()
     assert (reply["action_status"], reply["mode"], reply["session_id"]) == (
         "widened", "continue", row.id)
     assert reply["participants"] == ["Alice Johnson", "Bob Smith", "Carol Lee"]

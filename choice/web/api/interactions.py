@@ -104,7 +104,8 @@ def poll_hint(interaction_id: str) -> str:
 async def agent_reply(service: Service, row: Interaction, *,
                       agent_turns: bool = True) -> dict[str, Any]:
     """What an agent gets for `row` over HTTP (`InteractionService.reply`)."""
-    return await service.reply(row, ReplyHints(poll_hint(row.id), agent_turns=agent_turns))
+    return (await service.reply(row, ReplyHints(poll_hint(row.id),
+                                                 agent_turns=agent_turns))).to_json()
 
 
 
@@ -216,7 +217,7 @@ class InteractionController(Controller):
             return {**checked.result_json, "status": "pending", "stored": False,
                     "completed_at": None}
         row = await service.submit(interaction_id, submission, submission.interface, actor)
-        return reply(row, service.settings, poll_hint(row.id))
+        return reply(row, service.settings, poll_hint(row.id)).to_json()
 
     # Hand-documented: the body may be left out entirely, and Litestar documents every
     # typed `data` as a required body.
@@ -229,7 +230,7 @@ class InteractionController(Controller):
         body = parse_model(CancelBody, await json_body(request, optional=True))
         actor = Actor.owner("terminal") if body.interface == "terminal" else Actor.owner("api")
         row = await service.cancel(interaction_id, body.global_annotation, body.interface, actor)
-        return reply(row, service.settings, poll_hint(row.id))
+        return reply(row, service.settings, poll_hint(row.id)).to_json()
 
     @get("/{interaction_id:str}/attachments/{attachment_id:str}", responses=errors(404))
     async def attachment(self, interaction_id: FromPath[str], attachment_id: FromPath[str],
@@ -255,7 +256,7 @@ class InteractionController(Controller):
         becomes `withdrawn`, open pages and terminals show the `reason` at once, and a
         later answer gets 409. An ended question is a 409 with its standing result."""
         row = await service.withdraw(interaction_id, data.reason, Actor.agent("api"))
-        return reply(row, service.settings, poll_hint(row.id))
+        return reply(row, service.settings, poll_hint(row.id)).to_json()
 
     @patch("/{interaction_id:str}", before_request=check_json_data,
            operation_id="changeDeadline", responses=CHANGED)

@@ -28,7 +28,7 @@ async def agent_waiting(request: Request[Any, Any, Any], service: Service) -> di
     """Body `{"message": "...", "agent": "Claude Code", "project": "billing",
     "waiting_for": "input"}`; 202 once the open pages were told."""
     notice = parse_model(AgentWaiting, await json_body(request))
-    service.agent_waiting(notice.model_dump())
+    service.agent_waiting(notice)
     return {"told": True}
 
 

@@ -92,7 +92,7 @@ def _created(row: Interaction, replay: bool) -> Iterator[ServerSentEventMessage]
     listed = listing(row)
     request = _request(row)
     yield _message("interaction.created", {
-        **listed, "question": whole_question(request),
+        **listed, "question": whole_question(request).to_json(),
         "context": request.context.model_dump(exclude_none=True), **extra})
     if request.shape == "request_user_choice":
         yield _message("user_choice_required", {**user_choice_required(request, listed), **extra})
