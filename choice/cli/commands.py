@@ -26,13 +26,9 @@ def _serve(args: argparse.Namespace) -> int:
     import gc
 
     from choice.core.config import Settings
-    from choice.web.views.template_warmup import warm_in_background
 
     settings = Settings.from_env()
     settings.prepare_data_dir()
-    # Before the imports below (most of the start), so that a new data dir's templates are compiled on
-    # another core by the time the first page is asked for.
-    warm_in_background(settings.compiled_templates)
     # Start-up makes many objects that live as long as the process, and little garbage:
     # collecting meanwhile only slowed every start.
     # `FreezeAfterStartup` sets them aside and turns the collector back on.

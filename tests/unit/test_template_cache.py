@@ -1,6 +1,5 @@
 """Compiled templates are kept in the data dir and read back by the next start, and the
-cache never costs a page: a damaged file is compiled again, an unusable dir is skipped.
-A cold cache is filled by `template_warmup.warm` (the child `choice serve` starts)."""
+cache never costs a page: a damaged file is compiled again, an unusable dir is skipped."""
 
 from __future__ import annotations
 
@@ -9,8 +8,6 @@ from pathlib import Path
 import pytest
 from jinja2 import Environment
 
-from choice.web.views import template_warmup
-from choice.web.views.template_warmup import is_cold, warm
 from choice.web.views.templating import make_environment
 
 PAGE = "choice.html"
@@ -51,27 +48,3 @@ def test_a_dir_that_cannot_be_made_costs_nothing(tmp_path: Path,
     blocker.write_text("a file where the cache dir would go")
     assert make_environment(blocker / "templates").get_template(PAGE).blocks
     assert "cannot keep compiled templates" in caplog.text
-
-
-def test_a_warmed_cache_holds_every_page_template_and_the_pages_compile_none(
-        tmp_path: Path) -> None:
-    kept = tmp_path / "cache" / "templates"
-    assert is_cold(kept)
-    count = warm(kept)
-    assert count == len(make_environment().list_templates(extensions=["html"])) > 40
-    assert len(list(kept.glob("*.jinja"))) == count and not is_cold(kept)
-    later = make_environment(kept)
-    no_compiling(later)
-    for name in later.list_templates(extensions=["html"]):
-        assert later.get_template(name).name == name
-
-
-def test_a_warm_cache_starts_no_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    kept = tmp_path / "templates"
-    make_environment(kept).get_template(PAGE)
-
-    def refuse(*_: object, **__: object) -> None:
-        raise AssertionError("started a warm-up for a cache that has files")
-
-    monkeypatch.setattr(template_warmup.subprocess, "Popen", refuse)
-    template_warmup.warm_in_background(kept)
