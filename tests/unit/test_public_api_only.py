@@ -39,8 +39,6 @@ LEFT = {
     ("choice/cli/ws_protocol.py", "subclass LingeringCloseProtocol of "
      "uvicorn.protocols.websockets.websockets_sansio_impl.WebSocketsSansIOProtocol"):
         "a closing handshake that lingers, through the protocol's private state",
-    ("choice/mcp/server.py", "subclass PortalMCP of mcp.server.mcpserver.MCPServer"):
-        "tools described by the contract, by overriding list_tools and call_tool",
 }
 
 
