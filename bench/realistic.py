@@ -1,8 +1,7 @@
-"""Realistic questions for the benchmarks and the page-weight check: a long Markdown prompt,
-six options with descriptions, twenty titles, and several questions mixing the modes an
-agent uses. `web_bench.py` loads them (run from the repository root, `bench/` is on the
-path) and so does `tests/browser/test_page_weight.py` (as `bench.realistic`), so the figures
-the bench prints and the budgets the suite checks are for the same pages.
+"""Realistic questions for the benchmarks: a long Markdown prompt, six options with
+descriptions, twenty titles, and several questions mixing the modes an agent uses.
+`web_bench.py` loads them (run from the repository root, `bench/` is on the path) for its
+page weights (`--weights`, against their budgets) and render times.
 """
 
 from __future__ import annotations

@@ -30,8 +30,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     settings = Settings.from_env()
     settings.prepare_data_dir()
-    # Before the imports below (most of the start), so that a new data dir's templates are compiled on
-    # another core by the time the first page is asked for.
+    # A new data dir's templates, compiled on a thread while the portal starts, so the
+    # first page reads them instead of compiling them.
     warm_in_background(settings.compiled_templates)
     # Start-up makes many objects that live as long as the process, and little garbage:
     # collecting meanwhile only slowed every start. `serve` turns the collector back on.

@@ -9,7 +9,6 @@ runs, which the mount does on a worker thread when `/mcp` is first asked for.
 
 from __future__ import annotations
 
-import gc
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING
 
@@ -40,20 +39,9 @@ def portal_mcp_app(portal: McpParts, settings: Settings,
     """The portal's tools over Streamable HTTP, calling its service and features in-process.
     `sign_in_link` makes the links a URL elicitation hands an MCP client (None: the client
     is asked by form only). Slow the first time: it imports the SDK."""
-    collecting = gc.isenabled()
-    # The SDK makes many objects that live as long as the portal: collecting while it
-    # loads only slowed the import. Once loaded, they and everything else alive
-    # (the app, most of the heap) leave the collector's full collections, which walked
-    # them all: a stall every few hundred requests, many times a tool call's own time.
-    gc.disable()
-    try:
-        from choice.mcp.server import PortalMCP, security_for  # the SDK: off the event loop
+    from choice.mcp.server import PortalMCP, security_for  # the SDK: off the event loop
 
-        server = PortalMCP(lambda: portal, settings, sign_in_link)
-        app = server.streamable_http_app(streamable_http_path="/",
-                                         transport_security=security_for(settings))
-        gc.freeze()  # the last thing the portal loads
-    finally:
-        if collecting:
-            gc.enable()
+    server = PortalMCP(lambda: portal, settings, sign_in_link)
+    app = server.streamable_http_app(streamable_http_path="/",
+                                     transport_security=security_for(settings))
     return McpAsgi(server, app)

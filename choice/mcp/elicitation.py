@@ -101,10 +101,10 @@ class Elicitation:
             with contextlib.suppress(Exception):  # a client already gone needs no notice
                 await self.context.session.send_elicit_complete(
                     self.elicitation_id,
-                    related_request_id=self.context.request_context.request_id)
+                    related_request_id=self.context.request_id)
 
     async def _run(self) -> None:
-        session, related = self.context.session, self.context.request_context.request_id
+        session, related = self.context.session, self.context.request_id
         _ = translator(self.service.language_for(self.row))
         request = request_of(self.row)
         try:

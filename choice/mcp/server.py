@@ -21,9 +21,17 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server import Server, ServerRequestContext
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp.types import CallToolResult, TextContent, Tool
+from mcp.types import (
+    CallToolRequestParams,
+    CallToolResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    TextContent,
+    Tool,
+)
 from starlette.applications import Starlette
 
 from choice.contract import OPEN_STATUSES, FieldError
@@ -53,6 +61,9 @@ from choice.store.records import Interaction
 from choice.team.service import TeamService
 
 log = logging.getLogger("choice.mcp")
+Call = ServerRequestContext[Any, Any]
+"""The request a tool call came in: its session (progress, elicitation, the client's
+`initialize`), its id and its `_meta`."""
 MCP_AGENT = Actor.agent("mcp")
 """The actor of everything an agent does over MCP; a question's `created` event keeps it."""
 ASKED_ELSEWHERE = (
@@ -90,33 +101,59 @@ class McpParts(Protocol):
     def decision(self) -> DecisionService: ...
 
 
-class PortalMCP(MCPServer):
-    """MCPServer whose tools are described by the contract, not by Python signatures."""
+class PortalMCP:
+    """The portal's tools on the SDK's low-level `Server`, registered the way it documents
+    for tools whose schemas are written, not read from Python signatures: a `tools/list`
+    handler that lists them (from the contract, `described_tools`) and a `tools/call`
+    handler that runs them (`call_tool`)."""
 
     def __init__(self, portal: Callable[[], McpParts], settings: Settings,
                  sign_in_link: SignInLink | None = None) -> None:
         """`sign_in_link`: makes the one-time link a URL elicitation hands the client
         (the web side owns sign-in; without it, the client is asked by form only)."""
-        super().__init__(name="choice-portal", instructions=INSTRUCTIONS, log_level="WARNING")
         self._portal = portal
         self._settings = settings
         self._sign_in_link = sign_in_link
         self._tools: list[Tool] | None = None
+        # No schema for the SDK to check a call's headers against: the portal validates
+        # every argument itself, with errors that carry the fix.
+        self.server: Server[Any] = Server(
+            "choice-portal", instructions=INSTRUCTIONS,
+            get_tool_input_schema=lambda _name: None,
+            on_list_tools=self._on_list_tools, on_call_tool=self._on_call_tool)
+
+    @property
+    def session_manager(self) -> StreamableHTTPSessionManager:
+        """Runs the sessions of the app `streamable_http_app` made (enter it in a lifespan)."""
+        return self.server.session_manager
 
     def streamable_http_app(self, **options: Any) -> Starlette:
         """The SDK's app with the asking route's body limit (`ASKING_BODY_MAX`, 16 MiB):
         a tool call may ask a question with its files, base64, as `POST /api/interactions`
         may; over it is a 413 (the web mount answers it first, in the portal's words)."""
         options.setdefault("max_request_body_size", ASKING_BODY_MAX)
-        return super().streamable_http_app(**options)
+        return self.server.streamable_http_app(**options)
 
     async def list_tools(self) -> list[Tool]:
         if self._tools is None:
             self._tools = described_tools()  # (slow) at the first listing, not at start
         return self._tools
 
+    async def _on_list_tools(self, call: Call,
+                             params: PaginatedRequestParams | None) -> ListToolsResult:
+        return ListToolsResult(tools=await self.list_tools())
+
+    async def _on_call_tool(self, call: Call, params: CallToolRequestParams) -> CallToolResult:
+        try:
+            return await self.call_tool(params.name, dict(params.arguments or {}), call)
+        except Exception:  # a fault of ours: the agent gets a plain error, the log the trace
+            log.exception("the MCP tool %r failed", params.name)
+            return CallToolResult(content=text_content(
+                f"The portal could not run {params.name}: its log has the details. Ask the "
+                "human in another way, or try again later."), is_error=True)
+
     async def call_tool(self, name: str, arguments: dict[str, Any],
-                        context: Context[Any, Any] | None = None) -> CallToolResult:
+                        context: Call | None = None) -> CallToolResult:
         spec = TOOLS_BY_NAME.get(name)
         if spec is None and name not in (LIST_PENDING, SUBMIT_CANDIDATE, WITHDRAW):
             return CallToolResult(content=text_content(
@@ -140,7 +177,7 @@ class PortalMCP(MCPServer):
                 is_error=True)
 
     async def _ask_or_poll(self, spec: ToolSpec, arguments: dict[str, Any],
-                           context: Context[Any, Any] | None) -> CallToolResult:
+                           context: Call | None) -> CallToolResult:
         service = self._portal().service
         session_id = arguments.pop("session_id", None)
         setting = (await service.preferences()).elicitation
@@ -172,41 +209,31 @@ class PortalMCP(MCPServer):
         return self._with_warnings(await result_for(service, row, spec.name), warnings)
 
     @staticmethod
-    def _source_paths(context: Context[Any, Any] | None) -> list[str | None]:
+    def _source_paths(context: Call | None) -> list[str | None]:
         """Where `choice mcp` read each attachment, from the call's `_meta`
         (`SOURCES_META`), which the client writes and the model does not."""
-        try:
-            meta = context.request_context.meta if context is not None else None
-        except (AttributeError, ValueError):  # a context outside a request has no meta
-            return []
+        meta = context.meta if context is not None else None
         given = meta.get(SOURCES_META) if isinstance(meta, dict) else None
         if not isinstance(given, list):
             return []
         return [path if isinstance(path, str) and path else None for path in given]
 
     @staticmethod
-    def _client_name(context: Context[Any, Any] | None) -> str:
+    def _client_name(context: Call | None) -> str:
         """The agent's name from the client's `initialize` (`clientInfo.name`), for a
         question whose `context.agent` is not given; `mcp` without one."""
-        try:
-            params = context.session.client_params if context is not None else None
-        except (AttributeError, ValueError):  # a context outside a request has no session
-            return UNNAMED
+        params = context.session.client_params if context is not None else None
         return agent_name(params.client_info.name) if params is not None else UNNAMED
 
-    def _client_modes(self, context: Context[Any, Any] | None) -> set[Mode]:
-        """What the calling client can ask its user; nothing without a request's session."""
-        try:
-            session = context.session if context is not None else None
-        except (AttributeError, ValueError):  # a context outside a request has no session
-            session = None
-        if session is None:
+    def _client_modes(self, context: Call | None) -> set[Mode]:
+        """What the calling client can ask its user; nothing outside a request."""
+        if context is None:
             return set()
-        modes = client_modes(session)
+        modes = client_modes(context.session)
         return modes if self._sign_in_link is not None else modes - {"url"}
 
     def _elicitation(self, service: InteractionService, row: Interaction,
-                     context: Context[Any, Any] | None, mode: Mode | None) -> Elicitation | None:
+                     context: Call | None, mode: Mode | None) -> Elicitation | None:
         """Ask in the client too, when the question is meant for it and still pending (a
         poll asks again: the call that asked first may have been cancelled by the client)."""
         if context is None or mode is None or row.interface != "client" or row.status != "pending":
@@ -272,7 +299,7 @@ class PortalMCP(MCPServer):
                               structured_content=listed.model_dump())
 
     async def _wait(self, service: InteractionService, row: Interaction,
-                    context: Context[Any, Any] | None,
+                    context: Call | None,
                     asking: Elicitation | None = None) -> Interaction:
         """Wait until the agent has something to hear (the end, a deferral, a widening it
         may carry on past, the owner asking for its summary: the core's waiting policy),
@@ -298,7 +325,7 @@ class PortalMCP(MCPServer):
                 holding = asking is not None and asking.open
                 if row.status in OPEN_STATUSES and context is not None and (
                         holding or end - loop.time() > 0):
-                    await context.report_progress(
+                    await context.session.report_progress(
                         round(loop.time() - started, 1),
                         message=("Waiting for the team's discussion and the human's decision"
                                  if row.status == "widened" else "Waiting for the human to answer"))

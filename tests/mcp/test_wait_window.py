@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from choice.mcp.server import PortalMCP
@@ -17,7 +18,11 @@ PROGRESS = 2.0
 
 
 class WidenDuringProgress:
-    """Stands in for the SDK's `Context`: the first progress notification widens."""
+    """Stands in for the session of a client that declared nothing: the first progress
+    notification widens."""
+
+    client_params = None
+    client_capabilities = None
 
     def __init__(self, portal: Portal) -> None:
         self.portal = portal
@@ -39,12 +44,13 @@ async def test_a_continue_widen_between_two_windows_answers_at_once(isolated_env
     service = await portal.start()
     try:
         server = PortalMCP(lambda: service.parts, portal.settings)
-        context: Any = WidenDuringProgress(portal)
-        result = await server.call_tool("provide_choice", ask(), context)
+        session = WidenDuringProgress(portal)
+        call: Any = SimpleNamespace(session=session, meta=None, request_id=1)
+        result = await server.call_tool("provide_choice", ask(), call)
         returned_at = time.monotonic()
     finally:
         await portal.stop()
-    assert context.widened_at is not None
+    assert session.widened_at is not None
     assert isinstance(result.structured_content, dict)
     assert result.structured_content["status"] == "widened"
-    assert returned_at - context.widened_at < PROGRESS / 2  # not one more window
+    assert returned_at - session.widened_at < PROGRESS / 2  # not one more window

@@ -3,13 +3,14 @@ package lacks still stops the start, with the file named."""
 
 from __future__ import annotations
 
+import gzip
 import shutil
 from pathlib import Path
 
 import pytest
 
 from choice.core.resources import RESOURCES, MissingResource
-from choice.web.views.assets import Assets, read_manifest
+from choice.web.views.assets import Assets, assemble, read_manifest
 
 
 def test_a_missing_module_stops_the_build_and_names_the_file(tmp_path: Path) -> None:
@@ -27,3 +28,16 @@ def test_bundles_are_made_on_first_use_and_once(tmp_path: Path) -> None:
     first = assets.js
     assert assets.js is first and first.url.endswith(".js") and first.gzipped
     assert "js" in vars(assets) and "css" not in vars(assets)
+
+
+def test_a_module_is_bundled_as_written_strings_and_comments_included(tmp_path: Path) -> None:
+    script = ('// a note on its own line\n(function () {\n  var url = "http://x/*y*/";\n'
+              '  var css = "a  {  color : red }";  // kept\n  run(url, css);\n})();')
+    sheet = "/* why */\n.a  >  .b {\n  content: \"  x ;  y  \";\n}"
+    (tmp_path / "m.js").write_text(script + "\n")
+    (tmp_path / "m.css").write_text(sheet + "\n")
+    bundled_js = assemble("js", ["m.js"], tmp_path)
+    bundled_css = assemble("css", ["m.css"], tmp_path)
+    assert script in bundled_js.content.decode()
+    assert sheet in bundled_css.content.decode()
+    assert gzip.decompress(bundled_js.gzipped) == bundled_js.content

@@ -43,7 +43,9 @@ class OperationWithBody(Operation):
     """An operation whose JSON request body is one of `body_models`; `body_links` are added
     to the responses with those status codes. Each route gets a plain subclass with its
     own (`body_of`): one dataclass for all, so a start does not
-    make a dataclass per route."""
+    make a dataclass per route. Subclassing `Operation` and passing it as a handler's
+    `operation_class` is Litestar's documented way to describe a body it cannot infer
+    (its OpenAPI guide, "Customizing Operation class")."""
 
     body_models: ClassVar[tuple[type[BaseModel], ...]] = ()
     body_required: ClassVar[bool] = True

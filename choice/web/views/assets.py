@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import gzip
 import hashlib
-import re
 import tomllib
 from functools import cached_property
 from pathlib import Path
@@ -42,21 +41,6 @@ def _read(path: Path) -> str:
                               "reinstall the package, or fix manifest.toml.") from error
 
 
-VENDORED = "vendor/"
-"""Third-party files (`manifest.toml`'s [vendor]): minified by their makers and bundled as
-they are, so the bundle holds the very file whose sha256 the manifest records."""
-
-WHOLE_LINE_COMMENT = re.compile(r"^[ \t]*(?:/\*(?:(?!\*/).)*\*/|//[^\n]*)[ \t]*\n", re.M | re.S)
-INDENT = re.compile(r"^[ \t]+", re.M)
-
-
-def compact(source: str) -> str:
-    """A module without its whole-line comments and indentation: the sources keep them for
-    people, the bundle saves the bytes (the modules have no multi-line strings, and a comment
-    that shares its line with code stays)."""
-    return INDENT.sub("", WHOLE_LINE_COMMENT.sub("", source))
-
-
 def read_manifest(path: Path = RESOURCES.manifest) -> dict[str, list[str]]:
     """`{"js": [paths in order], "css": [...], "lazy": [...]}`, groups flattened in manifest
     order."""
@@ -65,22 +49,13 @@ def read_manifest(path: Path = RESOURCES.manifest) -> dict[str, list[str]]:
             for kind in ("js", "css", "lazy")}
 
 
-def minified(kind: str, source: str) -> str:
-    """CSS without its comments and spare whitespace (fewer bytes, gzipped, on every first load);
-    scripts `compact`ed (a regex cannot minify JavaScript safely, only drop whole lines)."""
-    if kind != "css":
-        return compact(source)
-    source = re.sub(r"/\*.*?\*/", "", source, flags=re.S)
-    source = re.sub(r"\s+", " ", source)
-    return re.sub(r"\s*([{};,>])\s*", r"\1", source).strip()
-
-
 def assemble(kind: str, modules: list[str], static: Path = RESOURCES.static) -> Bundle:
+    """The modules as written, in order, each under a comment naming it, and compressed
+    once: gzip takes most of what a minifier would (comments and indentation repeat), and
+    nothing rewrites the code, its strings or its comments."""
     parts = []
     for module in modules:
         source = _read(static / module)
-        if not module.startswith(VENDORED):
-            source = minified(kind, source)
         separator = ";" if kind == "js" else ""
         parts.append(f"/* --- {module} --- */\n{source}{separator}\n")
     content = "".join(parts).encode()

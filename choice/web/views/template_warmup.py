@@ -1,24 +1,22 @@
-"""A new data dir's compiled templates, made by a child process while the portal starts.
+"""A new data dir's compiled templates, made on a background thread of the portal while it
+starts.
 
 With an empty template cache (`template_cache.py`: a new data dir, or `cache/` deleted),
-the first page compiled each template it used: the first question a new user ever sees
-took longer, and the portal kept more memory for the rest of its life. `choice
-serve` hands that to a short-lived child, `python -m choice.web.views.template_warmup
-<dir>`, which runs on another core while the portal imports and starts; the first page
-then reads the compiled code back. The cache's files are written atomically: a page
-rendered meanwhile reads a whole file or none, and compiles what it lacks itself. The
-child is quiet; if it fails, the pages compile as they did before.
-
-This module imports nothing of Jinja: the child does.
+the first page compiled each template it used, and the first question a new user ever sees
+came noticeably later. `choice serve` starts a thread that compiles every page template
+into the cache with the pages' own environment; the first page then reads the compiled
+code back. The cache's files are written atomically: a page rendered meanwhile reads a
+whole file or none, and compiles what it lacks itself. If the thread fails, the pages
+compile as they would without it. Nothing is started when the cache already holds files.
 """
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import logging
 import threading
 from pathlib import Path
 
+log = logging.getLogger("choice.web")
 CACHE_FILES = "*.jinja"
 """What `TemplateCache` names its files."""
 
@@ -30,19 +28,6 @@ def is_cold(directory: Path) -> bool:
         return next(directory.glob(CACHE_FILES), None) is None
     except OSError:
         return False
-
-
-def warm_in_background(directory: Path) -> None:
-    """Start the child when the cache is cold; a thread reaps it. Returns at once."""
-    if not is_cold(directory):
-        return
-    try:
-        child = subprocess.Popen([sys.executable, "-m", __name__, str(directory)],
-                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
-    except OSError:  # no process to spare: the first page compiles, as before
-        return
-    threading.Thread(target=child.wait, name="template-warmup", daemon=True).start()
 
 
 def warm(directory: Path) -> int:
@@ -57,5 +42,18 @@ def warm(directory: Path) -> int:
     return len(names)
 
 
-if __name__ == "__main__":
-    warm(Path(sys.argv[1]))
+def warm_quietly(directory: Path) -> None:
+    try:
+        warm(directory)
+    except Exception as error:  # the pages compile what they need themselves
+        log.info("templates not compiled ahead: %s", error)
+
+
+def warm_in_background(directory: Path) -> threading.Thread | None:
+    """Start the thread when the cache is cold, and return it; None when it is not."""
+    if not is_cold(directory):
+        return None
+    thread = threading.Thread(target=warm_quietly, args=(directory,), name="template-warmup",
+                              daemon=True)
+    thread.start()
+    return thread
