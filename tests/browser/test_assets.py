@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from choice.client.portal_client import PortalClient
+from choice.web.views.assets import minified
 from tests.browser.conftest import OpenPage
 from tests.browser.support import question, shoot
 from tests.portal_process import ROOT, PortalProcess
@@ -47,7 +48,7 @@ def test_the_bundle_is_the_manifest_in_order_under_its_hash(
     assert hashlib.sha256(body).hexdigest()[:16] == digest.group(1)
     text, position = body.decode(), 0
     for module in manifest_modules(kind):
-        source = (ROOT / "static" / module).read_text(encoding="utf-8").strip()  # as written
+        source = minified(kind, (ROOT / "static" / module).read_text(encoding="utf-8").strip())
         found = text.find(source, position)
         assert found >= position, f"{module} missing or out of order"
         position = found + len(source)

@@ -30,14 +30,21 @@ def test_bundles_are_made_on_first_use_and_once(tmp_path: Path) -> None:
     assert "js" in vars(assets) and "css" not in vars(assets)
 
 
-def test_a_module_is_bundled_as_written_strings_and_comments_included(tmp_path: Path) -> None:
+def test_a_module_is_minified_with_its_strings_kept_whole(tmp_path: Path) -> None:
     script = ('// a note on its own line\n(function () {\n  var url = "http://x/*y*/";\n'
-              '  var css = "a  {  color : red }";  // kept\n  run(url, css);\n})();')
+              '  var css = "a  {  color : red }";  // dropped\n  var re = /\\/\\/ x/g;\n'
+              '  run(url, css, re);\n})();')
     sheet = "/* why */\n.a  >  .b {\n  content: \"  x ;  y  \";\n}"
     (tmp_path / "m.js").write_text(script + "\n")
     (tmp_path / "m.css").write_text(sheet + "\n")
-    bundled_js = assemble("js", ["m.js"], tmp_path)
-    bundled_css = assemble("css", ["m.css"], tmp_path)
-    assert script in bundled_js.content.decode()
-    assert sheet in bundled_css.content.decode()
-    assert gzip.decompress(bundled_js.gzipped) == bundled_js.content
+    js = assemble("js", ["m.js"], tmp_path).content.decode()
+    css = assemble("css", ["m.css"], tmp_path).content.decode()
+    for kept in ('"http://x/*y*/"', '"a  {  color : red }"', "/\\/\\/ x/g"):
+        assert kept in js
+    assert "a note" not in js and "dropped" not in js and len(js) < len(script)
+    assert '"  x ;  y  "' in css and "why" not in css and ".a>.b{" in css
+
+
+def test_the_bundle_is_sent_compressed_as_it_is(tmp_path: Path) -> None:
+    bundled = Assets.build().js
+    assert gzip.decompress(bundled.gzipped) == bundled.content
