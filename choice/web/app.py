@@ -73,6 +73,7 @@ from choice.web.security.guards import (
     refuse_busy,
 )
 from choice.web.security.guest_budget import GuestBudget
+from choice.web.security.large_bodies import LargeBodies, Places
 from choice.web.security.log_redaction import install as keep_secrets_out_of_logs
 from choice.web.security.sessions import Sessions
 from choice.web.views.assets import Assets
@@ -160,7 +161,9 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
         middleware=[DefineMiddleware(RequestGuard, allowed_hosts=settings.allowed_hosts,
                                      credentials=credentials, activity=activity,
                                      public_url=settings.public_url,
-                                     guests=GuestBudget(refuse_busy))],
+                                     guests=GuestBudget(refuse_busy)),
+                    DefineMiddleware(LargeBodies, max_body_bytes=settings.max_body_bytes,
+                                     places=Places())],
         before_send=[protective_headers(assets.content_security_policy()), credentials.renewal()],
         after_request=announced,
         exception_handlers={**errors.unrouted(),

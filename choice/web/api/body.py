@@ -4,7 +4,8 @@ and, for typed bodies, the model's rules in our words (422 `{field, code, messag
 Handlers with a fixed body shape take `data: SomeModel` (Litestar parses it and documents
 it in the OpenAPI) with `before_request=check_json_data`, so the contract is applied first;
 the others read the body with `json_body`. The size limit (413) is Litestar's
-`request_max_body_size`.
+`request_max_body_size`, checked as the body arrives; `read_body` keeps one copy of it (a
+large body is also read only in one of a few places at once: `security/large_bodies.py`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,18 @@ from choice.contract import FieldError
 from choice.contract.field_errors import InvalidInput, parse_model
 
 
+async def read_body(request: Request[Any, Any, Any]) -> bytes | bytearray:
+    """The body, read as it arrives into one buffer of its announced size (Litestar's
+    `body()` keeps every chunk and then a joined copy: twice the body). Past the route's
+    limit the stream raises Litestar's 413 as soon as the limit is crossed."""
+    buffer = bytearray()
+    async for chunk in request.stream():
+        buffer += chunk
+    return buffer
+
+
 async def json_body(request: Request[Any, Any, Any], *, optional: bool = False) -> Any:
-    raw = await request.body()
+    raw = await read_body(request)
     if optional and not raw.strip():
         return {}
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()

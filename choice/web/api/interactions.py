@@ -29,6 +29,8 @@ from choice.contract.attachments import (
     safe_file_name,
 )
 from choice.contract.clock import iso
+from choice.contract.errors import AlreadyCompleted
+from choice.contract.vocabulary import UNRESOLVED_STATUSES
 from choice.contract.compat import HitlRequest, RequestUserChoice
 from choice.contract.field_errors import parse_model
 from choice.contract.submission import WithdrawBody
@@ -207,6 +209,11 @@ class InteractionController(Controller):
         """The human's answer. 422 if it breaks the request's rules, 409 if already over.
         With `?dry_run=1` it is only checked: the result it would produce, marked
         `stored: false`, or the same 409/422 a real answer would get; nothing changes."""
+        if (request.content_length or 0) > service.settings.max_body_bytes:
+            # A large body is read only for a question still open (404 and 409 before it).
+            row = await service.get(interaction_id)
+            if row.status not in UNRESOLVED_STATUSES:
+                raise AlreadyCompleted(row)
         submission = parse_model(Submission, await json_body(request))
         actor = "human:terminal" if submission.interface == "terminal" else "human:api"
         if dry_run:
