@@ -29,11 +29,11 @@ from choice.contract.attachments import (
     safe_file_name,
 )
 from choice.contract.clock import iso
-from choice.contract.errors import AlreadyCompleted
-from choice.contract.vocabulary import UNRESOLVED_STATUSES
 from choice.contract.compat import HitlRequest, RequestUserChoice
+from choice.contract.errors import AlreadyCompleted
 from choice.contract.field_errors import parse_model
 from choice.contract.submission import WithdrawBody
+from choice.contract.vocabulary import UNRESOLVED_STATUSES
 from choice.core.attachments import attachment, attachment_bytes
 from choice.core.extension import ReplyHints
 from choice.core.replies import listing, reply

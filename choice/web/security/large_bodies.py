@@ -2,8 +2,8 @@
 
 A few routes take bodies far above the app's limit (`max_body_bytes`): an answer with its
 files as base64, one file for a draft, a question with its attachments. Each such body is
-held in memory while it is read, parsed and stored, so twenty of them at once held
-gigabytes (`bench/abuse_bench.py --attack bodies`). Here a request that announces a body
+held in memory while it is read, parsed and stored, so with nothing to stop them, twenty
+at once held twenty times that. Here a request that announces a body
 larger than the app's limit (or sends one chunked, of a size it does not say) on such a
 route waits for nothing: it takes one of `AT_ONCE` places, or is answered at once with 503
 and `Retry-After`, before a byte of its body is read (the server discards the body that still
@@ -22,8 +22,9 @@ from litestar.types import ASGIApp, Receive, Scope, Send
 from choice.web.security.guards import send_error
 
 AT_ONCE = 2
-"""Large bodies read at the same time. Each may hold about 70 MB while it is parsed; two
-let one person's answer through while another is on its way, and bound the memory."""
+"""Large bodies read at the same time. Each holds its body and what is parsed from it until
+it is answered; two let one person's answer through while another is on its way, and keep
+the memory bounded (`bench/abuse_bench.py --attack bodies` measures it)."""
 RETRY_SECONDS = 2
 BUSY_MESSAGE = ("the portal is reading other large uploads right now: try again in "
                 f"{RETRY_SECONDS} seconds, or attach the files one at a time "
