@@ -128,7 +128,7 @@ class InteractionController(Controller):
         """Ask a human. 201 with where to answer and how to poll; with `?wait=S` (S <= 60)
         it blocks and answers 200 with the result if the human is quick enough."""
         seconds, chosen_shape = check_wait(wait), check_shape(shape)
-        created = await service.create(await json_body(request), chosen_shape, actor="agent")
+        created = await service.create(await json_body(request, large=True), chosen_shape, actor="agent")
         row = created.row
         if seconds:
             row = await while_connected(request, service.wait(row.id, seconds))
@@ -214,7 +214,7 @@ class InteractionController(Controller):
             row = await service.get(interaction_id)
             if row.status not in UNRESOLVED_STATUSES:
                 raise AlreadyCompleted(row)
-        submission = parse_model(Submission, await json_body(request))
+        submission = parse_model(Submission, await json_body(request, large=True))
         actor = "human:terminal" if submission.interface == "terminal" else "human:api"
         if dry_run:
             checked = await service.check(interaction_id, submission, submission.interface, actor)
