@@ -24,9 +24,11 @@ DOCUMENTED_BASES = {
     "litestar.response.Template", "litestar.plugins.htmx.HTMXTemplate",
     "litestar.exceptions.HTTPException", "litestar.exceptions.NotAuthorizedException",
     "jinja2.FileSystemBytecodeCache",
+    "litestar.middleware.authentication.AbstractAuthenticationMiddleware",
 }
 """Classes their libraries tell users to subclass (a struct, a model, a table, a column type,
-a controller, a plugin, a response, an exception, Jinja's bytecode cache)."""
+a controller, a plugin, a response, an exception, Jinja's bytecode cache, an authentication
+middleware)."""
 
 LEFT = {
     ("choice/cli/http_protocol.py", "subclass HeadDeadlineProtocol of "
