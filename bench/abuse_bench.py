@@ -24,12 +24,19 @@ the portal's RSS before, at its peak (VmHWM) and after, and what the abusers got
 429s, refusals).
 
 Targets: owner p99 <= 50 ms, RSS growth <= 50 MB. Linux only (/proc).
+
+    python bench/abuse_bench.py --attack bodies
+
+instead sends `--bodies` (20) answers of the largest size the answer route takes (5 files of
+10 MiB, base64: about 67 MiB each) at once, with the token, to one open question, and prints
+the portal's RSS growth (VmHWM - VmRSS before; target <= 100 MB) and what each sender got.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import multiprocessing
@@ -224,7 +231,69 @@ async def owner_loop(owner: httpx.AsyncClient, token: str, iid: str, until: floa
         await asyncio.sleep(0.1)
 
 
+def large_answer(files: int = 5, each: int = 10 * 2**20) -> bytes:
+    """An answer at the answer route's size limit: `files` files of `each` bytes, base64."""
+    data = base64.b64encode(os.urandom(each)).decode()
+    attachments = [{"name": f"dump-{n}.bin", "mime_type": "application/zip", "data": data}
+                   for n in range(files)]
+    return json.dumps({"selected_ids": ["pg"], "attachments": attachments}).encode()
+
+
+async def run_large_bodies(args: argparse.Namespace) -> int:
+    """`--bodies` large answers at once to one open question: the portal's memory, and
+    that it still answers afterwards."""
+    with tempfile.TemporaryDirectory(prefix="abuse-bench-") as tmp:
+        data_dir = Path(tmp) / "data"
+        portal = start_portal(data_dir)
+        try:
+            await wait_healthy(portal)
+            portal.token = (data_dir / "token").read_text().strip()
+            agent = {"Authorization": f"Bearer {portal.token}",
+                     "Content-Type": "application/json"}
+            body = large_answer()
+            async with httpx.AsyncClient(base_url=f"http://{HOST}:{portal.port}",
+                                         timeout=300) as client:
+                created = await client.post("/api/interactions", headers=agent,
+                                            json=question("Large bodies"))
+                iid = created.json()["interaction_id"]
+                rss_before = portal.status_mb("VmRSS")
+                got: Counter[str] = Counter()
+
+                async def send_one() -> None:
+                    try:
+                        reply = await client.post(f"/api/interactions/{iid}/response",
+                                                  headers=agent, content=body)
+                        code = ""
+                        with contextlib.suppress(ValueError, KeyError, IndexError):
+                            code = " " + reply.json()["errors"][0]["code"]
+                        got[f"{reply.status_code}{code}"] += 1
+                    except httpx.HTTPError as exc:
+                        got[type(exc).__name__] += 1
+
+                started = time.monotonic()
+                await asyncio.gather(*(send_one() for _ in range(args.bodies)))
+                elapsed = time.monotonic() - started
+                rss_after, peak = portal.status_mb("VmRSS"), portal.status_mb("VmHWM")
+                health = await client.get("/healthz")
+        finally:
+            portal.stop()
+    print(f"\n{args.bodies} answers of {len(body) / 2**20:.1f} MiB at once, in {elapsed:.1f} s\n")
+    rows = [("portal RSS before / after / peak (MB)",
+             f"{rss_before:.1f} / {rss_after:.1f} / {peak:.1f}", ""),
+            ("RSS growth, peak - before (MB)", f"{peak - rss_before:.1f}", "<= 100"),
+            ("/healthz afterwards", str(health.status_code), "200")]
+    for name, value, target in rows:
+        print(f"{name:<50} {value:>30}   {target}")
+    print("\nwhat the senders got:")
+    for what, count in sorted(got.items()):
+        print(f"  {what:<46} {count:>8}")
+    print(f"\ncode: {revision()}")
+    return 0
+
+
 async def run(args: argparse.Namespace) -> int:
+    if args.attack == "bodies":
+        return await run_large_bodies(args)
     with tempfile.TemporaryDirectory(prefix="abuse-bench-") as tmp:
         data_dir = Path(tmp) / "data"
         portal = start_portal(data_dir)
@@ -315,6 +384,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--frame-mb", type=float, default=4.0)
+    parser.add_argument("--attack", choices=["team", "bodies"], default="team",
+                        help="team: the participant links' abuse (default); bodies: large "
+                             "answer bodies at once, with the token")
+    parser.add_argument("--bodies", type=int, default=20,
+                        help="with --attack bodies: how many answers are sent at once")
     parser.add_argument("--timeline", action="store_true",
                         help="also print the owner's latencies second by second")
     parser.add_argument("--without", action="append", default=[],

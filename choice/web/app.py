@@ -4,7 +4,7 @@
 (`choice/portal.py`) and adds the web's own long-lived objects: the credentials (the API
 token and the browser sessions), the pages' templates (made at the first page), the asset
 bundles, the rendered-list cache, the open tabs.
-Handlers receive them through dependency injection (`web/deps.py`); the request guard and
+Handlers receive them through dependency injection (`web/deps.py`); the request checks and
 the exception handlers (the sign-in page, the error pages) get theirs from here. The
 lifespan starts the service (which brings back pending interactions and starts every
 feature) and the MCP mount, and stops them and closes the store at shutdown.
@@ -67,12 +67,18 @@ from choice.web.pages.team_actions import TeamActions
 from choice.web.pages.time_default_actions import use_time_as_default
 from choice.web.security.auth import Credentials, LoginCodes, LoginRequired
 from choice.web.security.guards import (
-    RequestGuard,
+    ActivityCount,
+    Authentication,
+    BodyTime,
+    GuestTurns,
+    HostCheck,
+    OriginCheck,
     bearer_token_guard,
     protective_headers,
     refuse_busy,
 )
 from choice.web.security.guest_budget import GuestBudget
+from choice.web.security.large_bodies import LargeBodies, Places
 from choice.web.security.log_redaction import install as keep_secrets_out_of_logs
 from choice.web.security.sessions import Sessions
 from choice.web.views.assets import Assets
@@ -157,10 +163,15 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
                       "lists": _constant(lists), "tabs": _constant(tabs),
                       "codes": _constant(codes), "feeds": _constant(feeds),
                       "kept": _constant(KeptPosts())},
-        middleware=[DefineMiddleware(RequestGuard, allowed_hosts=settings.allowed_hosts,
-                                     credentials=credentials, activity=activity,
-                                     public_url=settings.public_url,
-                                     guests=GuestBudget(refuse_busy))],
+        middleware=[DefineMiddleware(HostCheck, allowed_hosts=settings.allowed_hosts),
+                    DefineMiddleware(OriginCheck, allowed_hosts=settings.allowed_hosts,
+                                     public_url=settings.public_url),
+                    DefineMiddleware(Authentication, credentials=credentials),
+                    DefineMiddleware(GuestTurns, guests=GuestBudget(refuse_busy)),
+                    DefineMiddleware(ActivityCount, activity=activity),
+                    DefineMiddleware(BodyTime),
+                    DefineMiddleware(LargeBodies, max_body_bytes=settings.max_body_bytes,
+                                     places=Places())],
         before_send=[protective_headers(assets.content_security_policy()), credentials.renewal()],
         after_request=announced,
         exception_handlers={**errors.unrouted(),

@@ -24,10 +24,11 @@ DOCUMENTED_BASES = {
     # Litestar's OpenAPI guide, "Customizing Operation class": subclass it for a route
     # whose request body is parsed by hand, and pass it as the handler's `operation_class`.
     "litestar.openapi.spec.Operation",
+    "litestar.middleware.authentication.AbstractAuthenticationMiddleware",
 }
 """Classes their libraries tell users to subclass (a struct, a model, a table, a column type,
 a controller, a plugin, a response, an exception, Jinja's bytecode cache, an OpenAPI
-operation)."""
+operation, an authentication middleware)."""
 
 
 

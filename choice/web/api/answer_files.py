@@ -6,7 +6,7 @@
 (`curl --data-binary @shot.png -H 'Content-Type: image/png' '...?name=shot.png'`); the page
 and the terminal post here. `GET` lists them, `DELETE .../{file_id}` takes one off. The token
 or a signed-in page's cookie, like the draft; a page's writes are Origin-checked by
-`security.RequestGuard`. The bytes are fetched from `.../attachments/{file_id}`.
+`security.guards.OriginCheck`. The bytes are fetched from `.../attachments/{file_id}`.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ and, for typed bodies, the model's rules in our words (422 `{field, code, messag
 Handlers with a fixed body shape take `data: SomeModel` (Litestar parses it and documents
 it in the OpenAPI) with `before_request=check_json_data`, so the contract is applied first;
 the others read the body with `json_body`. The size limit (413) is Litestar's
-`request_max_body_size`.
+`request_max_body_size`, checked as the body arrives; `read_body` keeps one copy of it (a
+large body is also read only in one of a few places at once: `security/large_bodies.py`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,22 @@ from choice.contract import FieldError
 from choice.contract.field_errors import InvalidInput, parse_model
 
 
-async def json_body(request: Request[Any, Any, Any], *, optional: bool = False) -> Any:
-    raw = await request.body()
+async def read_once(request: Request[Any, Any, Any]) -> bytearray:
+    """The body, read as it arrives into one growing buffer (Litestar's `body()` keeps
+    every chunk and then a joined copy: twice the body, and it keeps it for a second
+    reader). For a handler that alone reads its body. Past the route's limit the stream
+    raises Litestar's 413 as soon as the limit is crossed."""
+    buffer = bytearray()
+    async for chunk in request.stream():
+        buffer += chunk
+    return buffer
+
+
+async def json_body(request: Request[Any, Any, Any], *, optional: bool = False,
+                    large: bool = False) -> Any:
+    """The body as JSON. `large`: a route that takes files, whose handler alone reads the
+    body (`read_once`: it is not kept for another reader)."""
+    raw = await read_once(request) if large else await request.body()
     if optional and not raw.strip():
         return {}
     media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()

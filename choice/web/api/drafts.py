@@ -1,6 +1,6 @@
 """`GET/PUT/DELETE /api/interactions/{id}/draft`: what was typed or picked on an open question
 and not sent yet (`choice/drafts/keeper.py`). The token or a signed-in page's cookie, like the other
-owner routes; a page's writes are Origin-checked by `security.RequestGuard`. A draft is never
+owner routes; a page's writes are Origin-checked by `security.guards.OriginCheck`. A draft is never
 an answer: send it with `POST .../response` when it is one."""
 
 from __future__ import annotations

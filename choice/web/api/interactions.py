@@ -30,8 +30,10 @@ from choice.contract.attachments import (
 )
 from choice.contract.clock import iso
 from choice.contract.compat import HitlRequest, RequestUserChoice
+from choice.contract.errors import AlreadyCompleted
 from choice.contract.field_errors import parse_model
 from choice.contract.submission import WithdrawBody
+from choice.contract.vocabulary import UNRESOLVED_STATUSES
 from choice.core.actors import AGENT, Actor
 from choice.core.attachments import attachment, attachment_bytes
 from choice.core.extension import ReplyHints
@@ -128,7 +130,8 @@ class InteractionController(Controller):
         """Ask a human. 201 with where to answer and how to poll; with `?wait=S` (S <= 60)
         it blocks and answers 200 with the result if the human is quick enough."""
         seconds, chosen_shape = check_wait(wait), check_shape(shape)
-        created = await service.create(await json_body(request), chosen_shape, actor=AGENT)
+        created = await service.create(await json_body(request, large=True), chosen_shape,
+                                       actor=AGENT)
         row = created.row
         if seconds:
             row = await while_connected(request, service.wait(row.id, seconds))
@@ -209,7 +212,12 @@ class InteractionController(Controller):
         """The human's answer. 422 if it breaks the request's rules, 409 if already over.
         With `?dry_run=1` it is only checked: the result it would produce, marked
         `stored: false`, or the same 409/422 a real answer would get; nothing changes."""
-        submission = parse_model(Submission, await json_body(request))
+        if (request.content_length or 0) > service.settings.max_body_bytes:
+            # A large body is read only for a question still open (404 and 409 before it).
+            row = await service.get(interaction_id)
+            if row.status not in UNRESOLVED_STATUSES:
+                raise AlreadyCompleted(row)
+        submission = parse_model(Submission, await json_body(request, large=True))
         actor = Actor.owner("terminal") if submission.interface == "terminal" else Actor.owner("api")
         if dry_run:
             checked = await service.check(interaction_id, submission, submission.interface, actor)

@@ -1,7 +1,7 @@
 """`WS /ws/d/<secret>`: the live side of a participant's page.
 
 Authorised by the link's secret alone (no session; the Origin is checked by
-`security.RequestGuard` as for every socket). On connect it sends the deadline (with the
+`security.guards.OriginCheck` as for every socket). On connect it sends the deadline (with the
 server's clock, for the countdown); after that, whatever the discussion feed pushes: new
 comments, the tally, the people, a changed deadline, or that the question ended. A socket
 lives no longer than what it shows: when the discussion ends it is told so and closed with

@@ -8,7 +8,7 @@ refetches its panel) and when its write-back did (`decision`: a review asked for
 agent's candidate, the fallback, the quorum; a deferral or taking up again comes as a
 `deadline` with the new status) and when its draft did (`draft`: the page refetches it
 unless it wrote it). The handshake needs the session cookie; its Origin is checked by
-`security.RequestGuard` before this. One session keeps at most `SESSION_SOCKETS` open (the
+`security.guards.OriginCheck` before this. One session keeps at most `SESSION_SOCKETS` open (the
 oldest closes with `REPLACED`) and a message over `INBOUND_BYTES` closes its socket with
 1009 (`socket_limits`). A tab's socket outlives its question's end on purpose: the tab
 still hears new questions and reminders, and counts as the open tab that new questions go

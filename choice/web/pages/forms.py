@@ -1,7 +1,7 @@
 """Reading the portal's own HTML form posts (`application/x-www-form-urlencoded`).
 
 Only the portal's pages post forms, with the session cookie and a same-origin `Origin`
-(checked by `security.RequestGuard`). Any other body type is refused (415).
+(checked by `security.guards.OriginCheck`). Any other body type is refused (415).
 """
 
 from __future__ import annotations

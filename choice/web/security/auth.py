@@ -38,7 +38,7 @@ CODE_SECONDS = 60.0
 
 
 class Access(Struct, frozen=True):
-    """What a request proved: the connection's `auth`, set by `security.RequestGuard`."""
+    """What a request proved: the connection's `auth`, set by `guards.Authentication`."""
 
     token: bool
     """It sent `Authorization: Bearer <the API token>`."""
@@ -50,8 +50,8 @@ class Access(Struct, frozen=True):
 
 class Credentials:
     """The API token and the browser sessions. The app factory makes one and hands it to
-    the request guard (which sets each request's `Access`) and, through dependency
-    injection, to the sign-in and logout handlers."""
+    the authentication middleware (`guards.Authentication`: it sets each request's
+    `Access`) and, through dependency injection, to the sign-in and logout handlers."""
 
     def __init__(self, token: Callable[[], str], sessions: Sessions) -> None:
         self._token = token

@@ -5,12 +5,17 @@ checking stops DNS rebinding; the Origin / Sec-Fetch-Site check stops cross-site
 and WebSocket hijacking; the bearer token keeps other local users' agents out of `/api`.
 Behind a TLS proxy (`CHOICE_PUBLIC_URL=https://choice.example`) the public origin is ours
 too, and the only origin that speaks for the public name.
+
+One middleware per concern, in the order the app lists them: `HostCheck` (421),
+`OriginCheck` (403), `Authentication` (Litestar's authentication middleware: the token and
+the session become `connection.auth`, which the route guards read), `GuestTurns`
+(participants' turns), `ActivityCount` (the idle exit) and `BodyTime` (a body's deadline);
+`large_bodies.LargeBodies` comes after them. Their refusals are sent from plain ASGI code,
+before any handler, as the contract's JSON errors (`send_error`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
@@ -21,6 +26,10 @@ from litestar.datastructures import MutableScopeHeaders
 from litestar.enums import ScopeType
 from litestar.exceptions import NotAuthorizedException
 from litestar.handlers.base import BaseRouteHandler
+from litestar.middleware.authentication import (
+    AbstractAuthenticationMiddleware,
+    AuthenticationResult,
+)
 from litestar.types import ASGIApp, BeforeMessageSendHookHandler, Message, Receive, Scope, Send
 
 from choice.core.variables import origin_of
@@ -65,75 +74,90 @@ class Counter(Protocol):
     def request(self) -> AbstractContextManager[None]: ...
 
 
-class _Uncounted:
-    def request(self) -> AbstractContextManager[None]:
-        return contextlib.nullcontext()
+HOST_MESSAGE = ("this Host is not one the portal answers to: use http://127.0.0.1 or "
+                "http://localhost, or add the name to CHOICE_ALLOWED_HOSTS.")
+GUEST_OR_BUNDLE = [r"^/(api/|ws/)?d/", r"^/static/"]
+"""Paths whose handlers never ask who the request is (participants' links carry their own
+secret; the bundles are public): no session is looked up for them."""
 
 
-class RequestGuard:
-    """ASGI middleware: refuses a foreign Host (421) and cross-site writes (403), says what
-    an accepted request proved (`connection.auth`, an `auth.Access`) for the guards, gives
-    a request's body a deadline (`slow_clients`: 408 past it) and serves participants'
-    requests in turns (`guest_budget`)."""
+def header(scope: Scope, name: bytes) -> str | None:
+    """The header's last value (a repeated header counts as its last)."""
+    found = None
+    for key, value in scope["headers"]:
+        if key == name:
+            found = value
+    return found.decode("latin-1") if found is not None else None
 
-    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...], credentials: Credentials,
-                 activity: Counter | None = None, public_url: str | None = None,
-                 guests: GuestBudget | None = None) -> None:
+
+async def refuse(scope: Scope, send: Send, status: int, code: str, message: str) -> None:
+    """A refusal before any handler: a socket is closed with 1008 (policy), a request gets
+    the contract's JSON error."""
+    if scope["type"] == ScopeType.WEBSOCKET:
+        await send({"type": "websocket.close", "code": 1008, "reason": message})
+    else:
+        await send_error(send, status, code, message)
+
+
+def is_connection(scope: Scope) -> bool:
+    return scope["type"] in (ScopeType.HTTP, ScopeType.WEBSOCKET)
+
+
+class HostCheck:
+    """ASGI middleware: a Host the portal does not answer to is refused with 421 (DNS
+    rebinding). Litestar's `AllowedHostsConfig` refuses with 400 and its own body; agents,
+    the MCP SDK's own guard and the contract say 421 `host_not_allowed`, so this stays."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...]) -> None:
         self.app = app
         self.allowed = {h.lower() for h in allowed_hosts}
-        self.credentials = credentials
-        self.activity: Counter = activity or _Uncounted()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if is_connection(scope):
+            host, port = split_host(header(scope, b"host") or "")
+            if host not in self.allowed or (port is not None and not port.isdigit()):
+                await refuse(scope, send, 421, "host_not_allowed", HOST_MESSAGE)
+                return
+        await self.app(scope, receive, send)
+
+
+class OriginCheck:
+    """ASGI middleware: a write (any method but GET, HEAD and OPTIONS) or a socket from
+    another site is refused with 403 (cross-site writes, WebSocket hijacking). Runs after
+    `HostCheck`: the Host it compares the Origin with is one the portal answers to."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...],
+                 public_url: str | None = None) -> None:
+        self.app = app
+        self.allowed = {h.lower() for h in allowed_hosts}
         public = origin_of(public_url) if public_url else None
         self.public_origin = parse_origin(public) if public else None
         self.public_host = (urlsplit(public_url).hostname or None) if public_url else None
-        # One budget per app, handed in: Litestar makes this middleware once per route.
-        self.guests = guests or GuestBudget(refuse_busy)
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
-        refusal = self.refusal(scope, headers)
-        if refusal is None:
-            scope["auth"] = await self.credentials.access(ASGIConnection(scope))  # for the guards
-            app = functools.partial(self.guests.serve, self.app) if is_guest(scope) else self.app
-            with self.activity.request():
-                if scope["type"] == ScopeType.HTTP and has_body(scope):
-                    deadline = BodyDeadline(receive, send, refuse_slow_body)
-                    try:
-                        await app(scope, deadline.receive, deadline.send)
-                    except Exception:
-                        # Answered 408 already: the handler's unwinding, however wrapped
-                        # (`slow_clients`), is no error of the portal's.
-                        if not deadline.timed_out:
-                            raise
-                else:
-                    await app(scope, receive, send)
-        elif scope["type"] == ScopeType.WEBSOCKET:
-            await send({"type": "websocket.close", "code": 1008, "reason": refusal[2]})
-        else:
-            await send_error(send, *refusal)
 
-    def refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, str] | None:
-        host, port = split_host(headers.get("host", ""))
-        if host not in self.allowed or (port is not None and not port.isdigit()):
-            return 421, "host_not_allowed", (
-                "this Host is not one the portal answers to: use http://127.0.0.1 or "
-                "http://localhost, or add the name to CHOICE_ALLOWED_HOSTS.")
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refusal = self.refusal(scope) if is_connection(scope) else None
+        if refusal is None:
+            await self.app(scope, receive, send)
+        else:
+            await refuse(scope, send, 403, *refusal)
+
+    def refusal(self, scope: Scope) -> tuple[str, str] | None:
         writes = scope["type"] == ScopeType.WEBSOCKET or scope.get("method", "GET") not in SAFE_METHODS
         if not writes:
             return None
-        if headers.get("sec-fetch-site") == "cross-site":
-            return 403, "cross_site", "cross-site requests may not change anything here."
-        origin = headers.get("origin")
+        site = header(scope, b"sec-fetch-site")
+        if site == "cross-site":
+            return "cross_site", "cross-site requests may not change anything here."
+        origin = header(scope, b"origin")
         if origin is None:
             return None  # not a browser (curl, agents, the CLI): the token decides
-        if origin == "null" and headers.get("sec-fetch-site") == "same-origin":
+        if origin == "null" and site == "same-origin":
             # Our pages send Referrer-Policy: no-referrer, so a plain form post says
             # `Origin: null`; the browser-set Sec-Fetch-Site still vouches for it.
             return None
+        host, port = split_host(header(scope, b"host") or "")
         if not self.is_ours(origin, host, port or "80"):
-            return 403, "origin_not_allowed", (
+            return "origin_not_allowed", (
                 "requests from another origin may not change anything here: use the "
                 "portal's own pages, or call the API without an Origin header.")
         return None
@@ -158,10 +182,77 @@ class RequestGuard:
         return parsed.host in self.allowed and str(parsed.port) == port
 
 
+class Authentication(AbstractAuthenticationMiddleware):
+    """Litestar's authentication middleware: what a request proved (`auth.Access`, the
+    token and the session, the session looked up once) becomes `connection.auth`, which
+    `bearer_token_guard` and `auth.session_guard` read. It refuses nothing itself: a route
+    without a guard takes anyone past the Host and Origin checks. Participants' links and
+    the bundles never ask, so their requests look nothing up."""
+
+    def __init__(self, app: ASGIApp, credentials: Credentials) -> None:
+        super().__init__(app, exclude=GUEST_OR_BUNDLE, exclude_http_methods=[])
+        self.credentials = credentials
+
+    async def authenticate_request(self, connection: ASGIConnection[Any, Any, Any, Any]
+                                   ) -> AuthenticationResult:
+        return AuthenticationResult(user=None, auth=await self.credentials.access(connection))
+
+
+class GuestTurns:
+    """ASGI middleware: participants' requests are served in turns (`guest_budget`)."""
+
+    def __init__(self, app: ASGIApp, guests: GuestBudget) -> None:
+        self.app = app
+        # One budget per app, handed in: Litestar makes a middleware once per route.
+        self.guests = guests
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if is_connection(scope) and is_guest(scope):
+            await self.guests.serve(self.app, scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+
+class ActivityCount:
+    """ASGI middleware: counts the requests in flight for `idle` (a portal started on
+    demand stops when nothing has come for a while)."""
+
+    def __init__(self, app: ASGIApp, activity: Counter) -> None:
+        self.app = app
+        self.activity = activity
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not is_connection(scope):
+            await self.app(scope, receive, send)
+            return
+        with self.activity.request():
+            await self.app(scope, receive, send)
+
+
+class BodyTime:
+    """ASGI middleware: a request's body has a deadline (`slow_clients`: 408 past it)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP or not has_body(scope):
+            await self.app(scope, receive, send)
+            return
+        deadline = BodyDeadline(receive, send, refuse_slow_body)
+        try:
+            await self.app(scope, deadline.receive, deadline.send)
+        except Exception:
+            # Answered 408 already: the handler's unwinding, however wrapped
+            # (`slow_clients`), is no error of the portal's.
+            if not deadline.timed_out:
+                raise
+
+
 def protective_headers(page_policy: str) -> BeforeMessageSendHookHandler:
     """The app's one `before_send` hook: every response leaves with the protective headers,
     whoever answered (a handler, an exception handler, the router's own 404 and 405, the
-    request guard's refusals, the MCP mount). HTML (pages, the sign-in page, fragments)
+    request checks' refusals, the MCP mount). HTML (pages, the sign-in page, fragments)
     gets `page_policy`, the CSP that lets the bundle and the hashed fallback run."""
     html_headers = {**PROTECTIVE_HEADERS, "content-security-policy": page_policy}
 

@@ -8,7 +8,7 @@ only when it is not the scheme's default, in decimal without leading zeros; noth
 portal's own origin), so the check that stops cross-site writes reads the header here and
 treats anything else as foreign.
 
-Owns only the grammar. Whether an origin is ours is `guards.RequestGuard.is_ours`.
+Owns only the grammar. Whether an origin is ours is `guards.OriginCheck.is_ours`.
 """
 
 from __future__ import annotations

@@ -5,13 +5,14 @@ A client that trickles its request (slowloris) holds a connection, a buffer and,
 head is in, a task, for as long as it likes: uvicorn (0.54) times out only an idle
 keep-alive connection, never a request on its way in. The head cannot be timed from the
 app (an ASGI app is called once the head is complete), so the reverse proxy in front of
-the portal does it (`docs/operations/proxy.md`); the body is timed here, in the request
-guard, for whatever server runs the app: `BodyDeadline` wraps a request's `receive`, and
+the portal does it (`docs/operations/proxy.md`); the body is timed here, in the app
+(`guards.BodyTime`), for whatever server runs the app: `BodyDeadline` wraps a request's
+`receive`, and
 when the body is not complete by its deadline the request is answered 408 with
 `Connection: close` (the server then closes the connection) and the handler's read fails,
-so the handler stops without answering a second time. That failure reaches the guard
+so the handler stops without answering a second time. That failure reaches `BodyTime`
 wrapped (Litestar's exception middleware re-raises it as "caught after response started",
-the MCP SDK's task group as an exception group), so the guard asks the deadline whether it
+the MCP SDK's task group as an exception group), so `BodyTime` asks the deadline whether it
 ran out (`timed_out`) rather than matching the exception: the access log's 408 line is all
 a slow body leaves in the log.
 
