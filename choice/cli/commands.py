@@ -26,13 +26,9 @@ def _serve(args: argparse.Namespace) -> int:
     import gc
 
     from choice.core.config import Settings
-    from choice.web.views.template_warmup import warm_in_background
 
     settings = Settings.from_env()
     settings.prepare_data_dir()
-    # A new data dir's templates, compiled on a thread while the portal starts, so the
-    # first page reads them instead of compiling them.
-    warm_in_background(settings.compiled_templates)
     # Start-up makes many objects that live as long as the process, and little garbage:
     # collecting meanwhile only slowed every start. `serve` turns the collector back on.
     gc.disable()

@@ -1,6 +1,6 @@
 """Compiled templates are kept in the data dir and read back by the next start, and the
 cache never costs a page: a damaged file is compiled again, an unusable dir is skipped.
-A cold cache is filled by a thread `choice serve` starts (`template_warmup`)."""
+A new data dir's first pages compile what they use, once."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from jinja2 import Environment
 
-from choice.web.views.template_warmup import is_cold, warm_in_background
 from choice.web.views.templating import make_environment
 
 PAGE = "choice.html"
@@ -51,24 +50,3 @@ def test_a_dir_that_cannot_be_made_costs_nothing(tmp_path: Path,
     assert make_environment(blocker / "templates").get_template(PAGE).blocks
     assert "cannot keep compiled templates" in caplog.text
 
-
-def test_a_cold_cache_is_filled_with_every_page_template_and_the_pages_compile_none(
-        tmp_path: Path) -> None:
-    kept = tmp_path / "cache" / "templates"
-    assert is_cold(kept)
-    warming = warm_in_background(kept)
-    assert warming is not None
-    warming.join(timeout=120)
-    assert not warming.is_alive()
-    names = make_environment().list_templates(extensions=["html"])
-    assert len(list(kept.glob("*.jinja"))) == len(names) > 40 and not is_cold(kept)
-    later = make_environment(kept)
-    no_compiling(later)
-    for name in names:
-        assert later.get_template(name).name == name
-
-
-def test_a_warm_cache_starts_no_thread(tmp_path: Path) -> None:
-    kept = tmp_path / "templates"
-    make_environment(kept).get_template(PAGE)
-    assert warm_in_background(kept) is None
