@@ -12,7 +12,7 @@ client still sending, which then never reads the answer).
 
 from __future__ import annotations
 
-from litestar.types import Message, Receive, ReceiveMessage, Scope, Send
+from litestar.types import Message, Receive, ReceiveMessage, Send
 
 from choice.contract.attachments import ASKING_BODY_MAX, TOTAL_MAX, MiB
 from choice.web.security.guards import send_error
@@ -26,16 +26,6 @@ TOO_LARGE = (f"the request body is too large: keep it under {MCP_BODY_MAX // MiB
 
 class BodyTooLarge(Exception):
     """Raised into the MCP app from `receive` once a chunked body passes the limit."""
-
-
-def declared_length(scope: Scope) -> int | None:
-    for name, value in scope["headers"]:
-        if name == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return None
-    return None
 
 
 class LimitedBody:

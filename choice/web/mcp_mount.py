@@ -32,11 +32,11 @@ from choice.web.mcp_body import (
     MCP_BODY_MAX,
     BodyTooLarge,
     LimitedBody,
-    declared_length,
     refuse_too_large,
 )
 from choice.web.security.auth import CODE_SECONDS, LoginCodes, login_link
 from choice.web.security.guards import send_error
+from choice.web.security.large_bodies import announced_size
 
 if TYPE_CHECKING:
     from choice.web.deps import PortalParts
@@ -153,7 +153,7 @@ class McpMount:
         if scope["type"] != ScopeType.HTTP:
             await self._app(scope, receive, send)
             return
-        if (declared_length(scope) or 0) > MCP_BODY_MAX:
+        if (announced_size(scope) or 0) > MCP_BODY_MAX:
             await refuse_too_large(send)
             return
         limited = LimitedBody(receive, send)
