@@ -17,8 +17,6 @@ from pathlib import Path
 
 from msgspec import Struct
 from msgspec.structs import replace
-from rcssmin import cssmin
-from rjsmin import jsmin
 
 from choice.core.resources import RESOURCES, MissingResource
 
@@ -53,9 +51,14 @@ def read_manifest(path: Path = RESOURCES.manifest) -> dict[str, list[str]]:
 
 
 def minified(kind: str, source: str) -> str:
-    """One JS or CSS module without its comments and needless white space."""
+    """One JS or CSS module without its comments and needless white space (the minifiers
+    are imported with the first bundle, not at start)."""
     if kind == "js":
+        from rjsmin import jsmin
+
         return str(jsmin(source, keep_bang_comments=True))
+    from rcssmin import cssmin
+
     return str(cssmin(source, keep_bang_comments=True))
 
 
