@@ -1,5 +1,5 @@
-"""Clients too slow to be served: a request's head within `HEADER_SECONDS`, its body within
-`BODY_SECONDS`, or the connection closes.
+"""Clients too slow to be served: a request's body within `BODY_SECONDS`, or the connection
+closes (a request's head is the reverse proxy's to time).
 
 A client that trickles its request (slowloris) holds a connection, a buffer and, once its
 head is in, a task, for as long as it likes: uvicorn (0.54) times out only an idle
@@ -28,9 +28,6 @@ from collections.abc import Awaitable, Callable
 from litestar.exceptions import HTTPException
 from litestar.types import Message, Receive, ReceiveMessage, Scope, Send
 
-HEADER_SECONDS = 10.0
-"""From the connection (or the end of the previous response) to the end of the head. A
-browser sends a head in one packet; 10 s is generous for any real client."""
 BODY_SECONDS = 30.0
 """From the end of the head to the end of the body. The largest body the portal takes
 (`max_body_bytes`, 256 KiB) needs only ~70 kbit/s to arrive in time."""
