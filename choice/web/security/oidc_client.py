@@ -2,7 +2,7 @@
 URL (state, nonce, PKCE S256), the code exchange (`client_secret_basic`) and the ID token's
 verification against the issuer's keys.
 
-The flow is authlib's (`AsyncOAuth2Client`, over httpx); the ID token is checked by joserfc
+The flow is authlib's (`AsyncOAuth2Client`, over httpx2); the ID token is checked by joserfc
 (authlib's own JOSE library: `authlib.jose` is deprecated in its favour): the signature with
 the issuer's JWKS, then `iss`, `aud`, `exp`, `iat`, `sub` and `nonce`. Nothing here checks a
 JWT by hand. The discovery document and the keys are fetched once and kept; a token signed
@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import httpx
+import httpx2
 from authlib.integrations.httpx_client import AsyncOAuth2Client, OAuthError
 from joserfc import jws, jwt
 from joserfc.errors import JoseError
@@ -62,11 +62,11 @@ class OidcClient:
 
     async def _get_json(self, url: str) -> dict[str, Any]:
         try:
-            async with httpx.AsyncClient(timeout=TIMEOUT_SECONDS) as http:
+            async with httpx2.AsyncClient(timeout=TIMEOUT_SECONDS) as http:
                 reply = await http.get(url)
                 reply.raise_for_status()
                 found = reply.json()
-        except (httpx.HTTPError, ValueError) as exc:
+        except (httpx2.HTTPError, ValueError) as exc:
             raise ProviderUnavailable(f"{url}: {exc}") from exc
         if not isinstance(found, dict):
             raise ProviderUnavailable(f"{url}: not a JSON object")
@@ -106,7 +106,7 @@ class OidcClient:
                                                 code=code, code_verifier=code_verifier)
         except OAuthError as exc:
             raise SignInRejected(f"the provider refused the code: {exc}") from exc
-        except (httpx.HTTPError, ValueError) as exc:
+        except (httpx2.HTTPError, ValueError) as exc:
             raise ProviderUnavailable(f"{endpoint}: {exc}") from exc
         id_token = token.get("id_token")
         if not isinstance(id_token, str):
