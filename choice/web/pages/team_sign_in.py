@@ -16,7 +16,7 @@ import logging
 from typing import Annotated, Any
 
 from litestar import Request, Response, get
-from litestar.params import FromQuery, Parameter
+from litestar.params import FromQuery, QueryParameter
 from litestar.response import Redirect, Template
 
 from choice.core.i18n import N_
@@ -83,7 +83,7 @@ async def team_login(request: Request[Any, Any, Any], service: Service, assets: 
 @get(CALLBACK_PATH, include_in_schema=False)
 async def auth_callback(request: Request[Any, Any, Any], service: Service, assets: WebAssets,
                         credentials: PortalCredentials, team_sign_in: TeamSignInFlow,
-                        given_state: Annotated[str | None, Parameter(query="state")] = None,
+                        given_state: Annotated[str | None, QueryParameter(name="state")] = None,
                         code: FromQuery[str | None] = None,
                         error: FromQuery[str | None] = None) -> Response[Any]:
     """`state` is read as `given_state`: Litestar reserves the name for the app's state."""
