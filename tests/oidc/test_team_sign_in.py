@@ -234,6 +234,13 @@ def test_a_removed_members_session_is_refused_at_once(
         assert page.status_code == 303 and page.headers["location"].startswith("/login")
 
 
+def test_the_start_up_banner_names_the_sign_in_page_and_no_one_time_code(
+        portal: PortalProcess) -> None:
+    banner = "".join(portal.log)
+    assert f"members sign in at {portal.base_url}/login" in banner
+    assert "/login?code=" not in banner
+
+
 def test_team_mode_without_its_settings_stops_with_what_to_set(tmp_path: Path) -> None:
     portal = PortalProcess(tmp_path / "portal", CHOICE_AUTH="oidc",
                            CHOICE_OIDC_ISSUER="http://127.0.0.1:9")
