@@ -35,6 +35,8 @@ class Interaction(Struct):
     placeholder_shown: bool = False
     completed_at: float | None = None
     result_json: dict[str, Any] | None = None
+    member_id: str | None = None
+    """Team mode: the member who asked it; None: local mode's owner."""
 
 
 class StoredFile(Struct):

@@ -9,7 +9,7 @@ compares the migrations with it. The repositories run Core queries on each class
 (`INTERACTIONS`, ...), and read rows into the light records of `records.py` (a SQLModel
 instance is far slower to make than a record; `tests/unit/test_store_records.py` holds each
 record to its table). No row is read through the ORM. What SQLModel costs a start: the
-import of its ORM, the building of these 15 classes, and the memory they hold.
+import of its ORM, the building of these 16 classes, and the memory they hold.
 
 Times are epoch seconds (REAL): the deadline scheduler compares them and the API turns them
 into ISO 8601. The request, the result and every other JSON value are `StoredJSON`
@@ -45,7 +45,8 @@ def _json(**options: Any) -> Any:
 class InteractionTable(SQLModel, table=True):
     __tablename__ = "interaction"
     __table_args__ = (Index("ix_interaction_status_created", "status", "created_at"),
-                      Index("ix_interaction_created", "created_at"))
+                      Index("ix_interaction_created", "created_at"),
+                      Index("ix_interaction_member_created", "member_id", "created_at"))
 
     id: str = _text(32, primary_key=True)
     status: str = _text(16)
@@ -61,6 +62,9 @@ class InteractionTable(SQLModel, table=True):
     completed_at: float | None = None
     request_json: dict[str, Any] = _json()
     result_json: dict[str, Any] | None = _json(default=None)
+    member_id: str | None = _text(32, default=None)
+    """Team mode: the member whose token or session asked it (`member.id`), the only one
+    who sees it unless it is widened to others. None: local mode's one owner."""
 
 
 class AuditEventTable(SQLModel, table=True):
@@ -228,6 +232,21 @@ class MemberTable(SQLModel, table=True):
     last_sign_in_at: float
 
 
+class MemberTokenTable(SQLModel, table=True):
+    """Team mode: a member's personal agent token. Only the SHA-256 of its secret is kept
+    (the secret is shown once, when it is made); `id` names it in lists and revocations.
+    Revoking deletes the row."""
+
+    __tablename__ = "member_token"
+
+    id: str = _text(16, primary_key=True)
+    member_id: str = _text(32, index=True)
+    name: str = _text(100)
+    secret_hash: str = _text(64, unique=True)
+    created_at: float
+    last_used_at: float | None = None
+
+
 class SignInAttemptTable(SQLModel, table=True):
     """Team mode: a sign-in sent to the OpenID provider and not back yet, by the hash of its
     `state`: the `nonce` and PKCE verifier it must come back with, the page to land on, and
@@ -280,7 +299,8 @@ class AttachmentTable(SQLModel, table=True):
 TABLE_CLASSES: tuple[type[SQLModel], ...] = (
     InteractionTable, AuditEventTable, PreferenceTable, WideningTable, DecisionTable,
     ParticipantTable, CommentTable, VoteTable, OutboxTable, LoginCodeUsedTable,
-    BrowserSessionTable, DraftTable, AttachmentTable, MemberTable, SignInAttemptTable)
+    BrowserSessionTable, DraftTable, AttachmentTable, MemberTable, MemberTokenTable,
+    SignInAttemptTable)
 """Every table's class, in the order above."""
 
 
@@ -305,4 +325,5 @@ BROWSER_SESSIONS = table_of(BrowserSessionTable)
 DRAFTS = table_of(DraftTable)
 ATTACHMENTS = table_of(AttachmentTable)
 MEMBERS = table_of(MemberTable)
+MEMBER_TOKENS = table_of(MemberTokenTable)
 SIGN_IN_ATTEMPTS = table_of(SignInAttemptTable)

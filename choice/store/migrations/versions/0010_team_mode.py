@@ -1,14 +1,15 @@
-"""Team mode: the `member` table, sign-ins on their way through the OpenID provider
-(`sign_in_attempt`), and a browser session's member (`browser_session.member_id`).
+"""Team mode: the `member` table, their agent tokens (`member_token`), sign-ins on their way
+through the OpenID provider (`sign_in_attempt`), a browser session's member
+(`browser_session.member_id`) and a question's (`interaction.member_id`).
 
 Revision ID: 0010
 Revises: 0009
 Create Date: 2026-11-29
 
 A portal in team mode (`CHOICE_AUTH=oidc`) makes a member at their first sign-in and binds
-each browser session to one. Local mode writes none of it: its sessions keep
-`member_id` NULL (the owner), as every session made before the upgrade does. Nothing
-written before moves.
+each browser session and each question to one. Local mode writes none of it: its sessions
+and questions keep `member_id` NULL (the owner), as every one made before the upgrade does.
+Nothing written before moves (team mode gives the owner's questions to its first admin).
 
 Written out in full (no imports from choice.store.tables): history must not change when
 the tables change later. Tested on a database made by the previous release
@@ -43,6 +44,18 @@ def upgrade() -> None:
         sa.UniqueConstraint("subject"),
     )
     op.create_table(
+        "member_token",
+        sa.Column("id", sa.String(length=16), nullable=False),
+        sa.Column("member_id", sa.String(length=32), nullable=False),
+        sa.Column("name", sa.String(length=100), nullable=False),
+        sa.Column("secret_hash", sa.String(length=64), nullable=False),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.Column("last_used_at", sa.Float(), nullable=True),
+        sa.PrimaryKeyConstraint("id"),
+        sa.UniqueConstraint("secret_hash"),
+    )
+    op.create_index("ix_member_token_member_id", "member_token", ["member_id"])
+    op.create_table(
         "sign_in_attempt",
         sa.Column("state_hash", sa.String(length=64), nullable=False),
         sa.Column("browser_hash", sa.String(length=64), nullable=False),
@@ -56,12 +69,19 @@ def upgrade() -> None:
     op.add_column("browser_session",
                   sa.Column("member_id", sa.String(length=32), nullable=True))
     op.create_index("ix_browser_session_member_id", "browser_session", ["member_id"])
+    op.add_column("interaction", sa.Column("member_id", sa.String(length=32), nullable=True))
+    op.create_index("ix_interaction_member_created", "interaction", ["member_id", "created_at"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_interaction_member_created", table_name="interaction")
+    with op.batch_alter_table("interaction") as batch_op:
+        batch_op.drop_column("member_id")
     op.drop_index("ix_browser_session_member_id", table_name="browser_session")
     with op.batch_alter_table("browser_session") as batch_op:
         batch_op.drop_column("member_id")
     op.drop_index("ix_sign_in_attempt_expires", table_name="sign_in_attempt")
     op.drop_table("sign_in_attempt")
+    op.drop_index("ix_member_token_member_id", table_name="member_token")
+    op.drop_table("member_token")
     op.drop_table("member")
