@@ -44,7 +44,7 @@ def test_a_malformed_team_server_url_stops_the_start_naming_choice_url(given: st
 
 
 def test_a_team_server_url_without_a_token_stops_the_start_saying_where_to_get_one() -> None:
-    with pytest.raises(SystemExit, match="CHOICE_TOKEN is not.*settings page"):
+    with pytest.raises(SystemExit, match=r"CHOICE_TOKEN is not.*settings page"):
         Settings.from_env({"CHOICE_URL": "https://choice.example", "CHOICE_TOKEN": " "})
 
 
