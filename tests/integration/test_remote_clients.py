@@ -143,12 +143,16 @@ async def test_choice_mcp_asks_the_team_server_and_gets_the_answer(
     nothing_written(client_dir)
 
 
-@pytest.mark.parametrize(("setting", "named"), [("CHOICE_URL", "CHOICE_URL"),
-                                                ("CHOICE_TOKEN", "CHOICE_TOKEN")])
+@pytest.mark.parametrize(("wrong", "named"), [
+    ({"CHOICE_URL": "http://127.0.0.1:{port}"}, "CHOICE_URL"),
+    ({"CHOICE_URL": "https://127.0.0.1:{port}/choice"}, "CHOICE_URL"),  # TLS is there to use
+    ({"CHOICE_TOKEN": WRONG_TOKEN}, "CHOICE_TOKEN"),
+], ids=["down", "down-https", "wrong-token"])
 async def test_choice_mcp_says_what_to_fix_when_the_team_server_cannot_be_used(
-        server: PortalProcess, client_dir: Path, setting: str, named: str) -> None:
-    wrong = {"CHOICE_URL": f"http://127.0.0.1:{free_port()}", "CHOICE_TOKEN": WRONG_TOKEN}
-    env = remote_env(server, client_dir, **{setting: wrong[setting]})
+        server: PortalProcess, client_dir: Path, wrong: dict[str, str], named: str) -> None:
+    port = free_port()
+    env = remote_env(server, client_dir,
+                     **{name: value.format(port=port) for name, value in wrong.items()})
     async with stdio_session(client_dir, int(env["CHOICE_PORT"]), **{
             k: env[k] for k in ("CHOICE_URL", "CHOICE_TOKEN", "CHOICE_HOST")}) as session:
         assert len((await session.list_tools()).tools) > 0  # answered by the bridge itself
@@ -171,14 +175,21 @@ def test_choice_hook_asks_the_team_server_and_prints_its_decision(
     nothing_written(client_dir)
 
 
-def test_choice_hook_with_a_wrong_token_falls_through_naming_choice_token(
-        server: PortalProcess, client_dir: Path) -> None:
+@pytest.mark.parametrize(("wrong", "named"), [
+    ({"CHOICE_TOKEN": WRONG_TOKEN}, "CHOICE_TOKEN"),
+    ({"CHOICE_URL": "https://127.0.0.1:{port}"}, "CHOICE_URL"),
+], ids=["wrong-token", "down-https"])
+def test_choice_hook_that_cannot_use_the_team_server_falls_through_naming_the_setting(
+        server: PortalProcess, client_dir: Path, wrong: dict[str, str], named: str) -> None:
     payload = claude("Bash", {"command": "make", "description": "Build"},
                      cwd=f"/home/dev/{project()}")
-    env = remote_env(server, client_dir, CHOICE_TOKEN=WRONG_TOKEN)
+    port = free_port()
+    env = remote_env(server, client_dir,
+                     **{name: value.format(port=port) for name, value in wrong.items()})
     code, stdout, stderr = Hook(env, json.dumps(payload), "claude").finish()
     assert (code, stdout) == (0, "")  # the agent's own dialog asks: the hook's contract
-    one_clear_line(stderr, "CHOICE_TOKEN")
+    assert stderr.count("\n") == 1
+    one_clear_line(stderr, named)
     nothing_written(client_dir)
 
 
