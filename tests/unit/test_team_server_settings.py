@@ -8,13 +8,17 @@ import os
 import shlex
 import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
 from choice.client.connection import discover, ensure_started
 from choice.core.config import Settings
 from choice.hooks.config import advice, render
+from choice.mcp.relay import PortalLink
 
 TEAM = {"CHOICE_URL": "https://choice.example/team/", "CHOICE_TOKEN": "tok-123"}
 
@@ -121,3 +125,44 @@ def test_hook_config_carries_the_team_server_and_its_token_instead_of_the_local_
     assert not any(part.startswith(("CHOICE_PORT", "CHOICE_DATA_DIR")) for part in command)
     assert "CHOICE_TOKEN" in advice(agent, settings, env)
     assert not (tmp_path / "absent").exists()
+
+
+# -- a path prefix -------------------------------------------------------------------------------
+class Recorder(BaseHTTPRequestHandler):
+    """A stand-in for a proxy in front of the team server: records each path and token."""
+
+    seen: ClassVar[list[tuple[str, str, str | None]]] = []
+
+    def _answer(self) -> None:
+        self.seen.append((self.command, self.path, self.headers.get("Authorization")))
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        body = b'{"jsonrpc":"2.0","id":1,"result":{}}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_POST = do_DELETE = _answer
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_the_bridge_reaches_mcp_under_the_team_server_s_path_prefix() -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/choice"
+        link = PortalLink(discover(settings=Settings.from_env(
+            {"CHOICE_URL": url + "/", "CHOICE_TOKEN": "tok-123"})).base_url)
+        got: list[bytes] = []
+        status, _headers, _error = link.post(b'{"jsonrpc":"2.0","id":1,"method":"ping"}',
+                                             {"Authorization": "Bearer tok-123"}, 1, got.append)
+        link.delete({"Authorization": "Bearer tok-123"})
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert status == 200 and got == [b'{"jsonrpc":"2.0","id":1,"result":{}}']
+    assert Recorder.seen == [("POST", "/choice/mcp", "Bearer tok-123"),
+                             ("DELETE", "/choice/mcp", "Bearer tok-123")]
