@@ -37,7 +37,7 @@ WRONG_TOKEN = "not-the-servers-token-0123456789abcdef"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PortalProcess]:
     """The team server: a real portal on a free port, in a data dir of its own."""
-    process = PortalProcess(tmp_path_factory.mktemp("team-server"), **FAST).start()
+    process = PortalProcess(tmp_path_factory.mktemp("team-server"), None, **FAST).start()
     yield process
     process.stop()
 
@@ -132,14 +132,15 @@ def test_a_malformed_team_server_setting_stops_choice_ask_at_start(
 async def test_choice_mcp_asks_the_team_server_and_gets_the_answer(
         server: PortalProcess, client_dir: Path) -> None:
     env = remote_env(server, client_dir)
-    async with stdio_session(client_dir, int(env["CHOICE_PORT"]), **{
-            k: env[k] for k in ("CHOICE_URL", "CHOICE_TOKEN", "CHOICE_HOST")}) as session:
+    async with stdio_session(client_dir, int(env["CHOICE_PORT"]), CHOICE_URL=env["CHOICE_URL"],
+                             CHOICE_TOKEN=env["CHOICE_TOKEN"],
+                             CHOICE_HOST=env["CHOICE_HOST"]) as session:
         asked = await session.call_tool("provide_choice", ask())
-        pending: dict[str, Any] = asked.structured_content  # type: ignore[assignment]
+        pending: dict[str, Any] = asked.structured_content
         assert pending["status"] == "pending", asked
         server.client().respond(pending["session_id"], {"selected_ids": ["lite"]})
         polled = await session.call_tool("provide_choice", {"session_id": pending["session_id"]})
-        assert polled.structured_content["selected_ids"] == ["lite"]  # type: ignore[index]
+        assert polled.structured_content["selected_ids"] == ["lite"]
     nothing_written(client_dir)
 
 
@@ -153,8 +154,9 @@ async def test_choice_mcp_says_what_to_fix_when_the_team_server_cannot_be_used(
     port = free_port()
     env = remote_env(server, client_dir,
                      **{name: value.format(port=port) for name, value in wrong.items()})
-    async with stdio_session(client_dir, int(env["CHOICE_PORT"]), **{
-            k: env[k] for k in ("CHOICE_URL", "CHOICE_TOKEN", "CHOICE_HOST")}) as session:
+    async with stdio_session(client_dir, int(env["CHOICE_PORT"]), CHOICE_URL=env["CHOICE_URL"],
+                             CHOICE_TOKEN=env["CHOICE_TOKEN"],
+                             CHOICE_HOST=env["CHOICE_HOST"]) as session:
         assert len((await session.list_tools()).tools) > 0  # answered by the bridge itself
         with pytest.raises(MCPError, match=named):
             await session.call_tool("provide_choice", ask())
