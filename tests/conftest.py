@@ -27,7 +27,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     monkeypatch.setenv("CHOICE_DATA_DIR", str(data_dir))
     monkeypatch.setenv("CHOICE_OPEN_BROWSER", "0")
     for name in ("CHOICE_DB_URL", "CHOICE_PORT", "CHOICE_HOST", "CHOICE_LANG",
-                 "CHOICE_RETENTION_DAYS", "CHOICE_MAX_SESSIONS", "CHOICE_ALLOWED_HOSTS"):
+                 "CHOICE_RETENTION_DAYS", "CHOICE_MAX_SESSIONS", "CHOICE_ALLOWED_HOSTS", "CHOICE_AUTH"):
         monkeypatch.delenv(name, raising=False)
     yield data_dir
 

@@ -85,10 +85,15 @@ def serve(app: Any = None, settings: Settings | None = None) -> None:
     _ = cli_translator(settings)
     print(_("choice portal on {url}  (data: {path})").format(
         url=settings.base_url, path=settings.data_dir), flush=True)
-    # A one-time link, never the token: this line may end up in a log (`portal.log`).
-    link = f"{settings.base_url}/login?code={issue_code(token, BANNER_LINK_SECONDS, time.time())}"
-    print(_("Open it signed in (once, within 10 minutes; `choice open` makes another): "
-            "{url}").format(url=link), flush=True)
+    if settings.team_mode:  # a code link would open nothing: members sign in at the provider
+        print(_("Team mode: members sign in at {url}").format(
+            url=f"{settings.link_base}/login"), flush=True)
+    else:
+        # A one-time link, never the token: this line may end up in a log (`portal.log`).
+        link = (f"{settings.base_url}/login?code="
+                f"{issue_code(token, BANNER_LINK_SECONDS, time.time())}")
+        print(_("Open it signed in (once, within 10 minutes; `choice open` makes another): "
+                "{url}").format(url=link), flush=True)
     print(_("API token: `choice token` (stored in {path})").format(path=settings.token_path),
           flush=True)
     # `choice serve` builds the app with the collector off (`cli/commands.py`): start-up

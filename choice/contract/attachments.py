@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from choice.contract.errors import FieldError
 from choice.contract.model import Model
@@ -82,6 +82,8 @@ REQUEST_LIMITS = Limits(ATTACHMENTS_MAX, FILE_MAX, TOTAL_MAX)
 """What an agent may show with one question."""
 ANSWER_LIMITS = Limits(5, 10 * MiB, 50 * MiB)
 """What a person may send with one answer (the page, the terminal and the API together)."""
+ANSWER_BODY_MAX = ANSWER_LIMITS.total * 4 // 3 + MiB
+"""The largest answer body: 50 MiB of files, base64, in its JSON."""
 
 
 class Attachment(Strict):
@@ -104,6 +106,18 @@ class Attachment(Strict):
         default=None, max_length=SOURCE_PATH_MAX,
         description="Set by `choice mcp` when it read the file from a `path`: the real path "
                     "on the agent's machine, shown under the file. Never sent.")
+    _received: bytes | None = PrivateAttr(default=None)
+    """The bytes, when the body was decoded as it arrived (`web/api/streamed_answer.py`)
+    instead of carried in `data`."""
+
+    def received(self, blob: bytes) -> None:
+        """Its bytes, already decoded from the body (then `data` is left out)."""
+        self._received = blob
+
+    @property
+    def content(self) -> bytes | None:
+        """Its bytes; None when `data` is missing or not base64."""
+        return self._received if self._received is not None else _bytes(self.data)
 
     @property
     def inline(self) -> bool:
@@ -165,7 +179,7 @@ def decoded(attachments: list[Attachment], limits: Limits = REQUEST_LIMITS,
             f"{len(attachments) + already} files{held}: send at most {limits.files}.")))
     for index, attachment in enumerate(attachments):
         at = f"attachments[{index}]."
-        blob = _bytes(attachment.data)
+        blob = attachment.content
         if blob is None:
             errors.append(FieldError(field=at + "data", code="invalid_base64", message=(
                 "send the file's bytes as standard base64 (`base64 -w0 FILE`).")))

@@ -3,7 +3,8 @@
 `variables.VARIABLES` is the one table of those variables: `Settings.from_env` reads each
 from it, and the configuration reference is rendered from it, so the two cannot drift.
 
-Owns where data lives, which address the portal binds, and retention limits. Preferences a
+Owns where data lives, which address the portal binds, retention limits, and whether the
+portal is one owner's (`CHOICE_AUTH=token`, the default) or a team's (`oidc`). Preferences a
 user changes at run time (interface, timeout, language, ...) are not here: they live in the
 database (`store/preferences.py`) so they survive restarts and reach every interface.
 """
@@ -51,11 +52,18 @@ class Settings:
     webhook_retry_seconds: float
     webhook_coalesce_seconds: float
     summary_seconds: float
-    remote_url: str | None
+    remote_url: str | None = None
     """`CHOICE_URL`: a team server the clients ask instead of a portal here
     (`choice.client.connection` decides what that changes)."""
-    remote_token: str | None
+    remote_token: str | None = None
     """`CHOICE_TOKEN`: the bearer token for `remote_url` (present whenever it is)."""
+    auth: str = "token"
+    """`token` (local mode: one owner) or `oidc` (team mode: members sign in)."""
+    oidc_issuer: str | None = None
+    oidc_client_id: str | None = None
+    oidc_client_secret: str | None = None
+    oidc_allowed_domains: tuple[str, ...] = ()
+    oidc_admins: tuple[str, ...] = ()
     max_body_bytes: int = 256 * 1024
     """Not a variable: request bodies above this get 413."""
     reminder_scan_seconds: float = 30.0
@@ -66,6 +74,15 @@ class Settings:
     def link_base(self) -> str:
         """The base of links other people open: `CHOICE_PUBLIC_URL`, else `base_url`."""
         return self.public_url or self.base_url
+
+    @property
+    def team_mode(self) -> bool:
+        return self.auth == "oidc"
+
+    @property
+    def redirect_uri(self) -> str:
+        """Where the OpenID provider sends a member back (team mode)."""
+        return f"{self.link_base}/auth/callback"
 
     @property
     def token_path(self) -> Path:
@@ -125,10 +142,24 @@ class Settings:
                              "agent token on the team server's settings page and set "
                              "CHOICE_TOKEN to it (or unset CHOICE_URL to use the portal on "
                              "this machine).")
+        if values["auth"] == "oidc":
+            missing = [name for name, field in TEAM_MODE_NEEDS if not values[field]]
+            if missing:
+                raise SystemExit(f"CHOICE_AUTH=oidc needs {', '.join(missing)}: set "
+                                 f"{'it' if len(missing) == 1 else 'them'} (the provider's "
+                                 "issuer URL, the portal's client id and secret there, and "
+                                 "the portal's public root for the redirect URI).")
         return cls(data_dir=data_dir, **values)
 
     def prepare_data_dir(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+
+TEAM_MODE_NEEDS = (("CHOICE_OIDC_ISSUER", "oidc_issuer"),
+                   ("CHOICE_OIDC_CLIENT_ID", "oidc_client_id"),
+                   ("CHOICE_OIDC_CLIENT_SECRET", "oidc_client_secret"),
+                   ("CHOICE_PUBLIC_URL", "public_url"))
+"""What team mode cannot start without: (variable, `Settings` field)."""
 
 
 def default_data_dir() -> Path:

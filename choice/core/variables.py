@@ -188,6 +188,7 @@ _EVERY = "every `choice` command"
 _HOOK = "`choice hook`, `choice hook-config`"
 _CLIENTS = ("`choice ask`, `choice mcp`, `choice hook`, `choice list`, `choice open`, "
             "`choice answer`, `choice mcp-config`, `choice hook-config`, the Python client")
+_TEAM = "the portal (team mode)"
 
 # Every `CHOICE_*` variable. Read in this order: when several are wrong, the first one named
 # here is the one reported.
@@ -295,6 +296,29 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CHOICE_WEBHOOK_COALESCE_SECONDS", "webhook_coalesce_seconds", "number", 10.0,
              "Comments this close together go out as one message.", low=0.1, high=3600,
              unit="seconds"),
+    # Team mode (`config.Settings.from_env` checks these together).
+    Variable("CHOICE_AUTH", "auth", "choice", "token",
+             "`token`: one owner, the API token and its sign-in links (local mode). `oidc`: "
+             "team mode, members sign in with the OpenID provider `CHOICE_OIDC_ISSUER` names "
+             "(needs `CHOICE_OIDC_CLIENT_ID`, `CHOICE_OIDC_CLIENT_SECRET` and "
+             "`CHOICE_PUBLIC_URL`).", choices=("token", "oidc")),
+    Variable("CHOICE_OIDC_ISSUER", "oidc_issuer", "url", None,
+             "The OpenID provider's issuer URL (its discovery document is "
+             "`<issuer>/.well-known/openid-configuration`).", shown_default="unset",
+             read_by=_TEAM),
+    Variable("CHOICE_OIDC_CLIENT_ID", "oidc_client_id", "text", None,
+             "The portal's client id at the provider; its redirect URI is "
+             "`<CHOICE_PUBLIC_URL>/auth/callback`.", shown_default="unset", read_by=_TEAM),
+    Variable("CHOICE_OIDC_CLIENT_SECRET", "oidc_client_secret", "text", None,
+             "The client's secret (sent as `client_secret_basic`).", shown_default="unset",
+             read_by=_TEAM),
+    Variable("CHOICE_OIDC_ALLOWED_DOMAINS", "oidc_allowed_domains", "names", (),
+             "Comma-separated email domains whose members may sign in (e.g. `example.com`); "
+             "a verified email is required either way.",
+             shown_default="empty: every account the provider signs in", read_by=_TEAM),
+    Variable("CHOICE_OIDC_ADMINS", "oidc_admins", "names", (),
+             "Comma-separated emails of the members who are admins (checked at each "
+             "sign-in).", shown_default="none", read_by=_TEAM),
 )
 
 OTHER_ENVIRONMENT: tuple[tuple[str, str], ...] = (

@@ -48,7 +48,7 @@ log = logging.getLogger("choice.store")
 logging.getLogger("alembic.runtime").setLevel(logging.WARNING)
 
 MIGRATIONS = Path(__file__).resolve().with_name("migrations")
-HEAD = "0009"
+HEAD = "0010"
 """The newest revision under `migrations/versions/` (a test holds them equal): a database
 already there is recognised with one query, without loading Alembic."""
 VERSION_TABLE = Table("alembic_version", MetaData(),

@@ -1,6 +1,7 @@
 """Signed-in browsers (the `browser_session` table, migration 0007): made at sign-in, found
 on each request, seen again now and then (the lifetime slides), ended at logout or all at
-once when the token changes.
+once when the token changes. In team mode a session names its member (`member_id`), and
+removing the member removes their sessions (`members.py`).
 
 Rows are keyed by the hash of the session id, which the caller computes
 (`web/security/sessions.py`); nothing here knows what a cookie or a token is. Writes run on
@@ -11,19 +12,22 @@ so a script that signs in in a loop cannot grow the table without end.
 
 from __future__ import annotations
 
+from msgspec import Struct
 from sqlalchemy import Engine, delete, func, insert, inspect, select, update
 
 from choice.store.engine import writing
 from choice.store.repository import Repository
 from choice.store.tables import BROWSER_SESSIONS as TABLE
+from choice.store.tables import MEMBERS
 
 
 def open_session(repo: Repository, id_hash: str, now: float, lifetime: float,
-                 keep: int) -> None:
+                 keep: int, member_id: str | None = None) -> None:
+    """A new session; `member_id`: the team-mode member it signs in (None: the owner)."""
     with repo.transaction() as conn:
         conn.execute(delete(TABLE).where(TABLE.c.expires_at <= now))
         conn.execute(insert(TABLE).values(id_hash=id_hash, created_at=now, last_seen_at=now,
-                                          expires_at=now + lifetime))
+                                          expires_at=now + lifetime, member_id=member_id))
         # A subquery with OFFSET: SQLite and PostgreSQL both delete by it in one statement.
         unused = (select(TABLE.c.id_hash).order_by(TABLE.c.last_seen_at.desc(),
                                                     TABLE.c.created_at.desc())
@@ -31,12 +35,23 @@ def open_session(repo: Repository, id_hash: str, now: float, lifetime: float,
         conn.execute(delete(TABLE).where(TABLE.c.id_hash.in_(unused)))
 
 
-def find_session(engine: Engine, id_hash: str, now: float) -> float | None:
-    """When a live session was last seen; None if there is no such session or it ran out."""
+class Found(Struct, frozen=True):
+    last_seen_at: float
+    member_id: str | None
+    """Team mode: the member it signed in; None: the owner."""
+
+
+def find_session(engine: Engine, id_hash: str, now: float) -> Found | None:
+    """When a live session was last seen, and whose it is; None if there is no such session
+    or it ran out."""
     with engine.connect() as conn:
-        seen = conn.execute(select(TABLE.c.last_seen_at).where(
-            TABLE.c.id_hash == id_hash, TABLE.c.expires_at > now)).scalar()
-    return float(seen) if seen is not None else None
+        row = conn.execute(
+            select(TABLE.c.last_seen_at, TABLE.c.member_id, MEMBERS.c.id.label("member"))
+            .outerjoin(MEMBERS, MEMBERS.c.id == TABLE.c.member_id)
+            .where(TABLE.c.id_hash == id_hash, TABLE.c.expires_at > now)).first()
+    if row is None or (row.member_id is not None and row.member is None):
+        return None  # no session, or its member was removed
+    return Found(float(row.last_seen_at), row.member_id)
 
 
 def session_seen(repo: Repository, id_hash: str, now: float, lifetime: float) -> bool:

@@ -1,14 +1,15 @@
 """The database tables, each declared once as a SQLModel class (`table=True`): its columns,
 their types, keys and indexes. Interactions, their audit events, preferences, the team side
 of a widened interaction (its widening, participants, comments, votes) with the webhook
-outbox, the sign-in codes already used, the browsers signed in, drafts and files.
+outbox, the sign-in codes already used, the browsers signed in, drafts and files; team mode's
+members and their sign-ins on the way through the OpenID provider.
 
 `SQLModel.metadata` holds them all (`METADATA`): new databases are made from it, and Alembic
 compares the migrations with it. The repositories run Core queries on each class's table
 (`INTERACTIONS`, ...), and read rows into the light records of `records.py` (a SQLModel
 instance is far slower to make than a record; `tests/unit/test_store_records.py` holds each
 record to its table). No row is read through the ORM. What SQLModel costs a start: the
-import of its ORM, the building of these 13 classes, and the memory they hold.
+import of its ORM, the building of these 15 classes, and the memory they hold.
 
 Times are epoch seconds (REAL): the deadline scheduler compares them and the API turns them
 into ISO 8601. The request, the result and every other JSON value are `StoredJSON`
@@ -206,6 +207,42 @@ class BrowserSessionTable(SQLModel, table=True):
     created_at: float
     last_seen_at: float
     expires_at: float
+    member_id: str | None = _text(32, default=None, index=True)
+    """Team mode: the member signed in (`member.id`); None: the owner (local mode)."""
+
+
+class MemberTable(SQLModel, table=True):
+    """Team mode: a person who signed in with the OpenID provider, made at their first
+    sign-in. `subject`: the provider's `sub` (what names them there for good); their email
+    and name are the provider's claims at their latest sign-in; `admin` follows
+    `CHOICE_OIDC_ADMINS` at each sign-in."""
+
+    __tablename__ = "member"
+
+    id: str = _text(32, primary_key=True)
+    subject: str = _text(255, unique=True)
+    email: str = _text(254, unique=True)
+    name: str = _text(200)
+    admin: bool = False
+    created_at: float
+    last_sign_in_at: float
+
+
+class SignInAttemptTable(SQLModel, table=True):
+    """Team mode: a sign-in sent to the OpenID provider and not back yet, by the hash of its
+    `state`: the `nonce` and PKCE verifier it must come back with, the page to land on, and
+    the hash of the browser's attempt cookie (the browser that started it must finish it).
+    Taken once by the callback; gone after `expires_at` either way."""
+
+    __tablename__ = "sign_in_attempt"
+    __table_args__ = (Index("ix_sign_in_attempt_expires", "expires_at"),)
+
+    state_hash: str = _text(64, primary_key=True)
+    browser_hash: str = _text(64)
+    nonce: str = _text(64)
+    code_verifier: str = _text(128)
+    next_path: str = _text()
+    expires_at: float
 
 
 class DraftTable(SQLModel, table=True):
@@ -243,7 +280,7 @@ class AttachmentTable(SQLModel, table=True):
 TABLE_CLASSES: tuple[type[SQLModel], ...] = (
     InteractionTable, AuditEventTable, PreferenceTable, WideningTable, DecisionTable,
     ParticipantTable, CommentTable, VoteTable, OutboxTable, LoginCodeUsedTable,
-    BrowserSessionTable, DraftTable, AttachmentTable)
+    BrowserSessionTable, DraftTable, AttachmentTable, MemberTable, SignInAttemptTable)
 """Every table's class, in the order above."""
 
 
@@ -267,3 +304,5 @@ LOGIN_CODES_USED = table_of(LoginCodeUsedTable)
 BROWSER_SESSIONS = table_of(BrowserSessionTable)
 DRAFTS = table_of(DraftTable)
 ATTACHMENTS = table_of(AttachmentTable)
+MEMBERS = table_of(MemberTable)
+SIGN_IN_ATTEMPTS = table_of(SignInAttemptTable)

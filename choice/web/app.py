@@ -41,6 +41,7 @@ from choice.web.api.drafts import DraftController
 from choice.web.api.health import VERSION, healthz
 from choice.web.api.interactions import InteractionController
 from choice.web.api.login_links import create_login_link
+from choice.web.api.me import me
 from choice.web.api.notices import agent_moved_on, agent_waiting
 from choice.web.api.participant import ParticipantController
 from choice.web.api.settings import SettingsController
@@ -64,6 +65,7 @@ from choice.web.pages.option_visibility import save_hidden_options
 from choice.web.pages.participant import ParticipantPages
 from choice.web.pages.routes import PageController
 from choice.web.pages.team_actions import TeamActions
+from choice.web.pages.team_sign_in import auth_callback, signed_out, team_login
 from choice.web.pages.time_default_actions import use_time_as_default
 from choice.web.security.auth import Credentials, LoginCodes, LoginRequired
 from choice.web.security.guards import (
@@ -80,7 +82,9 @@ from choice.web.security.guards import (
 from choice.web.security.guest_budget import GuestBudget
 from choice.web.security.large_bodies import LargeBodies, Places
 from choice.web.security.log_redaction import install as keep_secrets_out_of_logs
+from choice.web.security.oidc_client import OidcClient
 from choice.web.security.sessions import Sessions
+from choice.web.security.team_sign_in import TeamSignIn
 from choice.web.views.assets import Assets
 from choice.web.views.list_cache import ListCache
 from choice.web.views.owner import OwnerViews
@@ -102,7 +106,8 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     RESOURCES.check(SUPPORTED)  # a missing catalog stops the start; each is read on first use
     settings.prepare_data_dir()
     token = TokenFile(settings.token_path).current
-    credentials = Credentials(token, Sessions(store, token, settings.public_url))
+    credentials = Credentials(token, Sessions(store, token, settings.public_url),
+                              team_mode=settings.team_mode)
     templates = Templates(settings.compiled_templates)
     codes = LoginCodes(token, lambda nonce, expires: store.write(
         spend_login_code, store.engine, nonce, expires, time.time()))
@@ -134,13 +139,26 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
             await service.stop()
             store.close()
 
+    # Team mode swaps the token's sign-in for the OpenID provider's, and adds `/api/me`.
+    sign_in_pages: list[Any] = [login, login_form]
+    team_routes: list[Any] = []
+    team_dependencies: dict[str, Provide] = {}
+    if settings.team_mode:
+        assert settings.oidc_issuer and settings.oidc_client_id and settings.oidc_client_secret
+        oidc = OidcClient(settings.oidc_issuer, settings.oidc_client_id,
+                          settings.oidc_client_secret, settings.redirect_uri)
+        sign_in_pages = [team_login, auth_callback, signed_out]
+        team_routes = [me]
+        team_dependencies = {"team_sign_in": _constant(TeamSignIn(
+            settings, store, oidc, credentials.sessions.secure))}
+
     errors = ErrorPages(service, assets, exception_handlers(settings.max_body_bytes),
                         settings.max_body_bytes)
     # A page's error is a page: the owner's and the participants' routers answer their
     # errors themselves; the API and the rest keep the app's JSON errors.
     owner_pages = Router("/", exception_handlers=errors.for_owner(), route_handlers=[
         PageController, InteractionActions, TeamActions, DecisionActions, save_settings, save_team,
-        use_time_as_default, save_hidden_options, login, login_form, logout])
+        use_time_as_default, save_hidden_options, *sign_in_pages, logout])
     participant_pages = Router("/", exception_handlers=errors.for_participant(),
                                route_handlers=[ParticipantPages])
 
@@ -149,7 +167,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
         route_handlers=[
             InteractionController, TeamController, DecisionController, ParticipantController,
             SettingsController, DraftController, AnswerFileController,
-            create_login_link, agent_waiting, agent_moved_on, stream, healthz,
+            create_login_link, agent_waiting, agent_moved_on, stream, healthz, *team_routes,
             owner_pages, participant_pages,
             choice_socket, portal_socket, participant_socket, bundle,
             asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp_mount),
@@ -162,7 +180,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
                       "credentials": _constant(credentials), "assets": _constant(assets),
                       "lists": _constant(lists), "tabs": _constant(tabs),
                       "codes": _constant(codes), "feeds": _constant(feeds),
-                      "kept": _constant(KeptPosts())},
+                      "kept": _constant(KeptPosts()), **team_dependencies},
         middleware=[DefineMiddleware(HostCheck, allowed_hosts=settings.allowed_hosts),
                     DefineMiddleware(OriginCheck, allowed_hosts=settings.allowed_hosts,
                                      public_url=settings.public_url),
@@ -175,7 +193,8 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
         before_send=[protective_headers(assets.content_security_policy()), credentials.renewal()],
         after_request=announced,
         exception_handlers={**errors.unrouted(),
-                            LoginRequired: login_required_handler(service, assets)},
+                            LoginRequired: login_required_handler(service, assets,
+                                                                  settings.team_mode)},
         request_max_body_size=settings.max_body_bytes,
         template_config=TemplateConfig(engine=templates),
         plugins=[HTMXPlugin(), PydanticPlugin()],

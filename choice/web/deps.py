@@ -20,6 +20,7 @@ from choice.web.live.discussion_feed import DiscussionFeeds
 from choice.web.live.tabs import Tabs
 from choice.web.pages.after_post import KeptPosts
 from choice.web.security.auth import Credentials, LoginCodes
+from choice.web.security.team_sign_in import TeamSignIn
 from choice.web.views.assets import Assets
 from choice.web.views.list_cache import ListCache
 from choice.web.views.owner import OwnerViews
@@ -56,5 +57,7 @@ QuestionLists: TypeAlias = NamedDependency[ListCache]
 OpenTabs: TypeAlias = NamedDependency[Tabs]
 SignInCodes: TypeAlias = NamedDependency[LoginCodes]
 Feeds: TypeAlias = NamedDependency[DiscussionFeeds]
+TeamSignInFlow: TypeAlias = NamedDependency[TeamSignIn]
+"""Team mode's sign-in through the OpenID provider (registered in team mode only)."""
 Kept: TypeAlias = NamedDependency[KeptPosts]
 """What the owner's form posts without script showed, for the page they redirect to."""

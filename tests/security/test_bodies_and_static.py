@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from choice.contract.attachments import ANSWER_BODY_MAX
 from choice.web.api.answer_files import FILE_BODY_MAX
-from choice.web.api.interactions import ANSWER_BODY_MAX
 from tests.portal_process import ROOT, PortalProcess
 from tests.security.conftest import (
     FORM,

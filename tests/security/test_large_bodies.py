@@ -1,7 +1,9 @@
-"""Large bodies (an answer carrying files): only a few are read at once, the rest are told
-to come back (503 with `Retry-After`) before their body is read; a body over its route's
-limit is refused with 413; a body for a question that is over is refused before it is
-read; and the bodies that were let in are answered as if nothing else had happened.
+"""Large bodies (an answer carrying files): only a few are read at once, and only as many
+bytes as one answer of the largest size, the rest are told to come back (503 with
+`Retry-After`) before their body is read; a body over its route's limit is refused with 413;
+a body for a question that is over is refused before it is read; an answer that breaks a
+rule on the way is refused there, before the rest of it is sent; and the bodies that were
+let in are answered as if nothing else had happened.
 """
 
 from __future__ import annotations
@@ -13,10 +15,10 @@ import time
 
 import pytest
 
-from choice.web.api.interactions import ANSWER_BODY_MAX
+from choice.contract.attachments import ANSWER_BODY_MAX
 from choice.web.security.large_bodies import AT_ONCE
 from tests.portal_process import PortalProcess
-from tests.security.conftest import JSON, Reply, ask, bearer, send
+from tests.security.conftest import JSON, ask, bearer, send
 
 pytestmark = pytest.mark.slow
 
@@ -32,18 +34,25 @@ def answer_with_file(size: int) -> bytes:
 
 
 class HeldBody:
-    """A request whose head and part of its body are sent; the rest waits for `finish`."""
+    """A request whose head and the first `sent` bytes of its body are sent (announcing
+    `announced` bytes, default the body's); the rest waits for `finish`."""
 
-    def __init__(self, portal: PortalProcess, path: str, body: bytes) -> None:
+    def __init__(self, portal: PortalProcess, path: str, body: bytes, sent: int = 1024,
+                 announced: int | None = None) -> None:
         self.body = body
+        self.sent = sent
         self.sock = socket.create_connection(("127.0.0.1", portal.port), timeout=20)
         head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{portal.port}\r\n"
                 f"Authorization: Bearer {portal.token}\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n")
-        self.sock.sendall(head.encode() + body[:1024])
+                f"Content-Length: {announced or len(body)}\r\nConnection: close\r\n\r\n")
+        self.sock.sendall(head.encode() + body[:sent])
 
     def finish(self) -> tuple[int, bytes]:
-        self.sock.sendall(self.body[1024:])
+        self.sock.sendall(self.body[self.sent:])
+        return self.reply()
+
+    def reply(self) -> tuple[int, bytes]:
+        """The portal's answer, without sending more of the body."""
         received = b""
         while chunk := self.sock.recv(65536):
             received += chunk
@@ -52,19 +61,23 @@ class HeldBody:
         return int(head.split()[1]), payload
 
 
-def probe(portal: PortalProcess) -> Reply:
-    """A large answer to a question that does not exist: 404 when a place is free (refused
-    before its body is read), 503 when every place is taken."""
-    return send(portal, "POST", "/api/interactions/no-such-question/response",
-                b"{" + b" " * LARGE + b"}", {**JSON, **bearer(portal)})
+def probe(portal: PortalProcess, size: int = LARGE) -> int:
+    """A large answer (announcing `size` bytes) to a question that does not exist: 404 when
+    a place is free (refused before its body is read), 503 when none is."""
+    if size == LARGE:
+        return send(portal, "POST", "/api/interactions/no-such-question/response",
+                    b"{" + b" " * LARGE + b"}", {**JSON, **bearer(portal)}).status
+    return HeldBody(portal, "/api/interactions/no-such-question/response", b"{",
+                    announced=size).reply()[0]
 
 
-def wait_for_status(portal: PortalProcess, status: int, within: float = 15.0) -> Reply:
+def wait_for_status(portal: PortalProcess, status: int, size: int = LARGE,
+                    within: float = 15.0) -> int:
     deadline = time.monotonic() + within
     while True:
-        reply = probe(portal)
-        if reply.status == status or time.monotonic() > deadline:
-            return reply
+        got = probe(portal, size)
+        if got == status or time.monotonic() > deadline:
+            return got
 
 
 def test_past_the_places_a_large_body_is_told_to_retry_and_none_is_lost(
@@ -72,7 +85,9 @@ def test_past_the_places_a_large_body_is_told_to_retry_and_none_is_lost(
     questions = [ask(portal) for _ in range(AT_ONCE)]
     held = [HeldBody(portal, f"/api/interactions/{iid}/response", answer_with_file(LARGE))
             for iid in questions]
-    busy = wait_for_status(portal, 503)
+    assert wait_for_status(portal, 503) == 503
+    busy = send(portal, "POST", "/api/interactions/no-such-question/response",
+                b"{" + b" " * LARGE + b"}", {**JSON, **bearer(portal)})
     assert busy.status == 503, busy.text
     assert busy.headers["Retry-After"].isdigit()
     assert busy.json()["errors"][0]["code"] == "busy"
@@ -89,7 +104,40 @@ def test_past_the_places_a_large_body_is_told_to_retry_and_none_is_lost(
         assert result["status"] == "submitted"
         assert [file["name"] for file in result["attachments"]] == ["notes.txt"]
     # The places are free again.
-    assert wait_for_status(portal, 404).status == 404
+    assert wait_for_status(portal, 404) == 404
+
+
+def test_two_answers_of_the_largest_size_are_never_read_at_once(portal: PortalProcess) -> None:
+    iid = ask(portal)
+    size = ANSWER_BODY_MAX * 2 // 3  # two of them are more than one answer of the largest size
+    held = HeldBody(portal, f"/api/interactions/{iid}/response", b'{"selected_ids": ["a"]',
+                    sent=22, announced=size)
+    assert wait_for_status(portal, 503, size) == 503
+    # A place is still free for a body that fits beside it.
+    assert probe(portal) == 404
+    held.sock.close()  # the sender gives up: its place and its bytes come back
+    assert wait_for_status(portal, 404, size) == 404
+    assert portal.client().call("GET", f"/api/interactions/{iid}")["status"] == "pending"
+
+
+@pytest.mark.parametrize(("start", "field", "code"), [
+    (b'{"selected_ids": ["a"], "attachments": [{}, {}, {}, {}, {}, {}, ', "attachments",
+     "too_many"),
+    (b'{"selected_ids": ["a"], "global_annotation": "' + b"x" * LARGE + b'", ', "body",
+     "too_large"),
+    (b'{"selected_ids": ["a"], "x": ' + b"[" * 100, "body", "invalid_json"),
+])
+def test_an_answer_that_breaks_a_rule_on_the_way_is_refused_there(
+        portal: PortalProcess, start: bytes, field: str, code: str) -> None:
+    iid = ask(portal)
+    held = HeldBody(portal, f"/api/interactions/{iid}/response", start, sent=len(start),
+                    announced=ANSWER_BODY_MAX)
+    status, payload = held.reply()  # what was sent is all it needs: the rest never comes
+    assert status == 422, payload
+    error = json.loads(payload)["errors"][0]
+    assert (error["field"], error["code"]) == (field, code)
+    assert error["message"]
+    assert portal.client().call("GET", f"/api/interactions/{iid}")["status"] == "pending"
 
 
 def test_a_body_over_the_answer_limit_is_413_and_the_portal_still_answers(

@@ -23,7 +23,7 @@ from choice.contract import (
 )
 from choice.contract.ask_user_question import AskUserQuestion
 from choice.contract.attachments import (
-    ANSWER_LIMITS,
+    ANSWER_BODY_MAX,
     ASKING_BODY_MAX,
     INLINE_TYPES,
     safe_file_name,
@@ -70,11 +70,9 @@ from choice.web.api.query import (
     check_shape,
     check_wait,
 )
+from choice.web.api.streamed_answer import streamed_answer
 from choice.web.deps import Service
 from choice.web.security.guards import BEARER, bearer_token_guard
-
-ANSWER_BODY_MAX = ANSWER_LIMITS.total * 4 // 3 + 1024 * 1024
-"""An answer may carry 50 MiB of files, base64, in its JSON."""
 
 # What each operation answers, for the schema at /schema (the handlers return plain dicts).
 AFTER_CREATE = interaction_links("pollInteraction", "respondToInteraction", "cancelInteraction",
@@ -217,7 +215,7 @@ class InteractionController(Controller):
             row = await service.get(interaction_id)
             if row.status not in UNRESOLVED_STATUSES:
                 raise AlreadyCompleted(row)
-        submission = parse_model(Submission, await json_body(request, large=True))
+        submission = (await streamed_answer(request, service.settings.max_body_bytes)).submission()
         actor = Actor.owner("terminal") if submission.interface == "terminal" else Actor.owner("api")
         if dry_run:
             checked = await service.check(interaction_id, submission, submission.interface, actor)

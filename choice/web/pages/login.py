@@ -1,12 +1,13 @@
 """Signing a browser in and out: `/login` turns a one-time code or the token into a new
 session (its cookie) and redirects to `next` without the secret; without one it explains how
 to get in. `POST /logout` (the header's button) ends the session and drops the cookie.
+Team mode replaces `/login` with `team_sign_in.py`'s; logout is the same for both.
 """
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote
 
 from litestar import Request, Response, get, post
 from litestar.params import FromQuery
@@ -80,14 +81,17 @@ async def logout(request: Request[Any, Any, Any], credentials: PortalCredentials
     value = credentials.session_of(request)
     if value is not None:
         await credentials.sessions.end(value)
-    response = Redirect(path="/login", status_code=303)
+    # Team mode: `/login` would sign them straight back in through the provider's session.
+    response = Redirect(path="/signed-out" if credentials.team_mode else "/login",
+                        status_code=303)
     response.set_cookie(credentials.sessions.cleared(request.headers.get("host", "")))
     return response
 
 
-def login_required_handler(service: InteractionService, assets: Assets
-                           ) -> ExceptionHandler[LoginRequired]:
-    """Pages without a session show the sign-in page; partials and sockets get a plain 401.
+def login_required_handler(service: InteractionService, assets: Assets,
+                           team_mode: bool = False) -> ExceptionHandler[LoginRequired]:
+    """Pages without a session show the sign-in page (team mode: go through `/login` to
+    the provider, back to this page); partials and sockets get a plain 401.
     Made by the app factory: an exception handler gets no dependency injection."""
 
     def handle(request: Request[Any, Any, Any], _exc: LoginRequired) -> Response[Any]:
@@ -96,6 +100,9 @@ def login_required_handler(service: InteractionService, assets: Assets
             return Response({"errors": [{"field": "session", "code": "unauthorized",
                                          "message": "sign in again"}]}, status_code=401,
                             headers=VARY_ON_HTMX)
+        if team_mode:
+            return Redirect(path=f"/login?next={quote(request.url.path, safe='/')}",
+                            status_code=303, headers=VARY_ON_HTMX)
         page = login_page(request, service, assets, request.url.path, None)
         page.headers.update(VARY_ON_HTMX)
         return page

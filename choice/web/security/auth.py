@@ -46,6 +46,8 @@ class Access(Struct, frozen=True):
     """It carries the cookie of a live session (a signed-in browser)."""
     renewed: bool = False
     """The session's use was just written down: the response renews its cookie."""
+    member_id: str | None = None
+    """Team mode: the member the session signed in (None: the owner's session, or none)."""
 
 
 class Credentials:
@@ -53,9 +55,12 @@ class Credentials:
     the authentication middleware (`guards.Authentication`: it sets each request's
     `Access`) and, through dependency injection, to the sign-in and logout handlers."""
 
-    def __init__(self, token: Callable[[], str], sessions: Sessions) -> None:
+    def __init__(self, token: Callable[[], str], sessions: Sessions,
+                 team_mode: bool = False) -> None:
         self._token = token
         self.sessions = sessions
+        self.team_mode = team_mode
+        """Only a member's session counts (one the owner made before is no sign-in)."""
 
     @property
     def token(self) -> str:
@@ -76,7 +81,10 @@ class Credentials:
         if value is None:
             return Access(token=token, session=False)
         check = await self.sessions.check(value)
-        return Access(token=token, session=check.live, renewed=check.renewed)
+        if self.team_mode and check.member_id is None:
+            return Access(token=token, session=False)
+        return Access(token=token, session=check.live, renewed=check.renewed,
+                      member_id=check.member_id)
 
     def renewal(self) -> BeforeMessageSendHookHandler:
         """A `before_send` hook: a response to a request whose session use was just written

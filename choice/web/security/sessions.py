@@ -62,6 +62,8 @@ class Check(Struct, frozen=True):
     live: bool
     renewed: bool = False
     """Its use was just written down: the response renews the cookie's Max-Age."""
+    member_id: str | None = None
+    """Team mode: the member it signed in (None: the owner, or no live session)."""
 
 
 class Sessions:
@@ -99,24 +101,25 @@ class Sessions:
                       path="/", max_age=0, secure=self.secure(host))
 
     # -- the sessions ------------------------------------------------------------------------
-    async def begin(self) -> str:
-        """A new session; returns the cookie's value (the only copy of the id)."""
+    async def begin(self, member_id: str | None = None) -> str:
+        """A new session (for `member_id` in team mode; the owner's without); returns the
+        cookie's value (the only copy of the id)."""
         value = secrets.token_urlsafe(32)
         await self._store.write(open_session, self._store.repo, stored_hash(self._key(), value),
-                                self._clock(), LIFETIME, KEEP)
+                                self._clock(), LIFETIME, KEEP, member_id)
         return value
 
     async def check(self, value: str) -> Check:
         if not SHAPE.fullmatch(value):
             return Check(live=False)
         key, now = stored_hash(self._key(), value), self._clock()
-        seen = await self._store.read(find_session, self._store.engine, key, now)
-        if seen is None:
+        found = await self._store.read(find_session, self._store.engine, key, now)
+        if found is None:
             return Check(live=False)
-        if now - seen < REFRESH_SECONDS:
-            return Check(live=True)
+        if now - found.last_seen_at < REFRESH_SECONDS:
+            return Check(live=True, member_id=found.member_id)
         live = await self._store.write(session_seen, self._store.repo, key, now, LIFETIME)
-        return Check(live=live, renewed=live)
+        return Check(live=live, renewed=live, member_id=found.member_id if live else None)
 
     async def end(self, value: str) -> None:
         if SHAPE.fullmatch(value):

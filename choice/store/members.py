@@ -1,0 +1,58 @@
+"""Team mode's members (the `member` table): made at a member's first sign-in, refreshed
+from the provider's claims at each later one, found by id for each signed-in request, and
+removed with every session they hold (on every instance at once: the sessions are rows).
+
+Nothing here knows what a claim, a cookie or a provider is: the caller
+(`web/security/team_sign_in.py`) decides who may sign in and with which name.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from msgspec import Struct
+from sqlalchemy import Engine, delete, insert, select, update
+
+from choice.store.repository import Repository
+from choice.store.tables import BROWSER_SESSIONS, MEMBERS
+
+
+class Member(Struct, frozen=True):
+    """A member as the portal shows them (`GET /api/me`)."""
+
+    id: str
+    email: str
+    name: str
+    admin: bool
+
+
+def record_sign_in(repo: Repository, subject: str, email: str, name: str, admin: bool,
+                   now: float) -> Member:
+    """The member the provider calls `subject`, made now if new, with this sign-in's email,
+    name and admin flag."""
+    with repo.transaction() as conn:
+        found = conn.execute(select(MEMBERS.c.id).where(MEMBERS.c.subject == subject)).scalar()
+        if found is None:
+            found = secrets.token_hex(16)
+            conn.execute(insert(MEMBERS).values(
+                id=found, subject=subject, email=email, name=name, admin=admin,
+                created_at=now, last_sign_in_at=now))
+        else:
+            conn.execute(update(MEMBERS).where(MEMBERS.c.id == found).values(
+                email=email, name=name, admin=admin, last_sign_in_at=now))
+    return Member(id=found, email=email, name=name, admin=admin)
+
+
+def find_member(engine: Engine, member_id: str) -> Member | None:
+    with engine.connect() as conn:
+        row = conn.execute(select(MEMBERS.c.id, MEMBERS.c.email, MEMBERS.c.name,
+                                  MEMBERS.c.admin).where(MEMBERS.c.id == member_id)).first()
+    return None if row is None else Member(id=row.id, email=row.email, name=row.name,
+                                           admin=bool(row.admin))
+
+
+def remove_member(repo: Repository, member_id: str) -> bool:
+    """Remove a member and end every session they hold; False if there was no such member."""
+    with repo.transaction() as conn:
+        conn.execute(delete(BROWSER_SESSIONS).where(BROWSER_SESSIONS.c.member_id == member_id))
+        return bool(conn.execute(delete(MEMBERS).where(MEMBERS.c.id == member_id)).rowcount)
