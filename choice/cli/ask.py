@@ -1,14 +1,14 @@
 """`choice ask`: human-in-the-loop for shell scripts.
 
-Builds a request from flags (or a JSON file), makes sure a portal answers (starting one
-in this process if none does), creates the interaction, tells the human where to answer
-(or, run in a terminal with `interface: auto`, asks right there in the terminal UI),
-waits through as many poll windows as it takes, and prints the result JSON on stdout.
-The portal is found, asked and polled through `choice.client` (the same discovery, HTTP
-client and poll loop as the Python API, without its typed layer: this command must start
-fast). It cannot summarise a team's discussion, so it polls with `candidates=0` (the
-owner's review falls back to writing the answer by hand). A deferral ends it: the reply
-(with the owner's rationale) on stdout, a line on stderr.
+Builds a request from flags (or a JSON file), makes sure a portal answers (starting one in
+this process if none does; never for a team server, `CHOICE_URL`), creates the interaction,
+tells the human where to answer (or, run in a terminal with `interface: auto`, asks right
+there in the terminal UI), waits through as many poll windows as it takes, and prints the
+result JSON on stdout. The portal is found, asked and polled through `choice.client` (the
+same discovery, HTTP client and poll loop as the Python API, without its typed layer: this
+command must start fast). It cannot summarise a team's discussion, so it polls with
+`candidates=0` (the owner's review falls back to writing the answer by hand). A deferral
+ends it: the reply (with the owner's rationale) on stdout, a line on stderr.
 Exit codes: 0 answered, 2 invalid request, 3 cancelled, 4 timeout, 7 deferred by the owner,
 1 anything else.
 """
@@ -22,7 +22,12 @@ from collections.abc import Callable
 from typing import Any
 
 from choice.client.connection import discover
-from choice.client.errors import ClientError, PortalNotRunning, PortalRefused
+from choice.client.errors import (
+    REMOTE_HINT,
+    ClientError,
+    PortalNotRunning,
+    PortalRefused,
+)
 from choice.client.portal_client import PortalClient
 from choice.client.watch import follow
 from choice.core.config import Settings
@@ -158,10 +163,14 @@ def _print_errors(errors: list[dict[str, Any]]) -> None:
 
 
 def connect(settings: Settings, may_start: bool) -> tuple[PortalClient, Any]:
-    """A client for a running portal, starting one on a thread here if none answers."""
-    client = discover(settings=settings).client()
+    """A client for a running portal, starting one on a thread here if none answers (a
+    team server's is never started here)."""
+    connection = discover(settings=settings)
+    client = connection.client()
     if client.is_portal():
         return client, None
+    if connection.remote:
+        raise PortalNotRunning(connection.base_url, hint=REMOTE_HINT)
     if not may_start:
         raise PortalNotRunning(settings.base_url, hint="run `choice serve`")
     from choice.cli.serve import BackgroundPortal, port_is_free
@@ -208,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INVALID if isinstance(exc, UsageError) else EXIT_FAILED
     try:
         use_language(resolve_language(args.language, saved_language(client), settings.language))
-        return _ask(client, request)
+        return _ask(client, request, remote=settings.remote_url is not None)
     finally:
         if portal is not None:
             portal.stop()
@@ -228,7 +237,8 @@ def choose_interface(request: dict[str, Any], terminal: bool) -> dict[str, Any]:
     return request
 
 
-def _ask(client: PortalClient, request: dict[str, Any]) -> int:
+def _ask(client: PortalClient, request: dict[str, Any], *, remote: bool = False) -> int:
+    """`remote`: the client asks a team server (`CHOICE_URL`), whose token is `CHOICE_TOKEN`."""
     request = choose_interface(request, in_a_terminal())
     try:
         created = client.create(request)
@@ -236,8 +246,11 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
         if exc.status == 422:
             _print_errors(exc.errors)
             return EXIT_INVALID
+        why = "; ".join(str(e.get("message")) for e in exc.errors)
+        if exc.status == 401:  # where the token comes from: the token file, or CHOICE_TOKEN
+            why += client.token_hint
         _say("choice ask: " + _("the portal refused the request (HTTP {status}): {why}").format(
-            status=exc.status, why="; ".join(str(e.get("message")) for e in exc.errors)))
+            status=exc.status, why=why))
         return EXIT_FAILED
     except PortalNotRunning as exc:  # it went away since `connect` found it
         _say(f"choice ask: {exc}")
@@ -260,8 +273,10 @@ def _ask(client: PortalClient, request: dict[str, Any]) -> int:
                                    len(questions)).format(n=len(questions)))
         example = '{"answers": {"<question id>": {"selected_ids": [...]}}}' \
             if isinstance(questions, list) else '{"selected_ids": [...]}'
+        token_from = _("(with your CHOICE_TOKEN)") if remote else \
+            _("(with the bearer token from `choice token`)")
         _say("  " + _("over HTTP:") + f"       POST {client_path(client, interaction_id)} "
-             f"{example}  " + _("(with the bearer token from `choice token`)"))
+             f"{example}  " + token_from)
     try:
         result = wait_for_result(client, interaction_id, say_widened)
     except KeyboardInterrupt:

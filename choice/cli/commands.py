@@ -59,20 +59,24 @@ def _open(args: argparse.Namespace) -> int:
     from choice.core.config import Settings
 
     settings = Settings.from_env()
-    client = discover(settings=settings).client()
+    connection = discover(settings=settings)
+    client = connection.client()
     target = f"/choice/{args.interaction_id}" if args.interaction_id else "/"
     try:
         url = client.login_link(target)
     except ClientError as exc:
         _ = cli_translator(settings)
-        print("choice open: " + _("{error}: is `choice serve` running on {url}?").format(
-            error=exc, url=settings.base_url), file=sys.stderr)
+        if connection.remote:  # the error says what to check in CHOICE_URL / CHOICE_TOKEN
+            print(f"choice open: {exc}", file=sys.stderr)
+        else:
+            print("choice open: " + _("{error}: is `choice serve` running on {url}?").format(
+                error=exc, url=settings.base_url), file=sys.stderr)
         return 1
     if args.print or not settings.open_browser or not webbrowser.open(url):
         print(url)
     else:
         print(cli_translator(settings)("opened {url} in your browser").format(
-            url=f"{settings.base_url}{target}"), file=sys.stderr)
+            url=f"{connection.base_url}{target}"), file=sys.stderr)
     return 0
 
 
@@ -86,19 +90,31 @@ def _answer(args: argparse.Namespace) -> int:
     return answer(client, args.interaction_id, plain=args.plain)
 
 
+def _asks_a_team_server() -> bool:
+    """`CHOICE_URL` is set: read here, before `http.client` is imported, since whether `ssl`
+    may load must be decided first (`choice.client.connection` decides everything else)."""
+    import os
+
+    return bool(os.environ.get("CHOICE_URL", "").strip())
+
+
 def _mcp(_: argparse.Namespace) -> int:
     # The bridge speaks plain HTTP to the portal on this machine: keep `http.client` from
-    # loading `ssl` (OpenSSL: a large share of the process, which must stay small).
-    sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
+    # loading `ssl` (OpenSSL: a large share of the process, which must stay small). A team
+    # server (`CHOICE_URL`) may be https: then it is needed.
+    if not _asks_a_team_server():
+        sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
     from choice.mcp.bridge import main as bridge
 
     return bridge()
 
 
 def _mcp_config(args: argparse.Namespace) -> int:
+    from choice.core.config import Settings
     from choice.mcp.client_config import note, render
 
-    printed, said = render(args.client), note(args.client)
+    settings = Settings.from_env()
+    printed, said = render(args.client, settings), note(args.client, settings)
     if said:
         print(said, file=sys.stderr)  # stdout is the configuration alone
     print(printed)
@@ -107,8 +123,9 @@ def _mcp_config(args: argparse.Namespace) -> int:
 
 def _hook(agent: str | None) -> int:
     # Every permission prompt of the agent runs it: plain HTTP to this machine, so keep
-    # `http.client` from loading `ssl` (as `choice mcp` does).
-    sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
+    # `http.client` from loading `ssl` (as `choice mcp` does), unless it asks a team server.
+    if not _asks_a_team_server():
+        sys.modules.setdefault("ssl", None)  # type: ignore[arg-type]
     from choice.hooks.command import main as hook
 
     return hook(agent)

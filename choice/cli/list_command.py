@@ -19,7 +19,8 @@ def run(args: argparse.Namespace) -> int:
     from choice.terminal.text import safe_text
 
     settings = Settings.from_env()
-    client = discover(settings=settings).client()
+    connection = discover(settings=settings)
+    client = connection.client()
     try:
         rows = client.list(args.status, args.limit)["interactions"]
         if args.status == "widened":
@@ -28,8 +29,11 @@ def run(args: argparse.Namespace) -> int:
             return _deferred(client, rows, cli_translator(settings))
     except ClientError as exc:
         _ = cli_translator(settings)
-        print("choice list: " + _("{error}: is `choice serve` running?").format(error=exc),
-              file=sys.stderr)
+        if connection.remote:  # the error says what to check in CHOICE_URL / CHOICE_TOKEN
+            print(f"choice list: {exc}", file=sys.stderr)
+        else:
+            print("choice list: " + _("{error}: is `choice serve` running?").format(error=exc),
+                  file=sys.stderr)
         return 1
     _ = cli_translator(settings)
     for row in rows:

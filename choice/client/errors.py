@@ -19,6 +19,12 @@ START_HINT = ("start one with `choice serve` (or pass start_portal=True to ask()
 """What the Python API says when nothing answers (its callers can pass those arguments)."""
 TOKEN_HINT = " (the token is the one `choice token` prints, from CHOICE_DATA_DIR; pass token= " \
              "from Python)"
+REMOTE_HINT = ("check that CHOICE_URL is the team server's address and that the server is up "
+               "(nothing is started on this machine while CHOICE_URL is set)")
+"""What every caller says when the team server `CHOICE_URL` names does not answer."""
+REMOTE_TOKEN_HINT = (" (the team server refused CHOICE_TOKEN: create a new personal agent "
+                     "token on its settings page and set CHOICE_TOKEN to it)")
+"""Ends a 401 from the team server: the token is the one thing the caller can fix."""
 
 
 class ClientError(Exception):
@@ -70,12 +76,13 @@ class InvalidRequest(PortalRefused):
         return [str(e.get("field")) for e in self.errors]
 
 
-def refusal(status: int, body: Any) -> PortalRefused:
-    """The exception an error status stands for."""
+def refusal(status: int, body: Any, token_hint: str = TOKEN_HINT) -> PortalRefused:
+    """The exception an error status stands for; a 401 ends with `token_hint` (where the
+    token comes from: the token file, or `CHOICE_TOKEN` for a team server)."""
     if status == 422:
         refused = PortalRefused(status, body)
         return InvalidRequest(refused.errors, refused.body)
-    return PortalRefused(status, body, TOKEN_HINT if status == 401 else "")
+    return PortalRefused(status, body, token_hint if status == 401 else "")
 
 
 # The names the terminal, the CLI and the tests knew before the family was one: the same

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from choice.client.errors import (
+    TOKEN_HINT,
     PortalError,
     PortalGone,
     PortalNotRunning,
@@ -52,10 +53,11 @@ def _not_json(raw: bytes) -> dict[str, str]:
 
 class PortalClient:
     """`hint` ends the message of `PortalNotRunning`: what this caller can do when nothing
-    answers (the Python API's `START_HINT`; the commands say it in their own words)."""
+    answers (the Python API's `START_HINT`; the commands say it in their own words).
+    `token_hint` ends the message of a 401: where the token comes from."""
 
     def __init__(self, base_url: str, token: str | None, timeout: float = 10.0, *,
-                 hint: str = "") -> None:
+                 hint: str = "", token_hint: str = TOKEN_HINT) -> None:
         parts = urlsplit(base_url)
         self.host, self.port = address(base_url)
         self.https = parts.scheme == "https"
@@ -64,6 +66,7 @@ class PortalClient:
         self.token = token
         self.timeout = timeout
         self.hint = hint
+        self.token_hint = token_hint
 
     def request(self, method: str, path: str, body: Any = None, *,
                 timeout: float | None = None) -> tuple[int, Any]:
@@ -84,9 +87,9 @@ class PortalClient:
         try:
             data = json.loads(raw) if raw else None
         except ValueError:
-            raise refusal(status, [_not_json(raw)]) from None
+            raise refusal(status, [_not_json(raw)], self.token_hint) from None
         if status >= 400:
-            raise refusal(status, data)
+            raise refusal(status, data, self.token_hint)
         return data
 
     def _object(self, method: str, path: str, body: Any = None, *,

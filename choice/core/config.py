@@ -52,6 +52,11 @@ class Settings:
     webhook_retry_seconds: float
     webhook_coalesce_seconds: float
     summary_seconds: float
+    remote_url: str | None = None
+    """`CHOICE_URL`: a team server the clients ask instead of a portal here
+    (`choice.client.connection` decides what that changes)."""
+    remote_token: str | None = None
+    """`CHOICE_TOKEN`: the bearer token for `remote_url` (present whenever it is)."""
     auth: str = "token"
     """`token` (local mode: one owner) or `oidc` (team mode: members sign in)."""
     oidc_issuer: str | None = None
@@ -132,6 +137,11 @@ class Settings:
             extra_hosts = (*extra_hosts, urlsplit(public_url).hostname or "")
         values["allowed_hosts"] = ("127.0.0.1", "localhost", "::1", *extra_hosts,
                                    *((host,) if host not in ("0.0.0.0", "::") else ()))
+        if values["remote_url"] and not values["remote_token"]:
+            raise SystemExit("CHOICE_URL is set but CHOICE_TOKEN is not: create a personal "
+                             "agent token on the team server's settings page and set "
+                             "CHOICE_TOKEN to it (or unset CHOICE_URL to use the portal on "
+                             "this machine).")
         if values["auth"] == "oidc":
             missing = [name for name, field in TEAM_MODE_NEEDS if not values[field]]
             if missing:

@@ -85,6 +85,29 @@ def origin_of(url: str) -> str | None:
     return f"{parts.scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
 
 
+def _remote_url(env: dict[str, str]) -> str | None:
+    """The team server's base URL, without a trailing slash: http(s), a host, maybe a port
+    and a path prefix (a proxy's `/choice`); never credentials, a query or a fragment,
+    which no request to it could carry."""
+    url = _http_url(env, "CHOICE_URL")
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 (it raises on a malformed port)
+    except ValueError:
+        raise SystemExit(f"CHOICE_URL={url!r} has a malformed port: write it as "
+                         "https://choice.example:8443.") from None
+    if parts.username or parts.password:
+        raise SystemExit("CHOICE_URL must not hold credentials: put the token in CHOICE_TOKEN "
+                         "and give the server's address alone, e.g. https://choice.example.")
+    if parts.query or parts.fragment or url.rstrip().endswith(("?", "#")):
+        raise SystemExit(f"CHOICE_URL={parts._replace(query='', fragment='').geturl()!r} must "
+                         "not have a query or a fragment: give the team server's base URL, "
+                         "e.g. https://choice.example (a path prefix such as /choice is fine).")
+    return url.rstrip("/")
+
+
 def _public_url(env: dict[str, str]) -> str | None:
     """The public root, written as a browser writes its `Origin`: links start with it and
     the Origin check compares with it."""
@@ -99,7 +122,7 @@ def _public_url(env: dict[str, str]) -> str | None:
 
 
 Kind = Literal["text", "path", "paths", "whole", "number", "flag", "choice", "names", "url",
-               "public_url", "language"]
+               "public_url", "remote_url", "secret", "language"]
 
 
 @dataclass(frozen=True)
@@ -114,7 +137,8 @@ class Variable:
     """text, path: as given; paths: folders separated by `os.pathsep` (`:`; `;` on
     Windows), `~` expanded; whole, number: within low..high (else the process exits saying
     so); flag: anything but 0/false/no/off is on; choice: one of `choices`, any case; names:
-    comma-separated; url: http(s); public_url: an http(s) root; language: en or zh."""
+    comma-separated; url: http(s); public_url: an http(s) root; remote_url: an http(s) base
+    URL, no query; secret: text never printed back in an error; language: en or zh."""
     default: Any
     doc: str
     low: float | None = None
@@ -146,6 +170,10 @@ class Variable:
             return _http_url(env, name)
         if self.kind == "public_url":
             return _public_url(env)
+        if self.kind == "remote_url":
+            return _remote_url(env)
+        if self.kind == "secret":
+            return (raw or "").strip() or self.default
         if self.kind == "language":
             return language_from_env(raw)
         if self.kind == "path":
@@ -158,6 +186,8 @@ class Variable:
 
 _EVERY = "every `choice` command"
 _HOOK = "`choice hook`, `choice hook-config`"
+_CLIENTS = ("`choice ask`, `choice mcp`, `choice hook`, `choice list`, `choice open`, "
+            "`choice answer`, `choice mcp-config`, `choice hook-config`, the Python client")
 _TEAM = "the portal (team mode)"
 
 # Every `CHOICE_*` variable. Read in this order: when several are wrong, the first one named
@@ -185,6 +215,18 @@ VARIABLES: tuple[Variable, ...] = (
              "::1, the bound host and the public URL's host.", shown_default="none"),
     Variable("CHOICE_PORT", "port", "whole", 8765, "The port to bind, and to reach.",
              low=1, high=65535, read_by=_EVERY, option="`choice serve --port`"),
+    Variable("CHOICE_URL", "remote_url", "remote_url", None,
+             "A team server's base URL (e.g. `https://choice.example`; a path prefix such "
+             "as `/choice` is kept). When set, the clients ask that server with "
+             "`CHOICE_TOKEN` instead of a portal on this machine: none is started, "
+             "`CHOICE_HOST` and `CHOICE_PORT` are ignored, and nothing is written to "
+             "`CHOICE_DATA_DIR`. No query, fragment or credentials.",
+             shown_default="unset: the portal on this machine", read_by=_CLIENTS),
+    Variable("CHOICE_TOKEN", "remote_token", "secret", None,
+             "Your personal agent token on the team server that `CHOICE_URL` names (from "
+             "its settings page), sent as `Authorization: Bearer`. Required with "
+             "`CHOICE_URL`; read only with it (on this machine the token file is used).",
+             shown_default="unset", read_by=_CLIENTS),
     Variable("CHOICE_RETENTION_DAYS", "retention_days", "whole", 30,
              "Completed interactions older than this are deleted.", low=1, high=36500,
              unit="days"),

@@ -1,12 +1,13 @@
 """`choice hook [claude|codex]`: one hook call, start to end.
 
 A `PermissionRequest`: reads the payload on stdin, asks the portal (starting one unless
-`CHOICE_HOOK_START_PORTAL=0`), waits up to `CHOICE_HOOK_WAIT_SECONDS` for the person, and
-prints the decision. Every other way out is a fall-through: nothing on stdout, exit 0, one
-line on stderr, and the agent shows its own dialog. The question it asked is withdrawn then
-(`WITHDRAWN`), so nobody answers a stale one; an answer that arrives while it is being
-withdrawn is still used, never lost. A call of the portal's own MCP tools is allowed at
-once: it is a question to the portal already.
+`CHOICE_HOOK_START_PORTAL=0`, or the team server `CHOICE_URL` names, never started), waits
+up to `CHOICE_HOOK_WAIT_SECONDS` for the person, and prints the decision. Every other way
+out is a fall-through: nothing on stdout, exit 0, one line on stderr, and the agent shows
+its own dialog. The question it asked is withdrawn then (`WITHDRAWN`), so nobody answers a
+stale one; an answer that arrives while it is being withdrawn is still used, never lost. A
+call of the portal's own MCP tools is allowed at once: it is a question to the portal
+already.
 
 The agent shows its own dialog while the hook waits, and the person may answer there. The
 agent's later events (`MovedOn`: the call ran, the turn ended, a new prompt, the session
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from choice.client.connection import discover, ensure_started
-from choice.client.errors import ClientError, PortalNotRunning, PortalRefused
+from choice.client.errors import REMOTE_HINT, ClientError, PortalNotRunning, PortalRefused
 from choice.client.portal_client import PortalClient
 from choice.client.watch import OPEN_STATUSES
 from choice.core.config import Settings
@@ -143,9 +144,12 @@ def process_age() -> float:
 
 
 def connect(settings: Settings) -> PortalClient:
-    client = discover(settings=settings).client()
+    connection = discover(settings=settings)
+    client = connection.client()
     if client.is_portal():
         return client
+    if connection.remote:  # a team server is never started from here
+        raise PortalNotRunning(connection.base_url, hint=REMOTE_HINT)
     if not settings.hook_start_portal:
         raise PortalNotRunning(settings.base_url, hint="CHOICE_HOOK_START_PORTAL=0")
     return ensure_started(settings.base_url).client()

@@ -16,7 +16,10 @@ portal, ready to merge: JSON alone on stdout (where to merge it goes to stderr).
 Every `CHOICE_*` setting that differs from its default is written into the command itself
 (`env NAME=value … choice hook`): the agent runs its hooks with its own environment (Codex
 from a long-lived daemon), never the shell's that ran this. Secrets are left out, and said
-so on stderr. Both agents read the same JSON shape: Claude Code in `~/.claude/settings.json`
+so on stderr. With a team server (`CHOICE_URL`), the command carries `CHOICE_URL` and
+`CHOICE_TOKEN` instead of where the local portal is: the token itself, since the agent's
+environment may not hold it (see `choice.mcp.client_config` for why not a placeholder), and
+a warning on stderr. Both agents read the same JSON shape: Claude Code in `~/.claude/settings.json`
 (or a project's `.claude/settings.json`), Codex in `~/.codex/hooks.json`.
 """
 
@@ -27,6 +30,7 @@ import os
 import shlex
 from urllib.parse import urlsplit
 
+from choice.client.connection import team_server
 from choice.core.config import Settings, choice_command
 from choice.core.variables import VARIABLES
 from choice.hooks.payload import MOVED_ON, PORTAL_MCP_SERVERS
@@ -77,6 +81,10 @@ def advice(agent: str, settings: Settings | None = None,
     lines += [f"choice hook-config: {name} is not written into the agent's settings (a "
               "secret): a portal the hook starts goes without it; run `choice serve` with "
               "it yourself" for name in carried(settings, env)[1]]
+    if team_server(settings) is not None:
+        lines.append("choice hook-config: the command holds your CHOICE_TOKEN: keep it in "
+                      "your own user settings, never in a project's shared or committed "
+                      "files; if it leaks, revoke the token on the team server's settings page")
     return "\n".join(lines)
 
 
@@ -93,8 +101,13 @@ def carried(settings: Settings, env: dict[str, str] | None = None) -> tuple[dict
     """The `CHOICE_*` variables the hook command carries (set, and not their default), and
     the names of those left out as secrets."""
     env = dict(os.environ if env is None else env)
-    variables = settings.environment_to_reach()
-    reached = {"CHOICE_HOST", "CHOICE_PORT", "CHOICE_DATA_DIR"}  # as that normalises them
+    remote = team_server(settings)
+    if remote is not None:  # the team server, instead of where the local portal is
+        variables = {"CHOICE_URL": remote.base_url, "CHOICE_TOKEN": str(remote.token)}
+    else:
+        variables = settings.environment_to_reach()
+    # Set above, as normalised; or read only with a team server (CHOICE_TOKEN), or ignored then.
+    reached = {"CHOICE_HOST", "CHOICE_PORT", "CHOICE_DATA_DIR", "CHOICE_URL", "CHOICE_TOKEN"}
     left_out = []
     for variable in VARIABLES:
         value = env.get(variable.name, "")

@@ -10,7 +10,9 @@ and what comes back, a JSON body or SSE events (progress included), goes to stdo
 message per line. Messages are forwarded concurrently, so a long `tools/call` never blocks
 a cancel. A call's attachment may name a local file by `path`: the bridge reads it and
 sends its bytes, when it is one it may send (`local_files.py`, `file_access.py`). If the
-portal restarted and forgot the session, the bridge opens a new one and retries once. On
+portal restarted and forgot the session, the bridge opens a new one and retries once. With
+`CHOICE_URL` set it talks to that team server with `CHOICE_TOKEN` instead, and starts
+nothing (`choice.client.connection.team_server`). On
 exit (stdin closed, SIGTERM, SIGHUP, Ctrl-C) it ends its session on the portal, which would
 otherwise keep it in memory until the SDK's idle timeout.
 Standard library only: it must start fast and stay small.
@@ -30,8 +32,14 @@ from types import FrameType
 from typing import IO, Any
 
 from choice.client.autostart import ensure_portal
-from choice.client.connection import discover
-from choice.client.errors import ClientError, PortalNotRunning, PortalRefused
+from choice.client.connection import discover, team_server
+from choice.client.errors import (
+    REMOTE_HINT,
+    REMOTE_TOKEN_HINT,
+    ClientError,
+    PortalNotRunning,
+    PortalRefused,
+)
 from choice.client.portal_client import auth_headers
 from choice.core.config import Settings
 from choice.mcp import listing
@@ -47,7 +55,8 @@ class Bridge:
     def __init__(self, settings: Settings, output: IO[bytes]) -> None:
         self.settings = settings
         self.output = output
-        self.link = PortalLink(settings.base_url)
+        self.remote = team_server(settings)
+        self.link = PortalLink(self.remote.base_url if self.remote else settings.base_url)
         self.write_lock = threading.Lock()
         self.session_lock = threading.Lock()
         self.session_id: str | None = None
@@ -75,8 +84,17 @@ class Bridge:
             self.portal_up.set_result(None)
 
     def _portal(self) -> None:
+        if self.remote is not None:  # a team server: nothing to start, the token is given
+            self.token = self.remote.token
+            return
         ensure_portal(self.settings)
         self.token = discover(settings=self.settings).token
+
+    def what_to_check(self) -> str:
+        """Where a person looks when the portal cannot be reached."""
+        if self.remote is not None:
+            return REMOTE_HINT
+        return f"see {self.settings.data_dir / 'portal.log'}"
 
     def ready(self) -> None:
         """Block until the portal answers and this bridge's session there is open."""
@@ -95,8 +113,10 @@ class Bridge:
         status, headers, error = self.link.post(self.initialize_line, self.headers(),
                                                 None, lambda _body: None)
         if status >= 400 or not headers.get("mcp-session-id"):
+            token_hint = REMOTE_TOKEN_HINT if status == 401 and self.remote is not None else ""
             raise PortalRefused(status, [{"field": "mcp", "code": "session_refused",
-                                          "message": error_text(error) or "no session id"}])
+                                          "message": error_text(error) or "no session id"}],
+                                token_hint)
         self.session_id = headers["mcp-session-id"]
         self.link.post(INITIALIZED, self.headers(), None, lambda _body: None)
 
@@ -169,14 +189,16 @@ class Bridge:
                 said = "is not reachable" if isinstance(failure, PortalNotRunning) else \
                     "refused this bridge"
                 self.emit_error(request_id, f"the choice portal {said} ({failure}); "
-                                f"see {self.settings.data_dir / 'portal.log'}")
+                                f"{self.what_to_check()}")
             return
         if retry and not answered and ((status == 404 and session) or status == 401):
             # The portal restarted and forgot the session, or was started on a new data
             # dir with a new token: read the token again, open a new session, retry once.
             self._retry(line, message, session)
         elif status >= 400:
-            self.emit_error(request_id, f"the portal answered HTTP {status}: {error_text(error)}")
+            refused = REMOTE_TOKEN_HINT if status == 401 and self.remote is not None else ""
+            self.emit_error(request_id,
+                            f"the portal answered HTTP {status}: {error_text(error)}{refused}")
 
     def _retry(self, line: bytes, message: dict[str, Any], failed_session: str | None) -> None:
         with contextlib.suppress(ClientError):  # the second attempt reports it

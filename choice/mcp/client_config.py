@@ -6,6 +6,15 @@ is the installed `choice` by absolute path, whichever way it was installed (uv t
 a wheel in a venv, editable): desktop clients do not start from the user's shell and often
 lack `~/.local/bin` or the venv on their PATH.
 
+With `CHOICE_URL` set, both forms reach that team server instead, with `CHOICE_TOKEN`: the
+command form's `env` carries the two (and no `CHOICE_HOST`, `CHOICE_PORT` or
+`CHOICE_DATA_DIR`, which it ignores), the HTTP form is the server's `/mcp`. The token itself
+is printed, not a placeholder, as the local HTTP form prints the local one: not every client
+expands variables in its configuration (Claude Desktop does not, Codex passes a server only
+what its table names), so a placeholder would give a configuration that fails at the first
+call. The warning on stderr (`note`) says where the file may go and how to revoke a token
+that leaked.
+
 Codex reads TOML (`~/.codex/config.toml`): `codex` prints the `[mcp_servers.choice]` table
 alone, so stdout can be appended to that file as it is; what to do with it (`note`) goes to
 stderr. Codex passes a server only the environment its table names, and stops a tool call
@@ -18,24 +27,36 @@ import json
 import shlex
 from typing import Any
 
+from choice.client.connection import team_server
 from choice.core.config import Settings, choice_command
 from choice.core.token import ensure_token
 
 
 def render(client: str, settings: Settings | None = None) -> str:
     settings = settings or Settings.from_env()
-    settings.prepare_data_dir()
-    token, url = ensure_token(settings.token_path), f"{settings.base_url}/mcp"
-    env = settings.environment_of_the_bridge()
+    remote = team_server(settings)
+    if remote is not None:  # nothing of a team server lives in the data dir
+        assert remote.token is not None  # `Settings.from_env` requires it with CHOICE_URL
+        token, url = remote.token, f"{remote.base_url}/mcp"
+        env = {"CHOICE_URL": remote.base_url, "CHOICE_TOKEN": remote.token,
+               **{name: value for name, value in settings.environment_of_the_bridge().items()
+                  if name not in settings.environment_to_reach()}}
+        started = f"asks the team server at {remote.base_url}"
+        served = "straight to the team server"
+    else:
+        settings.prepare_data_dir()
+        token, url = ensure_token(settings.token_path), f"{settings.base_url}/mcp"
+        env = settings.environment_of_the_bridge()
+        started, served = "starts a portal when none runs", "against a running `choice serve`"
     program, *args = [*choice_command(), "mcp"]
     command: dict[str, Any] = {"command": program, "args": args, **({"env": env} if env else {})}
     http: dict[str, Any] = {"url": url, "headers": {"Authorization": f"Bearer {token}"}}
     if client == "claude":
         env_flags = "".join(f" -e {k}={shlex.quote(v)}" for k, v in env.items())
         return "\n".join([
-            "# Claude Code, command form (starts a portal when none runs):",
+            f"# Claude Code, command form ({started}):",
             f"claude mcp add choice{env_flags} -- {shlex.join([program, *args])}",
-            "# or the HTTP form, against a running `choice serve`:",
+            f"# or the HTTP form, {served}:",
             f"claude mcp add --transport http choice {url} "
             f"--header {shlex.quote('Authorization: Bearer ' + token)}",
         ])
@@ -51,13 +72,22 @@ def render(client: str, settings: Settings | None = None) -> str:
     return json.dumps({"command_form": command, "http_form": http}, indent=2)
 
 
-def note(client: str) -> str | None:
+def note(client: str, settings: Settings | None = None) -> str | None:
     """What to do with the printed configuration, for stderr (stdout is the configuration
     alone), when it is not said by the configuration itself."""
+    said = []
     if client == "codex":
-        return ("# Append this to ~/.codex/config.toml (or to the same file in a trusted "
-                "project's .codex folder), replacing any [mcp_servers.choice] table there.")
-    return None
+        said.append("# Append this to ~/.codex/config.toml (or to the same file in a trusted "
+                    "project's .codex folder), replacing any [mcp_servers.choice] table there.")
+    if team_server(settings or Settings.from_env()) is not None:
+        said.append(TOKEN_WARNING)
+    return "\n".join(said) or None
+
+
+TOKEN_WARNING = ("# This configuration holds your CHOICE_TOKEN: keep it in your own user "
+                 "settings, never in a project's shared or committed files; if it leaks, revoke "
+                 "the token on the team server's settings page.")
+"""Said on stderr whenever a team server's token is printed."""
 
 
 CODEX_TIMEOUT_MARGIN = 30

@@ -1,8 +1,9 @@
 """HTTP between `choice mcp` and the portal's `/mcp`: POST one JSON-RPC message and relay
 what comes back (a JSON body, or SSE events as they arrive), and DELETE a session.
 
-One keep-alive connection per thread, so concurrent calls never share a socket. Standard
-library only (`http.client`): the bridge must start fast. This is not a second client of
+One keep-alive connection per thread, so concurrent calls never share a socket; https and a
+path prefix for a team server (`CHOICE_URL`). Standard library only (`http.client`): the
+bridge must start fast. This is not a second client of
 the portal's API: it relays the MCP protocol's bytes and SSE events, which the portal's own
 `/mcp` answers, and reads none of them; the address, the token header and the errors are
 `choice.client`'s (`address`, `auth_headers`, `PortalNotRunning`).
@@ -15,6 +16,7 @@ import json
 import threading
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from choice.client.errors import PortalNotRunning
 from choice.client.portal_client import address
@@ -31,7 +33,15 @@ class PortalLink:
     def __init__(self, base_url: str) -> None:
         self.base_url = base_url
         self.host, self.port = address(base_url)
+        parts = urlsplit(base_url)
+        self.https = parts.scheme == "https"
+        self.path = parts.path.rstrip("/") + PATH
         self._local = threading.local()
+
+    def _open(self, timeout: float) -> http.client.HTTPConnection:
+        if self.https:  # a team server's: `ssl` is loaded only then (`choice mcp` skips it)
+            return http.client.HTTPSConnection(self.host, self.port, timeout=timeout)
+        return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
 
     def _connection(self, fresh: bool = False) -> http.client.HTTPConnection:
         """This thread's keep-alive connection to the portal."""
@@ -39,7 +49,7 @@ class PortalLink:
         if conn is None or fresh:
             if conn is not None:
                 conn.close()
-            conn = http.client.HTTPConnection(self.host, self.port, timeout=READ_TIMEOUT)
+            conn = self._open(READ_TIMEOUT)
             self._local.conn = conn
         return conn
 
@@ -51,11 +61,11 @@ class PortalLink:
         try:
             try:
                 conn = self._connection()
-                conn.request("POST", PATH, body=line, headers=headers)
+                conn.request("POST", self.path, body=line, headers=headers)
                 response = conn.getresponse()
             except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
                 conn = self._connection(fresh=True)  # the kept-alive connection had expired
-                conn.request("POST", PATH, body=line, headers=headers)
+                conn.request("POST", self.path, body=line, headers=headers)
                 response = conn.getresponse()
             got = {k.lower(): v for k, v in response.getheaders()}
             if response.status >= 400:
@@ -75,9 +85,9 @@ class PortalLink:
     def delete(self, headers: dict[str, str]) -> int | None:
         """End a session (on a connection of its own: it may run while others are busy);
         the status, or None if the portal did not answer in time."""
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=CLOSE_SECONDS)
+        conn = self._open(CLOSE_SECONDS)
         try:
-            conn.request("DELETE", PATH, headers=headers)
+            conn.request("DELETE", self.path, headers=headers)
             response = conn.getresponse()
             response.read()
             return response.status

@@ -41,6 +41,9 @@ def allowed(variable: Variable) -> str:
         "url": "an `http://` or `https://` URL",
         "public_url": "an `http://` or `https://` root: a scheme, a host, maybe a port; no "
                       "path, query or credentials",
+        "remote_url": "an `http://` or `https://` URL, maybe with a path prefix; no query, "
+                      "fragment or credentials",
+        "secret": "as given (never written to the data dir)",
         "language": "`en` or `zh`",
         "path": "a folder",
         "paths": "folders separated by `:` (`;` on Windows); `~` is your home",
