@@ -110,6 +110,10 @@ class Actor:
         return self.kind == "owner" and self.channel in ("web", "terminal")
 
 
+MEMBER_SCOPE_KEY = "choice.member_id"
+"""Team mode: the ASGI scope key under which the web transport hands the requesting
+member's id (None: none proved) to the app it mounts (the MCP app under `/mcp`)."""
+
 SYSTEM = Actor("system")
 """The portal itself: deadlines, reminders, the quorum, webhooks' outcomes."""
 AGENT = Actor("agent")

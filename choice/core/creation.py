@@ -27,8 +27,10 @@ class Created(Struct, frozen=True):
 
 def stored_question(req: ChoiceRequest, interaction_id: str, created: float,
                     show_placeholder: bool, warnings: list[str], files: list[StoredFile],
-                    actor: Actor) -> tuple[Interaction, list[AuditEvent]]:
-    """`req` is validated and fully decided: a timeout, and an interface other than `auto`."""
+                    actor: Actor, member_id: str | None = None,
+                    ) -> tuple[Interaction, list[AuditEvent]]:
+    """`req` is validated and fully decided: a timeout, and an interface other than `auto`.
+    `member_id`: in team mode, the member it belongs to."""
     assert req.timeout_seconds is not None and req.interface != "auto"
     row = Interaction(
         id=interaction_id, status="pending", title=req.title,
@@ -38,7 +40,7 @@ def stored_question(req: ChoiceRequest, interaction_id: str, created: float,
         placeholder_shown=show_placeholder and any(
             question.placeholder for question in req.asked()),
         created_at=created, expires_at=created + req.timeout_seconds,
-        request_json=req.model_dump(mode="json"),
+        request_json=req.model_dump(mode="json"), member_id=member_id,
     )
     detail = {"context": req.context.model_dump(exclude_none=True),
               "timeout_seconds": req.timeout_seconds, "warnings": warnings}

@@ -133,8 +133,10 @@ class InteractionService:
     async def get(self, interaction_id: str) -> Interaction:
         return await self.store.read(self.store.repo.get, interaction_id)
 
-    async def recent(self, which: Which = "all", limit: int = 50) -> list[Interaction]:
-        return await self.store.scan(self.store.repo.recent, which, limit)
+    async def recent(self, which: Which = "all", limit: int = 50,
+                     member_id: str | None = None) -> list[Interaction]:
+        """Newest first. `member_id`: only that member's (team mode); None: every one."""
+        return await self.store.scan(self.store.repo.recent, which, limit, member_id)
 
     async def events(self, interaction_id: str, after: int | None = None,
                      limit: int | None = None) -> list[AuditEvent]:
@@ -172,11 +174,13 @@ class InteractionService:
     # -- changes -----------------------------------------------------------------------------
     async def create(self, payload: Any, shape: Shape | None = None,
                      actor: Actor = AGENT, in_client: bool = False,
-                     source_paths: Sequence[str | None] = ()) -> Created:
+                     source_paths: Sequence[str | None] = (),
+                     member_id: str | None = None) -> Created:
         """`in_client`: the asker is an MCP client that can ask its user (elicitation), so
         `interface: client` stays; anyone else asking for it gets the saved interface and a
         warning. `source_paths`: where `choice mcp` read each attachment (in order; the
-        payload cannot say)."""
+        payload cannot say). `member_id`: in team mode, the member whose token or session
+        asks: the question is theirs."""
         prefs = await self.preferences()
         validated = parse_request(payload, prefs, shape)
         req, created = validated.request, self.clock()
@@ -187,7 +191,7 @@ class InteractionService:
         interaction_id = secrets.token_hex(8)
         files, req = files_of(req, interaction_id, created, source_paths)
         row, events = stored_question(req, interaction_id, created, prefs.show_placeholder,
-                                      warnings, files, actor)
+                                      warnings, files, actor, member_id)
         limit = self._retention.limit_for_one_more()
         self._retention.counted(await self.store.insert(row, events, limit, files))
         self.deadlines.schedule(row.id, row.expires_at)
@@ -286,11 +290,14 @@ class InteractionService:
         self.notifier.publish(change)
         await self.extensions.react(change)
 
-    async def agent_moved_on(self, notice: AgentMovedOn) -> list[str]:
+    async def agent_moved_on(self, notice: AgentMovedOn,
+                             member_id: str | None = None) -> list[str]:
         """The agent went on without the portal (`POST /api/agent-moved-on`): each question
         its hook asked that this makes moot (`moved_on.py`) is withdrawn, with why; one that
-        ended meanwhile stays as it ended. The ids withdrawn."""
-        rows = [*await self.recent("active", 200), *await self.recent("deferred", 200)]
+        ended meanwhile stays as it ended. The ids withdrawn. `member_id`: in team mode,
+        only that member's questions."""
+        rows = [*await self.recent("active", 200, member_id),
+                *await self.recent("deferred", 200, member_id)]
         withdrawn_ids = []
         for row in moot(rows, notice, self.clock()):
             with suppress(AlreadyCompleted):
@@ -298,10 +305,12 @@ class InteractionService:
                 withdrawn_ids.append(row.id)
         return withdrawn_ids
 
-    def agent_waiting(self, notice: AgentWaiting) -> None:
+    def agent_waiting(self, notice: AgentWaiting, member_id: str | None = None) -> None:
         """An agent waits for its person in its own terminal (`POST /api/agent-waiting`): the
-        open pages say so. No question, nothing stored: only who is told now hears it."""
-        self.notifier.publish(Change("agent.waiting", "", notice.model_dump()))
+        open pages say so. No question, nothing stored: only who is told now hears it (in
+        team mode, the pages of `member_id`, whose token sent it)."""
+        whose = {"member_id": member_id} if member_id is not None else {}
+        self.notifier.publish(Change("agent.waiting", "", {**notice.model_dump(), **whose}))
 
     async def mark_opened(self, interaction_id: str, interface: Interface, actor: Actor) -> None:
         """Audit the first time a human opens an interaction (a page's socket, the

@@ -63,10 +63,12 @@ def _status(arguments: dict[str, object]) -> PendingFilter:
 
 
 async def pending_list(service: InteractionService, team: TeamService, decision: DecisionService,
-                       arguments: dict[str, object]) -> PendingList:
-    """The open interactions the filter in `arguments` names; `InvalidInput` for a bad one."""
+                       arguments: dict[str, object], member_id: str | None = None,
+                       ) -> PendingList:
+    """The open interactions the filter in `arguments` names; `InvalidInput` for a bad one.
+    `member_id`: in team mode, only that member's."""
     status = _status(arguments)
-    rows = await service.recent("active" if status == "pending" else status, LIMIT)
+    rows = await service.recent("active" if status == "pending" else status, LIMIT, member_id)
     rows = [row for row in rows if status != "pending" or row.status == "pending"]
     widened = [row.id for row in rows if row.status != "pending"]
     decisions = await service.store.scan(decision.repo.decisions,

@@ -39,7 +39,7 @@ from choice.contract.attachments import ASKING_BODY_MAX
 from choice.contract.errors import AlreadyCompleted, NotFound
 from choice.contract.field_errors import InvalidInput, parse_model
 from choice.contract.submission import WithdrawBody
-from choice.core.actors import Actor
+from choice.core.actors import MEMBER_SCOPE_KEY, Actor
 from choice.core.config import Settings
 from choice.core.service import InteractionService
 from choice.decision.models import CandidateBody
@@ -82,6 +82,10 @@ INSTRUCTIONS = (
     "with its session_id, and call list_pending before you finish."
 )
 
+
+
+NO_MEMBER = ("This team portal did not see whose agent you are: connect with a member's "
+             "token (Authorization: Bearer <token>), made on the portal's settings page.")
 
 
 async def asked_over_mcp(service: InteractionService, interaction_id: str) -> bool:
@@ -162,11 +166,11 @@ class PortalMCP:
                 is_error=True)
         try:
             if name == SUBMIT_CANDIDATE:
-                return await self._submit_candidate(dict(arguments or {}))
+                return await self._submit_candidate(dict(arguments or {}), context)
             if name == WITHDRAW:
-                return await self._withdraw(dict(arguments or {}))
+                return await self._withdraw(dict(arguments or {}), context)
             if spec is None:
-                return await self._list_pending(dict(arguments or {}))
+                return await self._list_pending(dict(arguments or {}), context)
             return await self._ask_or_poll(spec, dict(arguments), context)
         except InvalidInput as errors:
             return invalid(errors)
@@ -183,7 +187,7 @@ class PortalMCP:
         setting = (await service.preferences()).elicitation
         modes = self._client_modes(context)
         if session_id is not None:
-            row = await service.get(str(session_id))
+            row = await self._question(str(session_id), context)
         else:
             context_given = arguments.setdefault("context", {})
             if isinstance(context_given, dict) and not context_given.get("agent"):
@@ -193,7 +197,8 @@ class PortalMCP:
                 arguments["interface"] = "client"
             created = await service.create(arguments, spec.shape, actor=MCP_AGENT,
                                            in_client=in_client,
-                                           source_paths=self._source_paths(context))
+                                           source_paths=self._source_paths(context),
+                                           member_id=self._member(context))
             row = created.row
             if row.interface == "terminal":  # the hand-off: nothing to wait for yet
                 return self._with_warnings(await result_for(service, row, spec.name),
@@ -207,6 +212,25 @@ class PortalMCP:
         warnings = [*([] if session_id is not None else created.warnings),
                     *(asking.warnings if asking is not None else [])]
         return self._with_warnings(await result_for(service, row, spec.name), warnings)
+
+    def _member(self, context: Call | None) -> str | None:
+        """In team mode, the member whose token or session made this call (the web
+        transport puts it in the request's scope); None in local mode."""
+        if not self._portal().service.settings.team_mode:
+            return None
+        scope = getattr(context.request, "scope", None) if context is not None else None
+        member = scope.get(MEMBER_SCOPE_KEY) if isinstance(scope, dict) else None
+        return member if isinstance(member, str) else None
+
+    async def _question(self, session_id: str, context: Call | None) -> Interaction:
+        """The question `session_id` names; in team mode `NotFound` unless it is the calling
+        member's, word for word as for an id that does not exist."""
+        service = self._portal().service
+        row = await service.get(session_id)
+        if service.settings.team_mode and (
+                row.member_id is None or row.member_id != self._member(context)):
+            raise NotFound(session_id)
+        return row
 
     @staticmethod
     def _source_paths(context: Call | None) -> list[str | None]:
@@ -245,13 +269,15 @@ class PortalMCP:
         asking.start()
         return asking
 
-    async def _submit_candidate(self, arguments: dict[str, Any]) -> CallToolResult:
+    async def _submit_candidate(self, arguments: dict[str, Any],
+                                context: Call | None) -> CallToolResult:
         session_id = arguments.pop("session_id", None)
         body = parse_model(CandidateBody, arguments)
         if not isinstance(session_id, str) or not session_id:
             raise InvalidInput([FieldError(
                 field="session_id", code="required",
                 message="send the session_id of the summary_requested reply.")])
+        await self._question(session_id, context)
         try:
             review = await self._portal().decision.submit_candidate(session_id, body,
                                                                      actor=MCP_AGENT)
@@ -266,7 +292,7 @@ class PortalMCP:
             f"question with only session_id {session_id} for the final decision."),
             structured_content=review.model_dump())
 
-    async def _withdraw(self, arguments: dict[str, Any]) -> CallToolResult:
+    async def _withdraw(self, arguments: dict[str, Any], context: Call | None) -> CallToolResult:
         """`withdraw_question`: the question ends `withdrawn`; one already over answers its
         standing result instead (the agent should use it). Only a question asked over MCP:
         one asked over the HTTP API (`choice ask`, a hook, another client) is refused and
@@ -277,6 +303,7 @@ class PortalMCP:
             raise InvalidInput([FieldError(field="session_id", code="required",
                                            message="send the session_id of your question.")])
         service = self._portal().service
+        await self._question(session_id, context)
         if not await asked_over_mcp(service, session_id):
             return CallToolResult(content=text_content(ASKED_ELSEWHERE), is_error=True,
                                   structured_content={"errors": [{
@@ -288,9 +315,14 @@ class PortalMCP:
             row = over.row
         return await result_for(service, row, WITHDRAW)
 
-    async def _list_pending(self, arguments: dict[str, Any]) -> CallToolResult:
+    async def _list_pending(self, arguments: dict[str, Any],
+                            context: Call | None) -> CallToolResult:
         portal = self._portal()
-        listed = await pending_list(portal.service, portal.team, portal.decision, arguments)
+        member = self._member(context)
+        if portal.service.settings.team_mode and member is None:  # nobody's questions
+            return CallToolResult(content=text_content(NO_MEMBER), is_error=True)
+        listed = await pending_list(portal.service, portal.team, portal.decision, arguments,
+                                    member)
         lines = [listed.instructions] + [
             f"- {entry.session_id} [{entry.status}"
             + (f", {entry.mode}, with {', '.join(entry.participants)}" if entry.mode else "")

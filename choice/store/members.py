@@ -1,6 +1,7 @@
 """Team mode's members (the `member` table): made at a member's first sign-in, refreshed
 from the provider's claims at each later one, found by id for each signed-in request, and
 removed with every session they hold (on every instance at once: the sessions are rows).
+And whose each question is (`interaction.member_id`): looked up for every request about one.
 
 Nothing here knows what a claim, a cookie or a provider is: the caller
 (`web/security/team_sign_in.py`) decides who may sign in and with which name.
@@ -14,7 +15,7 @@ from msgspec import Struct
 from sqlalchemy import Engine, delete, insert, select, update
 
 from choice.store.repository import Repository
-from choice.store.tables import BROWSER_SESSIONS, MEMBERS
+from choice.store.tables import BROWSER_SESSIONS, INTERACTIONS, MEMBERS
 
 
 class Member(Struct, frozen=True):
@@ -29,7 +30,8 @@ class Member(Struct, frozen=True):
 def record_sign_in(repo: Repository, subject: str, email: str, name: str, admin: bool,
                    now: float) -> Member:
     """The member the provider calls `subject`, made now if new, with this sign-in's email,
-    name and admin flag."""
+    name and admin flag. An admin takes every question nobody's yet: those of the database's
+    local-mode days, given to the first admin who signs in after the switch to team mode."""
     with repo.transaction() as conn:
         found = conn.execute(select(MEMBERS.c.id).where(MEMBERS.c.subject == subject)).scalar()
         if found is None:
@@ -40,6 +42,9 @@ def record_sign_in(repo: Repository, subject: str, email: str, name: str, admin:
         else:
             conn.execute(update(MEMBERS).where(MEMBERS.c.id == found).values(
                 email=email, name=name, admin=admin, last_sign_in_at=now))
+        if admin:
+            conn.execute(update(INTERACTIONS).where(INTERACTIONS.c.member_id.is_(None))
+                         .values(member_id=found))
     return Member(id=found, email=email, name=name, admin=admin)
 
 
@@ -56,3 +61,17 @@ def remove_member(repo: Repository, member_id: str) -> bool:
     with repo.transaction() as conn:
         conn.execute(delete(BROWSER_SESSIONS).where(BROWSER_SESSIONS.c.member_id == member_id))
         return bool(conn.execute(delete(MEMBERS).where(MEMBERS.c.id == member_id)).rowcount)
+
+
+class Whose(Struct, frozen=True):
+    """A question's member, if the question exists (`member_id` None: nobody's yet)."""
+
+    exists: bool
+    member_id: str | None = None
+
+
+def whose_question(engine: Engine, interaction_id: str) -> Whose:
+    with engine.connect() as conn:
+        row = conn.execute(select(INTERACTIONS.c.member_id).where(
+            INTERACTIONS.c.id == interaction_id)).first()
+    return Whose(exists=False) if row is None else Whose(exists=True, member_id=row.member_id)

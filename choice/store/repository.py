@@ -160,8 +160,12 @@ class Repository:
         with self.engine.connect() as conn:
             return self.find(conn, interaction_id)
 
-    def recent(self, which: Which, limit: int) -> list[Interaction]:
+    def recent(self, which: Which, limit: int, member_id: str | None = None
+               ) -> list[Interaction]:
+        """Newest first; `member_id`: only that member's questions (None: every one)."""
         query = select(INTERACTIONS)
+        if member_id is not None:
+            query = query.where(INTERACTIONS.c.member_id == member_id)
         if which == "active":
             query = query.where(IS_OPEN)
         elif which in ("widened", "deferred"):

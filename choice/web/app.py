@@ -30,6 +30,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from litestar.plugins.htmx import HTMXPlugin
 from litestar.plugins.pydantic import PydanticPlugin
 from litestar.template import TemplateConfig
+from litestar.types import Guard
 
 from choice.core.i18n import SUPPORTED
 from choice.core.resources import RESOURCES
@@ -83,6 +84,7 @@ from choice.web.security.guest_budget import GuestBudget
 from choice.web.security.large_bodies import LargeBodies, Places
 from choice.web.security.log_redaction import install as keep_secrets_out_of_logs
 from choice.web.security.oidc_client import OidcClient
+from choice.web.security.ownership import owned_only
 from choice.web.security.sessions import Sessions
 from choice.web.security.team_sign_in import TeamSignIn
 from choice.web.views.assets import Assets
@@ -143,12 +145,14 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     sign_in_pages: list[Any] = [login, login_form]
     team_routes: list[Any] = []
     team_dependencies: dict[str, Provide] = {}
+    team_guards: list[Guard] = []
     if settings.team_mode:
         assert settings.oidc_issuer and settings.oidc_client_id and settings.oidc_client_secret
         oidc = OidcClient(settings.oidc_issuer, settings.oidc_client_id,
                           settings.oidc_client_secret, settings.redirect_uri)
         sign_in_pages = [team_login, auth_callback, signed_out]
         team_routes = [me]
+        team_guards = [owned_only(store)]
         team_dependencies = {"team_sign_in": _constant(TeamSignIn(
             settings, store, oidc, credentials.sessions.secure))}
 
@@ -173,6 +177,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
             asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp_mount),
         ],
         lifespan=[lifespan],
+        guards=team_guards,
         dependencies={"service": _constant(service), "settings": _constant(settings),
                       "team": _constant(portal.team), "decision": _constant(portal.decision),
                       "drafts": _constant(portal.drafts),

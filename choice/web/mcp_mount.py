@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from litestar.enums import ScopeType
 from litestar.types import Receive, Scope, Send
 
+from choice.core.actors import MEMBER_SCOPE_KEY
 from choice.core.background import finish
 from choice.core.config import Settings
 from choice.web.mcp_body import (
@@ -34,7 +35,7 @@ from choice.web.mcp_body import (
     LimitedBody,
     refuse_too_large,
 )
-from choice.web.security.auth import CODE_SECONDS, LoginCodes, login_link
+from choice.web.security.auth import CODE_SECONDS, Access, LoginCodes, login_link
 from choice.web.security.guards import send_error
 from choice.web.security.large_bodies import announced_size
 
@@ -150,8 +151,12 @@ class McpMount:
             await send_error(send, 503, "mcp_unavailable", f"{reason}; see the portal's log.",
                              "request")
             return
+        access = scope.get("auth")
+        # Team mode: whose agent calls, for the tools (`MEMBER_SCOPE_KEY`).
+        handed: Any = {**scope, MEMBER_SCOPE_KEY: access.member_id
+                       if isinstance(access, Access) else None}
         if scope["type"] != ScopeType.HTTP:
-            await self._app(scope, receive, send)
+            await self._app(handed, receive, send)
             return
         if (announced_size(scope) or 0) > MCP_BODY_MAX:
             await refuse_too_large(send)
@@ -159,6 +164,6 @@ class McpMount:
         limited = LimitedBody(receive, send)
         # The SDK's error handler re-raises what its app raised: answered below.
         with contextlib.suppress(BodyTooLarge):
-            await self._app(scope, limited.receive, limited.send)
+            await self._app(handed, limited.receive, limited.send)
         if limited.tripped and not limited.started:
             await refuse_too_large(send)

@@ -73,6 +73,7 @@ from choice.web.api.query import (
 from choice.web.api.streamed_answer import streamed_answer
 from choice.web.deps import Service
 from choice.web.security.guards import BEARER, bearer_token_guard
+from choice.web.security.ownership import member_of
 
 # What each operation answers, for the schema at /schema (the handlers return plain dicts).
 AFTER_CREATE = interaction_links("pollInteraction", "respondToInteraction", "cancelInteraction",
@@ -129,7 +130,8 @@ class InteractionController(Controller):
         it blocks and answers 200 with the result if the human is quick enough."""
         seconds, chosen_shape = check_wait(wait), check_shape(shape)
         created = await service.create(await json_body(request, large=True), chosen_shape,
-                                       actor=AGENT)
+                                       actor=AGENT,
+                                       member_id=member_of(request, service.settings.team_mode))
         row = created.row
         if seconds:
             row = await while_connected(request, service.wait(row.id, seconds))
@@ -138,13 +140,14 @@ class InteractionController(Controller):
 
     @get("/", responses=LISTED)
     async def list_interactions(
-        self, service: Service,
+        self, request: Request[Any, Any, Any], service: Service,
         status: StatusFilter = "all", limit: Limit = 50,
     ) -> dict[str, Any]:
         """Newest first. `active` = pending or widened; `widened` = waiting on the team (the
         end-of-run pending pass); `deferred` = set aside by the owner, to take up again;
         `completed` = answered, cancelled or timed out."""
-        rows = await service.recent(status, check_limit(limit))
+        rows = await service.recent(status, check_limit(limit),
+                                    member_of(request, service.settings.team_mode))
         return {"interactions": [listing(row) for row in rows]}
 
     @get("/{interaction_id:str}", operation_id="pollInteraction", responses=POLLED)

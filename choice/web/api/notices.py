@@ -20,6 +20,7 @@ from choice.web.api.body import json_body
 from choice.web.api.openapi import BODY_ERRORS, body_of, errors
 from choice.web.deps import Service
 from choice.web.security.guards import BEARER, bearer_token_guard
+from choice.web.security.ownership import member_of
 
 
 @post("/api/agent-waiting", guards=[bearer_token_guard], security=BEARER, tags=["stream"],
@@ -28,7 +29,7 @@ async def agent_waiting(request: Request[Any, Any, Any], service: Service) -> di
     """Body `{"message": "...", "agent": "Claude Code", "project": "billing",
     "waiting_for": "input"}`; 202 once the open pages were told."""
     notice = parse_model(AgentWaiting, await json_body(request))
-    service.agent_waiting(notice)
+    service.agent_waiting(notice, member_of(request, service.settings.team_mode))
     return {"told": True}
 
 
@@ -39,4 +40,5 @@ async def agent_moved_on(request: Request[Any, Any, Any], service: Service) -> d
     "tool": "Bash", "tool_call_id": "toolu_…", "tool_input_sha256": "…"}`; the ids of the
     questions withdrawn (often none)."""
     notice = parse_model(AgentMovedOn, await json_body(request))
-    return {"withdrawn": await service.agent_moved_on(notice)}
+    return {"withdrawn": await service.agent_moved_on(
+        notice, member_of(request, service.settings.team_mode))}

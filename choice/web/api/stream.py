@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
 from typing import Annotated, Any, TypeAlias
 
-from litestar import get
+from litestar import Request, get
 from litestar.params import QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from msgspec import Struct
@@ -32,6 +32,7 @@ from choice.store.records import Interaction
 from choice.web.api.openapi import described, errors
 from choice.web.deps import Service
 from choice.web.security.guards import BEARER, bearer_token_guard
+from choice.web.security.ownership import member_of, sees_change
 
 HEARTBEAT_SECONDS = 15.0
 PAGE_ONLY = frozenset({"interaction.opened", "interaction.draft"})
@@ -98,17 +99,19 @@ def _created(row: Interaction, replay: bool) -> Iterator[ServerSentEventMessage]
         yield _message("user_choice_required", {**user_choice_required(request, listed), **extra})
 
 
-async def _events(service: Service, only: Only) -> AsyncIterator[ServerSentEventMessage]:
+async def _events(service: Service, only: Only, member_id: str | None,
+                  ) -> AsyncIterator[ServerSentEventMessage]:
     with service.notifier.subscribe() as subscription:
-        for row in reversed(await service.recent("active", 1000)):
+        for row in reversed(await service.recent("active", 1000, member_id)):
             if only.match(row):
                 for message in _created(row, replay=True):
                     yield message
-        async for message in _live(subscription, only):
+        async for message in _live(service, subscription, only, member_id):
             yield message
 
 
-async def _live(subscription: Subscription, only: Only) -> AsyncIterator[ServerSentEventMessage]:
+async def _live(service: Service, subscription: Subscription, only: Only, member_id: str | None,
+                ) -> AsyncIterator[ServerSentEventMessage]:
     while True:
         try:
             change = await asyncio.wait_for(subscription.queue.get(), HEARTBEAT_SECONDS)
@@ -117,7 +120,8 @@ async def _live(subscription: Subscription, only: Only) -> AsyncIterator[ServerS
             continue
         if change is None:  # fell behind: end the stream, the client reconnects and replays
             return
-        if change.kind in PAGE_ONLY or not only.match(change.row):
+        if change.kind in PAGE_ONLY or not only.match(change.row) \
+                or not await sees_change(service.store, change, member_id):
             continue
         if change.kind == "interaction.created" and change.row is not None:
             for message in _created(change.row, replay=False):
@@ -129,9 +133,12 @@ async def _live(subscription: Subscription, only: Only) -> AsyncIterator[ServerS
 @get("/api/stream", guards=[bearer_token_guard], security=BEARER, tags=["stream"], responses={
     200: described(str, "Server-sent events, one JSON object per `data:` line.",
                    media_type="text/event-stream"), **errors()})
-async def stream(service: Service, conversation_id: ConversationId = None,
+async def stream(request: Request[Any, Any, Any], service: Service,
+                 conversation_id: ConversationId = None,
                  tool_call_id: ToolCallId = None) -> ServerSentEvent:
     """Live interaction events (text/event-stream), pending ones replayed first; with
     `conversation_id` / `tool_call_id`, only those of interactions asked with them."""
     only = Only(conversation_id, tool_call_id)
-    return ServerSentEvent(_events(service, only), headers={"Cache-Control": "no-store"})
+    member_id = member_of(request, service.settings.team_mode)
+    return ServerSentEvent(_events(service, only, member_id),
+                           headers={"Cache-Control": "no-store"})

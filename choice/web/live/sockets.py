@@ -36,7 +36,8 @@ from choice.store.records import Interaction
 from choice.web.deps import OpenTabs, Service
 from choice.web.live.socket_limits import REPLACED, Held, read_until_gone, wake_with_none
 from choice.web.live.tabs import Tabs
-from choice.web.security.auth import has_session
+from choice.web.security.auth import Access, has_session
+from choice.web.security.ownership import sees_change
 from choice.web.security.sessions import COOKIE, SECURE_COOKIE
 from choice.web.views.list_cache import moves_a_line
 
@@ -137,7 +138,7 @@ async def _serve(socket: WebSocket[Any, Any, Any], service: InteractionService,
             await service.mark_opened(row.id, "web", Actor.owner("web"))
     reader = asyncio.create_task(read_until_gone(socket, subscription.queue))
     try:
-        await _push(socket, subscription, row, interaction_id)
+        await _push(socket, service, subscription, row, interaction_id)
         if held.replaced:
             await socket.close(code=REPLACED, reason="opened in too many tabs")
     except (WebSocketDisconnect, RuntimeError, OSError):
@@ -146,13 +147,15 @@ async def _serve(socket: WebSocket[Any, Any, Any], service: InteractionService,
         reader.cancel()
 
 
-async def _push(socket: WebSocket[Any, Any, Any], subscription: Subscription,
-                row: Interaction | None, interaction_id: str | None) -> None:
+async def _push(socket: WebSocket[Any, Any, Any], service: InteractionService,
+                subscription: Subscription, row: Interaction | None,
+                interaction_id: str | None) -> None:
     """Send what the tab shows until it goes away or falls behind. Other questions' answers
     are one `list` refresh at most every `LIST_SECONDS` (the subscription collapses them
     until it is sent): a burst of answers wakes and refreshes each tab once, not per answer."""
     clock = asyncio.get_running_loop().time
     next_list, list_held = 0.0, False
+    member_id = socket_member(socket, service)
     while True:
         timeout = max(0.0, next_list - clock()) if list_held else SYNC_SECONDS
         try:
@@ -168,6 +171,8 @@ async def _push(socket: WebSocket[Any, Any, Any], subscription: Subscription,
             continue
         if change is None:
             return
+        if not await sees_change(service.store, change, member_id):
+            continue  # team mode: another member's question or agent
         if change.interaction_id == interaction_id and change.row is not None:
             row = change.row
         message = _message_for(change, interaction_id)
@@ -186,3 +191,10 @@ async def choice_socket(socket: WebSocket[Any, Any, Any], service: Service, tabs
 @websocket("/ws/portal")
 async def portal_socket(socket: WebSocket[Any, Any, Any], service: Service, tabs: OpenTabs) -> None:
     await serve_socket(socket, service, tabs, None)
+
+
+def socket_member(socket: WebSocket[Any, Any, Any], service: InteractionService) -> str | None:
+    """Whose questions the tab hears (team mode: its member's; local mode: None, all)."""
+    access = socket.scope.get("auth")
+    return access.member_id if service.settings.team_mode and isinstance(access, Access) \
+        else None

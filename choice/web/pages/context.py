@@ -15,6 +15,7 @@ from choice.contract.clock import now
 from choice.core.service import InteractionService
 from choice.core.time_defaults import TimeDefault, time_default
 from choice.store.records import Interaction
+from choice.web.security.ownership import member_of
 from choice.web.views.assets import Assets
 from choice.web.views.browser_language import page_language
 from choice.web.views.js_messages import js_catalog
@@ -32,7 +33,8 @@ async def base_context(request: ASGIConnection[Any, Any, Any, Any], service: Int
         "assets": assets,
         "fallback_script": Markup(assets.fallback_script),
         "prefs": prefs,
-        "list": await lists.render(service, which, row.id if row else None, locale),
+        "list": await lists.render(service, which, row.id if row else None, locale,
+                                   member_of(request, service.settings.team_mode)),
         "page_config": {
             "ws_path": ws_path,
             "interaction_id": row.id if row else None,

@@ -20,6 +20,7 @@ from choice.web.deps import Kept, Owner, QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context
 from choice.web.pages.html import Fragment, Page
 from choice.web.security.auth import session_guard
+from choice.web.security.ownership import member_of
 from choice.web.views.browser_language import page_language
 from choice.web.views.interactions import soonest_first
 from choice.web.views.list_cache import ListCache
@@ -44,7 +45,8 @@ async def list_alone(request: HTMXRequest, service: InteractionService, lists: L
                      which: str, current: Interaction | None) -> Response[str]:
     """The sidebar's list by itself (`which`: its filter; `current`: the question shown)."""
     rendered = await lists.render(service, which, current.id if current else None,
-                                  page_language(service, request, current))
+                                  page_language(service, request, current),
+                                  member_of(request, service.settings.team_mode))
     return Response(str(rendered.html), media_type=MediaType.HTML, headers=VARY_ON_HTMX)
 
 
@@ -60,7 +62,8 @@ class PageController(Controller):
         if request.htmx and request.htmx.target == LIST_TARGET:
             return await list_alone(request, service, lists, filter, None)
         context = await base_context(request, service, assets, lists, which=filter)
-        waiting = soonest_first(await service.recent("active", 100))
+        waiting = soonest_first(await service.recent(
+            "active", 100, member_of(request, service.settings.team_mode)))
         context["next_waiting"] = waiting[0] if waiting else None
         return page("index.html", context, headers=VARY_ON_HTMX)
 

@@ -1,8 +1,9 @@
 """The rendered question list, reused between page loads.
 
 Rendering the sidebar (two queries, twenty rows with relative ages) was a quarter of a
-page's cost. The HTML is kept per (filter, current question, language) until the list
-changes (this is a notifier listener) or 30 s pass, so the ages stay fresh.
+page's cost. The HTML is kept per (filter, current question, language, and in team mode
+member) until the list changes (this is a notifier listener) or 30 s pass, so the ages stay
+fresh.
 """
 
 from __future__ import annotations
@@ -37,10 +38,12 @@ class RenderedList(Struct, frozen=True):
     active_count: int
 
 
-async def list_view(service: InteractionService, which: str, current_id: str | None) -> ListView:
+async def list_view(service: InteractionService, which: str, current_id: str | None,
+                    member_id: str | None = None) -> ListView:
+    """`member_id`: in team mode, only that member's questions."""
     active, deferred, completed = await asyncio.gather(
-        service.recent("active", 100), service.recent("deferred", 100),
-        service.recent("completed", 5))
+        service.recent("active", 100, member_id), service.recent("deferred", 100, member_id),
+        service.recent("completed", 5, member_id))
     return split_for_list(active, deferred, completed, which, current_id)
 
 
@@ -49,7 +52,7 @@ class ListCache:
         self.templates = templates
         """The app's templates (the ones its template engine renders with)."""
         self.version = 0
-        self._rendered: dict[tuple[str, str | None, str, int], RenderedList] = {}
+        self._rendered: dict[tuple[str, str | None, str, int, str | None], RenderedList] = {}
 
     def __call__(self, change: Change) -> None:
         if moves_a_line(change):
@@ -57,12 +60,13 @@ class ListCache:
             self._rendered.clear()
 
     async def render(self, service: InteractionService, which: str, current_id: str | None,
-                     locale: str) -> RenderedList:
-        key = (which, current_id, locale, int(time.monotonic() // FRESH_SECONDS))
+                     locale: str, member_id: str | None = None) -> RenderedList:
+        """`member_id`: whose list (team mode); None: every question (local mode)."""
+        key = (which, current_id, locale, int(time.monotonic() // FRESH_SECONDS), member_id)
         if (hit := self._rendered.get(key)) is not None:
             return hit
         version = self.version
-        view = await list_view(service, which, current_id)
+        view = await list_view(service, which, current_id, member_id)
         template = self.templates.get_template("partials/_interaction_list.html")
         rendered = RenderedList(Markup(template.render(list=view, locale=locale)),
                                 view.active_count)

@@ -76,4 +76,5 @@ class OwnerViews:
         (what "Next question" leads to); nothing while `row` itself is open."""
         if row.status in UNRESOLVED_STATUSES:
             return []
-        return soonest_first(await self.service.recent("active", 100), but=row.id)
+        return soonest_first(await self.service.recent("active", 100, row.member_id),
+                             but=row.id)
