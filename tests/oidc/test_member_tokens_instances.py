@@ -32,7 +32,7 @@ def instances(tmp_path_factory: pytest.TempPathFactory, pg_cluster: Cluster
                     "CHOICE_PUBLIC_URL": public, "CHOICE_DB_URL": db_url}
         a = PortalProcess(workdir / "portal", port=port, **settings).start()
         try:
-            b = PortalProcess(workdir / "portal", **settings).start()
+            b = PortalProcess(workdir / "portal", port=free_port(), **settings).start()
             try:
                 yield provider, a, b
             finally:
