@@ -1,7 +1,8 @@
 """Team mode's members (the `member` table): made at a member's first sign-in, refreshed
 from the provider's claims at each later one, found by id for each signed-in request, and
-removed with every session they hold (on every instance at once: the sessions are rows).
-And whose each question is (`interaction.member_id`): looked up for every request about one.
+removed with every session and agent token they hold (on every instance at once: both are
+rows). And whose each question is (`interaction.member_id`): looked up for every request
+about one.
 
 Nothing here knows what a claim, a cookie or a provider is: the caller
 (`web/security/team_sign_in.py`) decides who may sign in and with which name.
@@ -15,7 +16,7 @@ from msgspec import Struct
 from sqlalchemy import Engine, delete, insert, select, update
 
 from choice.store.repository import Repository
-from choice.store.tables import BROWSER_SESSIONS, INTERACTIONS, MEMBERS
+from choice.store.tables import BROWSER_SESSIONS, INTERACTIONS, MEMBER_TOKENS, MEMBERS
 
 
 class Member(Struct, frozen=True):
@@ -57,9 +58,11 @@ def find_member(engine: Engine, member_id: str) -> Member | None:
 
 
 def remove_member(repo: Repository, member_id: str) -> bool:
-    """Remove a member and end every session they hold; False if there was no such member."""
+    """Remove a member, end every session they hold and revoke every token they made; False
+    if there was no such member."""
     with repo.transaction() as conn:
         conn.execute(delete(BROWSER_SESSIONS).where(BROWSER_SESSIONS.c.member_id == member_id))
+        conn.execute(delete(MEMBER_TOKENS).where(MEMBER_TOKENS.c.member_id == member_id))
         return bool(conn.execute(delete(MEMBERS).where(MEMBERS.c.id == member_id)).rowcount)
 
 

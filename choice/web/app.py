@@ -48,6 +48,7 @@ from choice.web.api.participant import ParticipantController
 from choice.web.api.settings import SettingsController
 from choice.web.api.stream import stream
 from choice.web.api.team import TeamController
+from choice.web.api.tokens import TokenController
 from choice.web.deps import PortalParts
 from choice.web.errors import exception_handlers
 from choice.web.idle import Activity, exit_when_idle
@@ -68,6 +69,7 @@ from choice.web.pages.routes import PageController
 from choice.web.pages.team_actions import TeamActions
 from choice.web.pages.team_sign_in import auth_callback, signed_out, team_login
 from choice.web.pages.time_default_actions import use_time_as_default
+from choice.web.pages.token_pages import TOKEN_PAGES
 from choice.web.security.auth import Credentials, LoginCodes, LoginRequired
 from choice.web.security.guards import (
     ActivityCount,
@@ -83,6 +85,7 @@ from choice.web.security.guards import (
 from choice.web.security.guest_budget import GuestBudget
 from choice.web.security.large_bodies import LargeBodies, Places
 from choice.web.security.log_redaction import install as keep_secrets_out_of_logs
+from choice.web.security.member_tokens import MemberTokens
 from choice.web.security.oidc_client import OidcClient
 from choice.web.security.ownership import owned_only
 from choice.web.security.sessions import Sessions
@@ -93,6 +96,9 @@ from choice.web.views.owner import OwnerViews
 from choice.web.views.templates import Templates
 
 log = logging.getLogger("choice")
+BEARER_LOCAL = "The API token: `choice token` prints it (`<data dir>/token`)."
+BEARER_TEAM = ("A member's personal agent token (`chp_...`): make one on the portal's "
+               "/settings/tokens page or with `POST /api/tokens` while signed in.")
 
 
 def _constant(value: object) -> Provide:
@@ -109,7 +115,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     settings.prepare_data_dir()
     token = TokenFile(settings.token_path).current
     credentials = Credentials(token, Sessions(store, token, settings.public_url),
-                              team_mode=settings.team_mode)
+                              MemberTokens(store) if settings.team_mode else None)
     templates = Templates(settings.compiled_templates)
     codes = LoginCodes(token, lambda nonce, expires: store.write(
         spend_login_code, store.engine, nonce, expires, time.time()))
@@ -141,7 +147,8 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
             await service.stop()
             store.close()
 
-    # Team mode swaps the token's sign-in for the OpenID provider's, and adds `/api/me`.
+    # Team mode swaps the token's sign-in for the OpenID provider's, and adds `/api/me`,
+    # `/api/tokens` and the page of a member's agent tokens.
     sign_in_pages: list[Any] = [login, login_form]
     team_routes: list[Any] = []
     team_dependencies: dict[str, Provide] = {}
@@ -150,11 +157,12 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
         assert settings.oidc_issuer and settings.oidc_client_id and settings.oidc_client_secret
         oidc = OidcClient(settings.oidc_issuer, settings.oidc_client_id,
                           settings.oidc_client_secret, settings.redirect_uri)
-        sign_in_pages = [team_login, auth_callback, signed_out]
-        team_routes = [me]
+        sign_in_pages = [team_login, auth_callback, signed_out, *TOKEN_PAGES]
+        team_routes = [me, TokenController]
         team_guards = [owned_only(store)]
         team_dependencies = {"team_sign_in": _constant(TeamSignIn(
-            settings, store, oidc, credentials.sessions.secure))}
+            settings, store, oidc, credentials.sessions.secure)),
+            "member_tokens": _constant(credentials.member_tokens)}
 
     errors = ErrorPages(service, assets, exception_handlers(settings.max_body_bytes),
                         settings.max_body_bytes)
@@ -209,7 +217,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
             title="choice portal", version=VERSION, path="/schema",
             components=Components(security_schemes={"bearer": SecurityScheme(
                 type="http", scheme="bearer",
-                description="The API token: `choice token` prints it (`<data dir>/token`).")}),
+                description=BEARER_TEAM if settings.team_mode else BEARER_LOCAL)}),
             render_plugins=[SwaggerRenderPlugin()],
         ),
         debug=False,

@@ -1,7 +1,8 @@
 """Dependency injection: what the composition root built (the service, the team, the
 decision's write-back, the drafts, the settings) and what the app factory builds once (the
 credentials, the asset bundles, the rendered lists, the open tabs, the sign-in codes, the
-participants' live feeds, the pages of no-script posts), for every handler that names it.
+participants' live feeds, the pages of no-script posts; in team mode the sign-in and
+the members' agent tokens), for every handler that names it.
 Registered in `app.create_app`; nothing lives on `app.state`."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from choice.web.live.discussion_feed import DiscussionFeeds
 from choice.web.live.tabs import Tabs
 from choice.web.pages.after_post import KeptPosts
 from choice.web.security.auth import Credentials, LoginCodes
+from choice.web.security.member_tokens import MemberTokens
 from choice.web.security.team_sign_in import TeamSignIn
 from choice.web.views.assets import Assets
 from choice.web.views.list_cache import ListCache
@@ -59,5 +61,7 @@ SignInCodes: TypeAlias = NamedDependency[LoginCodes]
 Feeds: TypeAlias = NamedDependency[DiscussionFeeds]
 TeamSignInFlow: TypeAlias = NamedDependency[TeamSignIn]
 """Team mode's sign-in through the OpenID provider (registered in team mode only)."""
+AgentTokens: TypeAlias = NamedDependency[MemberTokens]
+"""Team mode's personal agent tokens, as `member_tokens` (registered in team mode only)."""
 Kept: TypeAlias = NamedDependency[KeptPosts]
 """What the owner's form posts without script showed, for the page they redirect to."""

@@ -1,5 +1,5 @@
-"""`GET /api/me` (team mode): the signed-in member, `{"email", "name", "admin"}`; 401
-without a member's session."""
+"""`GET /api/me` (team mode): the signed-in member, `{"email", "name", "admin"}`, for their
+browser session or one of their agent tokens; 401 without either."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class Me(Struct, frozen=True):
 
 @get("/api/me", tags=["members"], responses=errors(401))
 async def me(request: Request[Any, Any, Any], team_sign_in: TeamSignInFlow) -> Me:
-    """Who this browser is signed in as."""
+    """Who this browser is signed in as, or whose agent token this is."""
     access: Access = request.auth
     member = None if access.member_id is None else await team_sign_in.member(access.member_id)
     if member is None:

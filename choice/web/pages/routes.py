@@ -19,7 +19,7 @@ from choice.team.thread import Window, page_cursor
 from choice.web.deps import Kept, Owner, QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context
 from choice.web.pages.html import Fragment, Page
-from choice.web.security.auth import session_guard
+from choice.web.security.auth import Access, session_guard
 from choice.web.security.ownership import member_of
 from choice.web.views.browser_language import page_language
 from choice.web.views.interactions import soonest_first
@@ -92,7 +92,9 @@ class PageController(Controller):
     async def settings(self, request: HTMXRequest, service: Service, assets: WebAssets,
                        lists: QuestionLists) -> Template:
         context = await base_context(request, service, assets, lists)
-        context.update(team_context(context["prefs"].team), settings_page=True)
+        access: Access = request.auth
+        context.update(team_context(context["prefs"].team), settings_page=True,
+                       agent_tokens=access.team)  # team mode: the link to a member's tokens
         return page("settings.html", context)
 
     @get("/partials/interactions")

@@ -11,6 +11,10 @@ Origin-checked, so Lax gives nothing away. `login_link` is the link that carries
 
 The token is read from its file again whenever the file changes (`core.token.TokenFile`):
 `choice token --rotate` ends the old token, its codes and its sessions without a restart.
+
+In team mode the data dir's token is no API credential: a Bearer value is a member's
+personal agent token (`member_tokens.py`, looked up in the database on every request), and
+a session counts only when it names a member.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from litestar.types import BeforeMessageSendHookHandler, Message, Scope
 from msgspec import Struct
 
 from choice.core.config import Settings
+from choice.web.security.member_tokens import MemberTokens
 from choice.web.security.sessions import Sessions
 
 CODE_SECONDS = 60.0
@@ -41,13 +46,15 @@ class Access(Struct, frozen=True):
     """What a request proved: the connection's `auth`, set by `guards.Authentication`."""
 
     token: bool
-    """It sent `Authorization: Bearer <the API token>`."""
+    """It sent `Authorization: Bearer <the API token>` (team mode: a member's live token)."""
     session: bool
     """It carries the cookie of a live session (a signed-in browser)."""
     renewed: bool = False
     """The session's use was just written down: the response renews its cookie."""
     member_id: str | None = None
-    """Team mode: the member the session signed in (None: the owner's session, or none)."""
+    """Team mode: the member the token or the session names (None: the owner, or nobody)."""
+    team: bool = False
+    """The portal runs in team mode (a refusal then says how a member makes a token)."""
 
 
 class Credentials:
@@ -56,11 +63,16 @@ class Credentials:
     `Access`) and, through dependency injection, to the sign-in and logout handlers."""
 
     def __init__(self, token: Callable[[], str], sessions: Sessions,
-                 team_mode: bool = False) -> None:
+                 member_tokens: MemberTokens | None = None) -> None:
         self._token = token
         self.sessions = sessions
-        self.team_mode = team_mode
-        """Only a member's session counts (one the owner made before is no sign-in)."""
+        self.member_tokens = member_tokens
+        """Team mode's agent tokens (None: local mode, where the data dir's token counts)."""
+
+    @property
+    def team_mode(self) -> bool:
+        """Only a member's token or session counts (one the owner made before is none)."""
+        return self.member_tokens is not None
 
     @property
     def token(self) -> str:
@@ -76,15 +88,29 @@ class Credentials:
 
     async def access(self, connection: ASGIConnection[Any, Any, Any, Any]) -> Access:
         scheme, _sep, given = connection.headers.get("authorization", "").partition(" ")
-        token = scheme.lower() == "bearer" and self.token_matches(given)
+        bearer = given if scheme.lower() == "bearer" else None
+        if self.member_tokens is not None:
+            return await self._member_access(connection, bearer, self.member_tokens)
+        token = bearer is not None and self.token_matches(bearer)
         value = self.session_of(connection)
         if value is None:
             return Access(token=token, session=False)
         check = await self.sessions.check(value)
-        if self.team_mode and check.member_id is None:
-            return Access(token=token, session=False)
         return Access(token=token, session=check.live, renewed=check.renewed,
                       member_id=check.member_id)
+
+    async def _member_access(self, connection: ASGIConnection[Any, Any, Any, Any],
+                             bearer: str | None, tokens: MemberTokens) -> Access:
+        """Team mode: a member's token names its member; without one, the session's member
+        (a session without a member, the owner's from before, is no sign-in)."""
+        if bearer is not None and (member_id := await tokens.member_of(bearer)) is not None:
+            return Access(token=True, session=False, member_id=member_id, team=True)
+        value = self.session_of(connection)
+        check = None if value is None else await self.sessions.check(value)
+        if check is None or check.member_id is None:
+            return Access(token=False, session=False, team=True)
+        return Access(token=False, session=check.live, renewed=check.renewed,
+                      member_id=check.member_id, team=True)
 
     def renewal(self) -> BeforeMessageSendHookHandler:
         """A `before_send` hook: a response to a request whose session use was just written

@@ -293,13 +293,20 @@ async def refuse_busy(send: Send) -> None:
 
 async def bearer_token_guard(connection: ASGIConnection[Any, Any, Any, Any],
                              _handler: BaseRouteHandler) -> None:
-    """Litestar guard for `/api`: `Authorization: Bearer <token>` from `<data dir>/token`,
-    or a signed-in portal page's session cookie (same-origin, checked above).
+    """Litestar guard for `/api`: `Authorization: Bearer <token>` from `<data dir>/token`
+    (team mode: a member's personal agent token), or a signed-in portal page's session
+    cookie (same-origin, checked above).
     Async on purpose: Litestar runs a sync guard on a worker thread, on every request."""
     access: Access = connection.auth
     if not access.token and not access.session:
         raise NotAuthorizedException(
-            "missing or wrong bearer token: send 'Authorization: Bearer <token>'; "
-            "`choice token` prints it.",
+            TEAM_TOKEN_MESSAGE if access.team else LOCAL_TOKEN_MESSAGE,
             headers={"WWW-Authenticate": "Bearer"},
         )
+
+
+LOCAL_TOKEN_MESSAGE = ("missing or wrong bearer token: send 'Authorization: Bearer <token>'; "
+                       "`choice token` prints it.")
+TEAM_TOKEN_MESSAGE = ("missing, wrong or revoked bearer token: send 'Authorization: Bearer "
+                      "<your agent token>'; make one on the portal's /settings/tokens page "
+                      "(or POST /api/tokens while signed in).")
