@@ -261,3 +261,25 @@ def test_a_local_portals_questions_go_to_the_first_admin_who_signs_in(
         assert done.status_code == 200 and done.json()["selected_ids"] == ["pg"]
         assert dee.call("GET", f"/api/interactions/{waiting['interaction_id']}").status_code \
             == 404
+
+
+def test_a_question_asked_with_a_members_token_is_that_members(
+        ann: Member, bob: Member) -> None:
+    made = ann.call("POST", "/api/tokens", json={"name": "ann's laptop agent"})
+    assert made.status_code == 201, made.text
+    agent = {"Authorization": f"Bearer {made.json()['token']}"}
+    asked = httpx.post(f"{ann.portal.base_url}/api/interactions", headers=agent,
+                       json={**QUESTION, "title": "Asked by Ann's agent"}, timeout=20)
+    assert asked.status_code == 201, asked.text
+    iid = asked.json()["interaction_id"]
+    assert ann.call("GET", f"/choice/{iid}").status_code == 200  # her browser sees its page
+    assert bob.call("GET", f"/choice/{iid}").status_code == 404
+    assert bob.call("GET", f"/api/interactions/{iid}").status_code == 404
+    # Bob's agent's token reaches none of it either.
+    bobs = bob.call("POST", "/api/tokens", json={"name": "bob's agent"}).json()["token"]
+    polled = httpx.get(f"{bob.portal.base_url}/api/interactions/{iid}",
+                       headers={"Authorization": f"Bearer {bobs}"}, timeout=20)
+    assert polled.status_code == 404
+    listed = httpx.get(f"{bob.portal.base_url}/api/interactions",
+                       headers={"Authorization": f"Bearer {bobs}"}, timeout=20)
+    assert iid not in listed.text
