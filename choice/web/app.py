@@ -112,6 +112,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     settings, store, service = portal.settings, portal.store, portal.service
     keep_secrets_out_of_logs()
     RESOURCES.check(SUPPORTED)  # a missing catalog stops the start; each is read on first use
+    settings.check_team_mode()
     settings.prepare_data_dir()
     token = TokenFile(settings.token_path).current
     credentials = Credentials(token, Sessions(store, token, settings.public_url),
