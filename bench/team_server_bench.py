@@ -68,6 +68,8 @@ LIST_LIMIT = 50
 """`GET /api/interactions`'s default page: the newest 50."""
 VISIBLE_WITHIN_S = 5.0
 """A created question not listed by then is counted as never seen."""
+WARM_UP = 20
+"""Untimed page and list requests on each instance before the passes."""
 DOMAIN = "example.com"
 SESSION_COOKIE = "choice_session"
 
@@ -221,6 +223,47 @@ async def seed(team: Team, questions: int) -> float:
     return questions / (time.perf_counter() - started)
 
 
+# -- CPU over a pass (Linux /proc) ------------------------------------------------------------
+def machine_busy_s() -> float:
+    """CPU seconds the whole machine has been busy (every core, every process)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu_s(pid: int) -> float:
+    """CPU seconds run by every thread of `pid` so far (schedstat: ns)."""
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            total += int(Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()[0])
+    return total / 1e9
+
+
+@dataclass
+class Cpu:
+    """Cores used over a pass: the whole machine, the two portals, this client."""
+
+    machine: float
+    portals: float
+    client: float
+
+
+class CpuMeter:
+    def __init__(self, team: Team) -> None:
+        self.pids = [p.process.pid for p in team.portals if p.process is not None]
+        self.start = self.sample()
+
+    def sample(self) -> tuple[float, float, float, float]:
+        return (time.perf_counter(), machine_busy_s(), sum(map(process_cpu_s, self.pids)),
+                process_cpu_s(os.getpid()))
+
+    def stop(self) -> Cpu:
+        wall, machine, portals, client = (b - a for a, b in zip(self.start, self.sample(),
+                                                                 strict=True))
+        return Cpu(machine / wall, portals / wall, client / wall)
+
+
 # -- the measured paths --------------------------------------------------------------------------
 @dataclass
 class Figures:
@@ -232,6 +275,7 @@ class Figures:
     list_ms: list[float] = field(default_factory=list)
     page_ms: list[float] = field(default_factory=list)
     asked_in_background: int = 0
+    cpu: Cpu | None = None
 
 
 async def until_listed(caller: Caller, member: Member, interaction_id: str, t0: int,
@@ -318,6 +362,7 @@ async def agents_asking(team: Team, per_second: float, stop: asyncio.Event,
 
 async def measure(team: Team, rounds: int, asking: float) -> Figures:
     figures = Figures()
+    meter = CpuMeter(team)
     stop = asyncio.Event()
     background = asyncio.create_task(agents_asking(team, asking, stop, figures))
     steps: list[Awaitable[None]] = [
@@ -330,6 +375,7 @@ async def measure(team: Team, rounds: int, asking: float) -> Figures:
     finally:
         stop.set()
         await background
+    figures.cpu = meter.stop()
     return figures
 
 
@@ -382,6 +428,9 @@ def report(args: argparse.Namespace, team: Team, signed: SignIns, seeded_per_s: 
             p50_p99(f.page_ms), "p99 <= 50", pct(f.page_ms, 99) <= TARGET_P99_MS)
         if f.asked_in_background:
             row(f"[{label}]   questions asked meanwhile", f"{f.asked_in_background}")
+        if f.cpu is not None:
+            row(f"[{label}] cores busy: machine / both portals / this client",
+                f"{f.cpu.machine:.2f} / {f.cpu.portals:.2f} / {f.cpu.client:.2f}")
     for kind, done in (("new browser", signed.fresh),
                        ("provider remembers them", signed.remembered)):
         row(f"sign-in round trip, {kind}, p50 / p99 (ms, n={len(done)})",
@@ -397,6 +446,8 @@ def report(args: argparse.Namespace, team: Team, signed: SignIns, seeded_per_s: 
               *(f"  {line}" for line in plan), "",
               f"instances A :{team.a.port} and B :{team.b.port}, PostgreSQL, client on "
               f"{loads[2]}; {os.cpu_count()} CPUs; code: {revision()}",
+              "machine cores busy beyond the portals and this client are PostgreSQL's and "
+              "other work's: near the CPU count, the p99s measure the queue for a core",
               f"load average 1/5/15 min at start: {loads[0]}; at the end: {loads[1]}"]
     return "\n".join(lines)
 
@@ -414,6 +465,9 @@ async def run_benches(args: argparse.Namespace, team: Team) -> Measured:
     print(f"seeding {args.questions} questions from {SEED_CONNECTIONS} connections ...",
           flush=True)
     seeded = await seed(team, args.questions)
+    warm: list[float] = []  # templates compiled, connections pooled: as web_bench.py does
+    await timed_gets(team, "/", 2 * WARM_UP, warm)
+    await timed_gets(team, f"/api/interactions?limit={LIST_LIMIT}", 2 * WARM_UP, warm)
     runs: dict[str, Figures] = {}
     print(f"measuring, idle ({args.rounds} rounds each) ...", flush=True)
     runs["idle"] = await measure(team, args.rounds, 0)
