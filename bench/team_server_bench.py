@@ -1,8 +1,8 @@
 """Team server figures: 50 members x 4 agents on two portal instances in team mode, one
 PostgreSQL database, 10,000 questions stored.
 
-    python bench/team_server_bench.py            # 50 x 4, 10,000 questions (~3 min on 2 cores)
-    python bench/team_server_bench.py --quick    # 10 x 4, 1,000 questions (~40 s)
+    python bench/team_server_bench.py            # 50 x 4, 10,000 questions (~2 min on 2 cores)
+    python bench/team_server_bench.py --quick    # 10 x 4, 1,000 questions (~30 s)
     python bench/team_server_bench.py --members 20 --questions 4000 --rounds 300
 
 Starts a throwaway PostgreSQL cluster (`tests/pg_cluster.py`), the real OpenID provider of
