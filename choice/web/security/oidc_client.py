@@ -6,7 +6,9 @@ The flow is authlib's (`AsyncOAuth2Client`, over httpx2); the ID token is checke
 (authlib's own JOSE library: `authlib.jose` is deprecated in its favour): the signature with
 the issuer's JWKS, then `iss`, `aud`, `exp`, `iat`, `sub` and `nonce`. Nothing here checks a
 JWT by hand. The discovery document and the keys are fetched once and kept; a token signed
-with a key id the kept set lacks fetches the JWKS again (the provider rotated its keys).
+with a key id the kept set lacks fetches the JWKS again (the provider rotated its keys). The
+TLS context (the CA bundle loaded) is made once too and shared by each request's client:
+made per client, it cost 30-100 ms of the event loop on every `/login` and callback.
 
 Owns no state of a sign-in (`team_sign_in.py` keeps that) and decides nothing about who may
 come in: it answers the provider's verified claims, or raises `ProviderUnavailable` (the
@@ -17,6 +19,7 @@ token, said no).
 from __future__ import annotations
 
 import asyncio
+import ssl
 from typing import Any
 
 import httpx2
@@ -46,17 +49,26 @@ class OidcClient:
         self._metadata: dict[str, Any] | None = None
         self._keys: KeySet | None = None
         self._lock = asyncio.Lock()
+        self._tls: ssl.SSLContext | None = None
+
+    def _tls_context(self) -> ssl.SSLContext:
+        """httpx2's default verification (its CA bundle, `SSL_CERT_FILE` and the like), made
+        on first use and kept."""
+        if self._tls is None:
+            self._tls = httpx2.create_ssl_context()
+        return self._tls
 
     def _oauth(self) -> AsyncOAuth2Client:
         return AsyncOAuth2Client(
             client_id=self.client_id, client_secret=self._client_secret,
             token_endpoint_auth_method="client_secret_basic", scope=SCOPE,
             redirect_uri=self.redirect_uri, code_challenge_method="S256",
-            timeout=TIMEOUT_SECONDS)
+            timeout=TIMEOUT_SECONDS, verify=self._tls_context())
 
     async def _get_json(self, url: str) -> dict[str, Any]:
         try:
-            async with httpx2.AsyncClient(timeout=TIMEOUT_SECONDS) as http:
+            async with httpx2.AsyncClient(timeout=TIMEOUT_SECONDS,
+                                          verify=self._tls_context()) as http:
                 reply = await http.get(url)
                 reply.raise_for_status()
                 found = reply.json()
