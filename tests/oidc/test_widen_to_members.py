@@ -112,6 +112,16 @@ def test_bob_named_by_email_finds_it_hears_it_and_takes_part_signed_in(
                          "vote_cast"}, [(e["kind"], e.get("detail")) for e in events]
     assert bobs["vote_cast"]["actor"].startswith("participant:")  # its spelling, as ever
 
+    # Ann decides: the result and its audit event name her, the member who decided.
+    decided = ann.call("POST", f"/api/interactions/{iid}/response", json={"selected_ids": ["pg"]})
+    assert decided.status_code == 200, decided.text
+    result = ann.call("GET", f"/api/interactions/{iid}").json()
+    assert (result["decided_by"], result["decided_by_member"]) == ("owner", "ann@example.com")
+    events = ann.call("GET", f"/api/interactions/{iid}/events").json()["events"]
+    answered = [e for e in events if e["kind"] in ("answered", "resolved")]
+    assert [e["detail"]["member"] for e in answered] == ["ann@example.com"]
+    assert bob.call("GET", f"/api/widened/{iid}").json()["status"] != "widened"
+
 
 def test_bob_reaches_no_owner_route_and_cat_reaches_nothing(
         ann: Member, bob: Member, cat: Member) -> None:
