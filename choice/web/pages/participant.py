@@ -1,6 +1,8 @@
 """A participant's page, `/d/<secret>`: the widened question, the people in it, the thread,
 a comment box and their vote. The link's secret is the only credential (no session, no
-cookie is set or read); it reaches this one question and nothing else.
+cookie is set or read); it reaches this one question and nothing else. In team mode the
+same page is a member's at `/widened/<id>` (`MemberParticipantPages`), reached with their
+session instead of a secret, for a question widened to them.
 
 Server-rendered and complete without script: the comment and vote forms post here and
 redirect back (post/redirect/get), and "Show earlier" is a link to the page showing that
