@@ -16,8 +16,15 @@ from typing import Any
 import pytest
 import websockets
 
+from tests.api.test_attachments import PNG, attached
 from tests.oidc.provider import OidcProvider, team_portal
-from tests.oidc.test_ownership import MISSING, Member, filled, routes_about_one_question
+from tests.oidc.test_ownership import (
+    MISSING,
+    QUESTION,
+    Member,
+    filled,
+    routes_about_one_question,
+)
 from tests.portal_process import PortalProcess
 
 pytestmark = pytest.mark.slow
@@ -190,6 +197,22 @@ def test_the_guest_link_still_works_and_withdrawing_bob_ends_his_access_at_once(
     # The guest's link is untouched by Bob's withdrawal.
     assert bob.client.get(f"{bob.portal.base_url}/api/d/{secret}",
                           headers={"Cookie": ""}).status_code == 200
+
+
+def test_bob_gets_the_questions_files_through_his_own_session_and_cat_does_not(
+        ann: Member, bob: Member, cat: Member) -> None:
+    asked = ann.call("POST", "/api/interactions", json={
+        **QUESTION, "title": "Ann's mock-up",
+        "attachments": [attached("mock-a.png", "image/png", PNG, id="mock-a")]})
+    assert asked.status_code == 201, asked.text
+    iid = asked.json()["interaction_id"]
+    widen(ann, iid, members=["bob@example.com"])
+    page = bob.call("GET", f"/widened/{iid}")
+    assert f'/api/widened/{iid}/attachments/mock-a' in page.text
+    image = bob.call("GET", f"/api/widened/{iid}/attachments/mock-a")
+    assert image.status_code == 200 and image.content == PNG
+    refused = cat.call("GET", f"/api/widened/{iid}/attachments/mock-a")
+    assert refused.status_code == 404 and refused.content != PNG
 
 
 def test_an_email_no_member_signed_in_with_is_refused_naming_the_field(

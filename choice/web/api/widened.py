@@ -1,6 +1,6 @@
 """JSON API for a member a question is widened to (team mode), `/api/widened/{question_id}`:
 the participant's API (`api/participant.py`) reached with the member's own session or agent
-token instead of a secret link. Read the question and the discussion, comment, vote, as
+token instead of a secret link. Read the question, its files and the discussion, comment, vote, as
 that participant and nothing more (no owner action: those stay behind the owner's routes).
 
 A question not widened to the caller (theirs, someone else's, a withdrawn invitation, one
@@ -13,6 +13,7 @@ from typing import Any
 
 from litestar import Controller, Request, get, post, put
 from litestar.params import FromPath, JSONBody
+from litestar.response import Stream
 
 from choice.store.records import Participant
 from choice.team.models import CommentBody, VoteBody
@@ -20,9 +21,10 @@ from choice.team.payloads import comment_reply, page_reply, participant_payload
 from choice.team.service import TeamService
 from choice.team.thread import API
 from choice.web.api.body import check_json_data
+from choice.web.api.file_response import file_response
 from choice.web.api.openapi import BODY_ERRORS, errors
 from choice.web.api.query import Before, check_cursor
-from choice.web.deps import Team
+from choice.web.deps import Service, Team
 from choice.web.security.auth import Access
 from choice.web.security.guards import BEARER, bearer_token_guard
 
@@ -52,6 +54,14 @@ class WidenedToMeController(Controller):
         participant = await participant_of(request, team, question_id, using=False)
         discussion = await team.open_link(participant, API)
         return participant_payload(discussion, participant)
+
+    @get("/attachments/{attachment_id:str}", responses=errors(401, 404))
+    async def attachment(self, request: Request[Any, Any, Any], question_id: FromPath[str],
+                         attachment_id: FromPath[str], team: Team, service: Service) -> Stream:
+        """A file the agent showed with the question, as `/api/d/<secret>/attachments/`
+        serves it to a guest (never the person's answer files or draft)."""
+        participant = await participant_of(request, team, question_id, using=False)
+        return file_response(service.store, await team.shown_file(participant, attachment_id))
 
     @get("/comments", responses=errors(401, 404, 422))
     async def comments(self, request: Request[Any, Any, Any], question_id: FromPath[str],
