@@ -65,6 +65,9 @@ class Completion(Struct, frozen=True):
     """The files the person attached to the draft: they go with an answer, and nowhere else."""
     file_url: Callable[[str], str] = str
     """The URL an attachment id is fetched from."""
+    member: str | None = None
+    """Team mode: the email of the member who acts as the owner (the question's), if a
+    person ends it."""
 
     @property
     def created_at_iso(self) -> str:
@@ -80,6 +83,7 @@ class Completion(Struct, frozen=True):
         request's shape promised its caller (`shape_fields`)."""
         result.answered_via = self.via
         result.decided_by = decided_by
+        result.decided_by_member = self.member if decided_by == "owner" else None
         result.participants = list(self.participants)
         result.votes = list(self.votes)
         return shape_fields(request, result)

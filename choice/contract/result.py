@@ -89,6 +89,10 @@ class ChoiceResult(Model):
     decided_by: DecidedBy | None = Field(
         default=None, description="`owner` (a person), `quorum` (the team's votes); null "
                                   "when the deadline ended it.")
+    decided_by_member: str | None = Field(
+        default=None, description="Team mode: the email of the member who decided (the "
+                                  "question's owner) when `decided_by` is `owner`; null "
+                                  "otherwise, and always on a portal in local mode.")
     summary_json: SummaryJson | None = Field(
         default=None, description="The discussion's summary and where the final answer came "
                                   "from, for a decision resolved through the write-back "

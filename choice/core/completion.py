@@ -5,7 +5,8 @@ discussion, the team's quorum, a cancel, a withdrawal and the deadline each hand
 `decide` callback (built on `endings.py`, which builds on `choice.contract.normalize`).
 `complete` then, in one transaction: reads the row, checks its status, lets the deadline
 win over a late decision (it writes the expiry and the caller gets `AlreadyCompleted`),
-calls `decide` with the `Completion` (when, where, by whom, with the facts extensions add),
+calls `decide` with the `Completion` (when, where, by whom (in team mode the owner's
+member), with the facts extensions add),
 and writes the result, the audit events and the draft's removal (its files go with a
 person's answer, or go). After the commit, one
 clean-up: the deadline timer, the opened marker, each extension's `on_completed`, then
@@ -32,6 +33,7 @@ from choice.core.i18n import translator
 from choice.core.notifier import Change, LocalNotifier
 from choice.core.replies import listing
 from choice.store import Store
+from choice.store.members import find_member
 from choice.store.records import Interaction, StoredFile
 from choice.store.repository import Completed
 
@@ -77,6 +79,8 @@ class Completer(Struct):
             return file_url(self.link_base, row.id, attachment_id)
 
         facts = self.extensions.completion_facts(row)
+        member = (find_member(self.store.engine, row.member_id)
+                  if actor.is_owner and row.member_id is not None else None)
         return Completion(
             interaction_id=row.id, interface=interface_of(interface or row.interface, actor),
             created_at=row.created_at, completed_at=at, placeholder_shown=row.placeholder_shown,
@@ -84,7 +88,7 @@ class Completer(Struct):
             participants=facts.participants, votes=facts.votes,
             files=tuple(sent_file(file, url_of(file.attachment_id))
                         for file in self._draft_files(row, actor)),
-            file_url=url_of)
+            file_url=url_of, member=member.email if member is not None else None)
 
     def decided_in_time(self, row: Interaction, decide: Decide, interface: str | None,
                         actor: Actor) -> tuple[Completed, bool]:

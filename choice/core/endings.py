@@ -71,7 +71,8 @@ def answered(row: Interaction, submission: Submission, done: Completion, actor: 
     result.attachments = files
     event = audit(row.id, "resolved", actor, {
         "source": provenance.source, "selected_ids": result.selected_ids, "from": row.status,
-        "rationale": provenance.rationale is not None, "via": done.via, **(detail or {})}, at)
+        "rationale": provenance.rationale is not None, "via": done.via, **(detail or {}),
+        **({"member": result.decided_by_member} if result.decided_by_member else {})}, at)
     return Completed("submitted", result.model_dump(mode="json"), at, [event, *added], sent_drafts,
                      new_files)
 
@@ -93,6 +94,8 @@ def _answer_detail(result: ChoiceResult) -> dict[str, Any]:
         detail["answers"] = {question_id: {"selected_ids": answer.selected_ids,
                                            "custom_input": answer.custom_input is not None}
                              for question_id, answer in result.answers.items()}
+    if result.decided_by_member is not None:  # team mode: which member answered
+        detail["member"] = result.decided_by_member
     return detail
 
 

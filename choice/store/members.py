@@ -13,10 +13,16 @@ from __future__ import annotations
 import secrets
 
 from msgspec import Struct
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import Engine, delete, func, insert, select, update
 
 from choice.store.repository import Repository
-from choice.store.tables import BROWSER_SESSIONS, INTERACTIONS, MEMBER_TOKENS, MEMBERS
+from choice.store.tables import (
+    BROWSER_SESSIONS,
+    INTERACTIONS,
+    MEMBER_TOKENS,
+    MEMBERS,
+    PARTICIPANTS,
+)
 
 
 class Member(Struct, frozen=True):
@@ -55,6 +61,36 @@ def find_member(engine: Engine, member_id: str) -> Member | None:
                                   MEMBERS.c.admin).where(MEMBERS.c.id == member_id)).first()
     return None if row is None else Member(id=row.id, email=row.email, name=row.name,
                                            admin=bool(row.admin))
+
+
+def members_by_email(engine: Engine, emails: list[str]) -> dict[str, Member]:
+    """The members with these emails (matched without regard to case), by lower-cased email:
+    an email no member signed in with is left out."""
+    wanted = {email.strip().lower() for email in emails}
+    if not wanted:
+        return {}
+    with engine.connect() as conn:
+        rows = conn.execute(select(MEMBERS.c.id, MEMBERS.c.email, MEMBERS.c.name,
+                                   MEMBERS.c.admin).where(
+            func.lower(MEMBERS.c.email).in_(sorted(wanted)))).all()
+    return {row.email.lower(): Member(id=row.id, email=row.email, name=row.name,
+                                      admin=bool(row.admin)) for row in rows}
+
+
+def widened_to_member(engine: Engine, interaction_id: str, member_id: str) -> bool:
+    """Whether the question is widened to the member (a participant not withdrawn)."""
+    with engine.connect() as conn:
+        return conn.execute(select(PARTICIPANTS.c.id).where(
+            PARTICIPANTS.c.interaction_id == interaction_id,
+            PARTICIPANTS.c.member_id == member_id,
+            PARTICIPANTS.c.revoked_at.is_(None)).limit(1)).first() is not None
+
+
+def participant_member(engine: Engine, participant_id: str) -> str | None:
+    """The member a participant is (None: a guest, or no such participant)."""
+    with engine.connect() as conn:
+        return conn.execute(select(PARTICIPANTS.c.member_id).where(
+            PARTICIPANTS.c.id == participant_id)).scalar()
 
 
 def remove_member(repo: Repository, member_id: str) -> bool:

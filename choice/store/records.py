@@ -96,6 +96,8 @@ class Participant(Struct):
     email: str | None = None
     opened_at: float | None = None
     revoked_at: float | None = None
+    member_id: str | None = None
+    """Team mode: the member this participant is (they take part signed in)."""
 
 
 class Comment(Struct):

@@ -127,7 +127,8 @@ class DecisionTable(SQLModel, table=True):
 
 class ParticipantTable(SQLModel, table=True):
     """A teammate invited to one widened interaction. The link's secret is stored only as
-    its SHA-256; the secret itself is shown once, to the owner who widened."""
+    its SHA-256; the secret itself is shown once, to the owner who widened. In team mode a
+    participant may be a member (`member_id`), who takes part signed in instead."""
 
     __tablename__ = "participant"
     __table_args__ = (Index("ix_participant_secret_hash", "secret_hash", unique=True),)
@@ -141,6 +142,7 @@ class ParticipantTable(SQLModel, table=True):
     invited_at: float
     opened_at: float | None = None
     revoked_at: float | None = None
+    member_id: str | None = _text(32, default=None, index=True)
 
 
 class CommentTable(SQLModel, table=True):

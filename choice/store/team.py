@@ -232,6 +232,31 @@ class TeamRepository:
         with self.engine.connect() as conn:
             return [Participant(**m) for m in conn.execute(query).mappings()]
 
+    def member_participant(self, interaction_id: str, member_id: str) -> Participant | None:
+        """Team mode: the member's participant in this question, while not withdrawn."""
+        with self.engine.connect() as conn:
+            found = conn.execute(select(PARTICIPANTS).where(
+                PARTICIPANTS.c.interaction_id == interaction_id,
+                PARTICIPANTS.c.member_id == member_id,
+                PARTICIPANTS.c.revoked_at.is_(None))).mappings().first()
+        return Participant(**found) if found is not None else None
+
+    def widened_to(self, member_id: str, which: str, limit: int) -> list[Interaction]:
+        """Team mode: the questions widened to the member (as a participant not withdrawn),
+        newest first; `which`: `active` (still discussed: widened or deferred), or
+        `completed`."""
+        query = (select(INTERACTIONS)
+                 .join(PARTICIPANTS, PARTICIPANTS.c.interaction_id == INTERACTIONS.c.id)
+                 .where(PARTICIPANTS.c.member_id == member_id,
+                        PARTICIPANTS.c.revoked_at.is_(None)))
+        if which == "active":
+            query = query.where(INTERACTIONS.c.status.in_(DISCUSSION_OPEN))
+        elif which == "completed":
+            query = query.where(INTERACTIONS.c.status.not_in(UNRESOLVED_STATUSES))
+        query = query.order_by(INTERACTIONS.c.created_at.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            return [Interaction(**m) for m in conn.execute(query).mappings()]
+
     def participant_by_secret_hash(self, secret_hash: str) -> Participant | None:
         with self.engine.connect() as conn:
             found = conn.execute(select(PARTICIPANTS).where(

@@ -110,10 +110,11 @@ VOTE_MERGE_SECONDS = 10.0
 audit row (its detail holds the vote as it stands and how many changes it took)."""
 
 
-def merged_vote(option_ids: list[str], at: float
+def merged_vote(option_ids: list[str], at: float, who: dict[str, str] | None = None
                 ) -> Callable[[dict[str, Any] | None], dict[str, Any]]:
-    """The detail of a `vote_cast` row that one more change is folded into."""
+    """The detail of a `vote_cast` row that one more change is folded into (`who`: the
+    member a participant is, kept in the detail)."""
     def merge(earlier: dict[str, Any] | None) -> dict[str, Any]:
         return {"option_ids": option_ids, "changes": int((earlier or {}).get("changes", 1)) + 1,
-                "last_at": iso(at)}
+                "last_at": iso(at), **(who or {})}
     return merge

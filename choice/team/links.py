@@ -35,3 +35,9 @@ def same_hash(stored: str, secret: str) -> bool:
 
 def participant_path(secret: str) -> str:
     return f"/d/{secret}"
+
+
+def member_path(interaction_id: str) -> str:
+    """Team mode: where a member a question is widened to takes part, signed in (no secret:
+    their session is the credential)."""
+    return f"/widened/{interaction_id}"

@@ -39,6 +39,12 @@ class WidenRequest(_Strict):
         description="Names to invite, matched case-insensitively against the team list; a "
                     "name not on it is invited anyway (with a warning). Leave out for the "
                     "whole team.")
+    members: list[str] | None = Field(
+        default=None, max_length=TEAM_MAX,
+        description="Team mode: the emails of members to invite (each signed in here at least "
+                    "once). They find the question in their own list and take part signed "
+                    "in, with no link. Named alone, without `audience`, nobody else is "
+                    "invited.")
     mode: WidenMode = Field(
         default="block",
         description="`block`: the agent keeps waiting. `continue`: its waiting call returns "

@@ -28,6 +28,7 @@ from choice.core.extension import NO_FACTS, CompletionFacts, Extension, ReplyHin
 from choice.core.notifier import Change
 from choice.core.replies import AgentReply, interaction_url, listing
 from choice.store import Store
+from choice.store.members import Member, members_by_email
 from choice.store.records import (
     Comment,
     Decision,
@@ -45,7 +46,13 @@ from choice.team.discussion import (
     merged_vote,
     participant_out,
 )
-from choice.team.links import participant_path, same_hash, secret_hash, well_formed
+from choice.team.links import (
+    member_path,
+    participant_path,
+    same_hash,
+    secret_hash,
+    well_formed,
+)
 from choice.team.models import CommentBody, ParticipantOut, VoteBody, WidenRequest
 from choice.team.payloads import widened_reply
 from choice.team.quorum import QuorumKeeper
@@ -60,7 +67,7 @@ from choice.team.thread import (
     Window,
     read_page,
 )
-from choice.team.widening import plan_widening
+from choice.team.widening import member_detail, plan_widening
 
 if TYPE_CHECKING:
     from choice.core.service import InteractionService
@@ -136,9 +143,11 @@ class TeamService(Extension):
                          "teammates discuss and vote on one question's options, and this "
                          "interaction asks several: answer it yourself, or ask the agent to "
                          "send the question to widen on its own.")
+        members = await self._named_members(row, asked.members)
         prefs = await self.interactions.preferences()
         at = self.interactions.clock()
-        plan = plan_widening(row, asked, prefs.team, at, actor, self.link)
+        plan = plan_widening(row, asked, prefs.team, at, actor, self.link, members,
+                             self.member_link)
         try:
             row = await self._store.write(self.repo.widen, plan.widening, plan.participants,
                                           plan.events, plan.expires_at, at, plan.quorum)
@@ -156,6 +165,41 @@ class TeamService(Extension):
 
     def link(self, secret: str) -> str:
         return f"{self.interactions.settings.link_base}{participant_path(secret)}"
+
+    def member_link(self, interaction_id: str) -> str:
+        """Where a member takes part in a question widened to them, signed in."""
+        return f"{self.interactions.settings.link_base}{member_path(interaction_id)}"
+
+    async def _named_members(self, row: Interaction, emails: list[str] | None) -> list[Member]:
+        """The members `emails` names (team mode), in order, each once; `InvalidInput` naming
+        each email no member signed in with, or the owner's own."""
+        if not emails:
+            return []
+        if not self.interactions.settings.team_mode:
+            raise _error("members", "team_mode_only",
+                         "members are named by email on a team server only (CHOICE_AUTH=oidc): "
+                         "name the people in audience instead.")
+        found = await self._store.read(members_by_email, self._store.engine, emails)
+        errors, members, seen = [], [], set()
+        for index, email in enumerate(emails):
+            member = found.get(email.strip().lower())
+            if member is None:
+                errors.append(FieldError(
+                    field=f"members[{index}]", code="unknown_member",
+                    message=f"no member has signed in with {email[:254]!r}: check the "
+                            "spelling, ask them to sign in here once, or invite them as a "
+                            "guest by name in audience."))
+            elif member.id == row.member_id:
+                errors.append(FieldError(
+                    field=f"members[{index}]", code="owner",
+                    message="that is the question's owner, who takes part already: leave "
+                            "them out."))
+            elif member.id not in seen:
+                seen.add(member.id)
+                members.append(member)
+        if errors:
+            raise InvalidInput(errors)
+        return members
 
     async def revoke(self, interaction_id: str, participant_id: str,
                      actor: Actor = OWNER_TEAM) -> None:
@@ -261,6 +305,24 @@ class TeamService(Extension):
             raise UnknownLink("")
         return found
 
+    async def member_participant(self, interaction_id: str, member_id: str | None
+                                 ) -> Participant:
+        """Team mode: the signed-in member's participant in a question widened to them;
+        `UnknownLink` for anything else (not widened to them, withdrawn, no such question,
+        nobody signed in), all alike."""
+        if member_id is None:
+            raise UnknownLink("")
+        found = await self._store.read(self.repo.member_participant, interaction_id, member_id)
+        if found is None:
+            raise UnknownLink("")
+        return found
+
+    async def widened_to(self, member_id: str, which: str = "active",
+                         limit: int = 100) -> list[Interaction]:
+        """Team mode: the questions widened to the member, newest first (`active`: still
+        under discussion; `completed`: ended)."""
+        return await self._store.read(self.repo.widened_to, member_id, which, limit)
+
     async def open_link(self, participant: Participant, window: Window = NEWEST) -> Discussion:
         """What the participant's page shows (`window`: which comments); the first opening
         is audited."""
@@ -268,7 +330,8 @@ class TeamService(Extension):
         if participant.opened_at is None and discussion.is_open:
             at = self.interactions.clock()
             event = audit(participant.interaction_id, "participant_opened",
-                          Actor.participant(participant.id), {"name": participant.name}, at)
+                          Actor.participant(participant.id),
+                          {"name": participant.name, **member_detail(participant)}, at)
             if await self._store.write(self.repo.mark_opened, participant.id, at, [event]):
                 participant.opened_at = at
                 self._publish("discussion.changed", discussion.row, change="opened",
@@ -309,7 +372,9 @@ class TeamService(Extension):
         actor = Actor.participant(participant.id) if participant else Actor.owner("team")
         comment = Comment(interaction_id=row.id, author=author, text=text, at=at,
                           participant_id=participant.id if participant else None)
-        event = audit(row.id, "comment_added", actor, {"length": len(text)}, at)
+        event = audit(row.id, "comment_added", actor,
+                      {"length": len(text), **(member_detail(participant) if participant else {})},
+                      at)
         comment = await self._store.write(self.repo.add_comment, comment, [event],
                                           COMMENTS_PER_QUESTION, COMMENTS_PER_LINK)
         self._publish("discussion.changed", row, change="comment", comment_id=comment.id,
@@ -329,10 +394,11 @@ class TeamService(Extension):
         at = self.interactions.clock()
         vote = Vote(participant_id=participant.id, interaction_id=row.id,
                     option_ids_json=chosen, at=at)
+        who = member_detail(participant)
         event = audit(row.id, "vote_cast", Actor.participant(participant.id),
-                      {"option_ids": chosen}, at)
+                      {"option_ids": chosen, **who}, at)
         await self._store.write(self.repo.set_vote, vote, event, at - VOTE_MERGE_SECONDS,
-                                merged_vote(chosen, at))
+                                merged_vote(chosen, at, who))
         self._publish("discussion.changed", row, change="vote", participant_id=participant.id)
         if chosen:  # on every change: the quorum may be reached by this one
             await self.quorum.check(row.id, Actor.owner(via))

@@ -2,8 +2,12 @@
 with their fresh links (only the hashes are stored), the widening, the deadline it leaves,
 the quorum, the audit events, and the warnings for the owner.
 
-Pure apart from drawing the secrets: `TeamService.widen` reads the row and the team list,
-and writes the plan in one transaction.
+In team mode some participants may be members (named by email, found by `TeamService`):
+they take part signed in, so their secret is drawn (the column holds a hash) but never
+shown; the owner's reply gives the member's signed-in page instead.
+
+Pure apart from drawing the secrets: `TeamService.widen` reads the row, the team list and
+the members, and writes the plan in one transaction.
 """
 
 from __future__ import annotations
@@ -13,12 +17,13 @@ from collections.abc import Callable, Sequence
 
 from msgspec import Struct
 
-from choice.contract import TeamMember
+from choice.contract import NAME_MAX, TeamMember
 from choice.contract.clock import iso
 from choice.core.actors import Actor
 from choice.core.endings import audit, request_of
+from choice.store.members import Member
 from choice.store.records import AuditEvent, Interaction, Participant, Widening
-from choice.team.audience import choose_audience
+from choice.team.audience import Audience, choose_audience
 from choice.team.links import new_secret, secret_hash
 from choice.team.models import WidenRequest
 from choice.team.quorum import checked_quorum
@@ -36,9 +41,13 @@ class WideningPlan(Struct, frozen=True):
 
 
 def plan_widening(row: Interaction, asked: WidenRequest, team: Sequence[TeamMember],
-                  at: float, actor: Actor, link: Callable[[str], str]) -> WideningPlan:
-    """`InvalidInput` for a bad audience or quorum; `link` makes a secret a link."""
-    audience = choose_audience(team, asked.audience)
+                  at: float, actor: Actor, link: Callable[[str], str],
+                  members: Sequence[Member] = (),
+                  member_link: Callable[[str], str] = str) -> WideningPlan:
+    """`InvalidInput` for a bad audience or quorum; `link` makes a secret a link;
+    `members`: the members named (team mode), whose link is `member_link(interaction id)`."""
+    audience = (choose_audience(team, asked.audience) if asked.audience or not members
+                else Audience([], []))
     note = asked.note.strip() if asked.note and asked.note.strip() else None
     expires_at, warnings = row.expires_at, list(audience.warnings)
     if asked.timeout_seconds is not None:
@@ -58,6 +67,13 @@ def plan_widening(row: Interaction, asked: WidenRequest, team: Sequence[TeamMemb
             invited_at=at)
         participants.append(participant)
         links[participant.id] = link(secret)
+    for signed_in in members:
+        participant = Participant(
+            id=secrets.token_hex(8), interaction_id=row.id, name=signed_in.name[:NAME_MAX],
+            email=signed_in.email, secret_hash=secret_hash(new_secret()), invited_at=at,
+            member_id=signed_in.id)
+        participants.append(participant)
+        links[participant.id] = member_link(row.id)
     quorum = checked_quorum(request_of(row), asked.quorum or request_of(row).quorum,
                             len(participants), "quorum.min_votes" if asked.quorum else
                             "request's quorum.min_votes")
@@ -67,8 +83,16 @@ def plan_widening(row: Interaction, asked: WidenRequest, team: Sequence[TeamMemb
         "mode": asked.mode, "audience": [p.name for p in participants],
         "note": note is not None, "expires_at": iso(expires_at), "quorum": quorum}, at)]
     events += [audit(row.id, "participant_invited", actor,
-                     {"participant_id": p.id, "name": p.name}, at) for p in participants]
+                     {"participant_id": p.id, "name": p.name, **member_detail(p)}, at)
+               for p in participants]
     if expires_at != row.expires_at:
         events.append(audit(row.id, "deadline_changed", actor,
                             {"from": row.expires_at, "to": expires_at}, at))
     return WideningPlan(widening, participants, links, events, expires_at, quorum, warnings)
+
+
+def member_detail(participant: Participant) -> dict[str, str]:
+    """What an audit event's detail adds for a participant who is a member: who they are."""
+    if participant.member_id is None:
+        return {}
+    return {"member_id": participant.member_id, "member": participant.email or ""}

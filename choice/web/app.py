@@ -49,11 +49,12 @@ from choice.web.api.settings import SettingsController
 from choice.web.api.stream import stream
 from choice.web.api.team import TeamController
 from choice.web.api.tokens import TokenController
+from choice.web.api.widened import WidenedToMeController
 from choice.web.deps import PortalParts
 from choice.web.errors import exception_handlers
 from choice.web.idle import Activity, exit_when_idle
 from choice.web.live.discussion_feed import DiscussionFeeds
-from choice.web.live.participant_socket import participant_socket
+from choice.web.live.participant_socket import member_participant_socket, participant_socket
 from choice.web.live.sockets import choice_socket, portal_socket
 from choice.web.live.tabs import BrowserOpener, Tabs
 from choice.web.mcp_mount import McpFactory, McpMount
@@ -64,7 +65,7 @@ from choice.web.pages.decision_actions import DecisionActions
 from choice.web.pages.error_pages import ErrorPages
 from choice.web.pages.login import login, login_form, login_required_handler, logout
 from choice.web.pages.option_visibility import save_hidden_options
-from choice.web.pages.participant import ParticipantPages
+from choice.web.pages.participant import MemberParticipantPages, ParticipantPages
 from choice.web.pages.routes import PageController
 from choice.web.pages.team_actions import TeamActions
 from choice.web.pages.team_sign_in import auth_callback, signed_out, team_login
@@ -120,7 +121,8 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     codes = LoginCodes(token, lambda nonce, expires: store.write(
         spend_login_code, store.engine, nonce, expires, time.time()))
     assets, tabs, activity = Assets.build(), Tabs(), Activity()
-    lists, feeds = ListCache(templates), DiscussionFeeds(portal.team, templates)
+    lists = ListCache(templates, portal.team.widened_to if settings.team_mode else None)
+    feeds = DiscussionFeeds(portal.team, templates)
     service.notifier.listen(BrowserOpener(settings, tabs, codes))
     service.notifier.listen(lists, remote=True)
     service.notifier.listen(feeds, remote=True)
@@ -147,6 +149,8 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
             await service.stop()
             store.close()
 
+    errors = ErrorPages(service, assets, exception_handlers(settings.max_body_bytes),
+                        settings.max_body_bytes)
     # Team mode swaps the token's sign-in for the OpenID provider's, and adds `/api/me`,
     # `/api/tokens` and the page of a member's agent tokens.
     sign_in_pages: list[Any] = [login, login_form]
@@ -160,14 +164,14 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
         oidc = OidcClient(settings.oidc_issuer, settings.oidc_client_id,
                           settings.oidc_client_secret, settings.redirect_uri)
         sign_in_pages = [team_login, auth_callback, signed_out, *TOKEN_PAGES]
-        team_routes = [me, TokenController]
+        team_routes = [me, TokenController, WidenedToMeController, member_participant_socket,
+                       Router("/", exception_handlers=errors.for_participant(),
+                              route_handlers=[MemberParticipantPages])]
         team_guards = [owned_only(store)]
         team_dependencies = {"team_sign_in": _constant(TeamSignIn(
             settings, store, oidc, credentials.sessions.secure)),
             "member_tokens": _constant(credentials.member_tokens)}
 
-    errors = ErrorPages(service, assets, exception_handlers(settings.max_body_bytes),
-                        settings.max_body_bytes)
     # A page's error is a page: the owner's and the participants' routers answer their
     # errors themselves; the API and the rest keep the app's JSON errors.
     owner_pages = Router("/", exception_handlers=errors.for_owner(), route_handlers=[

@@ -58,6 +58,14 @@
     if (idle()) { window.location.assign(m.path); return; }
     P.toast(P.t("New question: {title}", { title: m.title || "" }), { href: m.path, text: P.t("Open") });
   });
+  // Team mode: another member widened their question to this one (sockets.py): it joins
+  // the list's "Widened to you", and the page says so with a link to take part.
+  P.on("widened_to_you", function (m) {
+    refresh();
+    var text = P.t("Widened to you: {title}", { title: m.title || "" });
+    P.notify(text, m.path);
+    P.toast(text, { href: m.path, text: P.t("Open") });
+  });
   // An agent waits at its own prompt (`choice hook` heard its Notification hook): no
   // question here to open, so the notice says where: the agent's terminal, in that project.
   P.on("agent_waiting", function (m) {

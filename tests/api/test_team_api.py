@@ -158,6 +158,8 @@ BAD_WIDENS: list[tuple[str, dict[str, Any], int, set[tuple[str, str]]]] = [
      {("deadline", "unknown_field")}),
     ("a note over 2000 characters", {"audience": ["Alice"], "note": "n" * 2001}, 422,
      {("note", "too_long")}),
+    ("members named on a portal without team mode", {"members": ["bob@example.com"]}, 422,
+     {("members", "team_mode_only")}),
 ]
 
 

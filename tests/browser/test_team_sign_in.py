@@ -1,6 +1,7 @@
 """Team mode in Chromium: two members sign in through the real pages (the portal's `/login`,
 the OpenID provider's own login form, the way back to `/auth/callback`), each in their own
-browser, and each sees themselves in `/api/me`."""
+browser, and each sees themselves in `/api/me`. A member a question is widened to hears it
+on their open page, opens it from there and votes, signed in."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import TIMEOUT_MS
+from tests.browser.conftest import TIMEOUT_MS, wait_until_live
+from tests.browser.team import vote
 from tests.oidc.provider import OidcProvider, team_portal
+from tests.oidc.test_ownership import Member
 from tests.portal_process import PortalProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -48,3 +51,46 @@ def test_two_members_sign_in_through_the_real_pages_and_each_sees_themselves(
     finally:
         for context in contexts.values():
             context.close()
+
+
+def signed_in_page(browser: Browser, provider: OidcProvider, portal: PortalProcess,
+                   email: str) -> Page:
+    page = browser.new_context().new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{portal.base_url}/")
+    page.wait_for_url(f"{provider.issuer}/interaction/**")
+    page.fill('input[name="email"]', email)
+    page.click('button[type="submit"]')
+    page.wait_for_url(f"{portal.base_url}/")
+    return page
+
+
+def test_a_member_hears_a_question_widened_to_them_opens_it_and_votes_signed_in(
+        browser: Browser, team: tuple[OidcProvider, PortalProcess]) -> None:
+    provider, portal = team
+    provider.set_account("cy", "cy@example.com", "Cy Owner")
+    provider.set_account("di", "di@example.com", "Di Member")
+    owner = Member(portal, "cy@example.com")
+    page = signed_in_page(browser, provider, portal, "di@example.com")
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        wait_until_live(page)
+        iid = owner.ask("Which store, Di?")
+        widened = owner.call("POST", f"/api/interactions/{iid}/widen",
+                             json={"members": ["di@example.com"]})
+        assert widened.status_code == 201, widened.text
+        toast = page.get_by_test_id("toast").last
+        expect(toast).to_contain_text("Widened to you: Which store, Di?")
+        expect(page.get_by_test_id("widened-to-me-item")).to_contain_text("Which store, Di?")
+        page.get_by_test_id("widened-to-me-item").click()
+        page.wait_for_url(f"{portal.base_url}/widened/{iid}")
+        vote(page, "PostgreSQL")
+        expect(page.get_by_test_id("vote-saved")).to_be_visible()
+        expect(page.locator("[data-option-id=pg] [data-testid=tally]")).to_have_attribute(
+            "data-votes", "1")
+        tally = owner.call("GET", f"/api/interactions/{iid}/team").json()["tally"]
+        assert {t["option_id"]: t["voters"] for t in tally}["pg"] == ["Di Member"]
+        assert errors == []
+    finally:
+        page.context.close()

@@ -1,7 +1,8 @@
-"""Revision 0010 (team mode's members, sign-in attempts, a session's member) on a database
-the previous release made: every row stays as it was, the sessions it kept are the owner's
-(no member), and the portal then signs the owner in as before in local mode; switched to
-team mode, an owner's session signs nobody in.
+"""Revision 0010 (team mode's members, sign-in attempts, a session's member, a participant's
+member) on a database the previous release made: every row stays as it was, the sessions
+and participants it kept are the owner's and guests' (no member), and the portal then signs
+the owner in as before in local mode; switched to team mode, an owner's session signs nobody
+in.
 
 The previous release's database is `tests/fixtures/choice-0008.db` brought to 0009 by that
 release's revisions (0009 changes nothing on disk on SQLite: see its docstring).
@@ -62,7 +63,8 @@ def test_0010_keeps_every_row_and_the_old_sessions_are_the_owners(
     assert after["member"] == [] and after["sign_in_attempt"] == []
     assert after["member_token"] == []
     assert before["interaction"], "the fixture must hold questions to carry over"
-    for table in ("browser_session", "interaction"):
+    assert before["participant"], "the fixture must hold participants to carry over"
+    for table in ("browser_session", "interaction", "participant"):
         assert [row.pop("member_id") for row in after[table]] == [None] * len(before[table])
     assert {name: after[name] for name in before} == before
 

@@ -69,7 +69,7 @@ from choice.web.api.query import (
     check_wait,
 )
 from choice.web.api.streamed_answer import streamed_answer
-from choice.web.deps import Service
+from choice.web.deps import Service, Team
 from choice.web.security.guards import BEARER, bearer_token_guard
 from choice.web.security.ownership import member_of
 
@@ -138,15 +138,20 @@ class InteractionController(Controller):
 
     @get("/", responses=LISTED)
     async def list_interactions(
-        self, request: Request[Any, Any, Any], service: Service,
+        self, request: Request[Any, Any, Any], service: Service, team: Team,
         status: StatusFilter = "all", limit: Limit = 50,
     ) -> dict[str, Any]:
         """Newest first. `active` = pending or widened; `widened` = waiting on the team (the
         end-of-run pending pass); `deferred` = set aside by the owner, to take up again;
-        `completed` = answered, cancelled or timed out."""
-        rows = await service.recent(status, check_limit(limit),
-                                    member_of(request, service.settings.team_mode))
-        return {"interactions": [listing(row) for row in rows]}
+        `completed` = answered, cancelled or timed out. In team mode, only your own, and
+        apart from them (`widened_to_me`) the questions others widened to you."""
+        member_id = member_of(request, service.settings.team_mode)
+        rows = await service.recent(status, check_limit(limit), member_id)
+        listed: dict[str, Any] = {"interactions": [listing(row) for row in rows]}
+        if member_id is not None:  # team mode: and what others widened to this member
+            listed["widened_to_me"] = [listing(row) for row in
+                                       await team.widened_to(member_id, limit=check_limit(limit))]
+        return listed
 
     @get("/{interaction_id:str}", operation_id="pollInteraction", responses=POLLED)
     async def poll(self, interaction_id: FromPath[str], request: Request[Any, Any, Any],

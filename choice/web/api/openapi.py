@@ -125,6 +125,11 @@ class Listing(Model):
 
 class InteractionList(Model):
     interactions: list[Listing]
+    widened_to_me: list[Listing] | None = Field(
+        default=None, description="Team mode only: other members' questions widened to you, "
+                                  "still under discussion; take part at "
+                                  "`/api/widened/{interaction_id}` (or the page "
+                                  "`/widened/{interaction_id}`).")
 
 
 class Detail(Listing):

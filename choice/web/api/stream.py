@@ -29,10 +29,11 @@ from choice.contract.compat import user_choice_required
 from choice.core.notifier import Subscription
 from choice.core.replies import listing, whole_question
 from choice.store.records import Interaction
+from choice.team.links import member_path
 from choice.web.api.openapi import described, errors
 from choice.web.deps import Service
 from choice.web.security.guards import BEARER, bearer_token_guard
-from choice.web.security.ownership import member_of, sees_change
+from choice.web.security.ownership import hears_as_participant, member_of, sees_change
 
 HEARTBEAT_SECONDS = 15.0
 PAGE_ONLY = frozenset({"interaction.opened", "interaction.draft"})
@@ -120,8 +121,14 @@ async def _live(service: Service, subscription: Subscription, only: Only, member
             continue
         if change is None:  # fell behind: end the stream, the client reconnects and replays
             return
-        if change.kind in PAGE_ONLY or not only.match(change.row) \
-                or not await sees_change(service.store, change, member_id):
+        if change.kind in PAGE_ONLY or not only.match(change.row):
+            continue
+        if not await sees_change(service.store, change, member_id):
+            # Team mode: another member's question, heard only once widened to this one.
+            if change.kind == "interaction.widened" and await hears_as_participant(
+                    service.store, change, member_id):
+                yield _message("interaction.widened_to_you",
+                               {**change.data, "path": member_path(change.interaction_id)})
             continue
         if change.kind == "interaction.created" and change.row is not None:
             for message in _created(change.row, replay=False):

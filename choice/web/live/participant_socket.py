@@ -1,21 +1,23 @@
-"""`WS /ws/d/<secret>`: the live side of a participant's page.
+"""`WS /ws/d/<secret>`: the live side of a participant's page (and `WS /ws/widened/<id>`, the
+same for a member's page in team mode).
 
 Authorised by the link's secret alone (no session; the Origin is checked by
-`security.guards.OriginCheck` as for every socket). On connect it sends the deadline (with the
-server's clock, for the countdown); after that, whatever the discussion feed pushes: new
-comments, the tally, the people, a changed deadline, or that the question ended. A socket
-lives no longer than what it shows: when the discussion ends it is told so and closed with
-`ENDED` (a page that connects after the end hears the status, then `ENDED`); a withdrawn
-link's page is closed with 4404, and the page then shows what the link shows now: nothing.
-A page that falls behind is closed (it reconnects and refetches). One link keeps at most
-`LINK_SOCKETS` open (the oldest closes with `REPLACED`), opens at most
-`LINK_HANDSHAKES` in `HANDSHAKE_WINDOW` seconds (then its handshakes are refused unread), and a
-message over `INBOUND_BYTES` closes its socket with 1009 (`socket_limits`).
+`security.guards.OriginCheck` as for every socket); a member's by their session. On connect
+it sends the deadline (with the server's clock, for the countdown); after that, whatever the
+discussion feed pushes: new comments, the tally, the people, a changed deadline, or that the
+question ended. A socket lives no longer than what it shows: when the discussion ends it is
+told so and closed with `ENDED` (a page that connects after the end hears the status, then
+`ENDED`); a withdrawn link's page is closed with 4404, and the page then shows what the link
+shows now: nothing. A page that falls behind is closed (it reconnects and refetches). One
+link keeps at most `LINK_SOCKETS` open (the oldest closes with `REPLACED`), opens at most
+`LINK_HANDSHAKES` in `HANDSHAKE_WINDOW` seconds (then its handshakes are refused unread),
+and a message over `INBOUND_BYTES` closes its socket with 1009 (`socket_limits`).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from litestar import WebSocket, websocket
@@ -24,11 +26,13 @@ from litestar.params import FromPath, FromQuery
 
 from choice.contract.clock import now
 from choice.contract.errors import NotFound
+from choice.store.records import Participant
 from choice.store.team import DISCUSSION_OPEN
 from choice.team.service import UnknownLink
 from choice.web.deps import Feeds, Service, Team
 from choice.web.live.socket_limits import REPLACED, read_until_gone, wake_with_none
 from choice.web.live.sockets import GONE
+from choice.web.security.auth import Access
 from choice.web.views.team import chosen_language
 
 FELL_BEHIND = 4408
@@ -47,22 +51,41 @@ async def refuse(socket: WebSocket[Any, Any, Any]) -> None:
 async def participant_socket(socket: WebSocket[Any, Any, Any], service: Service, team: Team,
                              feeds: Feeds,
                              secret: FromPath[str], lang: FromQuery[str | None] = None) -> None:
-    if not feeds.handshakes.allows(secret):  # a link reconnecting in a loop: refused before
+    await serve(socket, service, team, feeds, secret, lambda: team.participant(secret), lang)
+
+
+@websocket("/ws/widened/{question_id:str}")
+async def member_participant_socket(socket: WebSocket[Any, Any, Any], service: Service,
+                                    team: Team, feeds: Feeds, question_id: FromPath[str],
+                                    lang: FromQuery[str | None] = None) -> None:
+    """Team mode: the same socket for a member's page (`/widened/<id>`), authorised by their
+    session: refused alike unless the question is widened to them and not withdrawn."""
+    access = socket.scope.get("auth")
+    member_id = access.member_id if isinstance(access, Access) and access.session else None
+    await serve(socket, service, team, feeds, f"{member_id}:{question_id}",
+                lambda: team.member_participant(question_id, member_id), lang)
+
+
+async def serve(socket: WebSocket[Any, Any, Any], service: Service, team: Team, feeds: Feeds,
+                key: str, find: Callable[[], Awaitable[Participant]], lang: str | None) -> None:
+    """The socket of the participant `find` names (`UnknownLink`: refused); `key`: what its
+    handshakes are counted by."""
+    if not feeds.handshakes.allows(key):  # a link reconnecting in a loop: refused before
         await socket.close(code=TOO_OFTEN)   # anything is read for it (a 403 handshake)
         return
     try:
-        participant = await team.participant(secret)
+        participant = await find()
     except UnknownLink:
         await refuse(socket)
         return
-    feeds.handshakes.took(secret)
+    feeds.handshakes.took(key)
     # Watching before the handshake completes: a change the page could miss between its
     # socket opening and its catch-up request is already queued here.
     provisional = chosen_language(service, None, lang, socket.headers)  # until the question is read
     with feeds.watch(participant.interaction_id, participant.id, provisional) as watcher, \
             feeds.links.hold(participant.id, lambda: wake_with_none(watcher.queue)) as held:
         try:  # read now that changes are heard: an ending or a withdrawal since the first
-            participant = await team.participant(secret)  # read is not missed
+            participant = await find()  # read is not missed
             row = await service.get(participant.interaction_id)
         except (UnknownLink, NotFound):
             await refuse(socket)

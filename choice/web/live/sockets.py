@@ -33,11 +33,12 @@ from choice.core.actors import Actor
 from choice.core.notifier import Change, ChangeKind, Subscription
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
+from choice.team.links import member_path
 from choice.web.deps import OpenTabs, Service
 from choice.web.live.socket_limits import REPLACED, Held, read_until_gone, wake_with_none
 from choice.web.live.tabs import Tabs
 from choice.web.security.auth import Access, has_session
-from choice.web.security.ownership import sees_change
+from choice.web.security.ownership import hears_as_participant, sees_change
 from choice.web.security.sessions import COOKIE, SECURE_COOKIE
 from choice.web.views.list_cache import moves_a_line
 
@@ -97,6 +98,13 @@ def _message_for(change: Change, interaction_id: str | None) -> dict[str, Any] |
     return None
 
 
+def widened_to_you(row: Interaction) -> dict[str, Any]:
+    """Team mode: another member widened their question to this tab's member (list.js
+    says so, with a link to the member's participant page)."""
+    return {"type": "widened_to_you", "interaction_id": row.id,
+            "title": closed_bidi(row.title), "path": member_path(row.id)}
+
+
 def session_key(socket: WebSocket[Any, Any, Any]) -> str:
     """Which signed-in browser this is, for `Tabs.sessions`: its session's cookie (the
     guard let it in, so one of the two names holds a live session)."""
@@ -105,8 +113,12 @@ def session_key(socket: WebSocket[Any, Any, Any]) -> str:
 
 async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionService,
                        tabs: Tabs, interaction_id: str | None) -> None:
+    team_mode = service.settings.team_mode
+
     def collapse(change: Change) -> bool:  # another question answered: only "refresh the list"
-        return change.kind in ENDED_FOR_LIST and change.interaction_id != interaction_id
+        return (change.kind in ENDED_FOR_LIST and change.interaction_id != interaction_id
+                # team mode: a question widened to this member is news of its own
+                and not (team_mode and change.kind == "interaction.widened"))
 
     # A tab showing no question has no team panel: comments need not wake it.
     kinds = ((*SHOWN, "discussion.changed", "decision.changed", "interaction.draft")
@@ -172,7 +184,14 @@ async def _push(socket: WebSocket[Any, Any, Any], service: InteractionService,
         if change is None:
             return
         if not await sees_change(service.store, change, member_id):
-            continue  # team mode: another member's question or agent
+            # Team mode: another member's question or agent, unless widened to this one.
+            if await hears_as_participant(service.store, change, member_id):
+                list_held = True  # their list gains it, or loses it
+                if change.kind == "interaction.widened" and change.row is not None:
+                    await socket.send_json(widened_to_you(change.row))
+            elif not list_held:
+                subscription.reopen()  # a collapsed change it never showed must not hold
+            continue                   # back the next one it would show
         if change.interaction_id == interaction_id and change.row is not None:
             row = change.row
         message = _message_for(change, interaction_id)

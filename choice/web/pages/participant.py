@@ -1,6 +1,8 @@
 """A participant's page, `/d/<secret>`: the widened question, the people in it, the thread,
 a comment box and their vote. The link's secret is the only credential (no session, no
-cookie is set or read); it reaches this one question and nothing else.
+cookie is set or read); it reaches this one question and nothing else. In team mode the
+same page is a member's at `/widened/<id>` (`MemberParticipantPages`), reached with their
+session instead of a secret, for a question widened to them.
 
 Server-rendered and complete without script: the comment and vote forms post here and
 redirect back (post/redirect/get), and "Show earlier" is a link to the page showing that
@@ -18,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Controller, Response, get, post
-from litestar.params import FromPath, FromQuery
+from litestar.params import FromQuery
 from litestar.plugins.htmx import HTMXRequest
 from litestar.response import Redirect, Template
 from markupsafe import Markup
@@ -31,6 +33,7 @@ from choice.contract.field_errors import InvalidInput, parse_model
 from choice.core.i18n import N_, SUPPORTED, Translator
 from choice.core.service import InteractionService
 from choice.store.records import Participant
+from choice.team.links import member_path
 from choice.team.models import CommentBody, VoteBody
 from choice.team.rate_limit import RateLimited
 from choice.team.service import TeamService, UnknownLink
@@ -40,6 +43,7 @@ from choice.web.pages.error_pages import participant_page
 from choice.web.pages.forms import first, read_form, typed_text
 from choice.web.pages.html import Fragment, Page
 from choice.web.pages.routes import VARY_ON_HTMX
+from choice.web.security.auth import Access, session_guard
 from choice.web.security.participant_links import is_link_preview, participant_using
 from choice.web.views.assets import Assets
 from choice.web.views.decision import shared_decision
@@ -81,12 +85,9 @@ class Reader(Struct, frozen=True):
     team: TeamService
     assets: Assets
     participant: Participant
-    secret: str
+    base: str
+    """The page's path: `/d/<secret>`, or a member's `/widened/<id>` (team mode)."""
     lang: str | None
-
-    @property
-    def base(self) -> str:
-        return f"/d/{self.secret}"  # well-formed: `team.participant` checked its shape
 
     @property
     def chosen(self) -> str:
@@ -183,26 +184,32 @@ class ParticipantPages(Controller):
     path = "/d/{secret:str}"
     include_in_schema = False
 
-    @staticmethod
-    async def _reader(request: HTMXRequest, service: InteractionService, team: TeamService,
-                      assets: Assets, secret: str, lang: str | None, *,
+    async def _participant(self, request: HTMXRequest, team: TeamService, *,
+                           using: bool) -> tuple[Participant, str]:
+        """The request's participant and their page's path; `UnknownLink` for none."""
+        secret = str(request.path_params["secret"])
+        participant = await (participant_using(team, secret) if using
+                             else team.participant(secret))
+        return participant, f"/d/{secret}"  # well-formed: `team.participant` checked its shape
+
+    async def _reader(self, request: HTMXRequest, service: InteractionService,
+                      team: TeamService, assets: Assets, lang: str | None, *,
                       using: bool = False) -> Reader | None:
         """`using`: the request is the person's act (a comment, a vote), which opens the
         link like the page does, even when it never loaded (a form posted by a script)."""
         try:
-            participant = await (participant_using(team, secret) if using
-                                 else team.participant(secret))
+            participant, base = await self._participant(request, team, using=using)
         except UnknownLink:
             return None
-        return Reader(request, service, team, assets, participant, secret, lang)
+        return Reader(request, service, team, assets, participant, base, lang)
 
     @get("/")
     async def page(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
-                   secret: FromPath[str], lang: FromQuery[str | None] = None,
+                   lang: FromQuery[str | None] = None,
                    before: FromQuery[str | None] = None) -> Response[Any]:
         """The page; `?before=` (a "Show earlier" followed without script): the 20 comments
         before that one instead of the newest."""
-        reader = await self._reader(request, service, team, assets, secret, lang)
+        reader = await self._reader(request, service, team, assets, lang)
         if reader is None:
             return link_gone(service, assets, lang, request)
         return await reader.show(opening=not is_link_preview(request.headers.get("user-agent")),
@@ -210,32 +217,32 @@ class ParticipantPages(Controller):
 
     @get("/comments")
     async def earlier(self, request: HTMXRequest, service: Service, team: Team,
-                      assets: WebAssets, secret: FromPath[str],
+                      assets: WebAssets,
                       lang: FromQuery[str | None] = None,
                       before: FromQuery[str | None] = None) -> Response[Any]:
         """"Show earlier" (HTMX): the 20 comments before `before`, as list items."""
-        reader = await self._reader(request, service, team, assets, secret, lang)
+        reader = await self._reader(request, service, team, assets, lang)
         if reader is None:
             return link_gone(service, assets, lang, request)
         return await reader.earlier(page_cursor(before))
 
     @get("/partial")
     async def partial(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
-                      secret: FromPath[str], lang: FromQuery[str | None] = None) -> Response[Any]:
+                      lang: FromQuery[str | None] = None) -> Response[Any]:
         """The whole discussion, for a page whose question just ended (or that reconnected)."""
-        reader = await self._reader(request, service, team, assets, secret, lang)
+        reader = await self._reader(request, service, team, assets, lang)
         if reader is None:
             return link_gone(service, assets, lang, request)
         return await reader.show(partial=DISCUSSION)
 
     @get("/live")
     async def live(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
-                   secret: FromPath[str], lang: FromQuery[str | None] = None,
+                   lang: FromQuery[str | None] = None,
                    after: FromQuery[str | None] = None) -> Response[Any]:
         """What moves on the page (thread, tally, people), for a page that (re)connected:
         the comments after `after` (the newest the page has), or without it, or when more
         than 100 came meanwhile, the newest page of the thread in place of the page's."""
-        reader = await self._reader(request, service, team, assets, secret, lang)
+        reader = await self._reader(request, service, team, assets, lang)
         if reader is None:
             return link_gone(service, assets, lang, request)
         newest = page_cursor(after)
@@ -245,11 +252,11 @@ class ParticipantPages(Controller):
         return await reader.show(partial=LIVE, window=Window(limit=0, since=since))
 
     @post("/comment")
-    async def comment(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
-                      secret: FromPath[str]) -> Response[Any]:
+    async def comment(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets
+                      ) -> Response[Any]:
         form = await read_form(request)
         lang, text = first(form, "lang") or None, typed_text(form, "text")
-        reader = await self._reader(request, service, team, assets, secret, lang, using=True)
+        reader = await self._reader(request, service, team, assets, lang, using=True)
         if reader is None:
             return link_gone(service, assets, lang, request)
         participant = reader.participant
@@ -274,12 +281,12 @@ class ParticipantPages(Controller):
         return await reader.show(partial="partials/_comment_posted.html", posted_id=posted.id)
 
     @post("/vote")
-    async def vote(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
-                   secret: FromPath[str]) -> Response[Any]:
+    async def vote(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets
+                   ) -> Response[Any]:
         """`option` (any number; none, or `action=clear`, withdraws the vote)."""
         form = await read_form(request)
         lang = first(form, "lang") or None
-        reader = await self._reader(request, service, team, assets, secret, lang, using=True)
+        reader = await self._reader(request, service, team, assets, lang, using=True)
         if reader is None:
             return link_gone(service, assets, lang, request)
         picked = ([] if first(form, "action") == "clear"
@@ -299,3 +306,22 @@ class ParticipantPages(Controller):
             return reader.back("vote")
         return await reader.show(partial="partials/_vote_form.html",
                                  vote_notice=VOTE_SAVED if picked else VOTE_CLEARED)
+
+
+class MemberParticipantPages(ParticipantPages):
+    """Team mode: `/widened/<id>`, the same page for a member a question is widened to,
+    reached with their own session instead of a secret link. Anyone else (the owner, a
+    member it is not widened to, a member whose invitation was withdrawn) gets the page a
+    link that opens nothing gets."""
+
+    path = "/widened/{question_id:str}"
+    guards = [session_guard]  # noqa: RUF012 - Litestar reads it from the class
+
+    async def _participant(self, request: HTMXRequest, team: TeamService, *,
+                           using: bool) -> tuple[Participant, str]:
+        question_id = str(request.path_params["question_id"])
+        access: Access = request.auth
+        participant = await team.member_participant(question_id, access.member_id)
+        if using and participant.opened_at is None:
+            await team.open_link(participant)
+        return participant, member_path(participant.interaction_id)

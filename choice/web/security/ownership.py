@@ -5,7 +5,9 @@ very body an id that does not exist gets; lists and streams show a member only t
 The question's member is the one whose token or session asked it (`member_id` on its row).
 `owned_only` is the guard that holds every route whose path names an `interaction_id`, so a
 route added later is covered without thinking of it; `member_of` is what list and stream
-handlers filter by. In local mode neither is used: one owner sees everything.
+handlers filter by; `hears_as_participant` lets through what a member hears of a question
+widened to them (its own routes, `/widened/<id>`, take their session instead). In local
+mode none is used: one owner sees everything.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from litestar.types import Guard
 from choice.contract.errors import NotFound
 from choice.core.notifier import Change
 from choice.store import Store
-from choice.store.members import whose_question
+from choice.store.members import participant_member, whose_question, widened_to_member
 from choice.store.records import Interaction
 from choice.web.security.auth import Access
 
@@ -71,3 +73,18 @@ async def sees_change(store: Store, change: Change, member_id: str | None) -> bo
         return row.member_id == member_id
     whose = await store.read(whose_question, store.engine, change.interaction_id)
     return whose.member_id == member_id
+
+
+async def hears_as_participant(store: Store, change: Change, member_id: str | None) -> bool:
+    """Team mode: whether `change`, about a question that is not the member's, concerns them
+    as a participant: the question was just widened to them (their pages say so and their
+    list gains it), or their invitation was withdrawn (their list loses it)."""
+    if member_id is None:
+        return False
+    if change.kind == "interaction.widened":
+        return await store.read(widened_to_member, store.engine, change.interaction_id,
+                                member_id)
+    if change.kind == "discussion.changed" and change.data.get("change") == "revoked":
+        participant_id = str(change.data.get("participant_id") or "")
+        return await store.read(participant_member, store.engine, participant_id) == member_id
+    return False

@@ -242,6 +242,9 @@ class ListView(Struct, frozen=True):
     current_id: str | None
     active_count: int
     deferred_count: int = 0
+    widened_to_me: list[Interaction] = []
+    """Team mode: other members' questions widened to this member, still under discussion
+    (each opens on the member's participant page)."""
 
     @staticmethod
     def where(item: Interaction) -> str:

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 
+import msgspec
 from markupsafe import Markup
 from msgspec import Struct
 
 from choice.core.notifier import Change
 from choice.core.service import InteractionService
+from choice.store.records import Interaction
 from choice.web.views.interactions import ListView, split_for_list
 from choice.web.views.templates import Templates
 
@@ -28,9 +31,11 @@ switched the interface (`moves_a_line`): its line's interface badge."""
 
 
 def moves_a_line(change: Change) -> bool:
-    """Whether `change` alters what the list shows (not a deadline: the list has none)."""
+    """Whether `change` alters what the list shows (not a deadline: the list has none; a
+    withdrawn participant: a member's "widened to you" line)."""
     return change.kind in LIST_CHANGES or (
-        change.kind == "interaction.updated" and "switched_from" in change.data)
+        change.kind == "interaction.updated" and "switched_from" in change.data) or (
+        change.kind == "discussion.changed" and change.data.get("change") == "revoked")
 
 
 class RenderedList(Struct, frozen=True):
@@ -38,19 +43,30 @@ class RenderedList(Struct, frozen=True):
     active_count: int
 
 
+WidenedTo = Callable[[str], Awaitable[list[Interaction]]]
+"""Team mode: the questions widened to a member (`TeamService.widened_to`)."""
+
+
 async def list_view(service: InteractionService, which: str, current_id: str | None,
-                    member_id: str | None = None) -> ListView:
-    """`member_id`: in team mode, only that member's questions."""
+                    member_id: str | None = None, widened_to: WidenedTo | None = None
+                    ) -> ListView:
+    """`member_id`: in team mode, only that member's questions, and apart from them those
+    `widened_to` the member."""
     active, deferred, completed = await asyncio.gather(
         service.recent("active", 100, member_id), service.recent("deferred", 100, member_id),
         service.recent("completed", 5, member_id))
-    return split_for_list(active, deferred, completed, which, current_id)
+    view = split_for_list(active, deferred, completed, which, current_id)
+    if member_id is None or widened_to is None:
+        return view
+    return msgspec.structs.replace(view, widened_to_me=await widened_to(member_id))
 
 
 class ListCache:
-    def __init__(self, templates: Templates) -> None:
+    def __init__(self, templates: Templates, widened_to: WidenedTo | None = None) -> None:
         self.templates = templates
         """The app's templates (the ones its template engine renders with)."""
+        self.widened_to = widened_to
+        """Team mode: what a member's list shows as widened to them."""
         self.version = 0
         self._rendered: dict[tuple[str, str | None, str, int, str | None], RenderedList] = {}
 
@@ -66,7 +82,7 @@ class ListCache:
         if (hit := self._rendered.get(key)) is not None:
             return hit
         version = self.version
-        view = await list_view(service, which, current_id, member_id)
+        view = await list_view(service, which, current_id, member_id, self.widened_to)
         template = self.templates.get_template("partials/_interaction_list.html")
         rendered = RenderedList(Markup(template.render(list=view, locale=locale)),
                                 view.active_count)

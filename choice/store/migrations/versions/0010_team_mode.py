@@ -1,6 +1,7 @@
 """Team mode: the `member` table, their agent tokens (`member_token`), sign-ins on their way
 through the OpenID provider (`sign_in_attempt`), a browser session's member
-(`browser_session.member_id`) and a question's (`interaction.member_id`).
+(`browser_session.member_id`), a question's (`interaction.member_id`) and a widened
+question's participant who is a member (`participant.member_id`).
 
 Revision ID: 0010
 Revises: 0009
@@ -71,9 +72,14 @@ def upgrade() -> None:
     op.create_index("ix_browser_session_member_id", "browser_session", ["member_id"])
     op.add_column("interaction", sa.Column("member_id", sa.String(length=32), nullable=True))
     op.create_index("ix_interaction_member_created", "interaction", ["member_id", "created_at"])
+    op.add_column("participant", sa.Column("member_id", sa.String(length=32), nullable=True))
+    op.create_index("ix_participant_member_id", "participant", ["member_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_participant_member_id", table_name="participant")
+    with op.batch_alter_table("participant") as batch_op:
+        batch_op.drop_column("member_id")
     op.drop_index("ix_interaction_member_created", table_name="interaction")
     with op.batch_alter_table("interaction") as batch_op:
         batch_op.drop_column("member_id")
