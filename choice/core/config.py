@@ -143,14 +143,18 @@ class Settings:
                              "agent token on the team server's settings page and set "
                              "CHOICE_TOKEN to it (or unset CHOICE_URL to use the portal on "
                              "this machine).")
-        if values["auth"] == "oidc":
-            missing = [name for name, field in TEAM_MODE_NEEDS if not values[field]]
-            if missing:
-                raise SystemExit(f"CHOICE_AUTH=oidc needs {', '.join(missing)}: set "
-                                 f"{'it' if len(missing) == 1 else 'them'} (the provider's "
-                                 "issuer URL, the portal's client id and secret there, and "
-                                 "the portal's public root for the redirect URI).")
         return cls(data_dir=data_dir, **values)
+
+    def check_team_mode(self) -> None:
+        """Stop a portal that would serve team mode without what it needs (`SystemExit`
+        naming the variables). Only the portal asks: a client, the bridge or a hook started
+        from a shell that holds the server's variables reads none of them."""
+        missing = [name for name, field in TEAM_MODE_NEEDS if not getattr(self, field)]
+        if self.team_mode and missing:
+            raise SystemExit(f"CHOICE_AUTH=oidc needs {', '.join(missing)}: set "
+                             f"{'it' if len(missing) == 1 else 'them'} (the provider's "
+                             "issuer URL, the portal's client id and secret there, and "
+                             "the portal's public root for the redirect URI).")
 
     def prepare_data_dir(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -40,7 +40,7 @@ WHERE = {"claude": "~/.claude/settings.json (or .claude/settings.json in a proje
 MARGIN_SECONDS = 10
 NOTICE_TIMEOUT = 10
 """A notice is one request to a running portal (none is started for it)."""
-SECRET = ("CHOICE_WEBHOOK_SECRET",)
+SECRET = ("CHOICE_WEBHOOK_SECRET", "CHOICE_OIDC_CLIENT_SECRET")
 """Never written into an agent's settings file."""
 
 

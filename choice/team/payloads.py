@@ -1,12 +1,13 @@
 """What a discussion looks like as JSON: to a participant (`GET /api/d/<secret>`, and the
 participant page's context) and to the owner (`GET /api/interactions/{id}/team`).
 
-A participant sees the question, the people invited (names only), a page of the thread
-(`comments`, oldest first, with `comments_before`: the cursor of the page before), the tally,
-their own vote, a deferral with its rationale, the quorum, and once it is over the outcome
-(status, the chosen options' ids and labels, the answer in words, the discussion's summary,
-who decided, the answer's source and the owner's rationale; not the owner's notes). Never a
-link, an id of another interaction, or anything of the owner's.
+A participant sees the question (with the files the agent showed), the people invited
+(names only), a page of the thread (`comments`, oldest first, with `comments_before`: the
+cursor of the page before), the tally, their own vote, a deferral with its rationale, the
+quorum, and once it is over the outcome (status, the chosen options' ids and labels, the
+answer in words, the discussion's summary, who decided, the answer's source and the owner's
+rationale; not the owner's notes). Never a link, an id of another interaction, or anything
+of the owner's.
 """
 
 from __future__ import annotations
@@ -56,14 +57,21 @@ def page_reply(page: ThreadPage, *, participant: bool) -> dict[str, Any]:
 
 
 def question_of(discussion: Discussion) -> dict[str, Any]:
+    """The question as the team reads it, with the files the agent showed (`attachments`:
+    a participant fetches each from `/api/d/<secret>/attachments/{id}`, the owner from
+    `/api/interactions/{id}/attachments/{id}`) and the ones each option points at."""
     request = discussion.request
     return {
         "title": request.title, "prompt": request.prompt,
         "selection_mode": request.selection_mode,
         "max_selections": request.max_selections,
         "options": [{"id": o.id, "label": o.label, "description": o.description,
-                     "recommended": o.recommended, "rationale": o.rationale}
+                     "recommended": o.recommended, "rationale": o.rationale,
+                     "attachment_ids": list(o.attachment_ids)}
                     for o in request.options],
+        "attachments": [{"id": a.id, "name": a.name, "mime_type": a.mime_type, "size": a.size,
+                         "sha256": a.sha256, "source_path": a.source_path}
+                        for a in request.attachments],
     }
 
 

@@ -18,16 +18,25 @@ from typing import TYPE_CHECKING, Any
 from msgspec import Struct
 
 from choice.contract import FieldError
-from choice.contract.errors import DeadlinePassed
+from choice.contract.errors import DeadlinePassed, NotFound
 from choice.contract.field_errors import InvalidInput
 from choice.contract.result import DISCUSSION_MESSAGES_MAX, DiscussionData
 from choice.core.actors import OWNER_TEAM, SYSTEM, Actor, Channel
+from choice.core.attachments import attachment
 from choice.core.endings import audit, request_of
 from choice.core.extension import NO_FACTS, CompletionFacts, Extension, ReplyHints
 from choice.core.notifier import Change
 from choice.core.replies import AgentReply, interaction_url, listing
 from choice.store import Store
-from choice.store.records import Comment, Decision, Interaction, Participant, Vote, Widening
+from choice.store.records import (
+    Comment,
+    Decision,
+    Interaction,
+    Participant,
+    StoredFile,
+    Vote,
+    Widening,
+)
 from choice.store.team import TeamRepository
 from choice.team.discussion import (
     VOTE_MERGE_SECONDS,
@@ -61,6 +70,15 @@ OWNER = "owner"
 
 class UnknownLink(LookupError):
     """No participant has this link, or the owner withdrew it: answered as a 404."""
+
+
+class UnknownFile(LookupError):
+    """The question has no file by this id that its participants may see: answered as a
+    404 that says nothing more (an answer's file and a missing one are alike)."""
+
+    def __init__(self, attachment_id: str) -> None:
+        self.attachment_id = attachment_id
+        super().__init__(attachment_id)
 
 
 class Invited(Struct, frozen=True):
@@ -256,6 +274,27 @@ class TeamService(Extension):
                 self._publish("discussion.changed", discussion.row, change="opened",
                               participant_id=participant.id)
         return discussion
+
+    async def shown_file(self, participant: Participant, attachment_id: str) -> StoredFile:
+        """A file the agent showed with the question this participant was invited to (the
+        request's `attachments`, options' included), for as long as their link is live.
+        Never the person's answer files or their draft's: `UnknownFile` for those and for
+        any id the question does not show; `UnknownLink` once retention removed the question,
+        as for a link that opens nothing."""
+        try:
+            row = await self.interactions.get(participant.interaction_id)
+        except NotFound:
+            raise UnknownLink("") from None
+        shown = {file.id for file in request_of(row).attachments}
+        if attachment_id not in shown or await self.mode(row.id) is None:
+            raise UnknownFile(attachment_id)
+        try:
+            file = await attachment(self._store, row.id, attachment_id)
+        except NotFound:
+            raise UnknownFile(attachment_id) from None
+        if file.direction != "request":
+            raise UnknownFile(attachment_id)
+        return file
 
     async def comment(self, interaction_id: str, body: CommentBody,
                       participant: Participant | None = None) -> Comment:

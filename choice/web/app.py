@@ -89,7 +89,6 @@ from choice.web.security.large_bodies import LargeBodies, Places
 from choice.web.security.log_redaction import install as keep_secrets_out_of_logs
 from choice.web.security.member_admin import MemberAdmin, admin_only
 from choice.web.security.member_tokens import MemberTokens
-from choice.web.security.oidc_client import OidcClient
 from choice.web.security.ownership import owned_only
 from choice.web.security.sessions import Sessions
 from choice.web.security.team_sign_in import TeamSignIn
@@ -115,6 +114,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     settings, store, service = portal.settings, portal.store, portal.service
     keep_secrets_out_of_logs()
     RESOURCES.check(SUPPORTED)  # a missing catalog stops the start; each is read on first use
+    settings.check_team_mode()
     settings.prepare_data_dir()
     token = TokenFile(settings.token_path).current
     credentials = Credentials(token, Sessions(store, token, settings.public_url),
@@ -160,6 +160,8 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     team_guards: list[Guard] = []
     if settings.team_mode:
         assert settings.oidc_issuer and settings.oidc_client_id and settings.oidc_client_secret
+        # Here, not at the top: a local-mode portal never loads the OpenID libraries.
+        from choice.web.security.oidc_client import OidcClient
         oidc = OidcClient(settings.oidc_issuer, settings.oidc_client_id,
                           settings.oidc_client_secret, settings.redirect_uri)
         sign_in_pages = [team_login, auth_callback, signed_out, *TOKEN_PAGES]

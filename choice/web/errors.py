@@ -31,7 +31,7 @@ from choice.contract.field_errors import InvalidInput
 from choice.core.replies import listing
 from choice.store.records import Interaction
 from choice.team.rate_limit import RateLimited
-from choice.team.service import UnknownLink
+from choice.team.service import UnknownFile, UnknownLink
 from choice.web.api.query import HINTS
 
 log = logging.getLogger("choice.web")
@@ -146,6 +146,14 @@ def _unknown_link(_: Request[Any, Any, Any], _exc: UnknownLink) -> Response[Any]
     }])
 
 
+def _unknown_file(_: Request[Any, Any, Any], exc: UnknownFile) -> Response[Any]:
+    return error_response(404, [{
+        "field": "attachment_id", "code": "not_found",
+        "message": f"no file {exc.attachment_id[:64]!r} is shown with this question: its "
+                   "files are listed in GET /api/d/<secret> (question.attachments).",
+    }])
+
+
 def _rate_limited(_: Request[Any, Any, Any], exc: RateLimited) -> Response[Any]:
     if exc.what == "votes":
         field, message = "option_ids", (f"too many vote changes in a minute: wait "
@@ -237,6 +245,7 @@ def exception_handlers(max_body_bytes: int) -> ExceptionHandlersMap:
         NotInReview: _not_in_review,
         NotDeferred: _not_deferred,
         UnknownLink: _unknown_link,
+        UnknownFile: _unknown_file,
         RateLimited: _rate_limited,
         TooManyComments: _too_many_comments,
         ValidationException: _validation,

@@ -19,12 +19,13 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
 from litestar.enums import ScopeType
-from litestar.types import Receive, Scope, Send
+from litestar.types import Message, Receive, Scope, Send
 
 from choice.core.actors import MEMBER_SCOPE_KEY
 from choice.core.background import finish
@@ -36,7 +37,7 @@ from choice.web.mcp_body import (
     refuse_too_large,
 )
 from choice.web.security.auth import CODE_SECONDS, Access, LoginCodes, login_link
-from choice.web.security.guards import send_error
+from choice.web.security.guards import header, send_error
 from choice.web.security.large_bodies import announced_size
 
 if TYPE_CHECKING:
@@ -84,6 +85,7 @@ class McpMount:
         """Set while the lifespan runs: `/mcp` may start the MCP app."""
         self._context: contextvars.Context | None = None
         self._task: asyncio.Task[None] | None = None
+        self._sessions = SessionMembers()
 
     @property
     def started(self) -> bool:
@@ -152,12 +154,21 @@ class McpMount:
                              "request")
             return
         access = scope.get("auth")
+        member = access.member_id if isinstance(access, Access) else None
         # Team mode: whose agent calls, for the tools (`MEMBER_SCOPE_KEY`).
-        handed: Any = {**scope, MEMBER_SCOPE_KEY: access.member_id
-                       if isinstance(access, Access) else None}
+        handed: Any = {**scope, MEMBER_SCOPE_KEY: member}
         if scope["type"] != ScopeType.HTTP:
             await self._app(handed, receive, send)
             return
+        if member is not None:
+            session = header(scope, b"mcp-session-id")
+            if session is not None and not self._sessions.belongs(session, member):
+                # Another member's session: as the SDK answers one it does not know.
+                await send_error(send, 404, "not_found", "no MCP session with this id: "
+                                 "initialize a new one.", "Mcp-Session-Id")
+                return
+            if session is None:
+                send = self._sessions.recording(send, member)
         if (announced_size(scope) or 0) > MCP_BODY_MAX:
             await refuse_too_large(send)
             return
@@ -167,3 +178,33 @@ class McpMount:
             await self._app(handed, limited.receive, limited.send)
         if limited.tripped and not limited.started:
             await refuse_too_large(send)
+
+
+class SessionMembers:
+    """Team mode: which member opened each MCP session (the `Mcp-Session-Id` the SDK hands
+    out in answer to an `initialize`), so that a session is only ever used with its own
+    member's credentials: another member's token with that id is told the session does not
+    exist, and never reaches its stream or its questions. The newest `KEEP` are kept (an
+    evicted session's member can no longer use it and initializes again)."""
+
+    KEEP = 10_000
+
+    def __init__(self) -> None:
+        self._members: OrderedDict[str, str] = OrderedDict()
+
+    def belongs(self, session: str, member: str) -> bool:
+        return self._members.get(session) == member
+
+    def recording(self, send: Send, member: str) -> Send:
+        """`send`, noting the session id its response hands out as `member`'s."""
+
+        async def noting(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                for name, value in message.get("headers", ()):
+                    if name.lower() == b"mcp-session-id":
+                        self._members[value.decode("latin-1")] = member
+                        while len(self._members) > self.KEEP:
+                            self._members.popitem(last=False)
+            await send(message)
+
+        return noting

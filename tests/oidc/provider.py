@@ -174,10 +174,10 @@ ADMIN = "admin@example.com"
 
 
 @contextmanager
-def team_portal(workdir: Path, **settings: str) -> Iterator[tuple[OidcProvider, PortalProcess]]:
+def team_portal(workdir: Path, **env: str) -> Iterator[tuple[OidcProvider, PortalProcess]]:
     """A real portal in team mode on a free port (`CHOICE_PUBLIC_URL` its loopback address,
-    members of `ALLOWED_DOMAIN` allowed, `ADMIN` an admin, and `settings`: more `CHOICE_*`
-    variables) and the provider it signs in with, both stopped on the way out."""
+    members of `ALLOWED_DOMAIN` allowed, `ADMIN` an admin; `env`: more settings) and the
+    provider it signs in with, both stopped on the way out."""
     port = free_port()
     public = f"http://127.0.0.1:{port}"
     provider = OidcProvider(workdir, f"{public}/auth/callback")
@@ -186,7 +186,7 @@ def team_portal(workdir: Path, **settings: str) -> Iterator[tuple[OidcProvider, 
             workdir / "portal", port=port, CHOICE_AUTH="oidc",
             CHOICE_OIDC_ISSUER=provider.issuer, CHOICE_OIDC_CLIENT_ID=provider.client_id,
             CHOICE_OIDC_CLIENT_SECRET=provider.client_secret, CHOICE_PUBLIC_URL=public,
-            CHOICE_OIDC_ALLOWED_DOMAINS=ALLOWED_DOMAIN, CHOICE_OIDC_ADMINS=ADMIN, **settings)
+            CHOICE_OIDC_ALLOWED_DOMAINS=ALLOWED_DOMAIN, CHOICE_OIDC_ADMINS=ADMIN, **env)
         portal.start()
         try:
             yield provider, portal

@@ -283,3 +283,27 @@ def test_a_question_asked_with_a_members_token_is_that_members(
     listed = httpx.get(f"{bob.portal.base_url}/api/interactions",
                        headers={"Authorization": f"Bearer {bobs}"}, timeout=20)
     assert iid not in listed.text
+
+
+def test_an_mcp_session_answers_only_the_member_who_opened_it(
+        ann: Member, bob: Member) -> None:
+    accept = {"Accept": "application/json, text/event-stream",
+              "Content-Type": "application/json"}
+    opened = ann.call("POST", "/mcp", headers=accept, json={
+        "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "ann-agent", "version": "1"}}})
+    assert opened.status_code == 200, opened.text
+    session = opened.headers["mcp-session-id"]
+    listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+               "params": {"name": "list_pending", "arguments": {}}}
+    taken = bob.call("POST", "/mcp", headers={**accept, "Mcp-Session-Id": session},
+                     json=listing)
+    unknown = bob.call("POST", "/mcp", headers={**accept, "Mcp-Session-Id": "f" * 32},
+                       json=listing)
+    assert taken.status_code == unknown.status_code == 404
+    assert taken.text == unknown.text
+    ann.call("POST", "/mcp", headers={**accept, "Mcp-Session-Id": session},
+             json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+    own = ann.call("POST", "/mcp", headers={**accept, "Mcp-Session-Id": session}, json=listing)
+    assert own.status_code == 200, own.text

@@ -75,13 +75,17 @@ def test_the_command_runs_the_same_through_a_shell_and_without_one(tmp_path: Pat
     assert direct.stdout == shell.stdout == f"7 {data_dir}\n"
 
 
-def test_a_secret_is_left_out_and_said_so(tmp_path: Path) -> None:
-    env = {"CHOICE_WEBHOOK_URL": "https://hooks.example.com/x",
-           "CHOICE_WEBHOOK_SECRET": "s3cret-value"}
+@pytest.mark.parametrize(("name", "beside"), [
+    ("CHOICE_WEBHOOK_SECRET", {"CHOICE_WEBHOOK_URL": "https://hooks.example.com/x"}),
+    ("CHOICE_OIDC_CLIENT_SECRET", {"CHOICE_OIDC_ISSUER": "https://id.example.com"}),
+])
+def test_a_secret_is_left_out_and_said_so(name: str, beside: dict[str, str]) -> None:
+    env = {**beside, name: "s3cret-value"}
     text = render("claude", Settings.from_env(env), env)
     assert "s3cret-value" not in text
-    assert "CHOICE_WEBHOOK_URL=https://hooks.example.com/x" in text
-    assert "CHOICE_WEBHOOK_SECRET is not written" in advice("claude", Settings.from_env(env), env)
+    (other, value), = beside.items()
+    assert f"{other}={value}" in text
+    assert f"{name} is not written" in advice("claude", Settings.from_env(env), env)
 
 
 @pytest.mark.parametrize("agent", ["claude", "codex"])

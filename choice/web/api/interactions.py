@@ -7,7 +7,6 @@ raised as exceptions and rendered by `web/errors.py`.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 from litestar import Controller, Request, Response, get, patch, post
 from litestar.params import FromPath, JSONBody
@@ -25,8 +24,6 @@ from choice.contract.ask_user_question import AskUserQuestion
 from choice.contract.attachments import (
     ANSWER_BODY_MAX,
     ASKING_BODY_MAX,
-    INLINE_TYPES,
-    safe_file_name,
 )
 from choice.contract.clock import iso
 from choice.contract.compat import HitlRequest, RequestUserChoice
@@ -35,11 +32,12 @@ from choice.contract.field_errors import parse_model
 from choice.contract.submission import WithdrawBody
 from choice.contract.vocabulary import UNRESOLVED_STATUSES
 from choice.core.actors import AGENT, Actor
-from choice.core.attachments import attachment, attachment_bytes
+from choice.core.attachments import attachment
 from choice.core.extension import ReplyHints
 from choice.core.replies import listing, reply
 from choice.store.records import Interaction
 from choice.web.api.body import check_json_data, json_body
+from choice.web.api.file_response import file_response
 from choice.web.api.hangup import while_connected
 from choice.web.api.openapi import (
     BODY_ERRORS,
@@ -249,13 +247,7 @@ class InteractionController(Controller):
         whole. `nosniff` and a sandboxing CSP: a browser never runs what it holds; the name
         it saves ends with the type's extension (`safe_file_name`)."""
         file = await attachment(service.store, interaction_id, attachment_id)
-        disposition = "inline" if file.mime_type in INLINE_TYPES else "attachment"
-        safe_name = safe_file_name(file.name, file.mime_type)  # a row stored before the rule
-        return Stream(attachment_bytes(service.store, file), media_type=file.mime_type, headers={
-            "Content-Length": str(file.size), "X-Content-Type-Options": "nosniff",
-            "Content-Security-Policy": "default-src 'none'; sandbox",
-            "Content-Disposition": f"{disposition}; filename*=UTF-8''{quote(safe_name)}",
-            "Cache-Control": "private, max-age=3600", "ETag": f'"{file.sha256}"'})
+        return file_response(service.store, file)
 
     @post("/{interaction_id:str}/withdraw", status_code=200, before_request=check_json_data,
           operation_id="withdrawInteraction", responses=CHANGED)

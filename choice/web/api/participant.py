@@ -1,6 +1,6 @@
 """JSON API for a participant, authorised by their link's secret alone (`/api/d/<secret>`):
 read the question and the discussion (the newest 50 comments, and the pages before them),
-comment, vote. A chat bot holding the link can act
+fetch the files shown with the question, comment, vote. A chat bot holding the link can act
 for its person; it reaches nothing else (no list, no other interaction, no owner action).
 
 No bearer token and no session cookie are asked for, or honoured beyond what the secret
@@ -15,14 +15,16 @@ from typing import Any
 
 from litestar import Controller, get, post, put
 from litestar.params import FromPath, JSONBody
+from litestar.response import Stream
 
 from choice.team.models import CommentBody, VoteBody
 from choice.team.payloads import comment_reply, page_reply, participant_payload
 from choice.team.thread import API
 from choice.web.api.body import check_json_data
+from choice.web.api.file_response import file_response
 from choice.web.api.openapi import BODY_ERRORS, errors
 from choice.web.api.query import Before, check_cursor
-from choice.web.deps import Team
+from choice.web.deps import Service, Team
 from choice.web.security.participant_links import participant_using
 
 
@@ -38,6 +40,16 @@ class ParticipantController(Controller):
         participant = await team.participant(secret)
         discussion = await team.open_link(participant, API)
         return participant_payload(discussion, participant)
+
+    @get("/attachments/{attachment_id:str}", responses=errors(404))
+    async def attachment(self, secret: FromPath[str], attachment_id: FromPath[str], team: Team,
+                         service: Service) -> Stream:
+        """A file the agent showed with the question (`question.attachments`), served as
+        the owner's page gets it: an image as itself, anything else as a download, streamed,
+        `nosniff` and sandboxed. The person's answer files are not the team's: 404, as for
+        an id the question does not show. Fetching a file does not open the link."""
+        file = await team.shown_file(await team.participant(secret), attachment_id)
+        return file_response(service.store, file)
 
     @get("/comments", responses=errors(404, 422))
     async def comments(self, secret: FromPath[str], team: Team,

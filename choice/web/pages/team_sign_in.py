@@ -23,7 +23,7 @@ from choice.core.i18n import N_
 from choice.core.service import InteractionService
 from choice.web.deps import PortalCredentials, Service, TeamSignInFlow, WebAssets
 from choice.web.pages.html import Page
-from choice.web.security.oidc_client import ProviderUnavailable, SignInRejected
+from choice.web.security.sign_in_errors import ProviderUnavailable, SignInRejected
 from choice.web.security.team_sign_in import (
     ATTEMPT_COOKIE,
     CALLBACK_PATH,

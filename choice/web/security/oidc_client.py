@@ -25,6 +25,8 @@ from joserfc import jws, jwt
 from joserfc.errors import JoseError
 from joserfc.jwk import KeySet
 
+from choice.web.security.sign_in_errors import ProviderUnavailable, SignInRejected
+
 SCOPE = "openid email profile"
 TIMEOUT_SECONDS = 10.0
 """Each request to the provider; past it the provider counts as down."""
@@ -32,14 +34,6 @@ LEEWAY_SECONDS = 60
 """Clock skew allowed between the portal and the provider (`exp`, `iat`)."""
 SIGNING_ALGORITHMS = ("RS256", "PS256", "ES256", "EdDSA")
 """ID-token algorithms accepted (asymmetric only: the client secret never verifies one)."""
-
-
-class ProviderUnavailable(Exception):
-    """The provider could not be reached, or answered something that is not OpenID."""
-
-
-class SignInRejected(Exception):
-    """The provider refused the code, or its ID token did not verify."""
 
 
 class OidcClient:

@@ -23,7 +23,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litestar.datastructures import Cookie
 from sqlalchemy.exc import IntegrityError
@@ -33,7 +33,9 @@ from choice.store import Store
 from choice.store.members import Member, find_member, record_sign_in
 from choice.store.sign_in_attempts import Attempt, open_attempt, take_attempt
 from choice.web.security.auth import safe_next
-from choice.web.security.oidc_client import OidcClient
+
+if TYPE_CHECKING:  # the OpenID libraries load only in team mode
+    from choice.web.security.oidc_client import OidcClient
 
 ATTEMPT_COOKIE = "choice_sign_in"
 ATTEMPT_SECONDS = 600.0
@@ -80,7 +82,7 @@ class TeamSignIn:
         self._admin_groups = set(settings.oidc_admin_groups)
 
     async def start(self, host: str, next_path: str | None) -> Started:
-        """Raises `oidc_client.ProviderUnavailable` when the provider cannot be reached."""
+        """Raises `sign_in_errors.ProviderUnavailable` when the provider cannot be reached."""
         state, browser = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         nonce, verifier = secrets.token_urlsafe(32), secrets.token_urlsafe(64)
         url = await self._client.authorization_url(state, nonce, verifier)
@@ -99,7 +101,7 @@ class TeamSignIn:
     async def finish(self, state: str | None, code: str | None, browser: str | None
                      ) -> tuple[Member, str]:
         """The member signed in and the path to land on. Raises `BadCallback`,
-        `NotAllowed`, or `oidc_client.ProviderUnavailable` / `SignInRejected`."""
+        `NotAllowed`, or `sign_in_errors.ProviderUnavailable` / `SignInRejected`."""
         if not state or not code or not browser:
             raise BadCallback("the callback lacks its state, its code or the browser's cookie")
         attempt = await self._store.write(take_attempt, self._store.repo, _hash(state),

@@ -35,6 +35,23 @@ class MessageView(Struct, frozen=True):
     """The reader wrote it: the owner reading their own comment ("You")."""
 
 
+class FileView(Struct, frozen=True):
+    """A file the agent showed with the question, as `partials/_attachments.html` lists it."""
+
+    id: str
+    name: str
+    mime_type: str
+    size: int
+    source_path: str | None = None
+    """Where `choice mcp` read it on the agent's machine (the bridge's word, not the model's)."""
+
+
+def _files(payload: dict[str, Any]) -> dict[str, FileView]:
+    return {f["id"]: FileView(id=f["id"], name=f["name"], mime_type=f["mime_type"],
+                              size=f["size"] or 0, source_path=f["source_path"])
+            for f in payload["question"]["attachments"]}
+
+
 class OptionTally(Struct, frozen=True):
     """One option with its votes: what the vote form and the tally show."""
 
@@ -47,6 +64,8 @@ class OptionTally(Struct, frozen=True):
     votes: int
     voters: list[str]
     mine: bool = False
+    attachments: tuple[FileView, ...] = ()
+    """The files this option points at (`attachment_ids`), e.g. its mock-up."""
 
 
 class Ending(Struct, frozen=True):
@@ -107,6 +126,8 @@ class DiscussionView(Struct, frozen=True):
     window: bool = False
     """The thread shows an earlier window, not the newest comments (a page without script
     followed "Show earlier"): it offers the way back to the newest."""
+    attachments: list[FileView] = field(default_factory=list)
+    """The question's files no option shows as its own: they go under the prompt."""
 
     @property
     def shows_prompt(self) -> bool:
@@ -162,11 +183,19 @@ def thread_view(page: ThreadPage, urls: tuple[str, str, str], *,
 
 def _options(payload: dict[str, Any], mine: list[str]) -> list[OptionTally]:
     tally = {t["option_id"]: t for t in payload["tally"]}
+    files = _files(payload)
     return [OptionTally(index=index, id=o["id"], label=o["label"], description=o["description"],
                         recommended=o["recommended"], rationale=o["rationale"],
                         votes=tally[o["id"]]["votes"], voters=tally[o["id"]]["voters"],
-                        mine=o["id"] in mine)
+                        mine=o["id"] in mine,
+                        attachments=tuple(files[i] for i in o["attachment_ids"] if i in files))
             for index, o in enumerate(payload["question"]["options"], start=1)]
+
+
+def _loose_files(payload: dict[str, Any]) -> list[FileView]:
+    """The files no option shows as its own (the owner's page puts them under the prompt)."""
+    owned = {i for o in payload["question"]["options"] for i in o["attachment_ids"]}
+    return [file for file in _files(payload).values() if file.id not in owned]
 
 
 def _ending(discussion: Discussion, payload: dict[str, Any]) -> Ending | None:
@@ -193,6 +222,7 @@ def _common(discussion: Discussion, payload: dict[str, Any], mine: list[str], *,
         "comments_before": payload["comments_before"],
         "comment_count": discussion.comment_count,
         "ending": _ending(discussion, payload),
+        "attachments": _loose_files(payload),
     }
 
 
