@@ -64,6 +64,7 @@ class Settings:
     oidc_client_secret: str | None = None
     oidc_allowed_domains: tuple[str, ...] = ()
     oidc_admins: tuple[str, ...] = ()
+    oidc_admin_groups: tuple[str, ...] = ()
     max_body_bytes: int = 256 * 1024
     """Not a variable: request bodies above this get 413."""
     reminder_scan_seconds: float = 30.0

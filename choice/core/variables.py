@@ -319,6 +319,11 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CHOICE_OIDC_ADMINS", "oidc_admins", "names", (),
              "Comma-separated emails of the members who are admins (checked at each "
              "sign-in).", shown_default="none", read_by=_TEAM),
+    Variable("CHOICE_OIDC_ADMIN_GROUPS", "oidc_admin_groups", "names", (),
+             "Comma-separated groups whose members are admins: matched, exactly, against "
+             "the `groups` claim of the provider's ID token at each sign-in (a member taken "
+             "out of the group is no admin from their next sign-in).", shown_default="none",
+             read_by=_TEAM),
 )
 
 OTHER_ENVIRONMENT: tuple[tuple[str, str], ...] = (

@@ -36,6 +36,8 @@ class TokenUse(Struct, frozen=True):
     id: str
     member_id: str
     last_used_at: float | None
+    admin: bool = False
+    """The member is an admin (as of their latest sign-in)."""
 
 
 def make_token(repo: Repository, member_id: str, name: str, secret_hash: str, now: float,
@@ -77,13 +79,14 @@ def find_token(engine: Engine, secret_hash: str) -> TokenUse | None:
     member was removed."""
     with engine.connect() as conn:
         row = conn.execute(
-            select(TABLE.c.id, TABLE.c.member_id, TABLE.c.last_used_at)
+            select(TABLE.c.id, TABLE.c.member_id, TABLE.c.last_used_at, MEMBERS.c.admin)
             .join(MEMBERS, MEMBERS.c.id == TABLE.c.member_id)
             .where(TABLE.c.secret_hash == secret_hash)).first()
     if row is None:
         return None
     return TokenUse(id=row.id, member_id=row.member_id,
-                    last_used_at=None if row.last_used_at is None else float(row.last_used_at))
+                    last_used_at=None if row.last_used_at is None else float(row.last_used_at),
+                    admin=bool(row.admin))
 
 
 def token_used(repo: Repository, token_id: str, now: float) -> None:

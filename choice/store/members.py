@@ -1,8 +1,9 @@
 """Team mode's members (the `member` table): made at a member's first sign-in, refreshed
 from the provider's claims at each later one, found by id for each signed-in request, and
 removed with every session and agent token they hold (on every instance at once: both are
-rows). And whose each question is (`interaction.member_id`): looked up for every request
-about one.
+rows). Listed for an admin with how many live sessions and tokens each holds, and cut off
+(every session ended, every token revoked) by one. And whose each question is
+(`interaction.member_id`): looked up for every request about one.
 
 Nothing here knows what a claim, a cookie or a provider is: the caller
 (`web/security/team_sign_in.py`) decides who may sign in and with which name.
@@ -100,6 +101,64 @@ def remove_member(repo: Repository, member_id: str) -> bool:
         conn.execute(delete(BROWSER_SESSIONS).where(BROWSER_SESSIONS.c.member_id == member_id))
         conn.execute(delete(MEMBER_TOKENS).where(MEMBER_TOKENS.c.member_id == member_id))
         return bool(conn.execute(delete(MEMBERS).where(MEMBERS.c.id == member_id)).rowcount)
+
+
+class MemberListing(Struct, frozen=True):
+    """A member as an admin's list shows them: never a session id or a token's secret."""
+
+    id: str
+    email: str
+    name: str
+    admin: bool
+    created_at: float
+    last_sign_in_at: float
+    sessions: int
+    """Live browser sessions."""
+    tokens: int
+    """Live agent tokens."""
+
+
+def list_members(engine: Engine, now: float) -> list[MemberListing]:
+    """Every member, by email, with their live sessions and tokens counted."""
+    sessions = (select(BROWSER_SESSIONS.c.member_id, func.count().label("n"))
+                .where(BROWSER_SESSIONS.c.expires_at > now)
+                .group_by(BROWSER_SESSIONS.c.member_id).subquery())
+    tokens = (select(MEMBER_TOKENS.c.member_id, func.count().label("n"))
+              .group_by(MEMBER_TOKENS.c.member_id).subquery())
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(MEMBERS.c.id, MEMBERS.c.email, MEMBERS.c.name, MEMBERS.c.admin,
+                   MEMBERS.c.created_at, MEMBERS.c.last_sign_in_at,
+                   func.coalesce(sessions.c.n, 0).label("sessions"),
+                   func.coalesce(tokens.c.n, 0).label("tokens"))
+            .outerjoin(sessions, sessions.c.member_id == MEMBERS.c.id)
+            .outerjoin(tokens, tokens.c.member_id == MEMBERS.c.id)
+            .order_by(MEMBERS.c.email)).all()
+    return [MemberListing(id=row.id, email=row.email, name=row.name, admin=bool(row.admin),
+                          created_at=float(row.created_at),
+                          last_sign_in_at=float(row.last_sign_in_at),
+                          sessions=int(row.sessions), tokens=int(row.tokens)) for row in rows]
+
+
+class CutOff(Struct, frozen=True):
+    """What ending a member's access took away."""
+
+    sessions: int
+    tokens: int
+
+
+def cut_off_member(repo: Repository, member_id: str) -> CutOff | None:
+    """End every session of the member and revoke every token they hold, in one
+    transaction (each request looks both up in the database: refused from now on, on every
+    instance); the member stays, with their questions. None if there is no such member."""
+    with repo.transaction() as conn:
+        if conn.execute(select(MEMBERS.c.id).where(MEMBERS.c.id == member_id)).first() is None:
+            return None
+        sessions = conn.execute(delete(BROWSER_SESSIONS).where(
+            BROWSER_SESSIONS.c.member_id == member_id)).rowcount
+        tokens = conn.execute(delete(MEMBER_TOKENS).where(
+            MEMBER_TOKENS.c.member_id == member_id)).rowcount
+    return CutOff(sessions=int(sessions), tokens=int(tokens))
 
 
 class Whose(Struct, frozen=True):

@@ -39,6 +39,8 @@ class Found(Struct, frozen=True):
     last_seen_at: float
     member_id: str | None
     """Team mode: the member it signed in; None: the owner."""
+    admin: bool = False
+    """Team mode: that member is an admin (as of their latest sign-in)."""
 
 
 def find_session(engine: Engine, id_hash: str, now: float) -> Found | None:
@@ -46,12 +48,13 @@ def find_session(engine: Engine, id_hash: str, now: float) -> Found | None:
     or it ran out."""
     with engine.connect() as conn:
         row = conn.execute(
-            select(TABLE.c.last_seen_at, TABLE.c.member_id, MEMBERS.c.id.label("member"))
+            select(TABLE.c.last_seen_at, TABLE.c.member_id, MEMBERS.c.id.label("member"),
+                   MEMBERS.c.admin)
             .outerjoin(MEMBERS, MEMBERS.c.id == TABLE.c.member_id)
             .where(TABLE.c.id_hash == id_hash, TABLE.c.expires_at > now)).first()
     if row is None or (row.member_id is not None and row.member is None):
         return None  # no session, or its member was removed
-    return Found(float(row.last_seen_at), row.member_id)
+    return Found(float(row.last_seen_at), row.member_id, bool(row.admin))
 
 
 def session_seen(repo: Repository, id_hash: str, now: float, lifetime: float) -> bool:

@@ -221,7 +221,7 @@ class MemberTable(SQLModel, table=True):
     """Team mode: a person who signed in with the OpenID provider, made at their first
     sign-in. `subject`: the provider's `sub` (what names them there for good); their email
     and name are the provider's claims at their latest sign-in; `admin` follows
-    `CHOICE_OIDC_ADMINS` at each sign-in."""
+    `CHOICE_OIDC_ADMINS` and `CHOICE_OIDC_ADMIN_GROUPS` at each sign-in."""
 
     __tablename__ = "member"
 

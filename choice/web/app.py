@@ -43,6 +43,7 @@ from choice.web.api.health import VERSION, healthz
 from choice.web.api.interactions import InteractionController
 from choice.web.api.login_links import create_login_link
 from choice.web.api.me import me
+from choice.web.api.members import MemberController
 from choice.web.api.notices import agent_moved_on, agent_waiting
 from choice.web.api.participant import ParticipantController
 from choice.web.api.settings import SettingsController
@@ -64,6 +65,7 @@ from choice.web.pages.bundles import SKIP_COMPRESSION, bundle
 from choice.web.pages.decision_actions import DecisionActions
 from choice.web.pages.error_pages import ErrorPages
 from choice.web.pages.login import login, login_form, login_required_handler, logout
+from choice.web.pages.member_pages import MEMBER_PAGES
 from choice.web.pages.option_visibility import save_hidden_options
 from choice.web.pages.participant import MemberParticipantPages, ParticipantPages
 from choice.web.pages.routes import PageController
@@ -71,7 +73,7 @@ from choice.web.pages.team_actions import TeamActions
 from choice.web.pages.team_sign_in import auth_callback, signed_out, team_login
 from choice.web.pages.time_default_actions import use_time_as_default
 from choice.web.pages.token_pages import TOKEN_PAGES
-from choice.web.security.auth import Credentials, LoginCodes, LoginRequired
+from choice.web.security.auth import Credentials, LoginCodes, LoginRequired, session_guard
 from choice.web.security.guards import (
     ActivityCount,
     Authentication,
@@ -86,6 +88,7 @@ from choice.web.security.guards import (
 from choice.web.security.guest_budget import GuestBudget
 from choice.web.security.large_bodies import LargeBodies, Places
 from choice.web.security.log_redaction import install as keep_secrets_out_of_logs
+from choice.web.security.member_admin import MemberAdmin, admin_only
 from choice.web.security.member_tokens import MemberTokens
 from choice.web.security.ownership import owned_only
 from choice.web.security.sessions import Sessions
@@ -152,9 +155,11 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     errors = ErrorPages(service, assets, exception_handlers(settings.max_body_bytes),
                         settings.max_body_bytes)
     # Team mode swaps the token's sign-in for the OpenID provider's, and adds `/api/me`,
-    # `/api/tokens` and the page of a member's agent tokens.
+    # `/api/tokens` and the page of a member's agent tokens, and for admins `/api/members`
+    # and the members' page.
     sign_in_pages: list[Any] = [login, login_form]
     team_routes: list[Any] = []
+    admin_pages: list[Any] = []
     team_dependencies: dict[str, Provide] = {}
     team_guards: list[Guard] = []
     if settings.team_mode:
@@ -164,13 +169,16 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
         oidc = OidcClient(settings.oidc_issuer, settings.oidc_client_id,
                           settings.oidc_client_secret, settings.redirect_uri)
         sign_in_pages = [team_login, auth_callback, signed_out, *TOKEN_PAGES]
-        team_routes = [me, TokenController, WidenedToMeController, member_participant_socket,
+        team_routes = [me, TokenController, MemberController, WidenedToMeController,
+                       member_participant_socket,
                        Router("/", exception_handlers=errors.for_participant(),
                               route_handlers=[MemberParticipantPages])]
+        admin_pages = MEMBER_PAGES
         team_guards = [owned_only(store)]
         team_dependencies = {"team_sign_in": _constant(TeamSignIn(
             settings, store, oidc, credentials.sessions.secure)),
-            "member_tokens": _constant(credentials.member_tokens)}
+            "member_tokens": _constant(credentials.member_tokens),
+            "admins": _constant(MemberAdmin(store))}
 
     # A page's error is a page: the owner's and the participants' routers answer their
     # errors themselves; the API and the rest keep the app's JSON errors.
@@ -179,6 +187,10 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
         use_time_as_default, save_hidden_options, *sign_in_pages, logout])
     participant_pages = Router("/", exception_handlers=errors.for_participant(),
                                route_handlers=[ParticipantPages])
+    # The members' page: an admin's session only; anyone else gets the sign-in or the 403 page.
+    members_pages = [Router("/", exception_handlers=errors.for_owner(),
+                            guards=[session_guard, admin_only], route_handlers=admin_pages)
+                     ] if admin_pages else []
 
     return Litestar(
         logging_config=LoggingConfig(root={"level": log_level, "handlers": ["queue_listener"]}),
@@ -186,7 +198,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
             InteractionController, TeamController, DecisionController, ParticipantController,
             SettingsController, DraftController, AnswerFileController,
             create_login_link, agent_waiting, agent_moved_on, stream, healthz, *team_routes,
-            owner_pages, participant_pages,
+            owner_pages, participant_pages, *members_pages,
             choice_socket, portal_socket, participant_socket, bundle,
             asgi("/mcp", is_mount=True, copy_scope=True, guards=[bearer_token_guard])(mcp_mount),
         ],

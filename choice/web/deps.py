@@ -2,7 +2,7 @@
 decision's write-back, the drafts, the settings) and what the app factory builds once (the
 credentials, the asset bundles, the rendered lists, the open tabs, the sign-in codes, the
 participants' live feeds, the pages of no-script posts; in team mode the sign-in and
-the members' agent tokens), for every handler that names it.
+the members' agent tokens and the admins' view of the members), for every handler that names it.
 Registered in `app.create_app`; nothing lives on `app.state`."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from choice.web.live.discussion_feed import DiscussionFeeds
 from choice.web.live.tabs import Tabs
 from choice.web.pages.after_post import KeptPosts
 from choice.web.security.auth import Credentials, LoginCodes
+from choice.web.security.member_admin import MemberAdmin
 from choice.web.security.member_tokens import MemberTokens
 from choice.web.security.team_sign_in import TeamSignIn
 from choice.web.views.assets import Assets
@@ -63,5 +64,7 @@ TeamSignInFlow: TypeAlias = NamedDependency[TeamSignIn]
 """Team mode's sign-in through the OpenID provider (registered in team mode only)."""
 AgentTokens: TypeAlias = NamedDependency[MemberTokens]
 """Team mode's personal agent tokens, as `member_tokens` (registered in team mode only)."""
+Admins: TypeAlias = NamedDependency[MemberAdmin]
+"""Team mode's admin acts over the members, as `admins` (registered in team mode only)."""
 Kept: TypeAlias = NamedDependency[KeptPosts]
 """What the owner's form posts without script showed, for the page they redirect to."""

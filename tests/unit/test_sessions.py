@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from choice.store import Store
+from choice.store.members import record_sign_in
 from choice.store.sessions import count_sessions
 from choice.web.security.sessions import (
     COOKIE,
@@ -87,6 +88,17 @@ async def test_use_slides_the_end_but_writes_at_most_every_few_minutes(
 
 async def test_an_unused_session_runs_out(sessions: Sessions, clock: Clock) -> None:
     value = await sessions.begin()
+    clock.now += LIFETIME
+    assert await sessions.check(value) == Check(live=False)
+
+
+async def test_a_members_session_names_them_and_runs_out_by_the_same_rules(
+        sessions: Sessions, store: Store, clock: Clock) -> None:
+    admin = record_sign_in(store.repo, "sub-1", "ann@example.com", "Ann", True, clock.now)
+    value = await sessions.begin(admin.id)
+    assert await sessions.check(value) == Check(live=True, member_id=admin.id, admin=True)
+    clock.now += LIFETIME - 1
+    assert (await sessions.check(value)).live  # used: it slides on
     clock.now += LIFETIME
     assert await sessions.check(value) == Check(live=False)
 

@@ -94,7 +94,8 @@ class PageController(Controller):
         context = await base_context(request, service, assets, lists)
         access: Access = request.auth
         context.update(team_context(context["prefs"].team), settings_page=True,
-                       agent_tokens=access.team)  # team mode: the link to a member's tokens
+                       agent_tokens=access.team,  # team mode: the link to a member's tokens
+                       members_link=access.admin)  # and, for an admin, to the members
         return page("settings.html", context)
 
     @get("/partials/interactions")

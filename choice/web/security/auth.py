@@ -55,6 +55,8 @@ class Access(Struct, frozen=True):
     """Team mode: the member the token or the session names (None: the owner, or nobody)."""
     team: bool = False
     """The portal runs in team mode (a refusal then says how a member makes a token)."""
+    admin: bool = False
+    """Team mode: the member is an admin (read with the token or session, on this request)."""
 
 
 class Credentials:
@@ -103,14 +105,15 @@ class Credentials:
                              bearer: str | None, tokens: MemberTokens) -> Access:
         """Team mode: a member's token names its member; without one, the session's member
         (a session without a member, the owner's from before, is no sign-in)."""
-        if bearer is not None and (member_id := await tokens.member_of(bearer)) is not None:
-            return Access(token=True, session=False, member_id=member_id, team=True)
+        if bearer is not None and (held := await tokens.holder(bearer)) is not None:
+            return Access(token=True, session=False, member_id=held.member_id, team=True,
+                          admin=held.admin)
         value = self.session_of(connection)
         check = None if value is None else await self.sessions.check(value)
         if check is None or check.member_id is None:
             return Access(token=False, session=False, team=True)
         return Access(token=False, session=check.live, renewed=check.renewed,
-                      member_id=check.member_id, team=True)
+                      member_id=check.member_id, team=True, admin=check.admin)
 
     def renewal(self) -> BeforeMessageSendHookHandler:
         """A `before_send` hook: a response to a request whose session use was just written

@@ -23,6 +23,7 @@ from choice.contract.member_tokens import TOKENS_PER_MEMBER
 from choice.store import Store
 from choice.store.member_tokens import (
     MemberToken,
+    TokenUse,
     find_token,
     list_tokens,
     make_token,
@@ -68,8 +69,9 @@ class MemberTokens:
         return bool(await self._store.write(revoke_token, self._store.repo, member_id,
                                             token_id))
 
-    async def member_of(self, secret: str) -> str | None:
-        """The member whose live token this is (None: unknown, revoked, or not a token)."""
+    async def holder(self, secret: str) -> TokenUse | None:
+        """The live token this is, with its member (None: unknown, revoked, or not a
+        token)."""
         secret = secret.strip()
         if not secret.startswith(PREFIX):
             return None
@@ -79,4 +81,4 @@ class MemberTokens:
         now = self._clock()
         if found.last_used_at is None or now - found.last_used_at >= USE_NOTED_SECONDS:
             await self._store.write(token_used, self._store.repo, found.id, now)
-        return found.member_id
+        return found

@@ -64,6 +64,8 @@ class Check(Struct, frozen=True):
     """Its use was just written down: the response renews the cookie's Max-Age."""
     member_id: str | None = None
     """Team mode: the member it signed in (None: the owner, or no live session)."""
+    admin: bool = False
+    """Team mode: that member is an admin."""
 
 
 class Sessions:
@@ -117,9 +119,10 @@ class Sessions:
         if found is None:
             return Check(live=False)
         if now - found.last_seen_at < REFRESH_SECONDS:
-            return Check(live=True, member_id=found.member_id)
+            return Check(live=True, member_id=found.member_id, admin=found.admin)
         live = await self._store.write(session_seen, self._store.repo, key, now, LIFETIME)
-        return Check(live=live, renewed=live, member_id=found.member_id if live else None)
+        return Check(live=live, renewed=live, member_id=found.member_id if live else None,
+                     admin=live and found.admin)
 
     async def end(self, value: str) -> None:
         if SHAPE.fullmatch(value):

@@ -9,7 +9,8 @@ refuses it unless the browser that started it brings it back, exchanges the code
 verifies the ID token (`oidc_client.py`), then decides who may come in: a verified email,
 in one of `CHOICE_OIDC_ALLOWED_DOMAINS` when that is set. The member is made or refreshed
 from the claims (`store/members.py`: name from `name`, email from `email`, admin from
-`CHOICE_OIDC_ADMINS`) and gets a new session (`sessions.py`).
+`CHOICE_OIDC_ADMINS` or the `groups` claim and `CHOICE_OIDC_ADMIN_GROUPS`, decided again at
+every sign-in) and gets a new session (`sessions.py`).
 
 Owns the attempt cookie and the rules of who is let in; the HTTP side is
 `web/pages/team_sign_in.py`.
@@ -78,6 +79,7 @@ class TeamSignIn:
         self._clock = clock
         self._domains = {d.lower().lstrip("@") for d in settings.oidc_allowed_domains}
         self._admins = {email.lower() for email in settings.oidc_admins}
+        self._admin_groups = set(settings.oidc_admin_groups)
 
     async def start(self, host: str, next_path: str | None) -> Started:
         """Raises `sign_in_errors.ProviderUnavailable` when the provider cannot be reached."""
@@ -111,7 +113,7 @@ class TeamSignIn:
         try:
             member = await self._store.write(record_sign_in, self._store.repo,
                                              str(claims["sub"]), email, name,
-                                             email.lower() in self._admins, self._clock())
+                                             self._admin(email, claims), self._clock())
         except IntegrityError:  # another member (another `sub`) has this email
             raise NotAllowed(email, "taken") from None
         return member, attempt.next_path
@@ -119,6 +121,15 @@ class TeamSignIn:
     async def member(self, member_id: str) -> Member | None:
         """A signed-in session's member (None: removed meanwhile)."""
         return await self._store.read(find_member, self._store.engine, member_id)
+
+    def _admin(self, email: str, claims: dict[str, Any]) -> bool:
+        """Named in `CHOICE_OIDC_ADMINS`, or in a group of `CHOICE_OIDC_ADMIN_GROUPS` by the
+        ID token's `groups` claim (a list of names; one name alone is read as a list of one).
+        Group names are matched exactly: providers treat them as case-sensitive ids."""
+        groups = claims.get("groups")
+        named = [groups] if isinstance(groups, str) else groups if isinstance(groups, list) else []
+        return (email.lower() in self._admins
+                or any(isinstance(g, str) and g in self._admin_groups for g in named))
 
     def _allowed(self, claims: dict[str, Any]) -> tuple[str, str]:
         """The member's email and name, if the claims let them in."""
