@@ -2,7 +2,8 @@
 from the provider's claims at each later one, found by id for each signed-in request, and
 removed with every session and agent token they hold (on every instance at once: both are
 rows). Listed for an admin with how many live sessions and tokens each holds, and cut off
-(every session ended, every token revoked) by one. And whose each question is
+(every session ended, every token revoked) by one; listed by name for an owner who names
+some when widening (`member_directory`). And whose each question is
 (`interaction.member_id`): looked up for every request about one.
 
 Nothing here knows what a claim, a cookie or a provider is: the caller
@@ -76,6 +77,18 @@ def members_by_email(engine: Engine, emails: list[str]) -> dict[str, Member]:
             func.lower(MEMBERS.c.email).in_(sorted(wanted)))).all()
     return {row.email.lower(): Member(id=row.id, email=row.email, name=row.name,
                                       admin=bool(row.admin)) for row in rows}
+
+
+def member_directory(engine: Engine, limit: int) -> list[Member]:
+    """The members who have signed in here, by name then email (at most `limit`): whom an
+    owner may name when widening. Names and emails only, never a session or a token."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(MEMBERS.c.id, MEMBERS.c.email, MEMBERS.c.name,
+                                   MEMBERS.c.admin)
+                            .order_by(func.lower(MEMBERS.c.name), func.lower(MEMBERS.c.email))
+                            .limit(limit)).all()
+    return [Member(id=row.id, email=row.email, name=row.name, admin=bool(row.admin))
+            for row in rows]
 
 
 def widened_to_member(engine: Engine, interaction_id: str, member_id: str) -> bool:

@@ -28,7 +28,7 @@ from choice.core.extension import NO_FACTS, CompletionFacts, Extension, ReplyHin
 from choice.core.notifier import Change
 from choice.core.replies import AgentReply, interaction_url, listing
 from choice.store import Store
-from choice.store.members import Member, members_by_email
+from choice.store.members import Member, member_directory, members_by_email
 from choice.store.records import (
     Comment,
     Decision,
@@ -73,6 +73,9 @@ if TYPE_CHECKING:
     from choice.core.service import InteractionService
 
 OWNER = "owner"
+DIRECTORY_MAX = 1000
+"""The most members a widen dialog offers (a team server's whole staff fits; the list is
+read for each dialog opened)."""
 
 
 class UnknownLink(LookupError):
@@ -200,6 +203,14 @@ class TeamService(Extension):
         if errors:
             raise InvalidInput(errors)
         return members
+
+    async def members_to_name(self, owner_id: str | None) -> list[Member]:
+        """Team mode: the members an owner may name when widening (everyone who has signed
+        in, but the owner), by name; empty in local mode."""
+        if not self.interactions.settings.team_mode:
+            return []
+        listed = await self._store.read(member_directory, self._store.engine, DIRECTORY_MAX)
+        return [member for member in listed if member.id != owner_id]
 
     async def revoke(self, interaction_id: str, participant_id: str,
                      actor: Actor = OWNER_TEAM) -> None:

@@ -1,7 +1,8 @@
 """Team mode in Chromium: two members sign in through the real pages (the portal's `/login`,
 the OpenID provider's own login form, the way back to `/auth/callback`), each in their own
 browser, and each sees themselves in `/api/me`. A member a question is widened to hears it
-on their open page, opens it from there and votes, signed in."""
+on their open page, opens it from there and votes, signed in. An owner ticks a member in
+the widen dialog, at desktop and at phone width, and that member finds it in their list."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import TIMEOUT_MS, wait_until_live
-from tests.browser.team import vote
+from tests.browser.team import shoot_dialog, vote
 from tests.oidc.provider import OidcProvider, team_portal
 from tests.oidc.test_ownership import Member
 from tests.portal_process import PortalProcess
@@ -91,6 +92,39 @@ def test_a_member_hears_a_question_widened_to_them_opens_it_and_votes_signed_in(
             "data-votes", "1")
         tally = owner.call("GET", f"/api/interactions/{iid}/team").json()["tally"]
         assert {t["option_id"]: t["voters"] for t in tally}["pg"] == ["Di Member"]
+        assert errors == []
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 860), (390, 844)])
+def test_the_owner_ticks_a_member_in_the_widen_dialog_and_they_find_it(
+        browser: Browser, team: tuple[OidcProvider, PortalProcess], width: int,
+        height: int) -> None:
+    provider, portal = team
+    provider.set_account("ed", "ed@example.com", "Ed Owner")
+    provider.set_account("flo", "flo@example.com", "Flo Member")
+    flo = Member(portal, "flo@example.com")
+    page = signed_in_page(browser, provider, portal, "ed@example.com")
+    page.set_viewport_size({"width": width, "height": height})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        iid = Member(portal, "ed@example.com").ask(f"Which broker at {width}?")
+        page.goto(f"{portal.base_url}/choice/{iid}")
+        page.get_by_test_id("widen-open").click()
+        dialog = page.get_by_test_id("widen-dialog")
+        picks = dialog.get_by_test_id("widen-members")
+        expect(picks).to_contain_text("Flo Member")
+        expect(picks).not_to_contain_text("Ed Owner")  # never the owner
+        flo_box = picks.get_by_label("Flo Member")
+        flo_box.scroll_into_view_if_needed()
+        shoot_dialog(page, f"team-widen-members-{width}")
+        flo_box.check()
+        dialog.get_by_test_id("widen-submit").click()
+        expect(dialog.get_by_test_id("invited-name")).to_have_text(["Flo Member"])
+        listed = flo.call("GET", "/api/interactions").json()["widened_to_me"]
+        assert iid in {row["interaction_id"] for row in listed}
         assert errors == []
     finally:
         page.context.close()

@@ -140,13 +140,17 @@ def widen_from(form: Form) -> tuple[dict[str, Any], bool]:
     """The widen dialog as `WidenRequest` fields (an optional `quorum`), and whether the
     owner typed `cancel`.
     Names go through `team.audience.split_names`, as the terminal's line does; an empty
-    line means the whole team (no `audience`)."""
+    line means the whole team (no `audience`). `members` (team mode): the ticked members'
+    emails."""
     names = first(form, "names")
     extra = first(form, "extra_seconds").strip()
     values: dict[str, Any] = {"mode": first(form, "mode", "block") or "block",
                               "note": typed_text(form, "note").strip() or None}
     if split_names(names):
         values["audience"] = split_names(names)
+    members = [email.strip() for email in form.get("members", []) if email.strip()]
+    if members:  # team mode's ticked members (a forged one is refused by the service)
+        values["members"] = members
     if extra and extra != "0":
         values["timeout_seconds"] = int(extra) if extra.isdigit() else extra
     quorum = first(form, "quorum").strip()

@@ -32,7 +32,7 @@ from choice.store.records import Interaction
 from choice.team.models import CommentBody, WidenRequest
 from choice.team.quorum import owner_decides
 from choice.team.rate_limit import RateLimited
-from choice.team.service import Invited, UnknownLink
+from choice.team.service import Invited, TeamService, UnknownLink
 from choice.team.thread import PAGE_SHOWN, Window, page_cursor
 from choice.web.deps import Kept, Owner, QuestionLists, Service, Team, WebAssets
 from choice.web.pages.actions import Shown
@@ -81,9 +81,10 @@ class TeamActions(Controller):
         context["widen"] = form
         return page("widen.html", context, status, headers=VARY_ON_HTMX)
 
-    async def _form(self, service: InteractionService, row: Interaction,
+    async def _form(self, service: InteractionService, team: TeamService, row: Interaction,
                     **values: Any) -> WidenForm:
         prefs = await service.preferences()
+        team_mode = service.settings.team_mode
         notice = None
         if row.status == "widened":
             notice = ALREADY_WIDENED
@@ -92,21 +93,25 @@ class TeamActions(Controller):
         return WidenForm(interaction_id=row.id, title=row.title, team=list(prefs.team),
                          hint=shown_hint(request_of(row).widen_hint),
                          owner_decides=owner_decides(request_of(row)),
-                         notice=values.pop("notice", None) or notice, **values)
+                         notice=values.pop("notice", None) or notice, team_mode=team_mode,
+                         members=await team.members_to_name(row.member_id) if team_mode else [],
+                         **values)
 
     @get("/widen")
-    async def widen_form(self, request: HTMXRequest, service: Service, assets: WebAssets,
-                         lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
+    async def widen_form(self, request: HTMXRequest, service: Service, team: Team,
+                         assets: WebAssets, lists: QuestionLists,
+                         interaction_id: FromPath[str]) -> Response[Any]:
         """The dialog's content (HTMX), or the same form as a page of its own."""
         row = await service.get(interaction_id)
         return await self._widen_shown(request, service, assets, lists, row,
-                                       await self._form(service, row))
+                                       await self._form(service, team, row))
 
     @post("/widen")
     async def widen(self, request: HTMXRequest, service: Service, team: Team, assets: WebAssets,
                     lists: QuestionLists, interaction_id: FromPath[str]) -> Response[Any]:
-        """`names` (comma-separated; empty = the whole team; `cancel` = stop), `mode`,
-        `note`, `extra_seconds`."""
+        """`names` (comma-separated; empty = the whole team, or nobody else when members
+        are ticked; `cancel` = stop), `members` (team mode: emails, one per ticked box),
+        `mode`, `note`, `extra_seconds`."""
         form = await read_form(request)
         row = await service.get(interaction_id)
         values, cancelled = widen_from(form)
@@ -118,17 +123,17 @@ class TeamActions(Controller):
             return Redirect(path=f"/choice/{row.id}", status_code=303, headers=VARY_ON_HTMX)
         typed = {"names": first(form, "names"), "mode": values["mode"],
                  "note": first(form, "note"), "extra_seconds": _seconds(form),
-                 "quorum": first(form, "quorum").strip()}
+                 "quorum": first(form, "quorum").strip(), "named": values.get("members", [])}
         try:
             invited = await team.widen(interaction_id, parse_model(WidenRequest, values),
                                                actor=Actor.owner("web"))
         except InvalidInput as invalid:
             said = Translator(page_language(service, request, row))
-            shown = await self._form(service, row, errors=person_errors(invalid.errors, said),
-                                     **typed)
+            shown = await self._form(service, team, row,
+                                     errors=person_errors(invalid.errors, said), **typed)
             return await self._widen_shown(request, service, assets, lists, row, shown, 422)
         except (AlreadyWidened, AlreadyCompleted) as refused:
-            shown = await self._form(service, refused.row, **typed)
+            shown = await self._form(service, team, refused.row, **typed)
             return await self._widen_shown(request, service, assets, lists, refused.row, shown,
                                            409)
         return await self._widen_shown(request, service, assets, lists, invited.row,

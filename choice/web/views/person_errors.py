@@ -57,6 +57,15 @@ _BY_FIELD: dict[tuple[str, str], tuple[str, int | None]] = {
     ("audience", "invalid_characters"): (N_("A name may not hold a comma or invisible "
                                             "characters: type the names plainly, separated "
                                             "by commas."), None),
+    ("members", "unknown_member"): (N_("A member you ticked is no longer on this server: "
+                                       "open the dialog again and tick the people shown, or "
+                                       "invite them as a guest by name."), None),
+    ("members", "owner"): (N_("You own this question and take part already: untick "
+                              "yourself."), None),
+    ("members", "team_mode_only"): (N_("Members can be named on a team server only: type "
+                                       "the people's names instead."), None),
+    ("members", "too_many"): (N_("At most {n} members can be invited: tick fewer."),
+                              TEAM_MAX),
     ("questions", "not_widenable"): (N_("Teammates vote on one question's options, and this "
                                         "asks several: answer it yourself."), None),
     ("quorum", "no_options"): (N_("This question has no options to vote on, so it takes no "

@@ -8,6 +8,7 @@ from __future__ import annotations
 from msgspec import Struct, field
 
 from choice.contract import FieldError, TeamMember
+from choice.store.members import Member
 from choice.team.service import Invited
 
 EXTRA_TIME_CHOICES = (0, 1800, 3600, 7200, 14400, 28800, 86400)
@@ -42,6 +43,12 @@ class WidenForm(Struct, frozen=True):
     errors: list[FieldError] = field(default_factory=list)
     notice: str | None = None
     invited: Invited | None = None
+    team_mode: bool = False
+    """A team server: the dialog offers its members (`members`) beside the guest names."""
+    members: list[Member] = field(default_factory=list)
+    """Team mode: the members the owner may name (who have signed in here, not the owner)."""
+    named: list[str] = field(default_factory=list)
+    """The members' emails the owner ticked (kept when the form comes back with an error)."""
 
     @property
     def extra_choices(self) -> tuple[int, ...]:
