@@ -1,6 +1,8 @@
 """`choice list`: the questions, newest first, a line each; with `--status widened`, the
 end-of-run pass of what still waits on the team; with `--status deferred`, what the owner
-set aside and how to take it up again.
+set aside and how to take it up again. On a team server, the questions other members
+widened to you come after your own, apart and marked, with where you take part (the
+API list's `widened_to_me`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ def run(args: argparse.Namespace) -> int:
     connection = discover(settings=settings)
     client = connection.client()
     try:
-        rows = client.list(args.status, args.limit)["interactions"]
+        listed = client.list(args.status, args.limit)
+        rows = listed["interactions"]
         if args.status == "widened":
             return _pending_pass(client, rows, cli_translator(settings))
         if args.status == "deferred":
@@ -42,7 +45,26 @@ def run(args: argparse.Namespace) -> int:
               + _questions(row, _))
     if not rows:
         print(_("no interactions"), file=sys.stderr)
+    if args.status in ("all", "active"):  # still under discussion: not for the other filters
+        _widened_to_me(listed.get("widened_to_me") or [], connection.base_url, _)
     return 0
+
+
+def _widened_to_me(rows: list[dict[str, Any]], base_url: str, _: Any) -> None:
+    """Team mode: other members' questions widened to you, under a heading of their own,
+    each marked and with the page where you take part signed in."""
+    from choice.terminal.text import safe_text
+
+    if not rows:
+        return
+    print()
+    print(_("Widened to you by other members (take part on the page shown):"))
+    mark = _("widened to you")
+    for row in rows:
+        interaction_id = safe_text(str(row["interaction_id"]), keep_newlines=False)
+        print(f"{interaction_id}  {mark:<14} {str(row['created_at'])[:19]}  "
+              f"{safe_text(str(row['title']), keep_newlines=False)}  "
+              f"{base_url.rstrip('/')}/widened/{interaction_id}")
 
 
 def _questions(row: dict[str, Any], _: Any) -> str:

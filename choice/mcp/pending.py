@@ -1,5 +1,8 @@
 """`list_pending`: the end-of-run pass of an agent. What is still open, pending
-or widened, each with the `session_id` to poll for the final result.
+or widened, each with the `session_id` to poll for the final result. On a team server,
+apart from those and marked as such (`widened_to_me`), the questions other members widened
+to the caller's member (the same rows as `GET /api/interactions`' `widened_to_me`): not
+the agent's to poll, but its person may want to know.
 
 Reads only, through the interaction service and its team repository (the same rows
 `GET /api/interactions?status=...` lists); it must not change anything, and it gives no
@@ -40,11 +43,30 @@ class PendingEntry(Model):
     project: str | None
 
 
+class WidenedToMeEntry(Model):
+    interaction_id: str = Field(description="Another member's question: not yours to poll.")
+    title: str
+    status: Literal["widened"]
+    expires_at: str
+    created_at: str
+    link: str = Field(description="Where your person takes part, signed in.")
+
+
 class PendingList(Model):
     """The structured content of `list_pending`."""
 
     interactions: list[PendingEntry]
     instructions: str
+    widened_to_me: list[WidenedToMeEntry] | None = Field(
+        default=None,
+        description="Team server only: questions other members widened to your person, "
+                    "still under discussion. Not yours: tell your person if it helps; never "
+                    "poll or answer them.")
+
+    def structured(self) -> dict[str, object]:
+        """The tool's `structuredContent`: without `widened_to_me` in local mode."""
+        return self.model_dump(exclude=None if self.widened_to_me is not None
+                               else {"widened_to_me"})
 
 
 def _status(arguments: dict[str, object]) -> PendingFilter:
@@ -97,4 +119,10 @@ async def pending_list(service: InteractionService, team: TeamService, decision:
         instructions = "Nothing is deferred."
     else:
         instructions = "Nothing is open: every question has its final result."
-    return PendingList(interactions=entries, instructions=instructions)
+    if member_id is None:
+        return PendingList(interactions=entries, instructions=instructions)
+    theirs = await team.widened_to(member_id, limit=LIMIT)
+    return PendingList(interactions=entries, instructions=instructions, widened_to_me=[
+        WidenedToMeEntry(interaction_id=row.id, title=row.title, status="widened",
+                         expires_at=iso(row.expires_at), created_at=iso(row.created_at),
+                         link=team.member_link(row.id)) for row in theirs])

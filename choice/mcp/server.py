@@ -86,6 +86,8 @@ INSTRUCTIONS = (
 
 NO_MEMBER = ("This team portal did not see whose agent you are: connect with a member's "
              "token (Authorization: Bearer <token>), made on the portal's settings page.")
+WIDENED_TO_ME_HEADING = ("Widened to your person by other members (not yours: do not poll or "
+                         "answer them; tell your person if it helps):")
 
 
 async def asked_over_mcp(service: InteractionService, interaction_id: str) -> bool:
@@ -327,8 +329,12 @@ class PortalMCP:
             f"- {entry.session_id} [{entry.status}"
             + (f", {entry.mode}, with {', '.join(entry.participants)}" if entry.mode else "")
             + f"] {entry.title}" for entry in listed.interactions]
+        if listed.widened_to_me:  # team mode: apart, and marked as not the agent's
+            lines.append(WIDENED_TO_ME_HEADING)
+            lines += [f"- {entry.interaction_id} [widened to you] {entry.title} ({entry.link})"
+                      for entry in listed.widened_to_me]
         return CallToolResult(content=text_content("\n".join(lines)),
-                              structured_content=listed.model_dump())
+                              structured_content=listed.structured())
 
     async def _wait(self, service: InteractionService, row: Interaction,
                     context: Call | None,
