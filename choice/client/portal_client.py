@@ -202,12 +202,16 @@ class PortalClient:
     def save_settings(self, changes: dict[str, Any]) -> Any:
         return self.call("PUT", "/api/settings", changes)
 
-    def widen(self, interaction_id: str, audience: list[str] | None, mode: str) -> Any:
-        """Invite teammates (`audience` None: the whole team list); the reply holds each
-        participant's link, shown this once."""
+    def widen(self, interaction_id: str, audience: list[str] | None, mode: str,
+              members: list[str] | None = None) -> Any:
+        """Invite teammates (`audience` None: the whole team list, unless `members` names
+        some: a team server's members by email); the reply holds each participant's link,
+        shown this once."""
         body: dict[str, Any] = {"mode": mode}
         if audience:
             body["audience"] = audience
+        if members:
+            body["members"] = members
         return self.call("POST", f"/api/interactions/{interaction_id}/widen", body)
 
     def team(self, interaction_id: str) -> Any:

@@ -59,6 +59,7 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
             placeholder_shown=bool(detail.get("placeholder_shown"))) \
             if question.request.several else \
             Session(client, question, client.settings(), open_browser=settings.open_browser)
+        session.team.team_server = settings.remote_url is not None  # members by email
         client.opened(interaction_id, "terminal")
         if detail["status"] == "widened":
             session.team.refresh()

@@ -1,7 +1,9 @@
 """The widen dialog (docs/guides/team-mode.md): who to invite, then whether the agent waits.
 
 Two steps, the same for curses and plain lines: the audience (Enter = the whole team list;
-comma-separated names trim it; `cancel` aborts) and block-or-continue. The names are read
+comma-separated names trim it; `cancel` aborts) and block-or-continue. On a team server
+(`team_mode`) an entry with an `@` is a member's email: that member takes part signed in;
+named alone, members are the whole audience (the portal's rule for `members`). The names are read
 with `choice.team.audience`, the rules the portal applies, only to show the owner who will
 be invited before asking b/c; the portal matches them again when it widens, and its reply
 is what counts. Nothing here talks to the portal or draws.
@@ -48,6 +50,10 @@ class WidenDialog:
     chosen: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     error: str = ""
+    team_mode: bool = False
+    """A team server: entries with an `@` name members by email."""
+    members: list[str] | None = None
+    """Team mode: the members' emails to send (None: nobody named)."""
 
     @property
     def team_names(self) -> list[str]:
@@ -59,15 +65,21 @@ class WidenDialog:
         if is_cancel(line):
             return "cancel"
         names = split_names(line)
-        try:
-            audience = choose_audience(self.team, names or None)
+        emails = [name for name in names if "@" in name] if self.team_mode else []
+        names = [name for name in names if name not in emails]
+        try:  # members named alone: no guest (the portal invites nobody else either)
+            audience = choose_audience(self.team, names or None) if names or not emails \
+                else None
         except InvalidInput as invalid:
             self.error = safe_text(" ".join(e.message for e in invalid.errors),
                                    keep_newlines=False)
             return "retry"
-        self.names = names or None
-        self.chosen = [safe_text(m.name, keep_newlines=False) for m in audience.members]
-        self.warnings = [safe_text(w, keep_newlines=False) for w in audience.warnings]
+        self.names, self.members = names or None, emails or None
+        self.chosen = [safe_text(m.name, keep_newlines=False)
+                       for m in (audience.members if audience else [])]
+        self.chosen += [safe_text(email, keep_newlines=False) for email in emails]
+        self.warnings = [safe_text(w, keep_newlines=False)
+                         for w in (audience.warnings if audience else [])]
         self.step = "mode"
         return "next"
 
@@ -77,4 +89,5 @@ class WidenDialog:
 
     def request(self, mode: Mode) -> dict[str, Any]:
         """The widen call's body (what `Effect("widen")` carries)."""
-        return {"audience": self.names, "mode": mode}
+        return {"audience": self.names, "mode": mode,
+                **({"members": self.members} if self.members else {})}

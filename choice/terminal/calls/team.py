@@ -30,6 +30,8 @@ def portal_message(error: PortalError | PortalUnreachable, _: Any) -> str:
 class TeamCalls:
     def __init__(self, client: PortalClient, state: AnswerState, interaction_id: str) -> None:
         self.client, self.state, self.interaction_id = client, state, interaction_id
+        self.team_server = False
+        """The portal is a team server (`CHOICE_URL`): the dialog takes members' emails."""
 
     def _failed(self, error: PortalError | PortalUnreachable) -> str:
         _ = self.state.translate
@@ -43,15 +45,22 @@ class TeamCalls:
         except (PortalError, PortalUnreachable) as error:
             self.state.message = self._failed(error)
             return False
-        self.state.open_widen(WidenDialog(self.state.question.title, team_of(self.state.settings)))
+        self.state.open_widen(WidenDialog(self.state.question.title, team_of(self.state.settings),
+                                          team_mode=self.team_server))
         return True
 
     def widen(self, request: dict[str, Any]) -> bool:
         """Widen to the dialog's audience in the chosen mode; on success the question shows
         as widened with its links, on failure it is back as it was, with the reason."""
         try:
-            reply = self.client.widen(self.interaction_id, request["audience"], request["mode"])
-        except (PortalError, PortalUnreachable) as error:
+            reply = self.client.widen(self.interaction_id, request["audience"], request["mode"],
+                                      request["members"]) if request.get("members") else \
+                self.client.widen(self.interaction_id, request["audience"], request["mode"])
+        except PortalError as error:
+            said = self._unknown_members(error, request.get("members") or [])
+            self.state.close_widen(said or self._failed(error))
+            return False
+        except PortalUnreachable as error:
             self.state.close_widen(self._failed(error))
             return False
         self.state.close_widen("")
@@ -66,6 +75,25 @@ class TeamCalls:
                 expires_at=None, members=[Member(n, False) for n in self.state.invitation.names],
                 messages=[], votes={})
         return True
+
+    def _unknown_members(self, error: PortalError, members: list[str]) -> str:
+        """The refusal of emails no member signed in with, in the owner's words; '' for any
+        other refusal (the portal's own words then)."""
+        _ = self.state.translate
+        unknown = []
+        for found in error.errors:
+            index = str(found.get("field") or "").removeprefix("members[").rstrip("]")
+            if found.get("code") == "owner":
+                return str(_("Not widened: you own this question and take part already; leave "
+                             "your own email out."))
+            if found.get("code") == "unknown_member" and index.isdigit() \
+                    and int(index) < len(members):
+                unknown.append(safe_text(members[int(index)], keep_newlines=False))
+        if not unknown:
+            return ""
+        return str(_("Not widened: no member has signed in here with {emails}. Check the "
+                     "spelling, ask them to sign in once, or type their name for a guest "
+                     "link.")).format(emails=", ".join(unknown))
 
     def thread_url(self) -> str:
         """The owner's page of the discussion (`thread_url`: the public one under

@@ -233,7 +233,7 @@ def run_widen(state: AnswerState, read: Lines, out: IO[str]) -> Effect | None:
     (`cancel`, Ctrl+C, the input ending, or too many attempts)."""
     dialog, _ = state.widen, state.translate
     assert dialog is not None
-    for line in audience_box(dialog.title, dialog.team_names, _, _cols()):
+    for line in audience_box(dialog.title, dialog.team_names, _, _cols(), dialog.team_mode):
         _print(out, line)
     try:
         for _attempt in range(MAX_ATTEMPTS):

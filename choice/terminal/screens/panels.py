@@ -91,11 +91,15 @@ def names_and(names: Sequence[str], _: Translator) -> str:
 
 
 # -- the audience -----------------------------------------------------------------------------
-def audience_box(title: str, team: Sequence[str], _: Translator, cols: int) -> list[str]:
+def audience_box(title: str, team: Sequence[str], _: Translator, cols: int,
+                 team_mode: bool = False) -> list[str]:
+    """`team_mode`: a team server, where a member's email invites that member signed in."""
     listed = ", ".join(team) if team else _("(nobody yet: your team list is empty; type names)")
+    members = [_("On this team server, a member's email invites them signed in (they find "
+                 "it in their list); a name gets a guest link.")] if team_mode else []
     return box(_("Widen: {question}").format(question=clip(shown_title(title), TITLE_CELLS)), [
         _("Default audience for this decision:"), "  " + listed, "",
-        _("[Enter] to confirm, or type comma-separated names to trim."),
+        _("[Enter] to confirm, or type comma-separated names to trim."), *members,
         _('Type "cancel" or press Ctrl+C to abort.')], cols)
 
 

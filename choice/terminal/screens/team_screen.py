@@ -36,7 +36,8 @@ def widen_lines(state: AnswerState, cols: int) -> Lines:
     """The widen dialog: the audience box; once names are taken, who that is and b/c."""
     _, dialog = state.translate, state.widen
     assert dialog is not None
-    lines = _plain(audience_box(state.question.title, dialog.team_names, _, cols))
+    lines = _plain(audience_box(state.question.title, dialog.team_names, _, cols,
+                                dialog.team_mode))
     if dialog.step == "mode":
         lines += [(_("Audience") + " > " + dialog.typed, curses.A_DIM), ("", 0),
                   (audience_confirmed(dialog.chosen, _), curses.A_BOLD)]
