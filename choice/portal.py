@@ -17,6 +17,7 @@ from litestar import Litestar
 from msgspec import Struct
 
 from choice.contract.clock import now
+from choice.core.actors import MEMBER_ACTORS
 from choice.core.config import Settings
 from choice.core.service import InteractionService
 from choice.decision.service import DecisionService
@@ -40,6 +41,8 @@ class Portal(Struct, frozen=True):
 
 def build(settings: Settings, clock: Callable[[], float] = now) -> Portal:
     store = Store(settings.db_url)
+    if settings.team_mode:  # every owner's and agent's audit event names the member
+        store.repo.name_members(MEMBER_ACTORS)
     service = InteractionService(store, settings, clock=clock)
     if store.shared:  # psycopg is the `postgres` extra: imported only when used
         from choice.instances.remote_changes import RemoteChanges

@@ -124,3 +124,9 @@ OWNER_API = Actor("owner", "api")
 """The owner through the REST API with the token."""
 OWNER_TEAM = Actor("owner", "team")
 """The owner's team actions (stored `human:owner`)."""
+
+
+MEMBER_ACTORS = frozenset(Actor(kind, channel).stored for kind in ("owner", "agent")
+                          for channel in (None, *get_args(Channel)))
+"""Team mode: the stored actors whose audit events name the question's member (its owner's
+acts, and its agent's: the agent's token is that member's)."""

@@ -21,6 +21,7 @@ from sqlalchemy.exc import DBAPIError
 from choice.contract import OPEN_STATUSES, UNRESOLVED_STATUSES
 from choice.contract.errors import AlreadyCompleted, DeadlinePassed, NotFound
 from choice.store.engine import forget_overwritten, writing
+from choice.store.event_members import with_members
 from choice.store.records import AuditEvent, Interaction, StoredFile, values_of
 from choice.store.retention import enforce_count_limit
 from choice.store.tables import ATTACHMENTS, DRAFTS, INTERACTIONS
@@ -85,6 +86,13 @@ class Repository:
         self._completing: tuple[int, Connection] | None = None
         """(the writer thread, its connection) while `complete` runs `decide`."""
         self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
+        self._member_actors: frozenset[str] = frozenset()
+        """Team mode: whose audit events name the question's member (`event_members`)."""
+
+    def name_members(self, actors: frozenset[str]) -> None:
+        """Team mode: from now on, the events of these stored actors name the member whose
+        question they are about."""
+        self._member_actors = actors
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
@@ -118,9 +126,12 @@ class Repository:
             raise NotFound(interaction_id)
         return _row(mapping)
 
-    @staticmethod
-    def add_events(conn: Connection, events: Sequence[AuditEvent]) -> None:
+    def add_events(self, conn: Connection, events: Sequence[AuditEvent]) -> None:
+        """Write audit events (every writer's go through here), inside the caller's
+        transaction."""
         if events:
+            if self._member_actors:
+                events = with_members(conn, events, self._member_actors)
             conn.execute(ADD_EVENTS, [values_of(e) for e in events])
 
     def insert(self, new: Sequence[New], max_sessions: int | None = None) -> int | None:

@@ -9,6 +9,10 @@ only the events of the interactions asked with that context (a chat UI follows i
 On connect, every pending interaction is replayed as `interaction.created` with
 `"replay": true`, so a client that starts late still knows what is open. Every event's data
 carries `"schema_version": 1` (as every schema here does; a breaking change bumps it).
+
+The token or session that opened a stream is checked again every few seconds
+(`security.live_access`): once it is revoked, signed out or replaced by a new token, the
+stream ends (reconnecting with it is then a 401).
 """
 
 from __future__ import annotations
@@ -31,8 +35,9 @@ from choice.core.replies import listing, whole_question
 from choice.store.records import Interaction
 from choice.team.links import member_path
 from choice.web.api.openapi import described, errors
-from choice.web.deps import Service
+from choice.web.deps import PortalCredentials, Service
 from choice.web.security.guards import BEARER, bearer_token_guard
+from choice.web.security.live_access import AccessWatch
 from choice.web.security.ownership import hears_as_participant, member_of, sees_change
 
 HEARTBEAT_SECONDS = 15.0
@@ -100,25 +105,33 @@ def _created(row: Interaction, replay: bool) -> Iterator[ServerSentEventMessage]
         yield _message("user_choice_required", {**user_choice_required(request, listed), **extra})
 
 
-async def _events(service: Service, only: Only, member_id: str | None,
+async def _events(service: Service, only: Only, member_id: str | None, watch: AccessWatch,
                   ) -> AsyncIterator[ServerSentEventMessage]:
     with service.notifier.subscribe() as subscription:
         for row in reversed(await service.recent("active", 1000, member_id)):
             if only.match(row):
                 for message in _created(row, replay=True):
                     yield message
-        async for message in _live(service, subscription, only, member_id):
+        async for message in _live(service, subscription, only, member_id, watch):
             yield message
 
 
 async def _live(service: Service, subscription: Subscription, only: Only, member_id: str | None,
-                ) -> AsyncIterator[ServerSentEventMessage]:
-    while True:
-        try:
-            change = await asyncio.wait_for(subscription.queue.get(), HEARTBEAT_SECONDS)
+                watch: AccessWatch) -> AsyncIterator[ServerSentEventMessage]:
+    """The changes the caller may hear, a keep-alive after `HEARTBEAT_SECONDS` of silence,
+    until it falls behind or its access ends."""
+    clock = asyncio.get_running_loop().time
+    next_beat = clock() + HEARTBEAT_SECONDS
+    while await watch.still_live():
+        try:  # no task per wait, unlike wait_for on 3.11
+            async with asyncio.timeout(max(0.0, min(next_beat, watch.next_check) - clock())):
+                change = await subscription.queue.get()
         except TimeoutError:
-            yield ServerSentEventMessage(comment="keep-alive")
+            if clock() >= next_beat:
+                next_beat = clock() + HEARTBEAT_SECONDS
+                yield ServerSentEventMessage(comment="keep-alive")
             continue
+        next_beat = clock() + HEARTBEAT_SECONDS
         if change is None:  # fell behind: end the stream, the client reconnects and replays
             return
         if change.kind in PAGE_ONLY or not only.match(change.row):
@@ -141,11 +154,11 @@ async def _live(service: Service, subscription: Subscription, only: Only, member
     200: described(str, "Server-sent events, one JSON object per `data:` line.",
                    media_type="text/event-stream"), **errors()})
 async def stream(request: Request[Any, Any, Any], service: Service,
-                 conversation_id: ConversationId = None,
+                 credentials: PortalCredentials, conversation_id: ConversationId = None,
                  tool_call_id: ToolCallId = None) -> ServerSentEvent:
     """Live interaction events (text/event-stream), pending ones replayed first; with
     `conversation_id` / `tool_call_id`, only those of interactions asked with them."""
     only = Only(conversation_id, tool_call_id)
     member_id = member_of(request, service.settings.team_mode)
-    return ServerSentEvent(_events(service, only, member_id),
+    return ServerSentEvent(_events(service, only, member_id, AccessWatch(credentials, request)),
                            headers={"Cache-Control": "no-store"})

@@ -11,7 +11,9 @@ told so and closed with `ENDED` (a page that connects after the end hears the st
 shows now: nothing. A page that falls behind is closed (it reconnects and refetches). One
 link keeps at most `LINK_SOCKETS` open (the oldest closes with `REPLACED`), opens at most
 `LINK_HANDSHAKES` in `HANDSHAKE_WINDOW` seconds (then its handshakes are refused unread),
-and a message over `INBOUND_BYTES` closes its socket with 1009 (`socket_limits`).
+and a message over `INBOUND_BYTES` closes its socket with 1009 (`socket_limits`). A member's
+socket is as live as the session that opened it (`security.live_access`, checked every few
+seconds): signed out or cut off by an admin, it closes with "sign in first" (4401).
 """
 
 from __future__ import annotations
@@ -29,10 +31,11 @@ from choice.contract.errors import NotFound
 from choice.store.records import Participant
 from choice.store.team import DISCUSSION_OPEN
 from choice.team.service import UnknownLink
-from choice.web.deps import Feeds, Service, Team
+from choice.web.deps import Feeds, PortalCredentials, Service, Team
 from choice.web.live.socket_limits import REPLACED, read_until_gone, wake_with_none
-from choice.web.live.sockets import GONE
+from choice.web.live.sockets import GONE, UNAUTHORIZED
 from choice.web.security.auth import Access
+from choice.web.security.live_access import AccessWatch
 from choice.web.views.team import chosen_language
 
 FELL_BEHIND = 4408
@@ -56,20 +59,24 @@ async def participant_socket(socket: WebSocket[Any, Any, Any], service: Service,
 
 @websocket("/ws/widened/{question_id:str}")
 async def member_participant_socket(socket: WebSocket[Any, Any, Any], service: Service,
-                                    team: Team, feeds: Feeds, question_id: FromPath[str],
+                                    team: Team, feeds: Feeds, credentials: PortalCredentials,
+                                    question_id: FromPath[str],
                                     lang: FromQuery[str | None] = None) -> None:
     """Team mode: the same socket for a member's page (`/widened/<id>`), authorised by their
     session: refused alike unless the question is widened to them and not withdrawn."""
     access = socket.scope.get("auth")
     member_id = access.member_id if isinstance(access, Access) and access.session else None
     await serve(socket, service, team, feeds, f"{member_id}:{question_id}",
-                lambda: team.member_participant(question_id, member_id), lang)
+                lambda: team.member_participant(question_id, member_id), lang,
+                AccessWatch(credentials, socket))
 
 
 async def serve(socket: WebSocket[Any, Any, Any], service: Service, team: Team, feeds: Feeds,
-                key: str, find: Callable[[], Awaitable[Participant]], lang: str | None) -> None:
+                key: str, find: Callable[[], Awaitable[Participant]], lang: str | None,
+                watch: AccessWatch | None = None) -> None:
     """The socket of the participant `find` names (`UnknownLink`: refused); `key`: what its
-    handshakes are counted by."""
+    handshakes are counted by; `watch`: a member's session, checked while it is open (a
+    guest's link has none: withdrawing the link is what ends it)."""
     if not feeds.handshakes.allows(key):  # a link reconnecting in a loop: refused before
         await socket.close(code=TOO_OFTEN)   # anything is read for it (a 403 handshake)
         return
@@ -101,7 +108,10 @@ async def serve(socket: WebSocket[Any, Any, Any], service: Service, team: Team, 
                 await socket.close(code=ENDED, reason="this question is over")
                 return
             while True:
-                push = await watcher.queue.get()
+                push = await next_push(watcher.queue, watch)
+                if push is SIGNED_OUT:
+                    await socket.close(code=UNAUTHORIZED, reason="sign in first")
+                    return
                 if held.replaced:
                     await socket.close(code=REPLACED, reason="opened in too many pages")
                     return
@@ -121,3 +131,21 @@ async def serve(socket: WebSocket[Any, Any, Any], service: Service, team: Team, 
             pass  # the page went away mid-send
         finally:
             reader.cancel()
+
+
+SIGNED_OUT = object()
+"""What `next_push` returns once the session that opened the socket has ended."""
+
+
+async def next_push(queue: asyncio.Queue[Any], watch: AccessWatch | None) -> Any:
+    """The next push from the feed; without a `watch` it waits as long as it takes, with one
+    it checks the session whenever one is due (`SIGNED_OUT` once it has ended)."""
+    if watch is None:
+        return await queue.get()
+    while await watch.still_live():
+        try:
+            async with asyncio.timeout(watch.seconds_to_check()):
+                return await queue.get()
+        except TimeoutError:
+            continue
+    return SIGNED_OUT

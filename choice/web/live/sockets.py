@@ -10,10 +10,12 @@ agent's candidate, the fallback, the quorum; a deferral or taking up again comes
 unless it wrote it). The handshake needs the session cookie; its Origin is checked by
 `security.guards.OriginCheck` before this. One session keeps at most `SESSION_SOCKETS` open (the
 oldest closes with `REPLACED`) and a message over `INBOUND_BYTES` closes its socket with
-1009 (`socket_limits`). A tab's socket outlives its question's end on purpose: the tab
-still hears new questions and reminders, and counts as the open tab that new questions go
-to instead of a new browser window. (Participants' pages have their own socket:
-`participant_socket.py`.)
+1009 (`socket_limits`). The session that opened a socket is checked again every few
+seconds (`security.live_access`): once it ends (sign-out, a new token, an admin ending the
+member's access) the socket closes with `UNAUTHORIZED`. A tab's socket outlives its
+question's end on purpose: the tab still hears new questions and reminders, and counts as
+the open tab that new questions go to instead of a new browser window. (Participants' pages
+have their own socket: `participant_socket.py`.)
 """
 
 from __future__ import annotations
@@ -34,10 +36,11 @@ from choice.core.notifier import Change, ChangeKind, Subscription
 from choice.core.service import InteractionService
 from choice.store.records import Interaction
 from choice.team.links import member_path
-from choice.web.deps import OpenTabs, Service
+from choice.web.deps import OpenTabs, PortalCredentials, Service
 from choice.web.live.socket_limits import REPLACED, Held, read_until_gone, wake_with_none
 from choice.web.live.tabs import Tabs
-from choice.web.security.auth import Access, has_session
+from choice.web.security.auth import Access, Credentials, has_session
+from choice.web.security.live_access import AccessWatch
 from choice.web.security.ownership import hears_as_participant, sees_change
 from choice.web.security.sessions import COOKIE, SECURE_COOKIE
 from choice.web.views.list_cache import moves_a_line
@@ -112,7 +115,7 @@ def session_key(socket: WebSocket[Any, Any, Any]) -> str:
 
 
 async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionService,
-                       tabs: Tabs, interaction_id: str | None) -> None:
+                       tabs: Tabs, credentials: Credentials, interaction_id: str | None) -> None:
     team_mode = service.settings.team_mode
 
     def collapse(change: Change) -> bool:  # another question answered: only "refresh the list"
@@ -132,11 +135,13 @@ async def serve_socket(socket: WebSocket[Any, Any, Any], service: InteractionSer
             return
         with tabs.connected(), tabs.sessions.hold(
                 session_key(socket), lambda: wake_with_none(subscription.queue)) as held:
-            await _serve(socket, service, subscription, held, interaction_id)
+            await _serve(socket, service, subscription, held, AccessWatch(credentials, socket),
+                         interaction_id)
 
 
 async def _serve(socket: WebSocket[Any, Any, Any], service: InteractionService,
-                 subscription: Subscription, held: Held, interaction_id: str | None) -> None:
+                 subscription: Subscription, held: Held, watch: AccessWatch,
+                 interaction_id: str | None) -> None:
     """The tab's first state, then what changes, until it goes away or is replaced."""
     row: Interaction | None = None
     if interaction_id is not None:
@@ -150,8 +155,9 @@ async def _serve(socket: WebSocket[Any, Any, Any], service: InteractionService,
             await service.mark_opened(row.id, "web", Actor.owner("web"))
     reader = asyncio.create_task(read_until_gone(socket, subscription.queue))
     try:
-        await _push(socket, service, subscription, row, interaction_id)
-        if held.replaced:
+        if not await _push(socket, service, subscription, watch, row, interaction_id):
+            await socket.close(code=UNAUTHORIZED, reason="sign in first")
+        elif held.replaced:
             await socket.close(code=REPLACED, reason="opened in too many tabs")
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass  # the tab went away mid-send
@@ -160,29 +166,38 @@ async def _serve(socket: WebSocket[Any, Any, Any], service: InteractionService,
 
 
 async def _push(socket: WebSocket[Any, Any, Any], service: InteractionService,
-                subscription: Subscription, row: Interaction | None,
-                interaction_id: str | None) -> None:
-    """Send what the tab shows until it goes away or falls behind. Other questions' answers
-    are one `list` refresh at most every `LIST_SECONDS` (the subscription collapses them
-    until it is sent): a burst of answers wakes and refreshes each tab once, not per answer."""
+                subscription: Subscription, watch: AccessWatch, row: Interaction | None,
+                interaction_id: str | None) -> bool:
+    """Send what the tab shows until it goes away or falls behind (True), or its session
+    ends (False). Other questions' answers are one `list` refresh at most every
+    `LIST_SECONDS` (the subscription collapses them until it is sent): a burst of answers
+    wakes and refreshes each tab once, not per answer."""
     clock = asyncio.get_running_loop().time
     next_list, list_held = 0.0, False
+    next_sync = clock() + SYNC_SECONDS
     member_id = socket_member(socket, service)
     while True:
-        timeout = max(0.0, next_list - clock()) if list_held else SYNC_SECONDS
-        try:
-            async with asyncio.timeout(timeout):  # no task per wait, unlike wait_for on 3.11
+        if not await watch.still_live():
+            return False
+        due = max(next_list, clock()) if list_held else next_sync
+        try:  # no task per wait, unlike wait_for on 3.11
+            async with asyncio.timeout(max(0.0, min(due, watch.next_check) - clock())):
                 change = await subscription.queue.get()
         except TimeoutError:
+            if clock() < due:
+                continue  # woken only to check the session
             if list_held:
                 list_held, next_list = False, clock() + LIST_SECONDS
                 subscription.reopen()
                 await socket.send_json(LIST)
-            elif row is not None and row.status in OPEN_STATUSES:
-                await socket.send_json(state_message(row))
+            else:
+                next_sync = clock() + SYNC_SECONDS
+                if row is not None and row.status in OPEN_STATUSES:
+                    await socket.send_json(state_message(row))
             continue
         if change is None:
-            return
+            return True
+        next_sync = clock() + SYNC_SECONDS
         if not await sees_change(service.store, change, member_id):
             # Team mode: another member's question or agent, unless widened to this one.
             if await hears_as_participant(service.store, change, member_id):
@@ -203,13 +218,14 @@ async def _push(socket: WebSocket[Any, Any, Any], service: InteractionService,
 
 @websocket("/ws/choice/{interaction_id:str}")
 async def choice_socket(socket: WebSocket[Any, Any, Any], service: Service, tabs: OpenTabs,
-                        interaction_id: FromPath[str]) -> None:
-    await serve_socket(socket, service, tabs, interaction_id)
+                        credentials: PortalCredentials, interaction_id: FromPath[str]) -> None:
+    await serve_socket(socket, service, tabs, credentials, interaction_id)
 
 
 @websocket("/ws/portal")
-async def portal_socket(socket: WebSocket[Any, Any, Any], service: Service, tabs: OpenTabs) -> None:
-    await serve_socket(socket, service, tabs, None)
+async def portal_socket(socket: WebSocket[Any, Any, Any], service: Service, tabs: OpenTabs,
+                        credentials: PortalCredentials) -> None:
+    await serve_socket(socket, service, tabs, credentials, None)
 
 
 def socket_member(socket: WebSocket[Any, Any, Any], service: InteractionService) -> str | None:

@@ -1,0 +1,57 @@
+"""Whether an open socket or event stream may go on: what let it in (its token or its
+session) is checked again while it stays open, so a sign-out, a revoked token, an admin
+ending a member's access or (local mode) a new token ends it too, not only new requests.
+
+The check is the one a request gets (`auth.Credentials.access`: a session or a member's
+token is one database read, no cache, so every instance sharing the database agrees), made
+at most every `CHECK_SECONDS` per connection: a socket's or a stream's loop asks `still_live`
+whenever it wakes (a change to push, its re-sync, its keep-alive) and never sleeps longer
+than `next_check`. A busy connection costs one read per `CHECK_SECONDS`, not one per message.
+
+Owns the cadence and the comparison; the handlers decide how a connection ends (a socket
+closes with "sign in first", 4401; a stream ends).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from litestar.connection import ASGIConnection
+
+from choice.web.security.auth import Access, Credentials
+
+CHECK_SECONDS = 5.0
+"""How stale a connection's access may be: its socket or stream ends at most this long (and
+one database read) after the session or token that opened it ended."""
+
+
+class AccessWatch:
+    """The access one open connection proved when it was let in, checked again at most
+    every `every` seconds (on the running loop's clock)."""
+
+    def __init__(self, credentials: Credentials, connection: ASGIConnection[Any, Any, Any, Any],
+                 every: float = CHECK_SECONDS, clock: Callable[[], float] | None = None) -> None:
+        self._credentials = credentials
+        self._connection = connection
+        auth = connection.scope.get("auth")
+        self._proved = auth if isinstance(auth, Access) else Access(token=False, session=False)
+        self._every = every
+        self._clock = clock or asyncio.get_running_loop().time
+        self.next_check = self._clock() + every
+        """When (on `clock`) the next check is due: a loop waits no longer than this."""
+
+    def seconds_to_check(self) -> float:
+        return max(0.0, self.next_check - self._clock())
+
+    async def still_live(self) -> bool:
+        """False once the token or session that let the connection in no longer does (or
+        now names another member); True without a lookup until a check is due."""
+        if self._clock() < self.next_check:
+            return True
+        self.next_check = self._clock() + self._every
+        now = await self._credentials.access(self._connection)
+        proved = self._proved
+        return now.member_id == proved.member_id and (
+            (proved.token and now.token) or (proved.session and now.session))
