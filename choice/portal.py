@@ -41,8 +41,9 @@ class Portal(Struct, frozen=True):
 
 def build(settings: Settings, clock: Callable[[], float] = now) -> Portal:
     store = Store(settings.db_url)
-    if settings.team_mode:  # every owner's and agent's audit event names the member
-        store.repo.name_members(MEMBER_ACTORS)
+    if settings.team_mode:  # every owner's and agent's audit event names the member, and
+        store.repo.name_members(MEMBER_ACTORS)  # retention's count limit is each member's
+        store.repo.limit_per_member()
     service = InteractionService(store, settings, clock=clock)
     if store.shared:  # psycopg is the `postgres` extra: imported only when used
         from choice.instances.remote_changes import RemoteChanges

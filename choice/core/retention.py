@@ -1,5 +1,6 @@
 """Retention: what is older than `CHOICE_RETENTION_DAYS`, and the oldest beyond
-`CHOICE_MAX_SESSIONS`, goes (undecided questions never do). Applied on start, hourly, and
+`CHOICE_MAX_SESSIONS` (in team mode: beyond that many of one member's), goes (undecided
+questions never do). Applied on start, hourly, and
 on insert once the count may have passed the limit.
 
 Must not: decide anything about a question. The store does the deleting.
@@ -42,9 +43,13 @@ class Retention:
 
     def limit_for_one_more(self) -> int | None:
         """The count limit an insert of one more question must apply, or None while the
-        count is surely below it."""
+        count is surely below it. In team mode the limit is the asking member's, which this
+        count of everyone's cannot tell: every insert applies it (a count of that member's
+        questions, on its index)."""
         self.stored += 1
-        return self.settings.max_sessions if self.stored > self.settings.max_sessions else None
+        if self.settings.team_mode or self.stored > self.settings.max_sessions:
+            return self.settings.max_sessions
+        return None
 
     def counted(self, stored: int | None) -> None:
         """What the insert found (None: it did not count)."""

@@ -231,7 +231,8 @@ VARIABLES: tuple[Variable, ...] = (
              "Completed interactions older than this are deleted.", low=1, high=36500,
              unit="days"),
     Variable("CHOICE_MAX_SESSIONS", "max_sessions", "whole", 1000,
-             "Beyond this many stored, the oldest completed go first.", low=10,
+             "Beyond this many stored, the oldest completed go first (in team mode, beyond "
+             "this many of one member's: another member's never go for theirs).", low=10,
              high=10_000_000),
     Variable("CHOICE_OPEN_BROWSER", "open_browser", "flag", True,
              "`0` never opens a browser; always off when `CI` is set.",

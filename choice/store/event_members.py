@@ -34,7 +34,9 @@ def with_members(conn: Connection, events: Sequence[AuditEvent], actors: Collect
     wanted = {event.interaction_id for event in events if names_member(event, actors)}
     if not wanted:
         return events
-    emails = dict(conn.execute(OWNER_EMAIL.where(INTERACTIONS.c.id.in_(wanted))).tuples().all())
+    emails: dict[str, str] = {
+        interaction_id: email for interaction_id, email in
+        conn.execute(OWNER_EMAIL.where(INTERACTIONS.c.id.in_(wanted)))}
     return [replace(event, detail_json={**(event.detail_json or {}),
                                         "member": emails[event.interaction_id]})
             if event.interaction_id in emails and names_member(event, actors) else event

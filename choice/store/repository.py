@@ -87,7 +87,13 @@ class Repository:
         """(the writer thread, its connection) while `complete` runs `decide`."""
         self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.Error
         self._member_actors: frozenset[str] = frozenset()
+        self._per_member = False
+        """Team mode: retention's count limit is each member's (`limit_per_member`)."""
         """Team mode: whose audit events name the question's member (`event_members`)."""
+
+    def limit_per_member(self) -> None:
+        """Team mode: from now on, the count limit holds for each member's questions apart."""
+        self._per_member = True
 
     def name_members(self, actors: frozenset[str]) -> None:
         """Team mode: from now on, the events of these stored actors name the member whose
@@ -146,7 +152,9 @@ class Repository:
                 conn.execute(insert(ATTACHMENTS), files)
             if not max_sessions:
                 return None
-            pruned = enforce_count_limit(conn, max_sessions)
+            pruned = enforce_count_limit(
+                conn, max_sessions, {row.member_id for row, _, _ in new} if self._per_member
+                else None)
         if pruned.dropped_files:
             self.forget_dropped("the files of the questions the count limit removed")
         return pruned.stored
@@ -282,7 +290,7 @@ class Repository:
         from choice.store.retention import prune
 
         with self._write() as conn:
-            pruned = prune(conn, now, retention_days, max_sessions)
+            pruned = prune(conn, now, retention_days, max_sessions, self._per_member)
         if pruned.dropped_files:
             self.forget_dropped("the files of the questions retention removed")
         return pruned.stored

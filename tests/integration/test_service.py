@@ -226,6 +226,34 @@ async def test_count_limit_drops_the_oldest_completed_first(isolated_env: Path) 
         await portal.stop()
 
 
+async def test_in_team_mode_the_count_limit_is_each_members(isolated_env: Path) -> None:
+    team = {"CHOICE_AUTH": "oidc", "CHOICE_OIDC_ISSUER": "http://127.0.0.1:9",
+            "CHOICE_OIDC_CLIENT_ID": "portal", "CHOICE_OIDC_CLIENT_SECRET": "s",
+            "CHOICE_PUBLIC_URL": "http://127.0.0.1:8765"}
+    portal = Portal(isolated_env, CHOICE_MAX_SESSIONS="20", **team)
+    service = await portal.start()
+    ids: dict[str, list[str]] = {"ann": [], "bob": []}
+    try:
+        for index in range(12):
+            for member, made in ids.items():
+                row = (await service.create(request(title=f"{member}{index}"),
+                                            member_id=member)).row
+                await service.cancel(row.id)
+                made.append(row.id)
+                portal.clock.advance(1)
+    finally:
+        await portal.stop()
+    # Started again with a lower limit: the pruning at start applies it to each member apart.
+    portal = Portal(isolated_env, CHOICE_MAX_SESSIONS="10", **team)
+    service = await portal.start()
+    try:
+        for member, made in ids.items():
+            kept = {row.id for row in await service.recent("all", 100, member)}
+            assert kept == set(made[2:]), member
+    finally:
+        await portal.stop()
+
+
 async def test_pending_interactions_are_never_dropped(isolated_env: Path) -> None:
     portal = Portal(isolated_env, CHOICE_MAX_SESSIONS="10", CHOICE_RETENTION_DAYS="1")
     service = await portal.start()
