@@ -14,8 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import TIMEOUT_MS, wait_until_live
 from tests.browser.team import shoot_dialog, vote
-from tests.oidc.provider import OidcProvider, team_portal
-from tests.oidc.test_ownership import Member
+from tests.oidc.provider import Member, OidcProvider, team_portal
 from tests.portal_process import PortalProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

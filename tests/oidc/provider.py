@@ -11,7 +11,10 @@ test is skipped with why (under CI it fails: tests/missing_tool.py).
 `callback_url` signs a member in without a browser: from the portal's `/login` redirect it
 follows to the provider, posts the login form's `email`, and returns the portal's
 `/auth/callback?...` URL the provider sends the browser to (the caller GETs it with the same
-client, which holds the portal's attempt cookie).
+client, which holds the portal's attempt cookie). `Member` is a browser signed in that way.
+
+`team_portal` runs a real team-mode portal with it; `team_instances` two of them on one
+PostgreSQL database (`team_settings`: what both set).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import threading
@@ -180,15 +184,79 @@ def team_portal(workdir: Path, **env: str) -> Iterator[tuple[OidcProvider, Porta
     provider it signs in with, both stopped on the way out."""
     port = free_port()
     public = f"http://127.0.0.1:{port}"
-    provider = OidcProvider(workdir, f"{public}/auth/callback")
-    with provider:
-        portal = PortalProcess(
-            workdir / "portal", port=port, CHOICE_AUTH="oidc",
-            CHOICE_OIDC_ISSUER=provider.issuer, CHOICE_OIDC_CLIENT_ID=provider.client_id,
-            CHOICE_OIDC_CLIENT_SECRET=provider.client_secret, CHOICE_PUBLIC_URL=public,
-            CHOICE_OIDC_ALLOWED_DOMAINS=ALLOWED_DOMAIN, CHOICE_OIDC_ADMINS=ADMIN, **env)
+    with OidcProvider(workdir, f"{public}/auth/callback") as provider:
+        portal = PortalProcess(workdir / "portal", port=port, **team_settings(provider, public),
+                               CHOICE_OIDC_ALLOWED_DOMAINS=ALLOWED_DOMAIN,
+                               CHOICE_OIDC_ADMINS=ADMIN, **env)
         portal.start()
         try:
             yield provider, portal
         finally:
             portal.stop()
+
+
+def team_settings(provider: OidcProvider, public: str) -> dict[str, str]:
+    """What a team-mode portal signing in with `provider` at `public` is set with."""
+    return {"CHOICE_AUTH": "oidc", "CHOICE_OIDC_ISSUER": provider.issuer,
+            "CHOICE_OIDC_CLIENT_ID": provider.client_id,
+            "CHOICE_OIDC_CLIENT_SECRET": provider.client_secret, "CHOICE_PUBLIC_URL": public}
+
+
+@contextmanager
+def team_instances(workdir: Path, db_url: str, **env: str
+                   ) -> Iterator[tuple[OidcProvider, PortalProcess, PortalProcess]]:
+    """The provider, and team-mode instances A and B on the database `db_url`: one data dir
+    (one token file), A's address the public URL."""
+    port = free_port()
+    public = f"http://127.0.0.1:{port}"
+    with OidcProvider(workdir, f"{public}/auth/callback") as provider:
+        settings = {**team_settings(provider, public), "CHOICE_DB_URL": db_url, **env}
+        a = PortalProcess(workdir / "portal", port=port, **settings).start()
+        try:
+            b = PortalProcess(workdir / "portal", port=free_port(), **settings).start()
+            try:
+                yield provider, a, b
+            finally:
+                b.stop()
+        finally:
+            a.stop()
+
+
+QUESTION = {"title": "Which store for the sync service?", "prompt": "A's private context.",
+            "options": [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"}]}
+
+
+class Member:
+    """A signed-in browser of one member: its session cookie, and its writes' Origin."""
+
+    def __init__(self, portal: PortalProcess, email: str) -> None:
+        self.portal = portal
+        self.client = httpx.Client(timeout=20, headers={"Origin": portal.base_url})
+        login = self.client.get(f"{portal.base_url}/login", params={"next": "/"})
+        landed = self.client.get(callback_url(self.client, login, email))
+        assert landed.status_code in (302, 303), landed.text[:300]
+        self.cookie = f"choice_session={self.client.cookies['choice_session']}"
+
+    def call(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        return self.client.request(method, f"{self.portal.base_url}{path}", **kwargs)
+
+    def ask(self, title: str = QUESTION["title"]) -> str:
+        created = self.call("POST", "/api/interactions", json={**QUESTION, "title": title})
+        assert created.status_code == 201, created.text
+        return str(created.json()["interaction_id"])
+
+
+MISSING = "0123456789abcdef"
+"""An id no question has (the shape of a real one)."""
+
+
+def routes_about_one_question(member: Member) -> list[tuple[str, str]]:
+    """(method, path template) of every API operation whose path names a question."""
+    schema = member.call("GET", "/schema/openapi.json").json()
+    return [(method.upper(), path) for path, operations in schema["paths"].items()
+            if "{interaction_id}" in path for method in operations
+            if method in ("get", "post", "put", "patch", "delete")]
+
+
+def filled(template: str, interaction_id: str) -> str:
+    return re.sub(r"\{[a-z_]+\}", "x", template.replace("{interaction_id}", interaction_id))

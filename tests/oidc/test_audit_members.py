@@ -13,8 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.oidc.provider import OidcProvider, team_portal
-from tests.oidc.test_ownership import QUESTION, Member
+from tests.oidc.provider import QUESTION, Member, OidcProvider, team_portal
 from tests.portal_process import PortalProcess
 
 pytestmark = pytest.mark.slow

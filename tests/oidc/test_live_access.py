@@ -18,8 +18,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.oidc.provider import ADMIN, OidcProvider, team_portal
-from tests.oidc.test_ownership import Member
+from tests.oidc.provider import ADMIN, Member, OidcProvider, team_portal
 from tests.portal_process import PortalProcess
 
 pytestmark = pytest.mark.slow

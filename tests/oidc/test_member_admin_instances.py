@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import closing
-from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.oidc.provider import ADMIN, OidcProvider, callback_url
+from tests.oidc.provider import ADMIN, OidcProvider, callback_url, team_instances
 from tests.pg_cluster import Cluster
-from tests.portal_process import PortalProcess, free_port
+from tests.portal_process import PortalProcess
 
 pytestmark = pytest.mark.slow
 
@@ -23,24 +22,9 @@ pytestmark = pytest.mark.slow
 def instances(tmp_path_factory: pytest.TempPathFactory, pg_cluster: Cluster
               ) -> Iterator[tuple[OidcProvider, PortalProcess, PortalProcess]]:
     """The provider, and instances A and B: one database, one data dir, A's public URL."""
-    workdir: Path = tmp_path_factory.mktemp("admin-instances")
-    port = free_port()
-    public = f"http://127.0.0.1:{port}"
-    with OidcProvider(workdir, f"{public}/auth/callback") as provider:
-        settings = {"CHOICE_AUTH": "oidc", "CHOICE_OIDC_ISSUER": provider.issuer,
-                    "CHOICE_OIDC_CLIENT_ID": provider.client_id,
-                    "CHOICE_OIDC_CLIENT_SECRET": provider.client_secret,
-                    "CHOICE_OIDC_ADMINS": ADMIN, "CHOICE_PUBLIC_URL": public,
-                    "CHOICE_DB_URL": pg_cluster.new_database()}
-        a = PortalProcess(workdir / "portal", port=port, **settings).start()
-        try:
-            b = PortalProcess(workdir / "portal", port=free_port(), **settings).start()
-            try:
-                yield provider, a, b
-            finally:
-                b.stop()
-        finally:
-            a.stop()
+    with team_instances(tmp_path_factory.mktemp("admin-instances"), pg_cluster.new_database(),
+                        CHOICE_OIDC_ADMINS=ADMIN) as three:
+        yield three
 
 
 def signed_in(provider: OidcProvider, portal: PortalProcess, sub: str, email: str

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,35 +16,20 @@ import httpx
 import pytest
 import websockets
 
-from tests.oidc.provider import OidcProvider, callback_url, team_portal
+from tests.oidc.provider import (
+    MISSING,
+    QUESTION,
+    Member,
+    OidcProvider,
+    filled,
+    routes_about_one_question,
+    team_portal,
+)
 from tests.portal_process import PortalProcess
 
 pytestmark = pytest.mark.slow
 
-QUESTION = {"title": "Which store for the sync service?", "prompt": "A's private context.",
-            "options": [{"id": "pg", "label": "PostgreSQL"}, {"id": "lite", "label": "SQLite"}]}
-MISSING = "0123456789abcdef"
-"""An id no question has (the shape of a real one)."""
 
-
-class Member:
-    """A signed-in browser of one member: its session cookie, and its writes' Origin."""
-
-    def __init__(self, portal: PortalProcess, email: str) -> None:
-        self.portal = portal
-        self.client = httpx.Client(timeout=20, headers={"Origin": portal.base_url})
-        login = self.client.get(f"{portal.base_url}/login", params={"next": "/"})
-        landed = self.client.get(callback_url(self.client, login, email))
-        assert landed.status_code in (302, 303), landed.text[:300]
-        self.cookie = f"choice_session={self.client.cookies['choice_session']}"
-
-    def call(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        return self.client.request(method, f"{self.portal.base_url}{path}", **kwargs)
-
-    def ask(self, title: str = QUESTION["title"]) -> str:
-        created = self.call("POST", "/api/interactions", json={**QUESTION, "title": title})
-        assert created.status_code == 201, created.text
-        return str(created.json()["interaction_id"])
 
 
 @pytest.fixture(scope="module")
@@ -56,28 +40,6 @@ def team(tmp_path_factory: pytest.TempPathFactory
         provider.set_account("ann", "ann@example.com", "Ann")
         provider.set_account("bob", "bob@example.com", "Bob")
         yield both
-
-
-@pytest.fixture(scope="module")
-def ann(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "ann@example.com")
-
-
-@pytest.fixture(scope="module")
-def bob(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "bob@example.com")
-
-
-def routes_about_one_question(member: Member) -> list[tuple[str, str]]:
-    """(method, path template) of every API operation whose path names a question."""
-    schema = member.call("GET", "/schema/openapi.json").json()
-    return [(method.upper(), path) for path, operations in schema["paths"].items()
-            if "{interaction_id}" in path for method in operations
-            if method in ("get", "post", "put", "patch", "delete")]
-
-
-def filled(template: str, interaction_id: str) -> str:
-    return re.sub(r"\{[a-z_]+\}", "x", template.replace("{interaction_id}", interaction_id))
 
 
 def test_every_api_route_answers_another_members_question_as_a_missing_one(

@@ -19,8 +19,7 @@ import pytest
 
 from tests.integration.test_cli import ASK, Asking
 from tests.mcp.conftest import FAST, ask, stdio_session
-from tests.oidc.provider import OidcProvider, team_portal
-from tests.oidc.test_ownership import Member
+from tests.oidc.provider import Member, OidcProvider, team_portal
 from tests.portal_process import PortalProcess, free_port
 
 pytestmark = pytest.mark.slow
@@ -33,16 +32,6 @@ def team(tmp_path_factory: pytest.TempPathFactory
         both[0].set_account("ann", "ann@example.com", "Ann")
         both[0].set_account("bob", "bob@example.com", "Bob")
         yield both
-
-
-@pytest.fixture(scope="module")
-def ann(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "ann@example.com")
-
-
-@pytest.fixture(scope="module")
-def bob(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "bob@example.com")
 
 
 @pytest.fixture

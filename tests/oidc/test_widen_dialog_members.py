@@ -12,8 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.oidc.provider import OidcProvider, team_portal
-from tests.oidc.test_ownership import Member
+from tests.oidc.provider import Member, OidcProvider, team_portal
 from tests.portal_process import PortalProcess
 
 pytestmark = pytest.mark.slow
@@ -30,21 +29,6 @@ def team(tmp_path_factory: pytest.TempPathFactory
         provider.set_account("cat", "cat@example.com", "Cat Member")
         provider.set_account("dan", "dan@example.com", "Dan Never")  # never signs in
         yield both
-
-
-@pytest.fixture(scope="module")
-def ann(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "ann@example.com")
-
-
-@pytest.fixture(scope="module")
-def bob(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "bob@example.com")
-
-
-@pytest.fixture(scope="module")
-def cat(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "cat@example.com")
 
 
 def offered(html: str) -> list[str]:

@@ -17,13 +17,14 @@ import pytest
 import websockets
 
 from tests.api.test_attachments import PNG, attached
-from tests.oidc.provider import OidcProvider, team_portal
-from tests.oidc.test_ownership import (
+from tests.oidc.provider import (
     MISSING,
     QUESTION,
     Member,
+    OidcProvider,
     filled,
     routes_about_one_question,
+    team_portal,
 )
 from tests.portal_process import PortalProcess
 
@@ -38,21 +39,6 @@ def team(tmp_path_factory: pytest.TempPathFactory
         for who in ("ann", "bob", "cat"):
             provider.set_account(who, f"{who}@example.com", who.title())
         yield both
-
-
-@pytest.fixture(scope="module")
-def ann(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "ann@example.com")
-
-
-@pytest.fixture(scope="module")
-def bob(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "bob@example.com")
-
-
-@pytest.fixture(scope="module")
-def cat(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "cat@example.com")
 
 
 def widen(ann: Member, iid: str, **body: Any) -> dict[str, Any]:

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.mcp.conftest import FAST, stdio_session
-from tests.oidc.provider import OidcProvider, team_portal
-from tests.oidc.test_ownership import Member
+from tests.oidc.provider import Member, OidcProvider, team_portal
 from tests.portal_process import PortalProcess, free_port
 
 pytestmark = pytest.mark.slow
@@ -30,21 +29,6 @@ def team(tmp_path_factory: pytest.TempPathFactory
         for who in ("ann", "bob", "cat"):
             both[0].set_account(who, f"{who}@example.com", who.title())
         yield both
-
-
-@pytest.fixture(scope="module")
-def ann(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "ann@example.com")
-
-
-@pytest.fixture(scope="module")
-def bob(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "bob@example.com")
-
-
-@pytest.fixture(scope="module")
-def cat(team: tuple[OidcProvider, PortalProcess]) -> Member:
-    return Member(team[1], "cat@example.com")
 
 
 def laptop(member: Member, where: Path) -> dict[str, str]:

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.oidc.provider import OidcProvider, team_portal
-from tests.oidc.test_ownership import Member
+from tests.oidc.provider import Member, OidcProvider, team_portal
 from tests.portal_process import PortalProcess, free_port
 from tests.terminal.conftest import need_tmux
 from tests.terminal.tmux import Pane
