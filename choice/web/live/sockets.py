@@ -39,9 +39,9 @@ from choice.team.links import member_path
 from choice.web.deps import OpenTabs, PortalCredentials, Service
 from choice.web.live.socket_limits import REPLACED, Held, read_until_gone, wake_with_none
 from choice.web.live.tabs import Tabs
-from choice.web.security.auth import Access, Credentials, has_session
+from choice.web.security.auth import Credentials, has_session
 from choice.web.security.live_access import AccessWatch
-from choice.web.security.ownership import hears_as_participant, sees_change
+from choice.web.security.ownership import hears_as_participant, member_of, sees_change
 from choice.web.security.sessions import COOKIE, SECURE_COOKIE
 from choice.web.views.list_cache import moves_a_line
 
@@ -175,7 +175,7 @@ async def _push(socket: WebSocket[Any, Any, Any], service: InteractionService,
     clock = asyncio.get_running_loop().time
     next_list, list_held = 0.0, False
     next_sync = clock() + SYNC_SECONDS
-    member_id = socket_member(socket, service)
+    member_id = member_of(socket, service.settings.team_mode)  # team mode: the tab's member
     while True:
         if not await watch.still_live():
             return False
@@ -227,9 +227,3 @@ async def portal_socket(socket: WebSocket[Any, Any, Any], service: Service, tabs
                         credentials: PortalCredentials) -> None:
     await serve_socket(socket, service, tabs, credentials, None)
 
-
-def socket_member(socket: WebSocket[Any, Any, Any], service: InteractionService) -> str | None:
-    """Whose questions the tab hears (team mode: its member's; local mode: None, all)."""
-    access = socket.scope.get("auth")
-    return access.member_id if service.settings.team_mode and isinstance(access, Access) \
-        else None
