@@ -88,8 +88,8 @@ class PreferenceTable(SQLModel, table=True):
 
 class MemberPreferenceTable(SQLModel, table=True):
     """Team mode: one member's saved preference, one row per member and key (as `preference`
-    holds the one owner's in local mode). A member's rows stay when an admin removes them:
-    signing in again finds them as they were."""
+    holds the one owner's in local mode). An admin ending a member's access leaves them (the
+    member stays: signing in again finds them as they were); removing the member drops them."""
 
     __tablename__ = "member_preference"
 

@@ -12,6 +12,7 @@ import pytest
 from choice.contract import Preferences, PreferencesPatch
 from choice.contract.vocabulary import DEFAULT_TIMEOUT
 from choice.store import Store
+from choice.store.members import cut_off_member, record_sign_in, remove_member
 from choice.store.preferences import load_preferences, save_preferences
 from tests.integration.test_service import Portal, request
 from tests.pg_cluster import chosen_database
@@ -52,6 +53,21 @@ def test_a_members_later_change_keeps_their_other_keys_and_can_clear_one(store: 
     cleared = save_preferences(engine, PreferencesPatch(language=None), ANN)
     assert (cleared.language, cleared.single_submit) == (None, True)
     assert load_preferences(engine, ANN) == cleared
+
+
+def test_an_admin_ending_access_keeps_them_and_removing_the_member_drops_them(
+        store: Store) -> None:
+    engine = store.engine
+    ann = record_sign_in(store.repo, "ann", "ann@example.com", "Ann", False, 1.0)
+    bob = record_sign_in(store.repo, "bob", "bob@example.com", "Bob", False, 1.0)
+    for member in (ann, bob):
+        save_preferences(engine, PreferencesPatch(language="zh"), member.id)
+    assert cut_off_member(store.repo, ann.id) is not None
+    assert record_sign_in(store.repo, "ann", "ann@example.com", "Ann", False, 2.0).id == ann.id
+    assert load_preferences(engine, ann.id).language == "zh"  # as they were
+    assert remove_member(store.repo, ann.id)
+    assert load_preferences(engine, ann.id) == Preferences()
+    assert load_preferences(engine, bob.id).language == "zh"
 
 
 async def test_a_question_a_members_agent_asks_starts_from_that_members_defaults(
