@@ -58,8 +58,11 @@ const now = () => Math.floor(Date.now() / 1000);
 const foreignKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
 // How each MODE spoils a well-made ID token (`header`, `payload` its decoded parts, `token`
-// the whole of it). Every spoiled token but `payload` and `alg_none` is properly signed.
+// the whole of it): the spoiled token, or undefined to answer without one. Every spoiled
+// token but `payload`, `alg_none` and `not_a_jws` is properly signed.
 const TAMPERED = {
+  absent: () => undefined,
+  not_a_jws: () => 'not-a-token',
   // The payload changed (to the admin's email) and the signature kept: a bad signature.
   payload: (header, payload, token) => [token.split('.')[0],
     base64url(JSON.stringify({ ...payload, email: 'admin@example.com' })),
@@ -147,7 +150,9 @@ provider.use(async (ctx, next) => {
   if (!TAMPERED[mode]) throw new Error(`unknown tamper mode ${mode}`);
   const token = ctx.body.id_token;
   const [header, payload] = token.split('.').slice(0, 2).map(decoded);
-  ctx.body = { ...ctx.body, id_token: TAMPERED[mode](header, payload, token) };
+  const { id_token: _made, ...rest } = ctx.body;
+  const spoiled = TAMPERED[mode](header, payload, token);
+  ctx.body = spoiled === undefined ? rest : { ...rest, id_token: spoiled };
 });
 
 function escape(text) {

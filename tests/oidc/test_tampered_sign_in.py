@@ -4,12 +4,13 @@ driven with httpx as a browser would be.
 
 A tampered nonce is changed (or dropped) in the authorization URL on its way to the
 provider, which then signs it into the ID token. A tampered ID token comes from the
-provider's token endpoint itself (`OidcProvider.tamper_id_token`): a bad signature, a key
-the provider's JWKS lacks, another audience or issuer, an expired token, `alg: none`, an
-HMAC under the client secret. Each is refused with the sign-in page's 403 (the portal
-cannot tell a misbehaving provider from an injected code or token, so it refuses; 503 is
-kept for a provider it cannot reach), with no session, no member written, and the attempt
-used up. One portal and one provider for the module; each case signs in its own account.
+provider's token endpoint itself (`OidcProvider.tamper_id_token`): none at all, not a JWS,
+a bad signature, a key the provider's JWKS lacks, another audience or issuer, an expired
+token, no nonce, `alg: none`, an HMAC under the client secret. Each is refused with the
+sign-in page's 403 (the portal cannot tell a misbehaving provider from an injected code or
+token, so it refuses; 503 is kept for a provider it cannot reach), with no session, no
+member written, and the attempt used up. One portal and one provider for the module; each
+case signs in its own account.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ def assert_refused_without_a_session(refused: httpx.Response, client: httpx.Clie
                                      portal: PortalProcess) -> None:
     assert refused.status_code == 403, (refused.status_code, refused.text[:300])
     assert "location" not in refused.headers and MESSAGE in refused.text
+    assert 'data-testid="team-sign-in-again"' in refused.text  # a way to start again
     assert not client.cookies.get(SESSION) and me(client, portal).status_code == 401
 
 
@@ -110,6 +112,8 @@ def test_a_tampered_or_missing_nonce_is_refused_and_the_attempt_is_used_up(
 
 
 SPOILED = {
+    "absent": "no ID token in the token response at all",
+    "not_a_jws": "an ID token that is not a JWS",
     "payload": "the payload changed (to the admin's email), the signature kept",
     "foreign_key": "signed by a key the JWKS lacks, under a key id of its own",
     "foreign_key_same_kid": "signed by a key the JWKS lacks, under the real key's id",
