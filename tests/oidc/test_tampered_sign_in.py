@@ -9,7 +9,8 @@ a bad signature, a key the provider's JWKS lacks, another audience or issuer, an
 token, no nonce, `alg: none`, an HMAC under the client secret. Each is refused with the
 sign-in page's 403 (the portal cannot tell a misbehaving provider from an injected code or
 token, so it refuses; 503 is kept for a provider it cannot reach), with no session, no
-member written, and the attempt used up. One portal and one provider for the module; each
+member written (an existing member's name and session stay as they were), and the attempt
+used up. One portal and one provider for the module; each
 case signs in its own account.
 """
 
@@ -145,6 +146,25 @@ def test_a_spoiled_id_token_is_refused_and_writes_nothing(
         assert client.get(callback_url(client, login, email)).status_code == 303
         assert me(client, portal).json()["email"] == email
     assert members(portal) == sorted([*before, email])
+
+
+@pytest.mark.parametrize("mode", ["payload", "expired"])
+def test_a_spoiled_id_token_leaves_an_existing_member_and_their_session_as_they_were(
+        provider: OidcProvider, portal: PortalProcess, mode: str) -> None:
+    handle = f"known-{mode}"
+    email = f"{handle}@example.com"
+    provider.set_account(handle, email, "Known")
+    with browser() as client:
+        login = client.get(f"{portal.base_url}/login")
+        assert client.get(callback_url(client, login, email)).status_code == 303
+        session = client.cookies[SESSION]
+        provider.set_account(handle, email, "Renamed")
+        provider.tamper_id_token(mode)
+        login = client.get(f"{portal.base_url}/login")
+        refused = client.get(callback_url(client, login, email))
+        assert refused.status_code == 403 and MESSAGE in refused.text
+        assert client.cookies[SESSION] == session  # no new session was handed out
+        assert me(client, portal).json() == {"email": email, "name": "Known", "admin": False}
 
 
 def test_an_expired_member_session_must_sign_in_again_and_their_token_lives_on(
