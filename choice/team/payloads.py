@@ -56,10 +56,12 @@ def page_reply(page: ThreadPage, *, participant: bool) -> dict[str, Any]:
     return thread_page(page.comments, page.before, participant=participant)
 
 
-def question_of(discussion: Discussion) -> dict[str, Any]:
+def question_of(discussion: Discussion, *, source_paths: bool = True) -> dict[str, Any]:
     """The question as the team reads it, with the files the agent showed (`attachments`:
     a participant fetches each from `/api/d/<secret>/attachments/{id}`, the owner from
-    `/api/interactions/{id}/attachments/{id}`) and the ones each option points at."""
+    `/api/interactions/{id}/attachments/{id}`) and the ones each option points at.
+    `source_paths`: whether to say where `choice mcp` read each file, a path on the owner's
+    machine that only the owner is shown (participants may be outside the team)."""
     request = discussion.request
     return {
         "title": request.title, "prompt": request.prompt,
@@ -70,7 +72,8 @@ def question_of(discussion: Discussion) -> dict[str, Any]:
                      "attachment_ids": list(o.attachment_ids)}
                     for o in request.options],
         "attachments": [{"id": a.id, "name": a.name, "mime_type": a.mime_type, "size": a.size,
-                         "sha256": a.sha256, "source_path": a.source_path}
+                         "sha256": a.sha256,
+                         "source_path": a.source_path if source_paths else None}
                         for a in request.attachments],
     }
 
@@ -102,7 +105,7 @@ def deferral_of(discussion: Discussion) -> dict[str, Any] | None:
             "deferred_at": iso(decision.deferred_at) if decision.deferred_at else None}
 
 
-def _common(discussion: Discussion) -> dict[str, Any]:
+def _common(discussion: Discussion, *, owner: bool) -> dict[str, Any]:
     widening = discussion.widening
     return {
         "interaction_id": discussion.row.id,
@@ -111,7 +114,7 @@ def _common(discussion: Discussion) -> dict[str, Any]:
         "expires_at": iso(discussion.row.expires_at),
         "note": widening.note if widening else None,
         "widened_at": iso(widening.widened_at) if widening else None,
-        "question": question_of(discussion),
+        "question": question_of(discussion, source_paths=owner),
         **thread_page(discussion.comments, discussion.comments_before, participant=False),
         "comment_count": discussion.comment_count,
         "tally": [t.model_dump() for t in discussion.tally()],
@@ -124,7 +127,7 @@ def _common(discussion: Discussion) -> dict[str, Any]:
 
 
 def participant_payload(discussion: Discussion, me: Participant) -> dict[str, Any]:
-    body = _common(discussion)
+    body = _common(discussion, owner=False)
     body.pop("interaction_id")  # the participant needs no handle on the owner's API
     body["comments"] = [_for_participant(c) for c in body["comments"]]
     return {**body, "you": {"name": me.name, "vote": discussion.vote_of(me.id)},
@@ -133,7 +136,7 @@ def participant_payload(discussion: Discussion, me: Participant) -> dict[str, An
 
 def owner_payload(discussion: Discussion) -> dict[str, Any]:
     widening = discussion.widening
-    return {**_common(discussion), "mode": widening.mode if widening else None,
+    return {**_common(discussion, owner=True), "mode": widening.mode if widening else None,
             "participants": [{
                 "participant_id": p.id, "name": p.name, "handle": p.handle,
                 "invited_at": iso(p.invited_at),

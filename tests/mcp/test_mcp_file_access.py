@@ -156,3 +156,27 @@ async def test_only_the_bridge_says_where_a_file_came_from(
     iid = structured(claimed)["session_id"]
     [shown] = portal.client().call("GET", f"/api/interactions/{iid}/detail")["request"]["attachments"]
     assert shown["source_path"] is None and shown["name"] == "shot.png"
+
+
+async def test_the_path_a_file_was_read_from_is_the_owners_not_the_participants(
+        portal: PortalProcess, home: Path) -> None:
+    """Widened to a guest, the question shows the file; where it lay on the owner's machine
+    (their home, their project's name) stays with the owner."""
+    (home / "project" / "shot.png").write_bytes(PNG)
+    _, result = await ask_through_the_bridge(portal, home / "project", {"path": "shot.png"})
+    assert not result.is_error, result.content
+    iid = structured(result)["session_id"]
+    real = str((home / "project" / "shot.png").resolve())
+    client = portal.client()
+    widened = client.call("POST", f"/api/interactions/{iid}/widen", {"audience": ["Gus"]})
+    secret = widened["participants"][0]["link"].rsplit("/d/", 1)[1]
+    [owners] = client.call("GET", f"/api/interactions/{iid}/team")["question"]["attachments"]
+    assert owners["source_path"] == real
+
+    read = httpx.get(f"{portal.base_url}/api/d/{secret}", timeout=10)
+    assert read.status_code == 200, read.text
+    [theirs] = read.json()["question"]["attachments"]
+    assert (theirs["name"], theirs["source_path"]) == ("shot.png", None)
+    page = httpx.get(f"{portal.base_url}/d/{secret}", timeout=10)
+    assert page.status_code == 200 and "shot.png" in page.text
+    assert str(home) not in read.text and str(home) not in page.text
