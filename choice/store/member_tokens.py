@@ -42,8 +42,11 @@ class TokenUse(Struct, frozen=True):
 
 def make_token(repo: Repository, member_id: str, name: str, secret_hash: str, now: float,
                limit: int) -> MemberToken | None:
-    """A new token of `member_id`'s; None when they already hold `limit` live tokens."""
+    """A new token of `member_id`'s; None when they already hold `limit` live tokens. The
+    member's row is locked for the count (PostgreSQL; SQLite writes one at a time anyway),
+    so two instances making a member's last token at once cannot both make it."""
     with repo.transaction() as conn:
+        conn.execute(select(MEMBERS.c.id).where(MEMBERS.c.id == member_id).with_for_update())
         held = conn.execute(select(func.count()).select_from(TABLE)
                             .where(TABLE.c.member_id == member_id)).scalar_one()
         if held >= limit:
