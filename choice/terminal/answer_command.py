@@ -75,7 +75,7 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
         print(f"choice answer: {message}", file=sys.stderr)
         return 1
     ending = None
-    live = Live(client.host, client.port, client.token, interaction_id)
+    live = Live(client, interaction_id)
     if use_curses(plain):
         os.environ.setdefault("ESCDELAY", "25")  # Esc cancels at once, not after a second
         try:
