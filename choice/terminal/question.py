@@ -44,6 +44,9 @@ class Question:
     files: tuple[tuple[str, int, str], ...] = ()
     """The files the agent shows (name, size, the real path `choice mcp` read it from, or
     ""): the terminal lists them; a browser shows them."""
+    signed_in: str = ""
+    """On a team server: who this terminal answers as and where (`bob@example.com on
+    team.example.com`), for the header; "" on this machine's own portal."""
 
     @property
     def beyond_title(self) -> str:
