@@ -83,6 +83,9 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
     except (PortalError, PortalUnreachable) as error:
         message = "; ".join(str(e.get("message")) for e in error.errors) \
             if isinstance(error, PortalError) else str(error)
+        if isinstance(error, PortalError) and error.status == 401 \
+                and settings.remote_url is not None:
+            message = str(error)  # with what to do: a new token in CHOICE_TOKEN
         if isinstance(error, PortalError) and error.status == 404:
             _ = person_translator(client, settings)
             message = (widened_to_me(client, interaction_id, _)

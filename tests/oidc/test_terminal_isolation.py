@@ -64,7 +64,10 @@ class Terminal:
 
     def __init__(self, member: Member, data_dir: Path) -> None:
         data_dir.mkdir()
-        self.env = {"CHOICE_URL": member.portal.base_url, "CHOICE_TOKEN": agent_token(member),
+        made = member.call("POST", "/api/tokens", json={"name": "terminal laptop"})
+        assert made.status_code == 201, made.text
+        self.token_id = str(made.json()["id"])
+        self.env = {"CHOICE_URL": member.portal.base_url, "CHOICE_TOKEN": made.json()["token"],
                     "CHOICE_DATA_DIR": str(data_dir), "CHOICE_PORT": str(free_port()),
                     "CHOICE_OPEN_BROWSER": "0", "TERM": "xterm-256color", "LANG": "C.UTF-8"}
         self.panes: list[Pane] = []
@@ -182,13 +185,15 @@ def test_choice_open_with_anns_id_leads_bob_to_nothing_of_hers(
     pane = bobs_terminal.run("open", anns, "--print")
     code, lines = bobs_terminal.ended(pane)
     bobs_terminal.never_showed("Ann's board deck", ANN_PROMPT)
-    if code == 0:  # a link was printed: signed in as Bob, her page is the missing page
-        page = bob.client.get(lines[-1], follow_redirects=True)
-        missing = bob.call("GET", f"/choice/{MISSING}")
-        assert page.status_code == missing.status_code == 404
-        assert "Ann's board deck" not in page.text and ANN_PROMPT not in page.text
-    else:
-        assert code == 1, lines
+    assert code == 0, lines
+    link = lines[-1]
+    assert link.startswith(f"{bob.portal.base_url}/login?")
+    # Opened in Bob's browser: he signs in as himself, and her page is the missing page.
+    page = bob.client.get(link, follow_redirects=True)
+    missing = bob.call("GET", f"/choice/{MISSING}")
+    assert page.status_code == missing.status_code == 404
+    assert page.text.replace(anns, MISSING) == missing.text
+    assert "Ann's board deck" not in page.text and ANN_PROMPT not in page.text
 
 
 def test_what_ann_widened_to_bob_is_listed_apart_and_answer_says_where_he_takes_part(
@@ -229,3 +234,18 @@ def test_what_ann_widened_to_bob_is_listed_apart_and_answer_says_where_he_takes_
     finally:
         cats.close()
 
+
+
+
+def test_a_revoked_token_gets_a_clear_error_from_every_terminal_command(
+        bob: Member, bobs_terminal: Terminal) -> None:
+    bobs = asks(agent_of(bob), "Bob's question before the revocation")
+    revoked = bob.call("DELETE", f"/api/tokens/{bobs_terminal.token_id}")
+    assert revoked.status_code in (200, 204), revoked.text
+    for command in (("answer", bobs), ("list",), ("open", bobs, "--print")):
+        code, lines = bobs_terminal.ended(bobs_terminal.run(*command))
+        told = " ".join(lines)
+        assert code == 1, (command, lines)
+        assert told.startswith(f"choice {command[0]}: ") and "Traceback" not in told, lines
+        assert "revoked bearer token" in told and "set CHOICE_TOKEN" in told, lines
+    bobs_terminal.never_showed("Bob's question before the revocation")
