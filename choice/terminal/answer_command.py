@@ -65,8 +65,7 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
             return EXIT.get(detail["status"], 1)
         question = Question.from_detail(detail)
         if settings.remote_url is not None:
-            question = replace(question, signed_in=signed_in(client, translator(
-                question.language)))
+            question = replace(question, signed_in=signed_in(client))
         session = QuestionsSession(
             client, question, client.settings(), open_browser=settings.open_browser,
             placeholder_shown=bool(detail.get("placeholder_shown"))) \
@@ -109,19 +108,18 @@ def answer(client: PortalClient, interaction_id: str, plain: bool = False,
     return ending.code
 
 
-def signed_in(client: PortalClient, _: Translator) -> str:
-    """Team server: `bob@example.com on team.example.com`, the member whose token this
-    terminal uses (`GET /api/me`) and the server; "" when the portal does not say."""
+def signed_in(client: PortalClient) -> tuple[str, str] | None:
+    """Team server: the member whose token this terminal uses (`GET /api/me`) and the
+    server, made safe to draw; None when the portal does not say."""
     try:
         me = client.call("GET", "/api/me")
     except (PortalError, PortalUnreachable):
-        return ""
+        return None
     email = me.get("email") if isinstance(me, dict) else None
     if not email:
-        return ""
-    return _("{member} on {server}").format(
-        member=safe_text(str(email), keep_newlines=False),
-        server=safe_text(urlsplit(client.base_url).netloc, keep_newlines=False))
+        return None
+    return (safe_text(str(email), keep_newlines=False),
+            safe_text(urlsplit(client.base_url).netloc, keep_newlines=False))
 
 
 def person_translator(client: PortalClient, settings: Settings) -> Translator:

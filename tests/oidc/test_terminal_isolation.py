@@ -160,6 +160,17 @@ def test_bobs_terminal_shows_his_question_and_nothing_of_anns_even_as_she_asks_m
     assert anns_agent.poll(anns_first, 0)["status"] == "pending"  # untouched
 
 
+def test_the_header_names_the_member_and_server_in_the_questions_language(
+        bob: Member, bobs_terminal: Terminal) -> None:
+    created = agent_of(bob).create({"title": "用哪个存储？", "prompt": "构建农场的缓存。",
+                                     "options": OPTIONS, "timeout_seconds": 600,
+                                     "interface": "terminal", "language": "zh"})
+    pane = bobs_terminal.run("answer", str(created["interaction_id"]))
+    screen = bobs_terminal.wait_for(pane, "用哪个存储？", "剩余")
+    server = bob.portal.base_url.removeprefix("http://")
+    assert f"bob@example.com（{server}）" in screen.splitlines()[1]
+
+
 def not_found_lines(terminal: Terminal, *args: str) -> list[str]:
     pane = terminal.run(*args)
     code, lines = terminal.ended(pane)
@@ -215,6 +226,12 @@ def test_what_ann_widened_to_bob_is_listed_apart_and_answer_says_where_he_takes_
     assert "Ann's API naming question" in theirs[0]
     assert theirs[0].endswith(f"{bob.portal.base_url}/widened/{widened}")
     assert all(widened not in line for line in lines[:heading])
+
+    for status in ("active", "widened", "deferred", "completed"):
+        code, lines = bobs_terminal.ended(bobs_terminal.run("list", "--status", status))
+        assert code == 0, (status, lines)
+        assert (any(widened in line and "widened to you" in line for line in lines)
+                == (status == "active")), (status, lines)  # the one filter with the team's
 
     code, lines = bobs_terminal.ended(bobs_terminal.run("answer", widened))
     assert code == 1
