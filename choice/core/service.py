@@ -79,6 +79,9 @@ class InteractionService:
         """Read at the first `preferences()`: validating them built pydantic's first
         validator, which a start that needs only the saved language should not wait for."""
         self._saved_language: str | None = None
+        self._member_languages: dict[str, str | None] = {}
+        """Team mode: each member's saved language as this instance last read or wrote it
+        (`preferences(member_id)`: every page reads them first), for `language_for`."""
         self._retention = Retention(store, settings, clock)
         self.answer_files = AnswerFiles(store, self.notifier, clock, settings.link_base)
         """A person's files for the answer being written (`answer_files.py`)."""
@@ -113,19 +116,42 @@ class InteractionService:
         return await self._retention.prune()
 
     # -- preferences -----------------------------------------------------------------------
-    async def preferences(self) -> Preferences:
+    async def preferences(self, member_id: str | None = None) -> Preferences:
+        """The owner's saved preferences (local mode), or in team mode `member_id`'s: read
+        from the database each time, so every instance sees a member's latest change."""
+        if member_id is not None:
+            prefs = await self.store.read(load_preferences, self.store.engine, member_id)
+            self._member_languages[member_id] = prefs.language
+            return prefs
         if self._prefs is None:
             self._prefs = await self.store.read(load_preferences, self.store.engine)
         return self._prefs
 
-    async def update_preferences(self, patch: PreferencesPatch) -> Preferences:
+    async def update_preferences(self, patch: PreferencesPatch,
+                                 member_id: str | None = None) -> Preferences:
+        """Change the owner's preferences, or in team mode `member_id`'s only."""
+        if member_id is not None:
+            prefs = await self.store.write(save_preferences, self.store.engine, patch,
+                                           member_id)
+            self._member_languages[member_id] = prefs.language
+            return prefs
         self._prefs = await self.store.write(save_preferences, self.store.engine, patch)
         return self._prefs
 
-    def language_for(self, row: Interaction | None, browser: str | None = None) -> str:
-        """Per-request language > saved preference > CHOICE_LANG > the browser's (a page's
+    async def owners_preferences(self, row: Interaction) -> Preferences:
+        """The preferences of whoever `row` belongs to: in team mode its member's, else the
+        owner's."""
+        return await self.preferences(row.member_id if self.settings.team_mode else None)
+
+    def language_for(self, row: Interaction | None, browser: str | None = None,
+                     member_id: str | None = None) -> str:
+        """Per-request language > saved preference (the owner's, or team mode's `member_id`'s
+        as this instance last read it) > CHOICE_LANG > the browser's (a page's
         `Accept-Language`, when the web layer passes it) > English."""
-        saved = self._prefs.language if self._prefs else self._saved_language
+        if member_id is not None:
+            saved = self._member_languages.get(member_id)
+        else:
+            saved = self._prefs.language if self._prefs else self._saved_language
         return resolve_language(row.language if row else None, saved, self.settings.language,
                                 browser)
 
@@ -181,7 +207,7 @@ class InteractionService:
         warning. `source_paths`: where `choice mcp` read each attachment (in order; the
         payload cannot say). `member_id`: in team mode, the member whose token or session
         asks: the question is theirs."""
-        prefs = await self.preferences()
+        prefs = await self.preferences(member_id)  # the asking member's defaults
         validated = parse_request(payload, prefs, shape)
         req, created = validated.request, self.clock()
         warnings = validated.warnings

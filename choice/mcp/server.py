@@ -186,7 +186,7 @@ class PortalMCP:
                            context: Call | None) -> CallToolResult:
         service = self._portal().service
         session_id = arguments.pop("session_id", None)
-        setting = (await service.preferences()).elicitation
+        setting = (await service.preferences(self._member(context))).elicitation
         modes = self._client_modes(context)
         if session_id is not None:
             row = await self._question(str(session_id), context)

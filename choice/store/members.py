@@ -21,6 +21,7 @@ from choice.store.repository import Repository
 from choice.store.tables import (
     BROWSER_SESSIONS,
     INTERACTIONS,
+    MEMBER_PREFERENCES,
     MEMBER_TOKENS,
     MEMBERS,
     PARTICIPANTS,
@@ -108,10 +109,13 @@ def participant_member(engine: Engine, participant_id: str) -> str | None:
 
 
 def remove_member(repo: Repository, member_id: str) -> bool:
-    """Remove a member, end every session they hold and revoke every token they made; False
-    if there was no such member."""
+    """Remove a member, end every session they hold, revoke every token they made and drop
+    their saved preferences (nobody could read them again); False if there was no such
+    member."""
     with repo.transaction() as conn:
         conn.execute(delete(BROWSER_SESSIONS).where(BROWSER_SESSIONS.c.member_id == member_id))
+        conn.execute(delete(MEMBER_PREFERENCES).where(
+            MEMBER_PREFERENCES.c.member_id == member_id))
         conn.execute(delete(MEMBER_TOKENS).where(MEMBER_TOKENS.c.member_id == member_id))
         return bool(conn.execute(delete(MEMBERS).where(MEMBERS.c.id == member_id)).rowcount)
 

@@ -2,14 +2,14 @@
 their types, keys and indexes. Interactions, their audit events, preferences, the team side
 of a widened interaction (its widening, participants, comments, votes) with the webhook
 outbox, the sign-in codes already used, the browsers signed in, drafts and files; team mode's
-members and their sign-ins on the way through the OpenID provider.
+members, their preferences and their sign-ins on the way through the OpenID provider.
 
 `SQLModel.metadata` holds them all (`METADATA`): new databases are made from it, and Alembic
 compares the migrations with it. The repositories run Core queries on each class's table
 (`INTERACTIONS`, ...), and read rows into the light records of `records.py` (a SQLModel
 instance is far slower to make than a record; `tests/unit/test_store_records.py` holds each
 record to its table). No row is read through the ORM. What SQLModel costs a start: the
-import of its ORM, the building of these 16 classes, and the memory they hold.
+import of its ORM, the building of these 17 classes, and the memory they hold.
 
 Times are epoch seconds (REAL): the deadline scheduler compares them and the API turns them
 into ISO 8601. The request, the result and every other JSON value are `StoredJSON`
@@ -81,6 +81,19 @@ class AuditEventTable(SQLModel, table=True):
 class PreferenceTable(SQLModel, table=True):
     __tablename__ = "preference"
 
+    key: str = _text(64, primary_key=True)
+    value_json: Any = Field(sa_type=StoredJSON(none_as_null=False), nullable=False)
+    """Any JSON value; a preference set to None is stored as the JSON `null`."""
+
+
+class MemberPreferenceTable(SQLModel, table=True):
+    """Team mode: one member's saved preference, one row per member and key (as `preference`
+    holds the one owner's in local mode). An admin ending a member's access leaves them (the
+    member stays: signing in again finds them as they were); removing the member drops them."""
+
+    __tablename__ = "member_preference"
+
+    member_id: str = _text(32, primary_key=True)
     key: str = _text(64, primary_key=True)
     value_json: Any = Field(sa_type=StoredJSON(none_as_null=False), nullable=False)
     """Any JSON value; a preference set to None is stored as the JSON `null`."""
@@ -299,8 +312,8 @@ class AttachmentTable(SQLModel, table=True):
 
 
 TABLE_CLASSES: tuple[type[SQLModel], ...] = (
-    InteractionTable, AuditEventTable, PreferenceTable, WideningTable, DecisionTable,
-    ParticipantTable, CommentTable, VoteTable, OutboxTable, LoginCodeUsedTable,
+    InteractionTable, AuditEventTable, PreferenceTable, MemberPreferenceTable, WideningTable,
+    DecisionTable, ParticipantTable, CommentTable, VoteTable, OutboxTable, LoginCodeUsedTable,
     BrowserSessionTable, DraftTable, AttachmentTable, MemberTable, MemberTokenTable,
     SignInAttemptTable)
 """Every table's class, in the order above."""
@@ -329,3 +342,4 @@ ATTACHMENTS = table_of(AttachmentTable)
 MEMBERS = table_of(MemberTable)
 MEMBER_TOKENS = table_of(MemberTokenTable)
 SIGN_IN_ATTEMPTS = table_of(SignInAttemptTable)
+MEMBER_PREFERENCES = table_of(MemberPreferenceTable)

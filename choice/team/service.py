@@ -147,7 +147,7 @@ class TeamService(Extension):
                          "interaction asks several: answer it yourself, or ask the agent to "
                          "send the question to widen on its own.")
         members = await self._named_members(row, asked.members)
-        prefs = await self.interactions.preferences()
+        prefs = await self.interactions.owners_preferences(row)
         at = self.interactions.clock()
         plan = plan_widening(row, asked, prefs.team, at, actor, self.link, members,
                              self.member_link)

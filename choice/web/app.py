@@ -129,7 +129,7 @@ def create_app(portal: PortalParts, mcp: McpFactory, *, log_level: str = "INFO")
     service.notifier.listen(BrowserOpener(settings, tabs, codes))
     service.notifier.listen(lists, remote=True)
     service.notifier.listen(feeds, remote=True)
-    mcp_mount = McpMount(mcp, portal, settings, codes)
+    mcp_mount = McpMount(mcp, portal, settings, codes, credentials)
 
     async def announced(response: Response[Any]) -> Response[Any]:
         """What a reply acknowledges, the other instances have heard (PostgreSQL only)."""

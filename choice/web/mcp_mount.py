@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
+from litestar.connection import ASGIConnection
 from litestar.enums import ScopeType
 from litestar.types import Message, Receive, Scope, Send
 
@@ -36,9 +37,10 @@ from choice.web.mcp_body import (
     LimitedBody,
     refuse_too_large,
 )
-from choice.web.security.auth import CODE_SECONDS, Access, LoginCodes, login_link
+from choice.web.security.auth import CODE_SECONDS, Access, Credentials, LoginCodes, login_link
 from choice.web.security.guards import header, send_error
 from choice.web.security.large_bodies import announced_size
+from choice.web.security.live_access import AccessWatch, disconnect_when_access_ends
 
 if TYPE_CHECKING:
     from choice.web.deps import PortalParts
@@ -73,8 +75,12 @@ class McpMount:
     """ASGI app for `/mcp`; builds the MCP app on the first request, then delegates to it."""
 
     def __init__(self, factory: McpFactory, portal: PortalParts, settings: Settings,
-                 codes: LoginCodes | None = None) -> None:
+                 codes: LoginCodes | None = None, credentials: Credentials | None = None
+                 ) -> None:
+        """`credentials`: checked again while a team member's reply streams
+        (`live_access.py`): a revoked token or an ended session ends it."""
         self._factory = factory
+        self._credentials = credentials
         self._portal = portal
         self._settings = settings
         self._codes = codes
@@ -169,6 +175,9 @@ class McpMount:
                 return
             if session is None:
                 send = self._sessions.recording(send, member)
+            if self._credentials is not None:
+                watch = AccessWatch(self._credentials, ASGIConnection(scope, receive))
+                receive = disconnect_when_access_ends(watch, receive)
         if (announced_size(scope) or 0) > MCP_BODY_MAX:
             await refuse_too_large(send)
             return

@@ -161,3 +161,52 @@ def test_the_page_shows_the_files_from_the_links_own_route(anonymous: Client) ->
     assert "/api/interactions/" not in page.text
     csp = page.headers["content-security-policy"]
     assert "img-src 'self'" in csp
+
+
+def test_a_withdrawn_links_file_is_asked_for_again_and_then_is_404_not_304(
+        anonymous: Client) -> None:
+    iid, secrets = mock_up_question(anonymous)
+    route = f"/api/d/{secrets['Ann']}/attachments/mock-a"
+    first = anonymous.get(route)
+    assert first.status_code == 200 and first.content == PNG
+    # The browser may keep it, but must ask before every use: nothing lets it show the file
+    # from its cache after the link is gone.
+    assert first.headers["cache-control"] == "private, no-cache"
+    assert first.headers["etag"] == f'"{hashlib.sha256(PNG).hexdigest()}"'
+    validators = {"If-None-Match": first.headers["etag"]}
+    still = anonymous.get(route, headers=validators)
+    assert (still.status_code, still.content) == (304, b"")
+    assert still.headers["etag"] == first.headers["etag"]
+    assert still.headers["cache-control"] == "private, no-cache"
+    team = anonymous.get(f"/api/interactions/{iid}/team", headers=agent()).json()
+    ann = next(p["participant_id"] for p in team["participants"] if p["name"] == "Ann")
+    assert anonymous.delete(f"/api/interactions/{iid}/participants/{ann}",
+                            headers=agent()).status_code == 204
+    for asked_again in (validators, {"If-None-Match": f'W/{first.headers["etag"]}, "other"'},
+                        {"If-None-Match": "*"}):
+        gone = anonymous.get(route, headers=asked_again)
+        assert gone.status_code == 404, asked_again
+        assert gone.json()["errors"][0]["code"] == "unknown_link"
+    # Ben's link still stands: his copy is still good.
+    assert anonymous.get(f"/api/d/{secrets['Ben']}/attachments/mock-a",
+                         headers=validators).status_code == 304
+
+
+def test_a_copy_that_is_no_longer_the_file_gets_the_file(anonymous: Client) -> None:
+    _, secrets = mock_up_question(anonymous)
+    route = f"/api/d/{secrets['Ann']}/attachments/brief"
+    for stale in ('"0000"', f'"{hashlib.sha256(PNG).hexdigest()}"', ""):
+        fresh = anonymous.get(route, headers={"If-None-Match": stale})
+        assert (fresh.status_code, fresh.content) == (200, PDF), stale
+
+
+def test_the_owners_file_is_asked_for_again_and_refused_without_the_token(
+        anonymous: Client) -> None:
+    iid, _ = mock_up_question(anonymous)
+    route = f"/api/interactions/{iid}/attachments/mock-a"
+    first = anonymous.get(route, headers=agent())
+    assert first.status_code == 200 and first.headers["cache-control"] == "private, no-cache"
+    validators = {"If-None-Match": first.headers["etag"]}
+    assert anonymous.get(route, headers={**agent(), **validators}).status_code == 304
+    refused = anonymous.get(route, headers=validators)
+    assert refused.status_code == 401 and PNG not in refused.content

@@ -62,6 +62,7 @@ def test_0010_keeps_every_row_and_the_old_sessions_are_the_owners(
     after = dump(path)
     assert after["member"] == [] and after["sign_in_attempt"] == []
     assert after["member_token"] == []
+    assert after["member_preference"] == []  # each member starts from the defaults
     assert before["interaction"], "the fixture must hold questions to carry over"
     assert before["participant"], "the fixture must hold participants to carry over"
     for table in ("browser_session", "interaction", "participant"):

@@ -4,17 +4,22 @@
 // file while the provider runs: a member whose claims change).
 //
 // Usage: node provider.mjs <config.json>
-//   config: {"port", "client_id", "client_secret", "redirect_uris": [...], "accounts": path}
+//   config: {"port", "client_id", "client_secret", "redirect_uris": [...], "accounts": path,
+//            "tamper": path}
 //   accounts file: [{"sub", "email", "name", "email_verified", "groups": [...]}, ...]
 //
 // Its own interaction pages: GET /interaction/<uid> is a login form with one `email` field
 // (no password: the tests sign in as whoever they name); consent is granted at once
 // (`loadExistingGrant`). Every start makes a new signing key with a new `kid`: a restart is
 // also a key rotation. Prints "listening <issuer>" on stdout once it accepts connections.
+//
+// A test-only switch spoils the ID token of the token endpoint's answers: the config's
+// `tamper` file, read at each answer (absent or `{}`: the token goes out as made), holds
+// {"id_token": MODE}, MODE one of `TAMPERED` below.
 
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createHmac, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 
 import Provider from 'oidc-provider';
 
@@ -31,6 +36,57 @@ function accountBy(field, value) {
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const jwk = { ...privateKey.export({ format: 'jwk' }), kid: randomUUID(), alg: 'RS256', use: 'sig' };
+
+function readTamper() {
+  try {
+    return JSON.parse(readFileSync(config.tamper, 'utf8')).id_token ?? null;
+  } catch (error) {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+const base64url = (value) => Buffer.from(value).toString('base64url');
+const decoded = (part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+
+function signed(header, payload, key) {
+  const input = `${base64url(JSON.stringify(header))}.${base64url(JSON.stringify(payload))}`;
+  return `${input}.${sign('sha256', Buffer.from(input), key).toString('base64url')}`;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+const foreignKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+
+// How each MODE spoils a well-made ID token (`header`, `payload` its decoded parts, `token`
+// the whole of it): the spoiled token, or undefined to answer without one. Every spoiled
+// token but `payload`, `alg_none` and `not_a_jws` is properly signed.
+const TAMPERED = {
+  absent: () => undefined,
+  not_a_jws: () => 'not-a-token',
+  // The payload changed (to the admin's email) and the signature kept: a bad signature.
+  payload: (header, payload, token) => [token.split('.')[0],
+    base64url(JSON.stringify({ ...payload, email: 'admin@example.com' })),
+    token.split('.')[2]].join('.'),
+  // Signed by a key the JWKS does not hold: under a kid of its own, and under the real one.
+  foreign_key: (header, payload) => signed({ ...header, kid: randomUUID() }, payload, foreignKey),
+  foreign_key_same_kid: (header, payload) => signed(header, payload, foreignKey),
+  aud: (header, payload) => signed(header, { ...payload, aud: 'another-client' }, privateKey),
+  iss: (header, payload) => signed(header, { ...payload, iss: 'http://127.0.0.1:9' }, privateKey),
+  expired: (header, payload) => signed(header,
+    { ...payload, iat: now() - 7200, exp: now() - 3600 }, privateKey),
+  no_nonce: (header, payload) => {
+    const { nonce: _dropped, ...rest } = payload;
+    return signed(header, rest, privateKey);
+  },
+  alg_none: (header, payload) => `${base64url(JSON.stringify({ ...header, alg: 'none' }))}.${
+    base64url(JSON.stringify(payload))}.`,
+  // HMAC with the client secret, which the client knows: the algorithm-confusion attack.
+  hs256_client_secret: (header, payload) => {
+    const input = `${base64url(JSON.stringify({ ...header, alg: 'HS256' }))}.${
+      base64url(JSON.stringify(payload))}`;
+    return `${input}.${createHmac('sha256', config.client_secret).update(input).digest('base64url')}`;
+  },
+};
 
 const provider = new Provider(issuer, {
   clients: [{
@@ -84,6 +140,19 @@ const provider = new Provider(issuer, {
     await grant.save();
     return grant;
   },
+});
+
+provider.use(async (ctx, next) => {
+  await next();
+  if (ctx.path !== '/token' || typeof ctx.body?.id_token !== 'string') return;
+  const mode = readTamper();
+  if (mode === null) return;
+  if (!TAMPERED[mode]) throw new Error(`unknown tamper mode ${mode}`);
+  const token = ctx.body.id_token;
+  const [header, payload] = token.split('.').slice(0, 2).map(decoded);
+  const { id_token: _made, ...rest } = ctx.body;
+  const spoiled = TAMPERED[mode](header, payload, token);
+  ctx.body = spoiled === undefined ? rest : { ...rest, id_token: spoiled };
 });
 
 function escape(text) {

@@ -6,7 +6,9 @@ provider down, then back"; each start makes a new signing key, so it is also a k
 rotation), with one confidential client and the accounts of a JSON file the test rewrites
 while it runs (`set_account`). `installed()` puts the package into a cache directory named
 after the lock's hash, once (`npm ci`); without node and npm, or without the registry, the
-test is skipped with why (under CI it fails: tests/missing_tool.py).
+test is skipped with why (under CI it fails: tests/missing_tool.py). `tamper_id_token`
+makes the token endpoint answer a spoiled ID token (a mode of `TAMPERED` in provider.mjs)
+until it is set back to None.
 
 `callback_url` signs a member in without a browser: from the portal's `/login` redirect it
 follows to the provider, posts the login form's `email`, and returns the portal's
@@ -86,10 +88,12 @@ class OidcProvider:
         self.client_secret = f"secret-{self.port}"
         self.accounts_file = workdir / "accounts.json"
         self.config_file = workdir / "provider.json"
+        self.tamper_file = workdir / "tamper.json"
         self.config_file.write_text(json.dumps({
             "port": self.port, "client_id": self.client_id,
             "client_secret": self.client_secret, "redirect_uris": [redirect_uri],
-            "accounts": str(self.accounts_file)}))
+            "accounts": str(self.accounts_file), "tamper": str(self.tamper_file)}))
+        self.tamper_id_token(None)
         self._accounts: dict[str, Account] = {}
         self._write_accounts()
         self.process: subprocess.Popen[str] | None = None
@@ -108,10 +112,13 @@ class OidcProvider:
         return account
 
     def _write_accounts(self) -> None:
-        rows: list[dict[str, Any]] = [vars(a) for a in self._accounts.values()]
-        partial = self.accounts_file.with_suffix(".tmp")
-        partial.write_text(json.dumps(rows))
-        partial.replace(self.accounts_file)  # the provider never reads half a file
+        _write_whole(self.accounts_file, [vars(a) for a in self._accounts.values()])
+
+    def tamper_id_token(self, mode: str | None) -> None:
+        """From the next token response on, spoil the ID token as `mode` says (a key of
+        `TAMPERED` in provider.mjs: `payload`, `foreign_key`, `aud`, `expired`, `alg_none`,
+        ...); None: send it as made."""
+        _write_whole(self.tamper_file, {} if mode is None else {"id_token": mode})
 
     def start(self, timeout: float = 30.0) -> OidcProvider:
         """Start it and return once it accepts connections (its "listening" line)."""
@@ -148,6 +155,12 @@ class OidcProvider:
 
     def __exit__(self, *_exc: object) -> None:
         self.stop()
+
+
+def _write_whole(path: Path, content: Any) -> None:
+    partial = path.with_suffix(".tmp")
+    partial.write_text(json.dumps(content))
+    partial.replace(path)  # the provider never reads half a file
 
 
 def callback_url(client: httpx.Client, login: httpx.Response, email: str) -> str:

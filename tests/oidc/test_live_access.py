@@ -2,7 +2,8 @@
 Signing out closes the member's tabs' sockets with "sign in first" (4401); revoking an agent
 token ends the stream it opened (the member's browser stays signed in); an admin ending a
 member's access closes their sockets (their own question's, their list's, and the page of a
-question widened to them) and ends their token's stream. A real portal in team mode, a real
+question widened to them) and ends their token's stream; a revoked token ends the MCP reply
+its agent was waiting on. A real portal in team mode, a real
 OpenID provider, members signed in through it; each wait is on the event, with a bound.
 """
 
@@ -18,7 +19,7 @@ import httpx
 import pytest
 import websockets
 
-from tests.oidc.provider import ADMIN, Member, OidcProvider, team_portal
+from tests.oidc.provider import ADMIN, QUESTION, Member, OidcProvider, team_portal
 from tests.portal_process import PortalProcess
 
 pytestmark = pytest.mark.slow
@@ -172,3 +173,44 @@ def test_an_admin_ending_access_closes_the_members_sockets_and_ends_their_stream
     assert codes == [SIGN_IN_FIRST] * 3
     assert "event: interaction.created" in lines
     assert ann.call("GET", "/api/me").status_code == 200  # no one else was signed out
+
+
+def test_a_revoked_token_ends_the_mcp_reply_it_was_waiting_on(
+        member: Callable[[str], Account]) -> None:
+    import httpx2
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    ann = member("ann")
+    token = make_token(ann)
+
+    async def scenario() -> tuple[str, BaseException | None]:
+        headers = {"Authorization": f"Bearer {token['token']}"}
+        async with httpx2.AsyncClient(headers=headers, timeout=BOUND) as http, \
+                streamable_http_client(f"{ann.portal.base_url}/mcp", http_client=http) as streams, \
+                ClientSession(streams[0], streams[1]) as session:
+            await session.initialize()
+            waiting = asyncio.ensure_future(session.call_tool("provide_choice", {
+                **QUESTION, "title": "Asked over MCP, then revoked"}))
+            async with asyncio.timeout(BOUND):  # the question is asked, the tool waits on it
+                while not (listed := await asyncio.to_thread(
+                        ann.call, "GET", "/api/interactions")).json()["interactions"]:
+                    assert not waiting.done(), waiting.result()
+                    await asyncio.sleep(0.05)
+            iid = listed.json()["interactions"][0]["interaction_id"]
+            revoked = await asyncio.to_thread(ann.call, "DELETE", f"/api/tokens/{token['id']}")
+            assert revoked.status_code in (200, 204), revoked.text
+            try:
+                async with asyncio.timeout(BOUND):
+                    result = await waiting
+            except TimeoutError:
+                raise AssertionError("the MCP reply went on after its token was revoked") from None
+            except Exception as error:  # the stream ended: the client's call fails
+                return iid, error
+            return iid, AssertionError(f"the tool answered: {result}")
+
+    iid, ended = asyncio.run(scenario())
+    assert not isinstance(ended, AssertionError), ended
+    # The question is kept, the member's browser still signed in and able to answer it.
+    answered = ann.call("POST", f"/api/interactions/{iid}/response", json={"selected_ids": ["pg"]})
+    assert answered.status_code == 200, answered.text

@@ -201,6 +201,28 @@ def test_bob_gets_the_questions_files_through_his_own_session_and_cat_does_not(
     assert refused.status_code == 404 and refused.content != PNG
 
 
+def test_bobs_file_is_asked_for_again_and_once_he_is_withdrawn_it_is_404_not_304(
+        ann: Member, bob: Member) -> None:
+    asked = ann.call("POST", "/api/interactions", json={
+        **QUESTION, "title": "Ann's mock-up, then Bob withdrawn",
+        "attachments": [attached("mock-a.png", "image/png", PNG, id="mock-a")]})
+    assert asked.status_code == 201, asked.text
+    iid = asked.json()["interaction_id"]
+    bobs_id = next(p["participant_id"] for p in
+                   widen(ann, iid, members=["bob@example.com"])["participants"])
+    route = f"/api/widened/{iid}/attachments/mock-a"
+    first = bob.call("GET", route)
+    assert first.status_code == 200 and first.content == PNG
+    assert first.headers["cache-control"] == "private, no-cache"  # his browser asks each time
+    validators = {"If-None-Match": first.headers["etag"]}
+    still = bob.call("GET", route, headers=validators)
+    assert (still.status_code, still.content) == (304, b"")
+    withdrawn = ann.call("DELETE", f"/api/interactions/{iid}/participants/{bobs_id}")
+    assert withdrawn.status_code == 204, withdrawn.text
+    gone = bob.call("GET", route, headers=validators)
+    assert gone.status_code == 404 and gone.content != PNG
+
+
 def test_an_email_no_member_signed_in_with_is_refused_naming_the_field(
         ann: Member, bob: Member) -> None:
     iid = ann.ask("Ann names a stranger")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import socket
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,36 @@ def test_every_openapi_operation_is_on_the_http_api_page(openapi: dict[str, obje
         assert f"### `{method} {path}`" in page, (method, path)
     for name in openapi["components"]["schemas"]:  # type: ignore[index]
         assert f"{{#{http_api.schema_anchor(name)}}}" in page, name
+
+
+def test_team_modes_operations_are_on_the_http_api_page_and_marked(
+        openapi: dict[str, object]) -> None:
+    page = http_api.render("")
+    local = {(path, method) for path, method, _ in http_api.operations(openapi)}
+    team = http_api.team_openapi_schema()
+    team_only = [(path, method) for path, method, _ in http_api.operations(team)
+                 if (path, method) not in local]
+    assert {("/api/me", "GET"), ("/api/tokens", "POST"), ("/api/tokens/{token_id}", "DELETE"),
+            ("/api/members", "GET")} <= set(team_only)
+    for path, method in team_only:
+        section = page.split(f"### `{method} {path}`", 1)[1].split("\n### ", 1)[0]
+        assert http_api.TEAM_ONLY in section, (method, path)
+    shared = page.split("### `GET /api/interactions`", 1)[1].split("\n### ", 1)[0]
+    assert "Team mode only" not in shared
+    team_section = page.split("## Team mode", 1)[1].split("\n## ", 1)[0]
+    for route in ("GET /auth/callback", "GET /login", "GET /settings/tokens"):
+        assert f"`{route}`" in team_section, route
+    assert "{#schema-newmembertoken}\n\n*Team mode only*" in page
+
+
+def test_building_the_team_mode_reference_contacts_no_provider() -> None:
+    with socket.create_server(("127.0.0.1", 0)) as provider:
+        provider.setblocking(False)
+        port = provider.getsockname()[1]
+        schema = http_api.team_openapi_schema(f"http://127.0.0.1:{port}")
+        assert "/api/tokens" in schema["paths"]
+        with pytest.raises(BlockingIOError):  # nothing connected while the app was built
+            provider.accept()
 
 
 def test_every_variable_is_on_the_configuration_page() -> None:

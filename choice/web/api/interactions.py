@@ -10,7 +10,6 @@ from typing import Any
 
 from litestar import Controller, Request, Response, get, patch, post
 from litestar.params import FromPath, JSONBody
-from litestar.response import Stream
 
 from choice.contract import (
     OPEN_STATUSES,
@@ -37,7 +36,7 @@ from choice.core.extension import ReplyHints
 from choice.core.replies import listing, reply
 from choice.store.records import Interaction
 from choice.web.api.body import check_json_data, json_body
-from choice.web.api.file_response import file_response
+from choice.web.api.file_response import NOT_MODIFIED, IfNoneMatch, file_response
 from choice.web.api.hangup import while_connected
 from choice.web.api.openapi import (
     BODY_ERRORS,
@@ -244,15 +243,16 @@ class InteractionController(Controller):
         row = await service.cancel(interaction_id, body.global_annotation, body.interface, actor)
         return reply(row, service.settings, poll_hint(row.id)).to_json()
 
-    @get("/{interaction_id:str}/attachments/{attachment_id:str}", responses=errors(404))
+    @get("/{interaction_id:str}/attachments/{attachment_id:str}",
+         responses={**errors(404), **NOT_MODIFIED})
     async def attachment(self, interaction_id: FromPath[str], attachment_id: FromPath[str],
-                         service: Service) -> Stream:
+                         service: Service, if_none_match: IfNoneMatch = None) -> Response[Any]:
         """A file shown with the question, to the token or the owner's signed-in page only:
         an image as itself, anything else as a download; streamed in chunks, never held
         whole. `nosniff` and a sandboxing CSP: a browser never runs what it holds; the name
         it saves ends with the type's extension (`safe_file_name`)."""
         file = await attachment(service.store, interaction_id, attachment_id)
-        return file_response(service.store, file)
+        return file_response(service.store, file, if_none_match)
 
     @post("/{interaction_id:str}/withdraw", status_code=200, before_request=check_json_data,
           operation_id="withdrawInteraction", responses=CHANGED)

@@ -12,6 +12,7 @@ from msgspec import Struct
 from choice.web.api.openapi import errors
 from choice.web.deps import TeamSignInFlow
 from choice.web.security.auth import Access
+from choice.web.security.guards import BEARER
 
 
 class Me(Struct, frozen=True):
@@ -20,7 +21,7 @@ class Me(Struct, frozen=True):
     admin: bool
 
 
-@get("/api/me", tags=["members"], responses=errors(401))
+@get("/api/me", tags=["members"], security=BEARER, responses=errors(401))
 async def me(request: Request[Any, Any, Any], team_sign_in: TeamSignInFlow) -> Me:
     """Who this browser is signed in as, or whose agent token this is."""
     access: Access = request.auth

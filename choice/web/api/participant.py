@@ -13,15 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Controller, get, post, put
+from litestar import Controller, Response, get, post, put
 from litestar.params import FromPath, JSONBody
-from litestar.response import Stream
 
 from choice.team.models import CommentBody, VoteBody
 from choice.team.payloads import comment_reply, page_reply, participant_payload
 from choice.team.thread import API
 from choice.web.api.body import check_json_data
-from choice.web.api.file_response import file_response
+from choice.web.api.file_response import NOT_MODIFIED, IfNoneMatch, file_response
 from choice.web.api.openapi import BODY_ERRORS, errors
 from choice.web.api.query import Before, check_cursor
 from choice.web.deps import Service, Team
@@ -41,15 +40,15 @@ class ParticipantController(Controller):
         discussion = await team.open_link(participant, API)
         return participant_payload(discussion, participant)
 
-    @get("/attachments/{attachment_id:str}", responses=errors(404))
+    @get("/attachments/{attachment_id:str}", responses={**errors(404), **NOT_MODIFIED})
     async def attachment(self, secret: FromPath[str], attachment_id: FromPath[str], team: Team,
-                         service: Service) -> Stream:
+                         service: Service, if_none_match: IfNoneMatch = None) -> Response[Any]:
         """A file the agent showed with the question (`question.attachments`), served as
         the owner's page gets it: an image as itself, anything else as a download, streamed,
         `nosniff` and sandboxed. The person's answer files are not the team's: 404, as for
         an id the question does not show. Fetching a file does not open the link."""
         file = await team.shown_file(await team.participant(secret), attachment_id)
-        return file_response(service.store, file)
+        return file_response(service.store, file, if_none_match)
 
     @get("/comments", responses=errors(404, 422))
     async def comments(self, secret: FromPath[str], team: Team,

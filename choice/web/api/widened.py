@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Controller, Request, get, post, put
+from litestar import Controller, Request, Response, get, post, put
 from litestar.params import FromPath, JSONBody
-from litestar.response import Stream
 
 from choice.store.records import Participant
 from choice.team.models import CommentBody, VoteBody
@@ -21,7 +20,7 @@ from choice.team.payloads import comment_reply, page_reply, participant_payload
 from choice.team.service import TeamService
 from choice.team.thread import API
 from choice.web.api.body import check_json_data
-from choice.web.api.file_response import file_response
+from choice.web.api.file_response import NOT_MODIFIED, IfNoneMatch, file_response
 from choice.web.api.openapi import BODY_ERRORS, errors
 from choice.web.api.query import Before, check_cursor
 from choice.web.deps import Service, Team
@@ -55,13 +54,15 @@ class WidenedToMeController(Controller):
         discussion = await team.open_link(participant, API)
         return participant_payload(discussion, participant)
 
-    @get("/attachments/{attachment_id:str}", responses=errors(401, 404))
+    @get("/attachments/{attachment_id:str}", responses={**errors(401, 404), **NOT_MODIFIED})
     async def attachment(self, request: Request[Any, Any, Any], question_id: FromPath[str],
-                         attachment_id: FromPath[str], team: Team, service: Service) -> Stream:
+                         attachment_id: FromPath[str], team: Team, service: Service,
+                         if_none_match: IfNoneMatch = None) -> Response[Any]:
         """A file the agent showed with the question, as `/api/d/<secret>/attachments/`
         serves it to a guest (never the person's answer files or draft)."""
         participant = await participant_of(request, team, question_id, using=False)
-        return file_response(service.store, await team.shown_file(participant, attachment_id))
+        return file_response(service.store, await team.shown_file(participant, attachment_id),
+                             if_none_match)
 
     @get("/comments", responses=errors(401, 404, 422))
     async def comments(self, request: Request[Any, Any, Any], question_id: FromPath[str],

@@ -45,6 +45,7 @@ from choice.web.pages.forms import (
 from choice.web.pages.html import Fragment
 from choice.web.pages.routes import VARY_ON_HTMX, page
 from choice.web.security.auth import safe_next, session_guard
+from choice.web.security.ownership import signed_in_member
 from choice.web.views.browser_language import page_language
 from choice.web.views.decision import DecisionForm
 from choice.web.views.interactions import Draft, Stage
@@ -87,7 +88,8 @@ class Shown(Struct, frozen=True):
         return Fragment(template_name="partials/_interaction.html", status_code=status,
                         headers=VARY_ON_HTMX,
                         context={"view": view, "locale": page_language(service, self.request, row),
-                                 "prefs": await service.preferences(), **extra})
+                                 "prefs": await service.preferences(signed_in_member(self.request)),
+                                 **extra})
 
 
 class InteractionActions(Controller):
@@ -181,7 +183,8 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
     language_before = page_language(service, request)
     message, status = N_("Saved."), 200
     try:
-        await service.update_preferences(with_elicitation(preferences_from(form), form))
+        await service.update_preferences(with_elicitation(preferences_from(form), form),
+                                         signed_in_member(request))
     except InvalidInput as invalid:  # the model's message is for an API caller: say it plainly
         fields = {error.field for error in invalid.errors}
         message, status = (TIMEOUT_REFUSED if "timeout_seconds" in fields else
@@ -196,7 +199,8 @@ async def save_settings(request: HTMXRequest, service: Service) -> Response[Any]
     return Fragment(template_name="partials/_settings_form.html", status_code=status,
                     trigger_event="choice:settings-saved", after="receive",
                     headers=VARY_ON_HTMX,
-                    context={"prefs": await service.preferences(), "saved_message": message,
+                    context={"prefs": await service.preferences(signed_in_member(request)),
+                             "saved_message": message,
                              "refused": status == 422, "locale": page_language(service, request)})
 
 
@@ -216,7 +220,7 @@ async def save_team(request: HTMXRequest, service: Service, assets: WebAssets,
     name, say) changes nothing and comes back as typed, with the field's error."""
     rows = team_rows(await read_form(request))
     try:
-        prefs = await service.update_preferences(team_from(rows))
+        prefs = await service.update_preferences(team_from(rows), signed_in_member(request))
         shown, status = {**team_context(prefs.team), "saved_message": N_("Saved.")}, 200
     except InvalidInput as invalid:
         shown, status = team_context(rows, invalid.errors), 422

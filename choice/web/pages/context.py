@@ -15,7 +15,7 @@ from choice.contract.clock import now
 from choice.core.service import InteractionService
 from choice.core.time_defaults import TimeDefault, time_default
 from choice.store.records import Interaction
-from choice.web.security.ownership import member_of
+from choice.web.security.ownership import member_of, signed_in_member
 from choice.web.views.assets import Assets
 from choice.web.views.browser_language import page_language
 from choice.web.views.js_messages import js_catalog
@@ -25,7 +25,7 @@ from choice.web.views.list_cache import ListCache
 async def base_context(request: ASGIConnection[Any, Any, Any, Any], service: InteractionService,
                        assets: Assets, lists: ListCache, row: Interaction | None = None,
                        which: str = "all") -> dict[str, Any]:
-    prefs = await service.preferences()
+    prefs = await service.preferences(signed_in_member(request))  # first: the page's language
     locale = page_language(service, request, row)
     ws_path = f"/ws/choice/{row.id}" if row else "/ws/portal"
     return {
@@ -53,5 +53,5 @@ async def time_default_of(service: InteractionService, row: Interaction) -> Time
     time (None before, or when it is no longer open)."""
     if row.status != "pending":
         return None
-    prefs = await service.preferences()
+    prefs = await service.owners_preferences(row)
     return time_default(await service.events(row.id), prefs.timeout_seconds)

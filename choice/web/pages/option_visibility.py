@@ -22,6 +22,7 @@ from choice.core.endings import request_of
 from choice.web.deps import Service
 from choice.web.pages.forms import first, read_form
 from choice.web.security.auth import session_guard
+from choice.web.security.ownership import signed_in_member
 
 
 @post("/choice/{interaction_id:str}/hidden-options", guards=[session_guard],
@@ -40,9 +41,11 @@ async def save_hidden_options(request: Request[Any, Any, Any], service: Service,
     if unknown:
         return refused(f"hidden: {sorted(unknown)[0][:80]!r} is not an option of this "
                        "question; send the ids of its options.")
-    prefs = await service.preferences()
+    member_id = signed_in_member(request)
+    prefs = await service.preferences(member_id)
     await service.update_preferences(PreferencesPatch(
-        hidden_options=remember_hidden(prefs.hidden_options, question.options, hidden)))
+        hidden_options=remember_hidden(prefs.hidden_options, question.options, hidden)),
+        member_id)
     return Response(None, status_code=204)
 
 

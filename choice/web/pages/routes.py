@@ -20,7 +20,7 @@ from choice.web.deps import Kept, Owner, QuestionLists, Service, WebAssets
 from choice.web.pages.context import base_context
 from choice.web.pages.html import Fragment, Page
 from choice.web.security.auth import Access, session_guard
-from choice.web.security.ownership import member_of
+from choice.web.security.ownership import member_of, signed_in_member
 from choice.web.views.browser_language import page_language
 from choice.web.views.interactions import soonest_first
 from choice.web.views.list_cache import ListCache
@@ -113,7 +113,7 @@ class PageController(Controller):
         return Fragment(template_name="partials/_interaction.html", context={
             "view": await owner.page_view(row),
             "locale": page_language(service, request, row),
-            "prefs": await service.preferences(),
+            "prefs": await service.preferences(signed_in_member(request)),
         })
 
     @get("/choice/{interaction_id:str}/answer-files")

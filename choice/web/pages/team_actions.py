@@ -83,7 +83,7 @@ class TeamActions(Controller):
 
     async def _form(self, service: InteractionService, team: TeamService, row: Interaction,
                     **values: Any) -> WidenForm:
-        prefs = await service.preferences()
+        prefs = await service.owners_preferences(row)
         team_mode = service.settings.team_mode
         notice = None
         if row.status == "widened":
@@ -140,7 +140,7 @@ class TeamActions(Controller):
                                        await self._invited(service, invited))
 
     async def _invited(self, service: InteractionService, invited: Invited) -> WidenForm:
-        prefs = await service.preferences()
+        prefs = await service.owners_preferences(invited.row)
         return WidenForm(interaction_id=invited.row.id, title=invited.row.title,
                          team=list(prefs.team), invited=invited)
 

@@ -24,6 +24,7 @@ from choice.web.pages.context import time_default_of
 from choice.web.pages.html import Fragment
 from choice.web.pages.routes import VARY_ON_HTMX
 from choice.web.security.auth import session_guard
+from choice.web.security.ownership import signed_in_member
 from choice.web.views.browser_language import page_language
 
 NOTHING_GIVEN = N_("Change this question's time first (Apply); then it can become your "
@@ -41,13 +42,14 @@ async def use_time_as_default(request: HTMXRequest, service: Service,
     if offered is None:
         notice, status = (CLOSED if row.status != "pending" else NOTHING_GIVEN), 409
     elif not offered.is_default:
-        await service.update_preferences(PreferencesPatch(timeout_seconds=offered.saved))
+        await service.update_preferences(PreferencesPatch(timeout_seconds=offered.saved),
+                                         signed_in_member(request))
         offered = replace(offered, current=offered.saved)  # what the panel shows now
     if not request.htmx:
         # the fragment opens the panel at the section (browsers open a <details> for it)
         return Redirect(path=f"/choice/{row.id}#time-section", status_code=303,
                         headers=VARY_ON_HTMX)
-    prefs = await service.preferences()
+    prefs = await service.preferences(signed_in_member(request))
     return Fragment(template_name="partials/_time_default_saved.html", status_code=status,
                     headers=VARY_ON_HTMX,
                     context={"time_row": row, "prefs": prefs, "time_notice": notice,

@@ -9,7 +9,8 @@ whenever it wakes (a change to push, its re-sync, its keep-alive) and never slee
 than `next_check`. A busy connection costs one read per `CHECK_SECONDS`, not one per message.
 
 Owns the cadence and the comparison; the handlers decide how a connection ends (a socket
-closes with "sign in first", 4401; a stream ends).
+closes with "sign in first", 4401; a stream ends). An app the portal mounts and does not
+write (the MCP SDK's `/mcp`) is told its client left (`disconnect_when_access_ends`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from litestar.connection import ASGIConnection
+from litestar.types import Receive, ReceiveMessage
 
 from choice.web.security.auth import Access, Credentials
 
@@ -55,3 +57,26 @@ class AccessWatch:
         proved = self._proved
         return now.member_id == proved.member_id and (
             (proved.token and now.token) or (proved.session and now.session))
+
+
+def disconnect_when_access_ends(watch: AccessWatch, receive: Receive) -> Receive:
+    """`receive` for a mounted ASGI app, which answers `http.disconnect` (the client left)
+    once `watch` finds the access that let the request in gone: an app streaming a reply
+    listens on `receive` for that, and ends its stream."""
+    ended = False
+
+    async def receiving() -> ReceiveMessage:
+        nonlocal ended
+        if ended:
+            return {"type": "http.disconnect"}
+        message = asyncio.ensure_future(receive())
+        while True:
+            done, _ = await asyncio.wait({message}, timeout=watch.seconds_to_check())
+            if done:
+                return message.result()
+            if not await watch.still_live():
+                ended = True
+                message.cancel()
+                return {"type": "http.disconnect"}
+
+    return receiving

@@ -39,6 +39,14 @@ def member_of(connection: ASGIConnection[Any, Any, Any, Any], team_mode: bool) -
     return access.member_id
 
 
+def signed_in_member(connection: ASGIConnection[Any, Any, Any, Any]) -> str | None:
+    """Team mode: the member this request proved (token or session), if any; None in local
+    mode and for nobody signed in. For what may be shown without a member (a page's
+    language); what needs one uses `member_of`."""
+    access = connection.scope.get("auth")
+    return access.member_id if isinstance(access, Access) and access.team else None
+
+
 def owned_only(store: Store) -> Guard:
     """The app's guard in team mode: a request about a question that is not its member's
     gets `NotFound`, exactly as a question that does not exist does."""

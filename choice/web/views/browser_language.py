@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from choice.core.i18n import SUPPORTED
+from choice.web.security.ownership import signed_in_member
 
 if TYPE_CHECKING:
     from litestar.connection import ASGIConnection
@@ -56,5 +57,7 @@ def _quality(params: str) -> float:
 
 def page_language(service: InteractionService, request: ASGIConnection[Any, Any, Any, Any],
                   row: Interaction | None = None) -> str:
-    """The language of a page (or fragment, or socket) about `row` for this browser."""
-    return service.language_for(row, browser_language(request.headers))
+    """The language of a page (or fragment, or socket) about `row` for this browser (in team
+    mode, with its signed-in member's saved language)."""
+    return service.language_for(row, browser_language(request.headers),
+                                signed_in_member(request))

@@ -3,7 +3,9 @@
 Rendering the sidebar (two queries, twenty rows with relative ages) was a quarter of a
 page's cost. The HTML is kept per (filter, current question, language, and in team mode
 member) until the list changes (this is a notifier listener) or 30 s pass, so the ages stay
-fresh.
+fresh. In team mode a change drops only the lists it can alter: its member's, and those
+showing the question as widened to them; a question newly widened, or an invitation
+withdrawn, drops every list (who gains or loses a line is not in the change).
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ def moves_a_line(change: Change) -> bool:
 class RenderedList(Struct, frozen=True):
     html: Markup
     active_count: int
+    widened_ids: frozenset[str] = frozenset()
+    """Team mode: the questions this list shows as widened to its member."""
 
 
 WidenedTo = Callable[[str], Awaitable[list[Interaction]]]
@@ -71,9 +75,17 @@ class ListCache:
         self._rendered: dict[tuple[str, str | None, str, int, str | None], RenderedList] = {}
 
     def __call__(self, change: Change) -> None:
-        if moves_a_line(change):
-            self.version += 1
+        if not moves_a_line(change):
+            return
+        self.version += 1
+        row = change.row
+        if not isinstance(row, Interaction) or change.kind in ("interaction.widened",
+                                                               "discussion.changed"):
             self._rendered.clear()
+            return
+        for key, rendered in list(self._rendered.items()):
+            if key[-1] == row.member_id or row.id in rendered.widened_ids:
+                del self._rendered[key]
 
     async def render(self, service: InteractionService, which: str, current_id: str | None,
                      locale: str, member_id: str | None = None) -> RenderedList:
@@ -85,7 +97,8 @@ class ListCache:
         view = await list_view(service, which, current_id, member_id, self.widened_to)
         template = self.templates.get_template("partials/_interaction_list.html")
         rendered = RenderedList(Markup(template.render(list=view, locale=locale)),
-                                view.active_count)
+                                view.active_count,
+                                frozenset(row.id for row in view.widened_to_me))
         if version == self.version:  # nothing changed while we read: safe to keep
             if len(self._rendered) > 256:
                 self._rendered.clear()

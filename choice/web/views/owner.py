@@ -59,7 +59,7 @@ class OwnerViews:
                         focus: str | None = None, window: Window = NEWEST) -> InteractionView:
         """The owner's `/choice/{id}`: the question with its team panel and decision panel."""
         team = await self.team_view(row, window)
-        return interaction_view(row, await self.service.preferences(), stage=stage,
+        return interaction_view(row, await self.service.owners_preferences(row), stage=stage,
                                 draft=draft, errors=errors, notice=notice, team=team,
                                 decision=await self.decision_view(row, team, form),
                                 focus=focus, waiting=await self.others_waiting(row),

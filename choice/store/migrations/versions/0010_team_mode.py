@@ -1,4 +1,5 @@
-"""Team mode: the `member` table, their agent tokens (`member_token`), sign-ins on their way
+"""Team mode: the `member` table, their agent tokens (`member_token`), their own preferences
+(`member_preference`), sign-ins on their way
 through the OpenID provider (`sign_in_attempt`), a browser session's member
 (`browser_session.member_id`), a question's (`interaction.member_id`) and a widened
 question's participant who is a member (`participant.member_id`).
@@ -11,6 +12,9 @@ A portal in team mode (`CHOICE_AUTH=oidc`) makes a member at their first sign-in
 each browser session and each question to one. Local mode writes none of it: its sessions
 and questions keep `member_id` NULL (the owner), as every one made before the upgrade does.
 Nothing written before moves (team mode gives the owner's questions to its first admin).
+A member's preferences are their own rows (`member_preference`, keyed by member and key,
+made empty: each member starts from the defaults); the owner's `preference` rows stay as
+local mode's, untouched.
 
 Written out in full (no imports from choice.store.tables): history must not change when
 the tables change later. Tested on a database made by the previous release
@@ -67,6 +71,15 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("state_hash"),
     )
     op.create_index("ix_sign_in_attempt_expires", "sign_in_attempt", ["expires_at"])
+    op.create_table(
+        "member_preference",
+        sa.Column("member_id", sa.String(length=32), nullable=False),
+        sa.Column("key", sa.String(length=64), nullable=False),
+        # json on PostgreSQL, VARCHAR on SQLite (TEXT affinity), as 0009 left `preference`
+        sa.Column("value_json", sa.String().with_variant(sa.JSON(), "postgresql"),
+                  nullable=False),
+        sa.PrimaryKeyConstraint("member_id", "key"),
+    )
     op.add_column("browser_session",
                   sa.Column("member_id", sa.String(length=32), nullable=True))
     op.create_index("ix_browser_session_member_id", "browser_session", ["member_id"])
@@ -86,6 +99,7 @@ def downgrade() -> None:
     op.drop_index("ix_browser_session_member_id", table_name="browser_session")
     with op.batch_alter_table("browser_session") as batch_op:
         batch_op.drop_column("member_id")
+    op.drop_table("member_preference")
     op.drop_index("ix_sign_in_attempt_expires", table_name="sign_in_attempt")
     op.drop_table("sign_in_attempt")
     op.drop_index("ix_member_token_member_id", table_name="member_token")
