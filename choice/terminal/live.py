@@ -11,6 +11,11 @@ interaction; the UI loop takes from the queue between keys. Each time the stream
 it queues `connected`: whatever happened before the stream was listening (an answer given in
 the browser a moment after the UI loaded, a moved deadline) is not in the stream, so the UI
 then reads the interaction once to catch up. A stream that ends is opened again.
+
+The stream is read where the UI's `PortalClient` talks: its host and port, over https when
+its address is https (a team server behind its proxy), under its path prefix, with its
+token. On a team server the portal sends a member only what concerns their own questions
+(and those widened to them); this module trusts nothing more than the id it filters by.
 """
 
 from __future__ import annotations
@@ -21,10 +26,13 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from choice.contract import WAITING_REASONS
 from choice.contract.clock import parse_iso
+
+if TYPE_CHECKING:
+    from choice.client.portal_client import PortalClient
 
 RECONNECT_SECONDS = 1.0
 
@@ -46,9 +54,10 @@ class LiveEvent:
 
 
 class Live:
-    def __init__(self, host: str, port: int, token: str | None, interaction_id: str) -> None:
+    def __init__(self, client: PortalClient, interaction_id: str) -> None:
         self.events: queue.Queue[LiveEvent] = queue.Queue()
-        self._target = (host, port, token, interaction_id)
+        self._client = client
+        self._interaction_id = interaction_id
         self.connected = threading.Event()
         threading.Thread(target=self._listen, name="choice-live", daemon=True).start()
 
@@ -58,11 +67,12 @@ class Live:
             time.sleep(RECONNECT_SECONDS)  # ended or unreachable: try again at a gentle pace
 
     def _stream(self) -> None:
-        host, port, token, interaction_id = self._target
-        conn = http.client.HTTPConnection(host, port, timeout=60)
+        client, interaction_id = self._client, self._interaction_id
+        kind_of = http.client.HTTPSConnection if client.https else http.client.HTTPConnection
+        conn = kind_of(client.host, client.port, timeout=60)
         try:
-            conn.request("GET", "/api/stream", headers={
-                "Authorization": f"Bearer {token}", "Accept": "text/event-stream"})
+            conn.request("GET", client.prefix + "/api/stream", headers={
+                "Authorization": f"Bearer {client.token}", "Accept": "text/event-stream"})
             response = conn.getresponse()
             if response.status != 200:
                 return

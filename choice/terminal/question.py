@@ -44,6 +44,9 @@ class Question:
     files: tuple[tuple[str, int, str], ...] = ()
     """The files the agent shows (name, size, the real path `choice mcp` read it from, or
     ""): the terminal lists them; a browser shows them."""
+    signed_in: tuple[str, str] | None = None
+    """On a team server: the member this terminal answers as and the server (`bob@example.com`,
+    `team.example.com`), made safe, for the header; None on this machine's own portal."""
 
     @property
     def beyond_title(self) -> str:

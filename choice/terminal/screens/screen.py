@@ -254,6 +254,9 @@ class Screen:
         asked = _("asked at {time}").format(time=state.question.asked_at)
         if state.question.agent:
             asked += f" · {state.question.agent}"
+        if state.question.signed_in is not None:  # a team server: which member, where
+            member, server = state.question.signed_in
+            asked += " · " + _("{member} on {server}").format(member=member, server=server)
         self.put(1, 1, asked, curses.A_DIM)
         self.put(2, 0, "─" * (cols - 1), curses.A_DIM)
         return 3
