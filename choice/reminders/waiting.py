@@ -10,8 +10,8 @@
   team's own scan, `choice/team/reminders.py`.)
 
 The core's scans (`choice/core/scans.py`) run this scan every `reminder_scan_seconds`, or
-sooner when the next reminder falls due before that, and at once when a question is asked,
-moved or widened.
+sooner when the next reminder falls due before that; a question asked or moved brings the
+next scan forward to its own next reminder (`wakes_for`), without a scan of every question.
 A reminder is recorded first (a `reminder_sent` audit event, actor `system`; each once,
 across instances: `choice/store/reminders.py`), then published as `interaction.reminder`
 with its `reason` (`unopened`, `deadline` or `discussion_idle`): pages notify (and chime),
@@ -33,7 +33,7 @@ from choice.core.actors import SYSTEM
 from choice.core.extension import Extension
 from choice.core.notifier import Change
 from choice.core.replies import listing
-from choice.store.records import AuditEvent
+from choice.store.records import AuditEvent, Interaction
 from choice.store.reminders import REMINDER_SENT, Waiting, claim_reminder, reminder_detail, waiting
 
 if TYPE_CHECKING:
@@ -79,9 +79,22 @@ class WaitingReminders(Extension):
     def __init__(self, service: InteractionService) -> None:
         self.service = service
         self.every = service.settings.reminder_minutes * 60.0
-        service.scans.add(self.scan)
+        service.scans.add(self.scan, self.wakes_for)
         self._tried: set[tuple[str, str]] = set()
         """Reminders this instance already claimed or saw claimed: no second write for them."""
+
+    def wakes_for(self, change: Change) -> float | None:
+        """A question asked, or its deadline moved: its own next reminder, taken as if
+        nobody had opened it (at worst one scan too early). A widened one waits on its
+        team, not here: nothing sooner."""
+        row, now = change.row, self.service.clock()
+        if not isinstance(row, Interaction):
+            return None if change.kind == "interaction.widened" else now
+        if row.status != "pending":
+            return None
+        question = Waiting(row.id, row.created_at, row.expires_at, row.interface, opened=False)
+        due, upcoming = reminders_of(question, self.every, now)
+        return now if due else upcoming
 
     async def scan(self) -> float | None:
         at, soonest = self.service.clock(), None

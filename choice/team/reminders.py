@@ -42,6 +42,13 @@ class TeamReminders:
         self.repo = repo
         self.idle_seconds = service.settings.reminder_minutes * 60.0
 
+    def wakes_for(self, change: Change) -> float | None:
+        """A question just widened is idle from now; nothing else brings a reminder here
+        sooner (a deadline does not count: idleness does)."""
+        if change.kind == "interaction.widened":
+            return self.service.clock() + self.idle_seconds
+        return None
+
     async def scan(self) -> float | None:
         """Send every reminder that is due; returns when the next one could be (None: no
         widened question is waiting for one)."""

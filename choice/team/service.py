@@ -115,7 +115,7 @@ class TeamService(Extension):
         self.repo = TeamRepository(interactions.store.repo)
         self.quorum = QuorumKeeper(interactions, self.repo)
         self.reminders = TeamReminders(interactions, self.repo)
-        interactions.scans.add(self.reminders.scan)
+        interactions.scans.add(self.reminders.scan, self.reminders.wakes_for)
         self._comments = PerMinute(COMMENTS_PER_MINUTE)
         self._votes = PerMinute(VOTES_PER_MINUTE, "votes")
         self.read_decision: Callable[[str], Awaitable[Decision | None]] = _no_decision
