@@ -70,7 +70,7 @@ class InteractionService:
         """The features plugged in (`register`), called at the core's extension points."""
         self._opened: set[str] = set()
         self._completer = Completer(store, self.notifier, DeadlineScheduler(self.expire, clock),
-                                    self.extensions, clock, self.language_for, self._opened,
+                                    self.extensions, clock, self.owners_language, self._opened,
                                     settings.link_base)
         self.deadlines = self._completer.deadlines
         self.scans = Scans(self.notifier, clock, settings.reminder_scan_seconds)
@@ -142,6 +142,13 @@ class InteractionService:
         """The preferences of whoever `row` belongs to: in team mode its member's, else the
         owner's."""
         return await self.preferences(row.member_id if self.settings.team_mode else None)
+
+    def owners_language(self, row: Interaction) -> str:
+        """The language of what `row`'s owner reads of it outside a page (the result's
+        summary, the terminal's screen, an MCP client's form): in team mode its member's
+        saved language, as this instance last read it (the create read it)."""
+        return self.language_for(row, member_id=row.member_id if self.settings.team_mode
+                                 else None)
 
     def language_for(self, row: Interaction | None, browser: str | None = None,
                      member_id: str | None = None) -> str:

@@ -105,7 +105,7 @@ class Elicitation:
 
     async def _run(self) -> None:
         session, related = self.context.session, self.context.request_id
-        _ = translator(self.service.language_for(self.row))
+        _ = translator(self.service.owners_language(self.row))
         request = request_of(self.row)
         try:
             if self.mode == "form":

@@ -117,3 +117,20 @@ def test_a_change_on_one_instance_is_what_the_other_reads(
             assert browser.get(f"{reader.base_url}/api/settings").json()["language"] == language
             page = browser.get(f"{reader.base_url}/settings")
             assert f'<html lang="{language}">' in page.text
+
+
+def test_what_a_members_agent_and_terminal_read_speaks_the_members_language(
+        bob: Member) -> None:
+    assert bob.call("PUT", "/api/settings", json={"language": "zh"}).status_code == 200
+    made = bob.call("POST", "/api/tokens", json={"name": "agent"})
+    assert made.status_code == 201, made.text
+    agent = {"Authorization": f"Bearer {made.json()['token']}"}
+    asked = bob.call("POST", "/api/interactions", json=QUESTION, headers=agent)
+    assert asked.status_code == 201, asked.text
+    iid = asked.json()["interaction_id"]
+    detail = bob.call("GET", f"/api/interactions/{iid}/detail", headers=agent)
+    assert detail.json()["language"] == "zh"  # what his terminal shows the question in
+    answered = bob.call("POST", f"/api/interactions/{iid}/response", json={"selected_ids": ["a"]})
+    assert answered.status_code == 200, answered.text
+    result = bob.call("GET", f"/api/interactions/{iid}", headers=agent).json()
+    assert any("\u4e00" <= char <= "\u9fff" for char in result["summary"]), result["summary"]

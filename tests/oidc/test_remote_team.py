@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.integration.test_cli import ASK, Asking
@@ -112,4 +113,20 @@ def test_a_remote_choice_hook_asks_the_member_and_hands_back_their_decision(
                    ann.call("GET", "/api/interactions").json()["interactions"]}
     ann.call("POST", f"/api/interactions/{iid}/response", json={"selected_ids": ["allow"]})
     assert hook.decision() == output_of({"behavior": "allow"})
+    nothing_written(client_env)
+
+
+def test_a_remote_choice_open_prints_the_page_which_signs_a_browser_in_through_the_provider(
+        ann: Member, client_env: dict[str, str]) -> None:
+    iid = ann.ask("Opened from a laptop")
+    printed = subprocess.run([sys.executable, "-m", "choice.cli", "open", iid, "--print"],
+                             env=client_env, text=True, capture_output=True, timeout=60)
+    assert printed.returncode == 0, printed.stderr
+    link = printed.stdout.strip().splitlines()[-1]
+    assert link == f"{ann.portal.base_url}/choice/{iid}"  # the public URL; no one-time code
+    with httpx.Client(timeout=20) as browser:  # a browser nobody signed in yet
+        sent = browser.get(link)
+        assert sent.status_code == 303 and sent.headers["location"] == f"/login?next=/choice/{iid}"
+    page = ann.client.get(link)  # Ann's own browser, signed in
+    assert page.status_code == 200 and "Opened from a laptop" in page.text
     nothing_written(client_env)

@@ -198,8 +198,8 @@ def test_choice_open_with_anns_id_leads_bob_to_nothing_of_hers(
     bobs_terminal.never_showed("Ann's board deck", ANN_PROMPT)
     assert code == 0, lines
     link = lines[-1]
-    assert link.startswith(f"{bob.portal.base_url}/login?")
-    # Opened in Bob's browser: he signs in as himself, and her page is the missing page.
+    assert link == f"{bob.portal.base_url}/choice/{anns}"  # a page: no sign-in code
+    # Opened in Bob's browser: he is signed in as himself, and her page is the missing page.
     page = bob.client.get(link, follow_redirects=True)
     missing = bob.call("GET", f"/choice/{MISSING}")
     assert page.status_code == missing.status_code == 404

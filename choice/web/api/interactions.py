@@ -186,7 +186,7 @@ class InteractionController(Controller):
         row = await service.get(interaction_id)
         return {**listing(row), "request": row.request_json,
                 "placeholder_shown": row.placeholder_shown,
-                "language": service.language_for(row),
+                "language": service.owners_language(row),
                 "result": row.result_json}
 
     @post("/{interaction_id:str}/interface", status_code=200, before_request=check_json_data,

@@ -223,6 +223,10 @@ def login_link(settings: Settings, codes: LoginCodes, path: str, seconds: float 
                base: str | None = None) -> str:
     """A one-time sign-in link that lands on `path`. `path` is quoted: a `&`, a space or a
     tab in it must not reshape the link. `base`: another origin than the portal's own (its
-    public URL, for a link opened elsewhere)."""
+    public URL, for a link opened elsewhere). On a team server a member signs in with the
+    provider, not with a code: the link is the page itself, on the public URL (the page
+    sends a browser without a session through the provider and back)."""
+    if settings.team_mode:
+        return f"{base or settings.link_base}{quote(path, safe='/?=&')}"
     return (f"{base or settings.base_url}/login?code={codes.issue(seconds)}"
             f"&next={quote(path, safe='/')}")

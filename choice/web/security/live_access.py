@@ -70,13 +70,15 @@ def disconnect_when_access_ends(watch: AccessWatch, receive: Receive) -> Receive
         if ended:
             return {"type": "http.disconnect"}
         message = asyncio.ensure_future(receive())
-        while True:
-            done, _ = await asyncio.wait({message}, timeout=watch.seconds_to_check())
-            if done:
-                return message.result()
-            if not await watch.still_live():
-                ended = True
-                message.cancel()
-                return {"type": "http.disconnect"}
+        try:
+            while True:
+                done, _ = await asyncio.wait({message}, timeout=watch.seconds_to_check())
+                if done:
+                    return message.result()
+                if not await watch.still_live():
+                    ended = True
+                    return {"type": "http.disconnect"}
+        finally:  # the app stopped listening (its reply is complete), or access ended
+            message.cancel()
 
     return receiving
