@@ -146,7 +146,8 @@ class InteractionService:
     def owners_language(self, row: Interaction) -> str:
         """The language of what `row`'s owner reads of it outside a page (the result's
         summary, the terminal's screen, an MCP client's form): in team mode its member's
-        saved language, as this instance last read it (the create read it)."""
+        saved language, as this instance last read it (`preferences(member_id)`: the create,
+        the member's pages, the terminal's and the MCP form's read them first)."""
         return self.language_for(row, member_id=row.member_id if self.settings.team_mode
                                  else None)
 

@@ -105,6 +105,7 @@ class Elicitation:
 
     async def _run(self) -> None:
         session, related = self.context.session, self.context.request_id
+        await self.service.owners_preferences(self.row)  # team mode: the member's language
         _ = translator(self.service.owners_language(self.row))
         request = request_of(self.row)
         try:

@@ -117,6 +117,15 @@ def test_a_change_on_one_instance_is_what_the_other_reads(
             assert browser.get(f"{reader.base_url}/api/settings").json()["language"] == language
             page = browser.get(f"{reader.base_url}/settings")
             assert f'<html lang="{language}">' in page.text
+        # A question asked on A (Dan's language now en), Dan's change to zh made on A: the
+        # terminal reading it from B shows it in zh.
+        asked = browser.post(f"{a.base_url}/api/interactions", json=QUESTION)
+        assert asked.status_code == 201, asked.text
+        assert browser.put(f"{a.base_url}/api/settings",
+                           json={"language": "zh"}).status_code == 200
+        detail = browser.get(f"{b.base_url}/api/interactions/{asked.json()['interaction_id']}"
+                             "/detail")
+        assert detail.json()["language"] == "zh"
 
 
 def test_what_a_members_agent_and_terminal_read_speaks_the_members_language(

@@ -184,6 +184,7 @@ class InteractionController(Controller):
         """Everything an answering client needs to show the question: the validated
         request (every knob decided), the deadline, and whether the placeholder is shown."""
         row = await service.get(interaction_id)
+        await service.owners_preferences(row)  # team mode: the member's language, fresh
         return {**listing(row), "request": row.request_json,
                 "placeholder_shown": row.placeholder_shown,
                 "language": service.owners_language(row),
