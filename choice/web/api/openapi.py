@@ -165,7 +165,8 @@ Reply = Handoff | WidenedReply | SummaryRequested | DeferredReply | Outcome
 
 ERRORS = {
     400: "The request could not be read.",
-    401: "Missing or wrong bearer token (`choice token` prints it).",
+    401: "Missing or wrong bearer token: the portal's (`choice token` prints it); on a team "
+         "server, a member's agent token (`chp_...`) or their signed-in session.",
     404: "No interaction with that id (or it was removed by retention).",
     409: "Already completed: nothing changed; the standing result is included. On a "
          "comment: the discussion has ended, or holds 500 comments (`discussion_full`), or "
