@@ -155,6 +155,11 @@ class Settings:
                              f"{'it' if len(missing) == 1 else 'them'} (the provider's "
                              "issuer URL, the portal's client id and secret there, and "
                              "the portal's public root for the redirect URI).")
+        if self.team_mode and self.webhook_created:
+            raise SystemExit("CHOICE_WEBHOOK_CREATED would post every member's questions to "
+                             "the one CHOICE_WEBHOOK_URL, where other members read them: on "
+                             "a team server a question is its member's. Unset it; widened "
+                             "questions still reach the webhook.")
 
     def prepare_data_dir(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -283,7 +283,8 @@ VARIABLES: tuple[Variable, ...] = (
     Variable("CHOICE_WEBHOOK_CREATED", "webhook_created", "flag", False,
              "Also POST `interaction.created` (the whole question and the request's "
              "`context`) for every new question: for a chat UI behind the webhook. Off by "
-             "default: a team channel should hear about widened questions only."),
+             "default: a team channel should hear about widened questions only. A team "
+             "server (`CHOICE_AUTH=oidc`) refuses to start with it."),
     Variable("CHOICE_REMINDER_MINUTES", "reminder_minutes", "number", 15.0,
              "Remind of a question nobody has opened, every this long, and the owner of a "
              "widened question idle this long (decimals allowed: a few seconds is for "

@@ -248,3 +248,17 @@ def test_team_mode_without_its_settings_stops_with_what_to_set(tmp_path: Path) -
         portal.start()
     assert "CHOICE_OIDC_CLIENT_ID, CHOICE_OIDC_CLIENT_SECRET, CHOICE_PUBLIC_URL" in str(
         stopped.value)
+
+
+def test_team_mode_refuses_to_post_every_members_questions_to_one_webhook(
+        tmp_path: Path) -> None:
+    portal = PortalProcess(tmp_path / "portal", CHOICE_AUTH="oidc",
+                           CHOICE_OIDC_ISSUER="http://127.0.0.1:9", CHOICE_OIDC_CLIENT_ID="c",
+                           CHOICE_OIDC_CLIENT_SECRET="s",
+                           CHOICE_PUBLIC_URL="http://127.0.0.1:9",
+                           CHOICE_WEBHOOK_URL="http://127.0.0.1:9/hook",
+                           CHOICE_WEBHOOK_CREATED="1")
+    with pytest.raises(RuntimeError) as stopped:
+        portal.start()
+    assert "CHOICE_WEBHOOK_CREATED would post every member's questions" in str(stopped.value)
+    assert "Traceback" not in str(stopped.value)
