@@ -198,6 +198,8 @@ async def _push(socket: WebSocket[Any, Any, Any], service: InteractionService,
         if change is None:
             return True
         next_sync = clock() + SYNC_SECONDS
+        if change.kind == "interaction.draft" and change.interaction_id != interaction_id:
+            continue  # another question's draft: nothing this tab shows, nobody to look up
         if not await sees_change(service.store, change, member_id):
             # Team mode: another member's question or agent, unless widened to this one.
             if await hears_as_participant(service.store, change, member_id):
