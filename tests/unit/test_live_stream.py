@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import json
 import queue
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
 
 import pytest
 
 from choice.client.portal_client import PortalClient
 from choice.terminal.live import Live, LiveEvent
+from tests.stand_in_server import serving
 
 STREAM = "/team/api/stream"
 
@@ -49,12 +49,8 @@ class StreamStandIn(BaseHTTPRequestHandler):
 @pytest.fixture
 def stream_server() -> Iterator[tuple[str, type[StreamStandIn]]]:
     handler = type("Handler", (StreamStandIn,), {"seen": []})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", handler
-    server.shutdown()
-    server.server_close()
+    with serving(handler) as url:
+        yield url, handler
 
 
 def next_event(live: Live) -> LiveEvent:

@@ -4,9 +4,8 @@ family of errors it raises, against a small stand-in server (standard library)."
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
 
 import pytest
@@ -20,6 +19,7 @@ from choice.client.portal_client import (
     PortalUnreachable,
 )
 from tests.portal_process import free_port
+from tests.stand_in_server import serving
 
 
 class StandIn(BaseHTTPRequestHandler):
@@ -48,12 +48,8 @@ class StandIn(BaseHTTPRequestHandler):
 @pytest.fixture
 def stand_in() -> Iterator[tuple[str, type[StandIn]]]:
     handler = type("Handler", (StandIn,), {"replies": [], "seen": []})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", handler
-    server.shutdown()
-    server.server_close()
+    with serving(handler) as url:
+        yield url, handler
 
 
 def test_the_token_and_a_path_prefix_go_with_every_call(

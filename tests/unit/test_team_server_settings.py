@@ -8,8 +8,7 @@ import os
 import shlex
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import ClassVar
 
@@ -19,6 +18,7 @@ from choice.client.connection import discover, ensure_started
 from choice.core.config import Settings
 from choice.hooks.config import advice, render
 from choice.mcp.relay import PortalLink
+from tests.stand_in_server import serving
 
 TEAM = {"CHOICE_URL": "https://choice.example/team/", "CHOICE_TOKEN": "tok-123"}
 
@@ -150,19 +150,14 @@ class Recorder(BaseHTTPRequestHandler):
 
 
 def test_the_bridge_reaches_mcp_under_the_team_server_s_path_prefix() -> None:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/choice"
+    with serving(Recorder) as base:
+        url = f"{base}/choice"
         link = PortalLink(discover(settings=Settings.from_env(
             {"CHOICE_URL": url + "/", "CHOICE_TOKEN": "tok-123"})).base_url)
         got: list[bytes] = []
         status, _headers, _error = link.post(b'{"jsonrpc":"2.0","id":1,"method":"ping"}',
                                              {"Authorization": "Bearer tok-123"}, 1, got.append)
         link.delete({"Authorization": "Bearer tok-123"})
-    finally:
-        server.shutdown()
-        server.server_close()
     assert status == 200 and got == [b'{"jsonrpc":"2.0","id":1,"result":{}}']
     assert Recorder.seen == [("POST", "/choice/mcp", "Bearer tok-123"),
                              ("DELETE", "/choice/mcp", "Bearer tok-123")]
