@@ -188,16 +188,16 @@ def test_a_revoked_token_ends_the_mcp_reply_it_was_waiting_on(
         headers = {"Authorization": f"Bearer {token['token']}"}
         async with httpx2.AsyncClient(headers=headers, timeout=BOUND) as http, \
                 streamable_http_client(f"{ann.portal.base_url}/mcp", http_client=http) as streams, \
-                ClientSession(streams[0], streams[1]) as session:
+                ClientSession(streams[0], streams[1]) as session, \
+                await open_socket(ann, "/ws/portal") as tab:
             await session.initialize()
             waiting = asyncio.ensure_future(session.call_tool("provide_choice", {
                 **QUESTION, "title": "Asked over MCP, then revoked"}))
-            async with asyncio.timeout(BOUND):  # the question is asked, the tool waits on it
-                while not (listed := await asyncio.to_thread(
-                        ann.call, "GET", "/api/interactions")).json()["interactions"]:
-                    assert not waiting.done(), waiting.result()
-                    await asyncio.sleep(0.05)
-            iid = listed.json()["interactions"][0]["interaction_id"]
+            # Ann's open tab hears the question asked; the tool goes on waiting for her answer.
+            while (heard := await first_message(tab)).get("type") != "created":
+                pass
+            assert not waiting.done(), waiting.result()
+            iid = str(heard["interaction_id"])
             revoked = await asyncio.to_thread(ann.call, "DELETE", f"/api/tokens/{token['id']}")
             assert revoked.status_code in (200, 204), revoked.text
             try:
