@@ -28,7 +28,7 @@ import re
 import shutil
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -191,13 +191,17 @@ ADMIN = "admin@example.com"
 
 
 @contextmanager
-def team_portal(workdir: Path, **env: str) -> Iterator[tuple[OidcProvider, PortalProcess]]:
+def team_portal(workdir: Path, members: Iterable[str] = (), **env: str
+                ) -> Iterator[tuple[OidcProvider, PortalProcess]]:
     """A real portal in team mode on a free port (`CHOICE_PUBLIC_URL` its loopback address,
     members of `ALLOWED_DOMAIN` allowed, `ADMIN` an admin; `env`: more settings) and the
-    provider it signs in with, both stopped on the way out."""
+    provider it signs in with, both stopped on the way out. `members`: handles whose
+    accounts the provider has from the start (`ann`: ann@example.com, named Ann)."""
     port = free_port()
     public = f"http://127.0.0.1:{port}"
     with OidcProvider(workdir, f"{public}/auth/callback") as provider:
+        for handle in members:
+            provider.set_account(handle, f"{handle}@{ALLOWED_DOMAIN}", handle.title())
         portal = PortalProcess(workdir / "portal", port=port, **team_settings(provider, public),
                                CHOICE_OIDC_ALLOWED_DOMAINS=ALLOWED_DOMAIN,
                                CHOICE_OIDC_ADMINS=ADMIN, **env)

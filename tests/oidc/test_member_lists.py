@@ -18,10 +18,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def team(tmp_path_factory: pytest.TempPathFactory
          ) -> Iterator[tuple[OidcProvider, PortalProcess]]:
-    with team_portal(tmp_path_factory.mktemp("lists")) as both:
-        provider, _ = both
-        for who in ("ann", "bob"):
-            provider.set_account(who, f"{who}@example.com", who.title())
+    with team_portal(tmp_path_factory.mktemp("lists"), members=("ann", "bob")) as both:
         yield both
 
 

@@ -27,10 +27,8 @@ QUESTION = {"title": "Pick", "prompt": "Which one?",
 @pytest.fixture(scope="module")
 def team(tmp_path_factory: pytest.TempPathFactory
          ) -> Iterator[tuple[OidcProvider, PortalProcess]]:
-    with team_portal(tmp_path_factory.mktemp("member-preferences")) as both:
-        provider, _ = both
-        for name in ("ann", "bob", "cat"):
-            provider.set_account(name, f"{name}@example.com", name.title())
+    with team_portal(tmp_path_factory.mktemp("member-preferences"),
+                     members=("ann", "bob", "cat")) as both:
         yield both
 
 

@@ -35,10 +35,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def team(tmp_path_factory: pytest.TempPathFactory
          ) -> Iterator[tuple[OidcProvider, PortalProcess]]:
-    with team_portal(tmp_path_factory.mktemp("ownership")) as both:
-        provider, _ = both
-        provider.set_account("ann", "ann@example.com", "Ann")
-        provider.set_account("bob", "bob@example.com", "Bob")
+    with team_portal(tmp_path_factory.mktemp("ownership"), members=("ann", "bob")) as both:
         yield both
 
 

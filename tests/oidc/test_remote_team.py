@@ -29,9 +29,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def team(tmp_path_factory: pytest.TempPathFactory
          ) -> Iterator[tuple[OidcProvider, PortalProcess]]:
-    with team_portal(tmp_path_factory.mktemp("remote-team"), **FAST) as both:
-        both[0].set_account("ann", "ann@example.com", "Ann")
-        both[0].set_account("bob", "bob@example.com", "Bob")
+    with team_portal(tmp_path_factory.mktemp("remote-team"), members=("ann", "bob"),
+                     **FAST) as both:
         yield both
 
 

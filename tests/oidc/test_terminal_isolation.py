@@ -33,10 +33,8 @@ def team(tmp_path_factory: pytest.TempPathFactory
          ) -> Iterator[tuple[OidcProvider, PortalProcess]]:
     need_tmux()
     # A question nobody opened reminds every 3 s: what an open terminal hears of others.
-    with team_portal(tmp_path_factory.mktemp("terminal-team"),
+    with team_portal(tmp_path_factory.mktemp("terminal-team"), members=("ann", "bob", "cat"),
                      CHOICE_REMINDER_MINUTES="0.05") as both:
-        for who in ("ann", "bob", "cat"):
-            both[0].set_account(who, f"{who}@example.com", who.title())
         yield both
 
 

@@ -34,10 +34,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def team(tmp_path_factory: pytest.TempPathFactory
          ) -> Iterator[tuple[OidcProvider, PortalProcess]]:
-    with team_portal(tmp_path_factory.mktemp("widen")) as both:
-        provider, _ = both
-        for who in ("ann", "bob", "cat"):
-            provider.set_account(who, f"{who}@example.com", who.title())
+    with team_portal(tmp_path_factory.mktemp("widen"), members=("ann", "bob", "cat")) as both:
         yield both
 
 

@@ -25,9 +25,8 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def team(tmp_path_factory: pytest.TempPathFactory
          ) -> Iterator[tuple[OidcProvider, PortalProcess]]:
-    with team_portal(tmp_path_factory.mktemp("widened-agent"), **FAST) as both:
-        for who in ("ann", "bob", "cat"):
-            both[0].set_account(who, f"{who}@example.com", who.title())
+    with team_portal(tmp_path_factory.mktemp("widened-agent"), members=("ann", "bob", "cat"),
+                     **FAST) as both:
         yield both
 
 

@@ -26,9 +26,7 @@ HOW = "a member's email invites them signed in"
 @pytest.fixture(scope="module")
 def team(tmp_path_factory: pytest.TempPathFactory
          ) -> Iterator[tuple[OidcProvider, PortalProcess]]:
-    with team_portal(tmp_path_factory.mktemp("widen-terminal")) as both:
-        for who in ("ann", "bob"):
-            both[0].set_account(who, f"{who}@example.com", who.title())
+    with team_portal(tmp_path_factory.mktemp("widen-terminal"), members=("ann", "bob")) as both:
         yield both
 
 
