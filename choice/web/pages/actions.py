@@ -88,7 +88,6 @@ class Shown(Struct, frozen=True):
         return Fragment(template_name="partials/_interaction.html", status_code=status,
                         headers=VARY_ON_HTMX,
                         context={"view": view, "locale": page_language(service, self.request, row),
-                                 "prefs": await service.preferences(signed_in_member(self.request)),
                                  **extra})
 
 
