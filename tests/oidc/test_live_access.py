@@ -211,6 +211,9 @@ def test_a_revoked_token_ends_the_mcp_reply_it_was_waiting_on(
 
     iid, ended = asyncio.run(scenario())
     assert not isinstance(ended, AssertionError), ended
-    # The question is kept, the member's browser still signed in and able to answer it.
-    answered = ann.call("POST", f"/api/interactions/{iid}/response", json={"selected_ids": ["pg"]})
+    # The question is kept, the member's browser still signed in and able to answer it (on a
+    # new connection: Ann's last one has been idle as long as the server keeps one alive).
+    answered = httpx.post(f"{ann.portal.base_url}/api/interactions/{iid}/response",
+                          json={"selected_ids": ["pg"]}, timeout=BOUND,
+                          headers={"Cookie": ann.cookie, "Origin": ann.portal.base_url})
     assert answered.status_code == 200, answered.text
